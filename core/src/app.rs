@@ -1,0 +1,212 @@
+//! The application: everything a request needs, built once at start-up and then shared
+//! read-only (the store aside).
+
+use crate::content::types::TypeError;
+use crate::content::{ContentObject, TypeRegistry};
+use crate::http::CorsPolicy;
+use crate::plugin::{PluginSelection, Registry, StartupError};
+use crate::render::Templates;
+use crate::security::{Security, hash_password};
+use crate::store::{Store, StoreError};
+use crate::workflow::WorkflowRegistry;
+use rand::Rng;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Start-up settings, from CLI flags and `WCS_*` variables.
+#[derive(Clone, Debug)]
+pub struct AppConfig {
+    /// `sqlite://…` or `postgres://…`.
+    pub database_url: String,
+    /// The id of the site created at first start.
+    pub site_id: String,
+    /// Sets the `admin` password; when absent at first start one is generated.
+    pub admin_password: Option<String>,
+    /// A directory of extra content type profiles.
+    pub types_dir: Option<PathBuf>,
+    /// Origins allowed to call the API from a browser.
+    pub cors_origins: Vec<String>,
+    /// The largest accepted request body, in bytes.
+    pub max_body_bytes: usize,
+    /// Plugins to switch off.
+    pub plugins: PluginSelection,
+}
+
+/// Settings requests consult.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The site id.
+    pub site_id: String,
+    /// The largest accepted request body.
+    pub max_body_bytes: usize,
+    /// The OpenAPI document, served at `/openapi.json` when set.
+    pub openapi: Option<Arc<String>>,
+}
+
+/// The shared application state.
+pub struct App {
+    /// Storage.
+    pub store: Store,
+    /// Services, serializers and components of all plugins.
+    pub registry: Arc<Registry>,
+    /// Content types.
+    pub types: TypeRegistry,
+    /// Workflows.
+    pub workflows: WorkflowRegistry,
+    /// Authentication and permissions.
+    pub security: Security,
+    /// HTML templates.
+    pub templates: Templates,
+    /// Cross-origin policy.
+    pub cors: CorsPolicy,
+    /// Other settings.
+    pub settings: Settings,
+}
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartupFailure {
+    /// Plugins could not be built.
+    #[error(transparent)]
+    Plugins(#[from] StartupError),
+    /// Content types are invalid.
+    #[error(transparent)]
+    Types(#[from] TypeError),
+    /// The database could not be opened.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The first-start bootstrap failed.
+    #[error("bootstrap: {0}")]
+    Bootstrap(String),
+    /// A template does not compile.
+    #[error("templates: {0}")]
+    Templates(String),
+}
+
+/// What the first start did, for the operator's eyes.
+#[derive(Debug, Default)]
+pub struct Bootstrap {
+    /// The site root was created now.
+    pub site_created: bool,
+    /// The generated `admin` password, shown exactly once.
+    pub generated_admin_password: Option<String>,
+}
+
+impl App {
+    /// Opens storage, builds plugins and types, creates the site and admin user if missing.
+    pub async fn open(config: AppConfig) -> Result<(App, Bootstrap), StartupFailure> {
+        let registry = Registry::build(&config.plugins)?;
+        let mut types = TypeRegistry::default();
+        for (plugin, profile) in registry.type_profiles() {
+            types.add_toml(&format!("plugin {plugin}"), profile)?;
+        }
+        if let Some(dir) = &config.types_dir {
+            types.add_dir(dir)?;
+        }
+        let mut workflows = WorkflowRegistry::default();
+        for (plugin, definition) in registry.workflows() {
+            workflows
+                .add_toml(&format!("plugin {plugin}"), definition)
+                .map_err(StartupFailure::Bootstrap)?;
+        }
+        types.check_references(&workflows)?;
+        if types.get(SITE_TYPE).is_none() {
+            return Err(StartupFailure::Bootstrap(format!(
+                "no '{SITE_TYPE}' content type is registered"
+            )));
+        }
+        let templates = Templates::load().map_err(StartupFailure::Templates)?;
+        let store = Store::open(&config.database_url).await?;
+        let app = App {
+            store,
+            registry: Arc::new(registry),
+            types,
+            workflows,
+            security: Security::new(),
+            templates,
+            cors: CorsPolicy::new(config.cors_origins.clone()),
+            settings: Settings {
+                site_id: config.site_id.clone(),
+                max_body_bytes: config.max_body_bytes,
+                openapi: None,
+            },
+        };
+        let bootstrap = app
+            .bootstrap(&config)
+            .await
+            .map_err(|e| StartupFailure::Bootstrap(e.to_string()))?;
+        Ok((app, bootstrap))
+    }
+
+    async fn bootstrap(&self, config: &AppConfig) -> Result<Bootstrap, Box<dyn std::error::Error>> {
+        let mut report = Bootstrap::default();
+        if crate::content::ids::problem(&config.site_id).is_some() {
+            return Err(format!("'{}' is not a valid site id", config.site_id).into());
+        }
+        let site_path = format!("/{}", config.site_id);
+        let mut tx = self.store.begin().await?;
+        if self.store.content_at_path(&site_path).await?.is_none() {
+            let now = chrono::Utc::now();
+            let site = ContentObject {
+                uid: crate::ops::new_uid(),
+                parent_uid: None,
+                path: site_path,
+                id: config.site_id.clone(),
+                portal_type: SITE_TYPE.to_owned(),
+                position: 0,
+                title: "Site".to_owned(),
+                description: String::new(),
+                review_state: None,
+                created: now,
+                modified: now,
+                effective: None,
+                expires: None,
+                creator: ADMIN_USER.to_owned(),
+                fields: serde_json::Map::new(),
+            };
+            tx.insert_content(&site).await?;
+            report.site_created = true;
+        }
+        let password = match &config.admin_password {
+            Some(password) => Some(password.clone()),
+            None if !self.store.principal_exists(ADMIN_USER).await? => {
+                let generated = generate_password();
+                report.generated_admin_password = Some(generated.clone());
+                Some(generated)
+            }
+            None => None,
+        };
+        if let Some(password) = password {
+            if password.is_empty() {
+                return Err("the admin password must not be empty".into());
+            }
+            let hash = hash_password(&password)?;
+            tx.upsert_user(ADMIN_USER, &hash, &["Manager"]).await?;
+            self.security.forget_credentials();
+        }
+        tx.commit().await?;
+        Ok(report)
+    }
+
+    /// The site root object.
+    pub async fn site_root(&self) -> crate::http::ApiResult<ContentObject> {
+        let path = format!("/{}", self.settings.site_id);
+        self.store
+            .content_at_path(&path)
+            .await?
+            .ok_or_else(|| crate::http::ApiError::internal("the site root is missing"))
+    }
+}
+
+/// The portal type of site roots.
+pub const SITE_TYPE: &str = "Plone Site";
+/// The administrator created at first start.
+pub const ADMIN_USER: &str = "admin";
+
+fn generate_password() -> String {
+    const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz23456789";
+    let mut rng = rand::rng();
+    (0..20)
+        .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
+        .collect()
+}

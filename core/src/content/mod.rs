@@ -1,0 +1,9 @@
+//! Content objects, their types and the rules for their ids and field values.
+
+pub mod ids;
+mod object;
+pub mod types;
+pub mod values;
+
+pub use object::ContentObject;
+pub use types::{FieldDef, FieldKind, TypeProfile, TypeRegistry};

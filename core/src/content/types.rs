@@ -1,0 +1,307 @@
+//! Content types are data: TOML profiles embedded by core and plugins, plus integrators' own
+//! from a directory, all validated at start-up so a typo fails loudly before serving.
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+/// The kinds of field a profile may declare; each has its own validation and serialization.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, Hash)]
+pub enum FieldKind {
+    /// One line of text.
+    TextLine,
+    /// Multi-line plain text.
+    Text,
+    /// HTML, sanitised on the way in and out.
+    RichText,
+    /// true / false.
+    Bool,
+    /// A whole number.
+    Int,
+    /// A floating-point number.
+    Float,
+    /// An ISO 8601 timestamp, stored in UTC.
+    Datetime,
+    /// An ISO 8601 date.
+    Date,
+    /// A list of unique strings, such as tags.
+    List,
+    /// One value from a fixed vocabulary.
+    Choice,
+    /// A URL; `javascript:` and similar schemes are refused.
+    URI,
+    /// A file stored as a blob.
+    File,
+    /// An image stored as a blob.
+    Image,
+}
+
+impl FieldKind {
+    /// Whether values live in the blob table.
+    pub fn is_blob(self) -> bool {
+        matches!(self, FieldKind::File | FieldKind::Image)
+    }
+}
+
+/// One field of a content type.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FieldDef {
+    /// The JSON key.
+    pub name: String,
+    /// How values are validated and serialized.
+    pub kind: FieldKind,
+    /// Human-readable label.
+    #[serde(default)]
+    pub title: String,
+    /// Whether a value must be present.
+    #[serde(default)]
+    pub required: bool,
+    /// The value used when none is given.
+    #[serde(default)]
+    pub default: Option<toml::Value>,
+    /// Allowed values of a `Choice`.
+    #[serde(default)]
+    pub vocabulary: Vec<String>,
+    /// A widget hint that selects a specialised field serializer (e.g. `LinkFieldWidget`).
+    #[serde(default)]
+    pub widget: Option<String>,
+    /// The longest accepted text, in characters.
+    #[serde(default)]
+    pub max_length: Option<usize>,
+}
+
+impl FieldDef {
+    /// The default as JSON, or `null`.
+    pub fn default_json(&self) -> serde_json::Value {
+        self.default
+            .as_ref()
+            .and_then(|v| serde_json::to_value(v).ok())
+            .unwrap_or(serde_json::Value::Null)
+    }
+}
+
+/// A content type.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TypeProfile {
+    /// The portal type id, e.g. `Document`.
+    pub id: String,
+    /// The label shown to editors, e.g. `Page`.
+    pub title: String,
+    /// Whether the type holds children.
+    #[serde(default)]
+    pub folderish: bool,
+    /// Child types allowed; `None` allows every globally addable type.
+    #[serde(default)]
+    pub allowed_types: Option<Vec<String>>,
+    /// Whether the type may be added anywhere that does not restrict children.
+    #[serde(default = "yes")]
+    pub global_allow: bool,
+    /// Workflow chain; empty for types without workflow.
+    #[serde(default)]
+    pub workflow: Vec<String>,
+    /// Behaviours such as `versioning` or `exclude_from_nav`.
+    #[serde(default)]
+    pub behaviours: Vec<String>,
+    /// The default view name.
+    #[serde(default = "default_layout")]
+    pub layout: String,
+    /// The fields, in form order.
+    #[serde(default)]
+    pub fields: Vec<FieldDef>,
+    /// When true, this profile adds fields to an existing type of the same id.
+    #[serde(default)]
+    pub extend: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn default_layout() -> String {
+    "view".to_owned()
+}
+
+impl TypeProfile {
+    /// A field by name.
+    pub fn field(&self, name: &str) -> Option<&FieldDef> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+
+    /// Whether the type carries a behaviour.
+    pub fn has_behaviour(&self, name: &str) -> bool {
+        self.behaviours.iter().any(|b| b == name)
+    }
+
+    /// The first blob field, used when a download URL names no field.
+    pub fn primary_blob_field(&self) -> Option<&FieldDef> {
+        self.fields.iter().find(|f| f.kind.is_blob())
+    }
+}
+
+/// All content types known to this server, frozen after start-up.
+#[derive(Clone, Debug, Default)]
+pub struct TypeRegistry {
+    types: BTreeMap<String, Arc<TypeProfile>>,
+}
+
+/// Why a set of profiles was refused at start-up.
+#[derive(Debug, thiserror::Error)]
+pub enum TypeError {
+    /// A profile is not valid TOML or has unknown keys.
+    #[error("content type profile {source_name}: {message}")]
+    Parse {
+        /// Where the profile came from.
+        source_name: String,
+        /// The parser's explanation.
+        message: String,
+    },
+    /// The profile set is inconsistent.
+    #[error("content type profile {source_name}: {message}")]
+    Invalid {
+        /// Where the profile came from.
+        source_name: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The types directory could not be read.
+    #[error("types directory {0}: {1}")]
+    Io(String, std::io::Error),
+}
+
+impl TypeRegistry {
+    /// Parses and adds one profile; `source_name` names it in errors.
+    pub fn add_toml(&mut self, source_name: &str, text: &str) -> Result<(), TypeError> {
+        let profile: TypeProfile = toml::from_str(text).map_err(|e| TypeError::Parse {
+            source_name: source_name.to_owned(),
+            message: e.to_string(),
+        })?;
+        self.add(source_name, profile)
+    }
+
+    fn add(&mut self, source_name: &str, profile: TypeProfile) -> Result<(), TypeError> {
+        let invalid = |message: String| TypeError::Invalid {
+            source_name: source_name.to_owned(),
+            message,
+        };
+        validate_fields(&profile).map_err(invalid)?;
+        match (self.types.get_mut(&profile.id), profile.extend) {
+            (Some(existing), true) => {
+                let existing = Arc::make_mut(existing);
+                for field in profile.fields {
+                    match existing.fields.iter_mut().find(|f| f.name == field.name) {
+                        Some(slot) => *slot = field,
+                        None => existing.fields.push(field),
+                    }
+                }
+                existing.behaviours.extend(profile.behaviours);
+                if let Some(allowed) = profile.allowed_types {
+                    existing.allowed_types = Some(allowed);
+                }
+                Ok(())
+            }
+            (None, true) => Err(invalid(format!("extends unknown type '{}'", profile.id))),
+            (Some(_), false) => Err(invalid(format!(
+                "type '{}' is already defined; set `extend = true` to add fields to it",
+                profile.id
+            ))),
+            (None, false) => {
+                self.types.insert(profile.id.clone(), Arc::new(profile));
+                Ok(())
+            }
+        }
+    }
+
+    /// Loads every `*.toml` file of a directory, in name order.
+    pub fn add_dir(&mut self, dir: &Path) -> Result<(), TypeError> {
+        let io = |e| TypeError::Io(dir.display().to_string(), e);
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .map_err(io)?
+            .filter_map(|entry| entry.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|ext| ext == "toml"))
+            .collect();
+        files.sort();
+        for file in files {
+            let text = std::fs::read_to_string(&file).map_err(io)?;
+            self.add_toml(&file.display().to_string(), &text)?;
+        }
+        Ok(())
+    }
+
+    /// Checks cross-references once every profile is in.
+    pub fn check_references(
+        &self,
+        workflows: &crate::workflow::WorkflowRegistry,
+    ) -> Result<(), TypeError> {
+        for profile in self.types.values() {
+            for workflow in &profile.workflow {
+                if workflows.get(workflow).is_none() {
+                    return Err(TypeError::Invalid {
+                        source_name: profile.id.clone(),
+                        message: format!("workflow chain names unknown workflow '{workflow}'"),
+                    });
+                }
+            }
+            for child in profile.allowed_types.iter().flatten() {
+                if !self.types.contains_key(child) {
+                    return Err(TypeError::Invalid {
+                        source_name: profile.id.clone(),
+                        message: format!("allowed_types names unknown type '{child}'"),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A type by id.
+    pub fn get(&self, id: &str) -> Option<&Arc<TypeProfile>> {
+        self.types.get(id)
+    }
+
+    /// Every type, sorted by id.
+    pub fn all(&self) -> impl Iterator<Item = &TypeProfile> {
+        self.types.values().map(|t| t.as_ref())
+    }
+
+    /// Whether `container` accepts a child of type `child`.
+    pub fn allows_child(&self, container: &TypeProfile, child: &TypeProfile) -> bool {
+        container.folderish
+            && match &container.allowed_types {
+                Some(allowed) => allowed.iter().any(|t| *t == child.id),
+                None => child.global_allow,
+            }
+    }
+}
+
+const RESERVED_FIELDS: [&str; 8] = [
+    "id",
+    "UID",
+    "@type",
+    "@id",
+    "created",
+    "modified",
+    "review_state",
+    "parent",
+];
+
+fn validate_fields(profile: &TypeProfile) -> Result<(), String> {
+    if profile.id.is_empty() || profile.id.starts_with('@') {
+        return Err(format!("invalid type id '{}'", profile.id));
+    }
+    let mut seen = std::collections::HashSet::new();
+    for field in &profile.fields {
+        if !seen.insert(field.name.as_str()) {
+            return Err(format!("field '{}' is declared twice", field.name));
+        }
+        if RESERVED_FIELDS.contains(&field.name.as_str()) || field.name.is_empty() {
+            return Err(format!("field name '{}' is reserved", field.name));
+        }
+        if field.kind == FieldKind::Choice && field.vocabulary.is_empty() {
+            return Err(format!("Choice field '{}' needs a vocabulary", field.name));
+        }
+    }
+    Ok(())
+}

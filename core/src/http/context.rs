@@ -1,0 +1,140 @@
+//! What a handler receives: the app, the request, the traversed object and the caller.
+
+use super::{ApiError, ApiResult, ErrorCode, parse_bool};
+use crate::app::App;
+use crate::content::{ContentObject, TypeProfile};
+use crate::security::{Permission, Principal};
+use crate::serialize::{SerializeCtx, SerializeOptions};
+use poem::http::{HeaderMap, Method};
+use serde_json::{Map, Value};
+use std::sync::Arc;
+
+/// The parts of the request every service may look at.
+#[derive(Clone, Debug)]
+pub struct RequestInfo {
+    /// The HTTP method (HEAD is dispatched as GET).
+    pub method: Method,
+    /// The request headers.
+    pub headers: HeaderMap,
+    /// `scheme://host` as the client sees it (honours `X-Forwarded-Proto`).
+    pub base_url: String,
+    /// Decoded query pairs, in order.
+    pub query: Vec<(String, String)>,
+    /// Whether the client asked for the API (JSON) rather than HTML.
+    pub api: bool,
+    /// The service's own URL (object URL plus `@name/…`), without query; batch links use it.
+    pub service_url: String,
+}
+
+impl RequestInfo {
+    /// The first value of a query parameter.
+    pub fn query_value(&self, name: &str) -> Option<&str> {
+        self.query
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Every value of a repeatable query parameter, comma lists split.
+    pub fn query_values(&self, name: &str) -> Vec<String> {
+        self.query
+            .iter()
+            .filter(|(k, _)| k == name || k.strip_suffix(":list") == Some(name))
+            .flat_map(|(_, v)| {
+                v.split(',')
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_owned)
+            })
+            .collect()
+    }
+
+    /// A strict query-string boolean; absent is `None`.
+    pub fn query_bool(&self, name: &str) -> ApiResult<Option<bool>> {
+        self.query_value(name)
+            .map(|v| parse_bool(name, v))
+            .transpose()
+    }
+
+    /// A header as text.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+}
+
+/// The handler's view of one request.
+pub struct Ctx {
+    /// The application: store, registries, security.
+    pub app: Arc<App>,
+    /// The request.
+    pub request: RequestInfo,
+    /// The traversed object.
+    pub context: ContentObject,
+    /// The traversed object's container (already loaded by traversal).
+    pub parent: Option<ContentObject>,
+    /// The context's type.
+    pub profile: Arc<TypeProfile>,
+    /// The caller.
+    pub principal: Principal,
+    /// Path segments after the `@name` segment, e.g. `["file", "a.pdf"]` for `@@download`.
+    pub subpath: Vec<String>,
+    /// The raw request body.
+    pub body: Vec<u8>,
+}
+
+impl Ctx {
+    /// The body as a JSON object; anything else is a 400 with a clear message.
+    pub fn json_body(&self) -> ApiResult<Map<String, Value>> {
+        if self.body.iter().all(u8::is_ascii_whitespace) {
+            return Err(ApiError::new(
+                ErrorCode::InvalidJson,
+                "The request body is empty; a JSON object is expected.",
+            ));
+        }
+        match serde_json::from_slice::<Value>(&self.body) {
+            Ok(Value::Object(map)) => Ok(map),
+            Ok(_) => Err(ApiError::new(
+                ErrorCode::InvalidJson,
+                "The request body must be a JSON object.",
+            )),
+            Err(e) => Err(ApiError::new(
+                ErrorCode::InvalidJson,
+                format!("The request body is not valid JSON: {e}"),
+            )),
+        }
+    }
+
+    /// The body as a JSON object, or an empty one when no body was sent.
+    pub fn optional_json_body(&self) -> ApiResult<Map<String, Value>> {
+        if self.body.iter().all(u8::is_ascii_whitespace) {
+            return Ok(Map::new());
+        }
+        self.json_body()
+    }
+
+    /// The absolute URL of an object.
+    pub fn url_of(&self, object: &ContentObject) -> String {
+        object.url(&self.request.base_url)
+    }
+
+    /// Checks a permission on another object than the context (e.g. a move source).
+    pub fn check(&self, permission: Permission, object: &ContentObject) -> ApiResult<()> {
+        self.app.security.check(&self.principal, permission, object)
+    }
+
+    /// Serialization options from the query string (`include_items`, `b_size`, `expand`…).
+    pub fn serialize_options(&self) -> ApiResult<SerializeOptions> {
+        SerializeOptions::from_request(&self.request)
+    }
+
+    /// A serialization context over `options`.
+    pub fn serialize_ctx<'a>(&'a self, options: &'a SerializeOptions) -> SerializeCtx<'a> {
+        SerializeCtx {
+            app: &self.app,
+            base_url: &self.request.base_url,
+            principal: &self.principal,
+            options,
+            query: &self.request.query,
+        }
+    }
+}

@@ -1,0 +1,268 @@
+//! The error catalogue: every error a client can see, with its stable `code`, HTTP status and
+//! plone.restapi-compatible `type`.
+//!
+//! Handlers never build status codes by hand; they pick an [`ErrorCode`], so the catalogue in
+//! the README and the OpenAPI document stays the single truth.
+
+use poem::http::StatusCode;
+use poem::{IntoResponse, Response};
+use serde::Serialize;
+use serde_json::json;
+
+/// One entry of the error catalogue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorCode {
+    /// The body is not valid JSON, or not a JSON object where one is needed.
+    InvalidJson,
+    /// One or more fields failed validation; `errors` names them.
+    ValidationFailed,
+    /// A query-string parameter has a value of the wrong form.
+    InvalidParameter,
+    /// A required property such as `@type` or `source` is missing.
+    MissingProperty,
+    /// `@type` names no known content type.
+    UnknownType,
+    /// The container does not allow this type of child.
+    DisallowedType,
+    /// A reorder request does not match the container's children.
+    OrderingMismatch,
+    /// Any other request the server understands but refuses as malformed.
+    BadRequest,
+    /// No credentials, or wrong ones, for an operation that needs them.
+    Unauthorized,
+    /// An authenticated principal lacks the permission.
+    Forbidden,
+    /// Nothing lives at this path, or the service does not exist here.
+    NotFound,
+    /// The path exists but does not answer this method.
+    MethodNotAllowed,
+    /// The request conflicts with current state, e.g. an id that is taken.
+    Conflict,
+    /// The request body is larger than the configured limit.
+    PayloadTooLarge,
+    /// The body is not in a media type the service accepts.
+    UnsupportedMediaType,
+    /// The `Range` header asks for bytes outside the file.
+    RangeNotSatisfiable,
+    /// The server failed; details are logged, never sent.
+    Internal,
+}
+
+impl ErrorCode {
+    /// Every code, in catalogue order; the README table and tests iterate this.
+    pub const ALL: [ErrorCode; 17] = [
+        ErrorCode::InvalidJson,
+        ErrorCode::ValidationFailed,
+        ErrorCode::InvalidParameter,
+        ErrorCode::MissingProperty,
+        ErrorCode::UnknownType,
+        ErrorCode::DisallowedType,
+        ErrorCode::OrderingMismatch,
+        ErrorCode::BadRequest,
+        ErrorCode::Unauthorized,
+        ErrorCode::Forbidden,
+        ErrorCode::NotFound,
+        ErrorCode::MethodNotAllowed,
+        ErrorCode::Conflict,
+        ErrorCode::PayloadTooLarge,
+        ErrorCode::UnsupportedMediaType,
+        ErrorCode::RangeNotSatisfiable,
+        ErrorCode::Internal,
+    ];
+
+    /// The HTTP status this code is always sent with.
+    pub fn status(self) -> StatusCode {
+        use ErrorCode::*;
+        match self {
+            InvalidJson | ValidationFailed | InvalidParameter | MissingProperty | UnknownType
+            | DisallowedType | OrderingMismatch | BadRequest => StatusCode::BAD_REQUEST,
+            Unauthorized => StatusCode::UNAUTHORIZED,
+            Forbidden => StatusCode::FORBIDDEN,
+            NotFound => StatusCode::NOT_FOUND,
+            MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            Conflict => StatusCode::CONFLICT,
+            PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            RangeNotSatisfiable => StatusCode::RANGE_NOT_SATISFIABLE,
+            Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The plone.restapi exception class name clients already switch on.
+    pub fn type_name(self) -> &'static str {
+        use ErrorCode::*;
+        match self {
+            InvalidJson => "DeserializationError",
+            ValidationFailed | InvalidParameter | MissingProperty | UnknownType
+            | DisallowedType | OrderingMismatch | BadRequest => "BadRequest",
+            Unauthorized => "Unauthorized",
+            Forbidden => "Forbidden",
+            NotFound => "NotFound",
+            MethodNotAllowed => "MethodNotAllowed",
+            Conflict => "Conflict",
+            PayloadTooLarge => "PayloadTooLarge",
+            UnsupportedMediaType => "UnsupportedMediaType",
+            RangeNotSatisfiable => "RangeNotSatisfiable",
+            Internal => "InternalError",
+        }
+    }
+
+    /// The stable machine-readable code; never changes once released.
+    pub fn code(self) -> &'static str {
+        use ErrorCode::*;
+        match self {
+            InvalidJson => "invalid_json",
+            ValidationFailed => "validation_failed",
+            InvalidParameter => "invalid_parameter",
+            MissingProperty => "missing_property",
+            UnknownType => "unknown_type",
+            DisallowedType => "disallowed_type",
+            OrderingMismatch => "ordering_mismatch",
+            BadRequest => "bad_request",
+            Unauthorized => "unauthorized",
+            Forbidden => "forbidden",
+            NotFound => "not_found",
+            MethodNotAllowed => "method_not_allowed",
+            Conflict => "conflict",
+            PayloadTooLarge => "payload_too_large",
+            UnsupportedMediaType => "unsupported_media_type",
+            RangeNotSatisfiable => "range_not_satisfiable",
+            Internal => "internal_error",
+        }
+    }
+}
+
+/// A problem with one field of a request, so clients can show it next to the input.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct FieldError {
+    /// The field (or query parameter) name.
+    pub field: String,
+    /// A human-readable explanation.
+    pub message: String,
+    /// Always `ValidationError`, as plone.restapi masks it.
+    pub error: &'static str,
+}
+
+impl FieldError {
+    /// A validation error on `field`.
+    pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
+        FieldError {
+            field: field.into(),
+            message: message.into(),
+            error: "ValidationError",
+        }
+    }
+}
+
+/// An error on its way to the client.
+#[derive(Debug)]
+pub struct ApiError {
+    /// Which catalogue entry this is.
+    pub code: ErrorCode,
+    /// What went wrong, in words.
+    pub message: String,
+    /// Per-field details for validation errors.
+    pub errors: Vec<FieldError>,
+    /// Extra response headers, e.g. `WWW-Authenticate`.
+    pub headers: Vec<(&'static str, String)>,
+}
+
+impl ApiError {
+    /// An error with a message and no field details.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        ApiError {
+            code,
+            message: message.into(),
+            errors: Vec::new(),
+            headers: Vec::new(),
+        }
+    }
+
+    /// A 400 listing the fields that failed.
+    pub fn validation(errors: Vec<FieldError>) -> Self {
+        let message = errors
+            .iter()
+            .map(|e| format!("{}: {}", e.field, e.message))
+            .collect::<Vec<_>>()
+            .join("; ");
+        ApiError {
+            code: ErrorCode::ValidationFailed,
+            message,
+            errors,
+            headers: Vec::new(),
+        }
+    }
+
+    /// A 400 for one bad query-string or body parameter.
+    pub fn invalid_parameter(field: &str, message: impl Into<String>) -> Self {
+        let message = message.into();
+        ApiError {
+            code: ErrorCode::InvalidParameter,
+            message: message.clone(),
+            errors: vec![FieldError::new(field, message)],
+            headers: Vec::new(),
+        }
+    }
+
+    /// The 404 body plone.rest sends for an unknown path.
+    pub fn not_found(url: &str) -> Self {
+        ApiError::new(ErrorCode::NotFound, format!("Resource not found: {url}"))
+    }
+
+    /// A 500 whose cause is logged but not disclosed.
+    pub fn internal(cause: impl std::fmt::Display) -> Self {
+        tracing::error!(%cause, "internal error");
+        ApiError::new(
+            ErrorCode::Internal,
+            "The server could not complete the request.",
+        )
+    }
+
+    /// Adds a response header, such as `WWW-Authenticate` on a 401.
+    pub fn with_header(mut self, name: &'static str, value: impl Into<String>) -> Self {
+        self.headers.push((name, value.into()));
+        self
+    }
+
+    /// The JSON body `{type, message, code, errors?}`.
+    pub fn body(&self) -> serde_json::Value {
+        let mut body = json!({
+            "type": self.code.type_name(),
+            "message": self.message,
+            "code": self.code.code(),
+        });
+        if !self.errors.is_empty() {
+            body["errors"] = json!(self.errors);
+        }
+        body
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.code.code(), self.message)
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(err: sqlx::Error) -> Self {
+        ApiError::internal(err)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut builder = Response::builder()
+            .status(self.code.status())
+            .content_type("application/json");
+        for (name, value) in &self.headers {
+            builder = builder.header(*name, value.as_str());
+        }
+        builder.body(self.body().to_string())
+    }
+}
+
+/// Result type of every handler and store call that can reach a client.
+pub type ApiResult<T> = Result<T, ApiError>;

@@ -1,0 +1,37 @@
+//! HTTP concerns shared by every service: errors, the request context, query parsing,
+//! batching, CORS and the server endpoint itself.
+
+mod batching;
+mod context;
+mod cors;
+mod error;
+mod query;
+mod response;
+mod server;
+
+pub use batching::{Batch, batching_links};
+pub use context::{Ctx, RequestInfo};
+pub use cors::CorsPolicy;
+pub use error::{ApiError, ApiResult, ErrorCode, FieldError};
+pub use query::{parse_bool, parse_query};
+pub use response::{json, json_with_status};
+pub use server::SiteEndpoint;
+
+use percent_encoding::{AsciiSet, CONTROLS};
+
+/// Characters escaped in one URL path segment.
+pub const PATH_SEGMENT: &AsciiSet = &CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'#')
+    .add(b'%')
+    .add(b'/')
+    .add(b'<')
+    .add(b'>')
+    .add(b'?')
+    .add(b'`')
+    .add(b'{')
+    .add(b'}');
+
+/// Characters escaped in a query-string key or value.
+pub const QUERY_COMPONENT: &AsciiSet = &PATH_SEGMENT.add(b'&').add(b'=').add(b'+');

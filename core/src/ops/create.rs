@@ -1,0 +1,122 @@
+//! Creating content.
+
+use super::{choose_id, conflict_or_internal, initial_state, new_uid, profile_of};
+use crate::app::App;
+use crate::content::ContentObject;
+use crate::content::values::{Mode, parse_changes};
+use crate::http::{ApiError, ApiResult, ErrorCode};
+use serde_json::{Map, Value};
+
+/// Creates a child of `container` from a plone.restapi POST body. `may_set_uid` is whether
+/// the caller may choose the UID (Manage portal).
+pub async fn create(
+    app: &App,
+    container: &ContentObject,
+    body: &Map<String, Value>,
+    creator: &str,
+    may_set_uid: bool,
+) -> ApiResult<ContentObject> {
+    let type_name = match body.get("@type") {
+        Some(Value::String(name)) if !name.is_empty() => name.as_str(),
+        Some(Value::String(_)) | None => {
+            return Err(ApiError::new(
+                ErrorCode::MissingProperty,
+                "Property '@type' is required.",
+            ));
+        }
+        Some(_) => {
+            return Err(ApiError::invalid_parameter(
+                "@type",
+                "'@type' must be a string.",
+            ));
+        }
+    };
+    let profile = app.types.get(type_name).ok_or_else(|| {
+        ApiError::new(
+            ErrorCode::UnknownType,
+            format!(
+                "Invalid '@type' parameter. No content type with the name '{type_name}' found."
+            ),
+        )
+    })?;
+    let container_profile = profile_of(app, container)?;
+    if !app.types.allows_child(container_profile, profile) {
+        return Err(ApiError::new(
+            ErrorCode::DisallowedType,
+            format!(
+                "Disallowed subobject type: {type_name} cannot be added to a {}.",
+                container_profile.id
+            ),
+        ));
+    }
+    let uid = match body.get("UID") {
+        None | Some(Value::Null) => new_uid(),
+        Some(_) if !may_set_uid => {
+            return Err(ApiError::new(
+                ErrorCode::Forbidden,
+                "Setting UID of an object requires Manage Portal permission.",
+            ));
+        }
+        Some(Value::String(uid))
+            if uid.len() == 32 && uid.chars().all(|c| c.is_ascii_hexdigit()) =>
+        {
+            uid.to_ascii_lowercase()
+        }
+        Some(_) => {
+            return Err(ApiError::invalid_parameter(
+                "UID",
+                "The UID must be 32 hexadecimal characters.",
+            ));
+        }
+    };
+    let requested_id = match body.get("id") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(id)) => Some(id.as_str()),
+        Some(_) => {
+            return Err(ApiError::invalid_parameter(
+                "id",
+                "The id must be a string.",
+            ));
+        }
+    };
+    let changes = parse_changes(profile, body, Mode::Create, &["id", "UID"])?;
+    let now = chrono::Utc::now();
+    let mut object = ContentObject {
+        uid,
+        parent_uid: Some(container.uid.clone()),
+        path: String::new(),
+        id: String::new(),
+        portal_type: profile.id.clone(),
+        position: 0,
+        title: String::new(),
+        description: String::new(),
+        review_state: initial_state(app, profile),
+        created: now,
+        modified: now,
+        effective: None,
+        expires: None,
+        creator: creator.to_owned(),
+        fields: Map::new(),
+    };
+    changes.apply(&mut object);
+    if object.title.is_empty()
+        && let Some(upload) = changes.uploads.first()
+    {
+        object.title = upload.filename.clone();
+    }
+    // Ids are chosen after the transaction has begun: on SQLite it holds the write lock, so
+    // no concurrent create can take the same id in between.
+    let mut tx = app.store.begin().await?;
+    let taken = app.store.child_ids(&container.uid).await?;
+    object.id = choose_id(requested_id, &object.title, type_name, &taken)?;
+    object.path = format!("{}/{}", container.path, object.id);
+    object.position = tx.next_position(&container.uid).await?;
+    tx.insert_content(&object)
+        .await
+        .map_err(conflict_or_internal)?;
+    for upload in &changes.uploads {
+        tx.put_blob(&object.uid, upload).await?;
+    }
+    tx.commit().await.map_err(conflict_or_internal)?;
+    Ok(object)
+}

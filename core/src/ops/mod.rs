@@ -1,0 +1,72 @@
+//! Write operations shared by the services and the demo loader. Each runs in one transaction,
+//! so a failure or a crash leaves the tree as it was.
+
+mod create;
+mod move_copy;
+mod update;
+
+pub use create::create;
+pub use move_copy::{copy_into, move_into, reorder};
+pub use update::{delete, update};
+
+use crate::app::App;
+use crate::content::{ContentObject, TypeProfile};
+use crate::http::{ApiError, ApiResult, ErrorCode};
+
+/// A fresh 32-hex-character uid.
+pub fn new_uid() -> String {
+    uuid::Uuid::new_v4().simple().to_string()
+}
+
+/// The initial workflow state of a new object of `profile`, `None` without workflow.
+fn initial_state(app: &App, profile: &TypeProfile) -> Option<String> {
+    let first = profile.workflow.first()?;
+    app.workflows.get(first).map(|w| w.initial_state.clone())
+}
+
+/// The profile of an object; a missing one means the types changed under stored content.
+fn profile_of<'a>(app: &'a App, object: &ContentObject) -> ApiResult<&'a TypeProfile> {
+    app.types
+        .get(&object.portal_type)
+        .map(|p| p.as_ref())
+        .ok_or_else(|| ApiError::internal(format!("unknown portal type {}", object.portal_type)))
+}
+
+/// Maps a unique-constraint failure (a concurrent write took the id) to 409.
+fn conflict_or_internal(err: sqlx::Error) -> ApiError {
+    if crate::store::is_unique_violation(&err) {
+        ApiError::new(
+            ErrorCode::Conflict,
+            "An object with this id was created at the same time; try again.",
+        )
+    } else {
+        ApiError::internal(err)
+    }
+}
+
+/// An id for a new child: the requested one (validated, must be free) or one made from
+/// `title` and made unique.
+fn choose_id(
+    requested: Option<&str>,
+    title: &str,
+    fallback: &str,
+    taken: &[String],
+) -> ApiResult<String> {
+    if let Some(id) = requested {
+        if let Some(problem) = crate::content::ids::problem(id) {
+            return Err(ApiError::invalid_parameter("id", problem));
+        }
+        if taken.iter().any(|t| t == id) {
+            return Err(ApiError::new(
+                ErrorCode::Conflict,
+                format!("The id '{id}' is already in use here."),
+            ));
+        }
+        return Ok(id.to_owned());
+    }
+    let mut base = crate::content::ids::normalize(title);
+    if base.is_empty() {
+        base = crate::content::ids::normalize(fallback);
+    }
+    Ok(crate::content::ids::unique(&base, taken))
+}

@@ -1,0 +1,227 @@
+//! Moving, copying and reordering content.
+
+use super::{conflict_or_internal, initial_state, new_uid, profile_of};
+use crate::app::App;
+use crate::content::ContentObject;
+use crate::content::ids::unique;
+use crate::http::{ApiError, ApiResult, ErrorCode};
+use serde_json::Value;
+use std::collections::HashMap;
+
+fn check_can_contain(app: &App, target: &ContentObject, source: &ContentObject) -> ApiResult<()> {
+    if source.is_site_root() {
+        return Err(ApiError::new(
+            ErrorCode::BadRequest,
+            "The site root cannot be moved or copied.",
+        ));
+    }
+    if target.path == source.path || target.path.starts_with(&format!("{}/", source.path)) {
+        return Err(ApiError::new(
+            ErrorCode::BadRequest,
+            format!("'{}' cannot be put inside itself.", source.id),
+        ));
+    }
+    let (target_profile, source_profile) = (profile_of(app, target)?, profile_of(app, source)?);
+    if !app.types.allows_child(target_profile, source_profile) {
+        return Err(ApiError::new(
+            ErrorCode::DisallowedType,
+            format!(
+                "Disallowed subobject type: {} cannot be added to a {}.",
+                source.portal_type, target_profile.id
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Moves `sources` into `target` in one transaction; returns each source's old path and new
+/// object. Ids that clash get `-1`, `-2`…; every old path redirects.
+pub async fn move_into(
+    app: &App,
+    sources: &[ContentObject],
+    target: &ContentObject,
+) -> ApiResult<Vec<(String, ContentObject)>> {
+    for source in sources {
+        check_can_contain(app, target, source)?;
+    }
+    let mut tx = app.store.begin().await?;
+    let mut taken = app.store.child_ids(&target.uid).await?;
+    let mut position = tx.next_position(&target.uid).await?;
+    let mut moved_paths = Vec::with_capacity(sources.len());
+    for source in sources {
+        if source.parent_uid.as_deref() == Some(target.uid.as_str()) {
+            moved_paths.push((source.path.clone(), source.path.clone()));
+            continue;
+        }
+        let id = unique(&source.id, &taken);
+        taken.push(id.clone());
+        let new_path = format!("{}/{id}", target.path);
+        tx.move_subtree(source, &target.uid, &new_path, &id, position)
+            .await
+            .map_err(conflict_or_internal)?;
+        position += 1;
+        moved_paths.push((source.path.clone(), new_path));
+    }
+    tx.commit().await.map_err(conflict_or_internal)?;
+    let new_paths: Vec<String> = moved_paths.iter().map(|(_, new)| new.clone()).collect();
+    let mut by_path: HashMap<String, ContentObject> = app
+        .store
+        .content_at_paths(&new_paths)
+        .await?
+        .into_iter()
+        .map(|o| (o.path.clone(), o))
+        .collect();
+    moved_paths
+        .into_iter()
+        .map(|(old, new)| {
+            by_path
+                .remove(&new)
+                .map(|o| (old, o))
+                .ok_or_else(|| ApiError::internal("moved object vanished"))
+        })
+        .collect()
+}
+
+/// The id of a copy: the source id when free, else `copy_of_<id>`, `copy2_of_<id>`…
+fn copy_id(id: &str, taken: &[String]) -> String {
+    if !taken.iter().any(|t| t == id) {
+        return id.to_owned();
+    }
+    std::iter::once(format!("copy_of_{id}"))
+        .chain((2..).map(|n| format!("copy{n}_of_{id}")))
+        .find(|candidate| !taken.iter().any(|t| t == candidate))
+        .unwrap_or_else(|| id.to_owned())
+}
+
+/// Copies `sources` (with their subtrees and blobs) into `target`. Copies get new uids, the
+/// caller as creator and their type's initial workflow state.
+pub async fn copy_into(
+    app: &App,
+    sources: &[ContentObject],
+    target: &ContentObject,
+    creator: &str,
+) -> ApiResult<Vec<(String, ContentObject)>> {
+    for source in sources {
+        check_can_contain(app, target, source)?;
+    }
+    let mut tx = app.store.begin().await?;
+    let mut taken = app.store.child_ids(&target.uid).await?;
+    let mut position = tx.next_position(&target.uid).await?;
+    let now = chrono::Utc::now();
+    let mut results = Vec::with_capacity(sources.len());
+    for source in sources {
+        let id = copy_id(&source.id, &taken);
+        taken.push(id.clone());
+        let subtree = app.store.subtree(&source.path).await?;
+        let mut new_uids: HashMap<String, String> = HashMap::new();
+        let mut copied_root = None;
+        for original in &subtree {
+            let mut copy = original.clone();
+            copy.uid = new_uid();
+            new_uids.insert(original.uid.clone(), copy.uid.clone());
+            copy.path = format!(
+                "{}/{id}{}",
+                target.path,
+                &original.path[source.path.len()..]
+            );
+            if original.uid == source.uid {
+                copy.id = id.clone();
+                copy.parent_uid = Some(target.uid.clone());
+                copy.position = position;
+            } else {
+                copy.parent_uid = original
+                    .parent_uid
+                    .as_ref()
+                    .and_then(|p| new_uids.get(p).cloned());
+            }
+            copy.created = now;
+            copy.modified = now;
+            copy.creator = creator.to_owned();
+            copy.review_state = initial_state(app, profile_of(app, original)?);
+            tx.insert_content(&copy)
+                .await
+                .map_err(conflict_or_internal)?;
+            tx.copy_blobs(&original.uid, &copy.uid).await?;
+            if original.uid == source.uid {
+                copied_root = Some(copy);
+            }
+        }
+        position += 1;
+        let copied_root =
+            copied_root.ok_or_else(|| ApiError::internal("copied subtree lost its root"))?;
+        results.push((source.path.clone(), copied_root));
+    }
+    tx.commit().await.map_err(conflict_or_internal)?;
+    Ok(results)
+}
+
+/// Applies a plone.restapi `ordering` request: `{obj_id, delta: "top"|"bottom"|n, subset_ids?}`.
+pub async fn reorder(app: &App, container: &ContentObject, ordering: &Value) -> ApiResult<()> {
+    let invalid = |message: &str| ApiError::invalid_parameter("ordering", message);
+    let obj_id = ordering
+        .get("obj_id")
+        .and_then(Value::as_str)
+        .ok_or_else(|| invalid("'ordering' needs an 'obj_id' string."))?;
+    let mut tx = app.store.begin().await?;
+    let ids = app.store.child_ids(&container.uid).await?;
+    let subset: Vec<String> = match ordering.get("subset_ids") {
+        None | Some(Value::Null) => ids.clone(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|v| {
+                v.as_str()
+                    .map(str::to_owned)
+                    .ok_or_else(|| invalid("'subset_ids' must be a list of ids."))
+            })
+            .collect::<ApiResult<_>>()?,
+        Some(_) => return Err(invalid("'subset_ids' must be a list of ids.")),
+    };
+    let current_subset: Vec<&String> = ids.iter().filter(|id| subset.contains(id)).collect();
+    if current_subset.len() != subset.len()
+        || current_subset.iter().zip(&subset).any(|(a, b)| *a != b)
+    {
+        return Err(ApiError::new(
+            ErrorCode::OrderingMismatch,
+            "Client/server ordering mismatch.",
+        ));
+    }
+    let from = subset.iter().position(|id| id == obj_id).ok_or_else(|| {
+        ApiError::invalid_parameter(
+            "ordering",
+            format!("'{obj_id}' is not a child of this folder (or not in subset_ids)."),
+        )
+    })?;
+    let last = subset.len() - 1;
+    let to = match ordering.get("delta") {
+        Some(Value::String(s)) if s == "top" => 0,
+        Some(Value::String(s)) if s == "bottom" => last,
+        Some(Value::Number(n)) => {
+            let delta = n
+                .as_i64()
+                .ok_or_else(|| invalid("'delta' must be a whole number, 'top' or 'bottom'."))?;
+            (from as i64 + delta).clamp(0, last as i64) as usize
+        }
+        _ => {
+            return Err(invalid(
+                "'delta' must be a whole number, 'top' or 'bottom'.",
+            ));
+        }
+    };
+    let mut reordered = subset.clone();
+    let moved = reordered.remove(from);
+    reordered.insert(to, moved);
+    let mut slots = reordered.into_iter();
+    let full: Vec<String> = ids
+        .iter()
+        .map(|id| {
+            if subset.contains(id) {
+                slots.next().unwrap_or_else(|| id.clone())
+            } else {
+                id.clone()
+            }
+        })
+        .collect();
+    tx.set_positions(&container.uid, &full).await?;
+    tx.commit().await?;
+    Ok(())
+}

@@ -1,0 +1,48 @@
+//! What a plugin's `build` function receives: one method per kind of contribution.
+
+use crate::serialize::{Component, ContentSerializer, FieldSerializer};
+use crate::service::Service;
+
+/// Collects contributions while plugins are built; each remembers which plugin added it.
+#[derive(Default)]
+pub struct Registrar {
+    pub(super) current: &'static str,
+    pub(super) services: Vec<(&'static str, &'static Service)>,
+    pub(super) content_serializers: Vec<(&'static str, &'static ContentSerializer)>,
+    pub(super) field_serializers: Vec<(&'static str, &'static FieldSerializer)>,
+    pub(super) components: Vec<(&'static str, &'static Component)>,
+    pub(super) type_profiles: Vec<(&'static str, &'static str)>,
+    pub(super) workflows: Vec<(&'static str, &'static str)>,
+}
+
+impl Registrar {
+    /// Adds an endpoint.
+    pub fn service(&mut self, service: &'static Service) {
+        self.services.push((self.current, service));
+    }
+
+    /// Adds a layer of content serialization.
+    pub fn content_serializer(&mut self, serializer: &'static ContentSerializer) {
+        self.content_serializers.push((self.current, serializer));
+    }
+
+    /// Adds a serializer for a field kind (and widget).
+    pub fn field_serializer(&mut self, serializer: &'static FieldSerializer) {
+        self.field_serializers.push((self.current, serializer));
+    }
+
+    /// Adds an `@components` entry that `expand` can inline.
+    pub fn component(&mut self, component: &'static Component) {
+        self.components.push((self.current, component));
+    }
+
+    /// Adds a content type profile (TOML text, usually `include_str!`).
+    pub fn content_type(&mut self, profile_toml: &'static str) {
+        self.type_profiles.push((self.current, profile_toml));
+    }
+
+    /// Adds a workflow definition (TOML text).
+    pub fn workflow(&mut self, definition_toml: &'static str) {
+        self.workflows.push((self.current, definition_toml));
+    }
+}

@@ -1,0 +1,314 @@
+//! Orders the linked plugins, builds them and freezes what they registered.
+
+use super::{PluginDescriptor, Registrar};
+use crate::content::FieldKind;
+use crate::content::TypeProfile;
+use crate::serialize::{Component, ContentSerializer, FieldSerializer};
+use crate::service::Service;
+use poem::http::Method;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// Which linked plugins to switch off (from configuration).
+#[derive(Clone, Debug, Default)]
+pub struct PluginSelection {
+    /// Plugin ids not to build.
+    pub disabled: Vec<String>,
+}
+
+/// A start-up failure that names the plugins involved.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum StartupError {
+    /// Two linked crates claim the same plugin id.
+    #[error("plugin id '{0}' is registered twice")]
+    DuplicatePlugin(String),
+    /// A plugin needs one that is not linked or is disabled.
+    #[error("plugin '{plugin}' depends on '{missing}', which is not linked or is disabled")]
+    MissingDependency {
+        /// The plugin with the dependency.
+        plugin: String,
+        /// The plugin it needs.
+        missing: String,
+    },
+    /// Plugins depend on each other in a circle.
+    #[error("plugins depend on each other in a cycle: {0}")]
+    DependencyCycle(String),
+    /// Configuration disables a plugin that is not linked, or one that cannot be disabled.
+    #[error("cannot disable plugin '{0}': {1}")]
+    BadSelection(String, &'static str),
+    /// Two plugins registered the same key.
+    #[error("{what} is registered by both '{first}' and '{second}'")]
+    DuplicateKey {
+        /// The key, e.g. `service GET @move for any content`.
+        what: String,
+        /// The plugin that registered it first.
+        first: &'static str,
+        /// The plugin that registered it again.
+        second: &'static str,
+    },
+    /// A manifest plugin was not found among the linked ones.
+    #[error("plugin '{0}' is listed in the manifest but was not linked into this binary")]
+    NotLinked(String),
+    /// A content type profile is invalid.
+    #[error("{0}")]
+    Types(String),
+}
+
+/// Everything the plugins registered, frozen after start-up and shared read-only.
+pub struct Registry {
+    plugins: Vec<&'static str>,
+    services: HashMap<(Method, &'static str), Vec<(&'static str, &'static Service)>>,
+    content_serializers: Vec<&'static ContentSerializer>,
+    field_serializers: Vec<&'static FieldSerializer>,
+    components: Vec<&'static Component>,
+    type_profiles: Vec<(&'static str, &'static str)>,
+    workflows: Vec<(&'static str, &'static str)>,
+}
+
+impl Registry {
+    /// Builds every linked plugin that `selection` does not disable.
+    pub fn build(selection: &PluginSelection) -> Result<Registry, StartupError> {
+        let linked: Vec<&'static PluginDescriptor> =
+            inventory::iter::<PluginDescriptor>.into_iter().collect();
+        Self::build_from(&linked, selection)
+    }
+
+    /// Builds the given descriptors; [`Registry::build`] passes the linked ones.
+    pub fn build_from(
+        linked: &[&'static PluginDescriptor],
+        selection: &PluginSelection,
+    ) -> Result<Registry, StartupError> {
+        let mut by_id: BTreeMap<&'static str, &'static PluginDescriptor> = BTreeMap::new();
+        for descriptor in linked {
+            if by_id.insert(descriptor.id, descriptor).is_some() {
+                return Err(StartupError::DuplicatePlugin(descriptor.id.to_owned()));
+            }
+        }
+        for id in &selection.disabled {
+            if id == "core" {
+                return Err(StartupError::BadSelection(
+                    id.clone(),
+                    "core cannot be disabled",
+                ));
+            }
+            if by_id.remove(id.as_str()).is_none() {
+                return Err(StartupError::BadSelection(
+                    id.clone(),
+                    "no such plugin is linked",
+                ));
+            }
+        }
+        let ordered = order(&by_id)?;
+        let mut registrar = Registrar::default();
+        for descriptor in &ordered {
+            registrar.current = descriptor.id;
+            (descriptor.build)(&mut registrar);
+        }
+        freeze(ordered.iter().map(|d| d.id).collect(), registrar)
+    }
+
+    /// The ids of the built plugins, in build order.
+    pub fn plugin_ids(&self) -> &[&'static str] {
+        &self.plugins
+    }
+
+    /// The service for `method` and `name` that best matches `profile`.
+    pub fn service(
+        &self,
+        method: &Method,
+        name: &str,
+        profile: &TypeProfile,
+    ) -> Option<&'static Service> {
+        self.services
+            .get(&(method.clone(), name))?
+            .iter()
+            .map(|(_, service)| *service)
+            .find(|service| service.kind.matches(profile))
+    }
+
+    /// The methods that have some service called `name` for `profile`, for 405 answers.
+    pub fn methods_for(&self, name: &str, profile: &TypeProfile) -> Vec<Method> {
+        let mut methods: Vec<Method> = self
+            .services
+            .iter()
+            .filter(|((_, n), services)| {
+                *n == name && services.iter().any(|(_, s)| s.kind.matches(profile))
+            })
+            .map(|((method, _), _)| method.clone())
+            .collect();
+        methods.sort_by(|a, b| a.as_str().cmp(b.as_str()));
+        methods
+    }
+
+    /// Every service with the plugin that registered it, sorted by name and method.
+    pub fn services(&self) -> Vec<(&'static str, &'static Service)> {
+        let mut all: Vec<_> = self.services.values().flatten().copied().collect();
+        all.sort_by(|(_, a), (_, b)| (a.name, a.method.as_str()).cmp(&(b.name, b.method.as_str())));
+        all
+    }
+
+    /// The content serializer layers that apply to `profile`, least specific first.
+    pub fn content_serializers<'a>(
+        &'a self,
+        profile: &'a TypeProfile,
+    ) -> impl Iterator<Item = &'static ContentSerializer> + 'a {
+        self.content_serializers
+            .iter()
+            .copied()
+            .filter(move |s| s.kind.matches(profile))
+    }
+
+    /// The field serializer for a field kind and widget, preferring one made for the widget.
+    pub fn field_serializer(
+        &self,
+        kind: FieldKind,
+        widget: Option<&str>,
+    ) -> Option<&'static FieldSerializer> {
+        let candidates = self
+            .field_serializers
+            .iter()
+            .filter(|s| s.field_kind == kind);
+        candidates
+            .clone()
+            .find(|s| s.widget.is_some() && s.widget == widget)
+            .or_else(|| candidates.clone().find(|s| s.widget.is_none()))
+            .copied()
+    }
+
+    /// The components that apply to `profile`, by name (the most specific per name).
+    pub fn components(&self, profile: &TypeProfile) -> Vec<&'static Component> {
+        let mut chosen: BTreeMap<&'static str, &'static Component> = BTreeMap::new();
+        for component in self.components.iter().filter(|c| c.kind.matches(profile)) {
+            let slot = chosen.entry(component.name).or_insert(component);
+            if component.kind.specificity() > slot.kind.specificity() {
+                *slot = component;
+            }
+        }
+        chosen.into_values().collect()
+    }
+
+    /// The content type profiles, with the plugin that registered each.
+    pub fn type_profiles(&self) -> &[(&'static str, &'static str)] {
+        &self.type_profiles
+    }
+
+    /// The workflow definitions, with the plugin that registered each.
+    pub fn workflows(&self) -> &[(&'static str, &'static str)] {
+        &self.workflows
+    }
+}
+
+/// Sorts by id, then places each plugin after its dependencies (smallest ready id first).
+fn order(
+    by_id: &BTreeMap<&'static str, &'static PluginDescriptor>,
+) -> Result<Vec<&'static PluginDescriptor>, StartupError> {
+    for descriptor in by_id.values() {
+        for dep in descriptor.depends_on {
+            if !by_id.contains_key(dep) {
+                return Err(StartupError::MissingDependency {
+                    plugin: descriptor.id.into(),
+                    missing: (*dep).into(),
+                });
+            }
+        }
+    }
+    let mut placed: BTreeSet<&str> = BTreeSet::new();
+    let mut ordered = Vec::with_capacity(by_id.len());
+    while ordered.len() < by_id.len() {
+        let next = by_id.values().find(|d| {
+            !placed.contains(d.id) && d.depends_on.iter().all(|dep| placed.contains(dep))
+        });
+        match next {
+            Some(descriptor) => {
+                placed.insert(descriptor.id);
+                ordered.push(*descriptor);
+            }
+            None => {
+                let rest: Vec<&str> = by_id
+                    .keys()
+                    .copied()
+                    .filter(|id| !placed.contains(id))
+                    .collect();
+                return Err(StartupError::DependencyCycle(rest.join(", ")));
+            }
+        }
+    }
+    Ok(ordered)
+}
+
+fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result<Registry, StartupError> {
+    let mut services: HashMap<(Method, &'static str), Vec<(&'static str, &'static Service)>> =
+        HashMap::new();
+    for (plugin, service) in registrar.services {
+        let entry = services
+            .entry((service.method.clone(), service.name))
+            .or_default();
+        if let Some((first, _)) = entry.iter().find(|(_, s)| s.kind == service.kind) {
+            return Err(StartupError::DuplicateKey {
+                what: format!(
+                    "service {} {} for {}",
+                    service.method,
+                    display_name(service.name),
+                    service.kind.label()
+                ),
+                first,
+                second: plugin,
+            });
+        }
+        entry.push((plugin, service));
+        entry.sort_by_key(|(_, s)| std::cmp::Reverse(s.kind.specificity()));
+    }
+    check_unique(&registrar.components, |c| {
+        format!("component {} for {}", c.name, c.kind.label())
+    })?;
+    check_unique(&registrar.field_serializers, |s| {
+        format!(
+            "field serializer for {:?} with widget {:?}",
+            s.field_kind, s.widget
+        )
+    })?;
+    let mut content_serializers: Vec<_> = registrar
+        .content_serializers
+        .into_iter()
+        .map(|(_, s)| s)
+        .collect();
+    content_serializers.sort_by_key(|s| s.kind.specificity());
+    Ok(Registry {
+        plugins,
+        services,
+        content_serializers,
+        field_serializers: registrar
+            .field_serializers
+            .into_iter()
+            .map(|(_, s)| s)
+            .collect(),
+        components: registrar.components.into_iter().map(|(_, c)| c).collect(),
+        type_profiles: registrar.type_profiles,
+        workflows: registrar.workflows,
+    })
+}
+
+fn check_unique<T>(
+    items: &[(&'static str, &'static T)],
+    key: impl Fn(&T) -> String,
+) -> Result<(), StartupError> {
+    let mut seen: HashMap<String, &'static str> = HashMap::new();
+    for (plugin, item) in items {
+        let what = key(item);
+        if let Some(first) = seen.insert(what.clone(), plugin) {
+            return Err(StartupError::DuplicateKey {
+                what,
+                first,
+                second: plugin,
+            });
+        }
+    }
+    Ok(())
+}
+
+fn display_name(name: &str) -> &str {
+    if name.is_empty() {
+        "(default view)"
+    } else {
+        name
+    }
+}

@@ -1,0 +1,174 @@
+//! Core's content serializer layers and the function that runs all layers for an object.
+
+use super::{ContentSerializer, SerializeCtx, Subject, summary};
+use crate::content::ContentObject;
+use crate::content::values::{format_time, is_column};
+use crate::http::{ApiError, ApiResult, batching_links};
+use crate::service::ContentKind;
+use serde_json::{Map, Value, json};
+
+/// Serializes `object` through every layer that applies to its type.
+pub async fn serialize_content(
+    ctx: &SerializeCtx<'_>,
+    object: &ContentObject,
+    parent: Option<&ContentObject>,
+) -> ApiResult<Map<String, Value>> {
+    let profile = ctx.app.types.get(&object.portal_type).ok_or_else(|| {
+        ApiError::internal(format!(
+            "object {} has unknown type {}",
+            object.uid, object.portal_type
+        ))
+    })?;
+    let subject = Subject {
+        object,
+        parent,
+        profile,
+    };
+    let mut out = Map::new();
+    for layer in ctx.app.registry.content_serializers(profile) {
+        (layer.serialize)(ctx, subject, &mut out).await?;
+    }
+    Ok(out)
+}
+
+/// The keys every object has, its field values and `@components`.
+pub static CORE_BASE: ContentSerializer = ContentSerializer {
+    kind: ContentKind::Any,
+    serialize: |ctx, subject, out| Box::pin(async move { base(ctx, subject, out).await }),
+};
+
+/// `items`, `items_total` and `batching` of containers.
+pub static CORE_FOLDER: ContentSerializer = ContentSerializer {
+    kind: ContentKind::Folderish,
+    serialize: |ctx, subject, out| Box::pin(async move { folder(ctx, subject, out).await }),
+};
+
+async fn base(
+    ctx: &SerializeCtx<'_>,
+    subject: Subject<'_>,
+    out: &mut Map<String, Value>,
+) -> ApiResult<()> {
+    let Subject {
+        object,
+        parent,
+        profile,
+    } = subject;
+    let url = object.url(ctx.base_url);
+    out.insert("@id".into(), json!(url));
+    out.insert("@type".into(), json!(object.portal_type));
+    out.insert(
+        "@components".into(),
+        Value::Object(components(ctx, subject, &url).await?),
+    );
+    out.insert("UID".into(), json!(object.uid));
+    out.insert("id".into(), json!(object.id));
+    out.insert("title".into(), json!(object.title));
+    out.insert("description".into(), json!(object.description));
+    out.insert("type_title".into(), json!(profile.title));
+    let parent_summary = match parent {
+        Some(parent) => Value::Object(summary(ctx, parent, &[])),
+        None => json!({}),
+    };
+    out.insert("parent".into(), parent_summary);
+    out.insert("created".into(), json!(format_time(object.created)));
+    out.insert("modified".into(), json!(format_time(object.modified)));
+    out.insert("effective".into(), json!(object.effective.map(format_time)));
+    out.insert("expires".into(), json!(object.expires.map(format_time)));
+    out.insert("review_state".into(), json!(object.review_state));
+    let layout = object
+        .fields
+        .get("layout")
+        .cloned()
+        .unwrap_or_else(|| json!(profile.layout));
+    out.insert("layout".into(), layout);
+    out.insert("is_folderish".into(), json!(profile.folderish));
+    out.insert("version".into(), json!("current"));
+    out.insert("lock".into(), json!({"locked": false, "stealable": true}));
+    out.insert("allow_discussion".into(), json!(false));
+    out.insert("creators".into(), json!([object.creator]));
+    out.insert("contributors".into(), json!([]));
+    out.insert("previous_item".into(), json!({}));
+    out.insert("next_item".into(), json!({}));
+    for field in &profile.fields {
+        if is_column(&field.name) {
+            continue;
+        }
+        let stored = object
+            .fields
+            .get(&field.name)
+            .cloned()
+            .unwrap_or_else(|| field.default_json());
+        let value = match ctx
+            .app
+            .registry
+            .field_serializer(field.kind, field.widget.as_deref())
+        {
+            Some(serializer) if !stored.is_null() => {
+                (serializer.serialize)(ctx, object, field, &stored)
+            }
+            _ => stored,
+        };
+        out.insert(field.name.clone(), value);
+    }
+    Ok(())
+}
+
+async fn components(
+    ctx: &SerializeCtx<'_>,
+    subject: Subject<'_>,
+    url: &str,
+) -> ApiResult<Map<String, Value>> {
+    let mut out = Map::new();
+    for component in ctx.app.registry.components(subject.profile) {
+        let value = if ctx.options.expand.iter().any(|e| e == component.name) {
+            (component.expand)(ctx, subject).await?
+        } else {
+            json!({"@id": format!("{url}/@{}", component.name)})
+        };
+        out.insert(component.name.to_owned(), value);
+    }
+    Ok(out)
+}
+
+async fn folder(
+    ctx: &SerializeCtx<'_>,
+    subject: Subject<'_>,
+    out: &mut Map<String, Value>,
+) -> ApiResult<()> {
+    if !ctx.options.include_items {
+        return Ok(());
+    }
+    let object = subject.object;
+    let batch = ctx.options.batch;
+    let children = ctx
+        .app
+        .store
+        .children(&object.uid, batch.start, batch.size)
+        .await?;
+    let total = ctx.app.store.count_children(&object.uid).await?;
+    let mut items = Vec::with_capacity(children.len());
+    if ctx.options.fullobjects {
+        let nested_options = ctx.options.for_nested_item();
+        let nested = SerializeCtx {
+            options: &nested_options,
+            ..*ctx
+        };
+        for child in &children {
+            items.push(Value::Object(
+                Box::pin(serialize_content(&nested, child, Some(object))).await?,
+            ));
+        }
+    } else {
+        items.extend(
+            children
+                .iter()
+                .map(|child| Value::Object(summary(ctx, child, &ctx.options.metadata_fields))),
+        );
+    }
+    out.insert("items".into(), Value::Array(items));
+    out.insert("items_total".into(), json!(total));
+    if let Some(links) = batching_links(&ctx.options.listing_url, ctx.query, batch, total) {
+        out.insert("batching".into(), links);
+    }
+    Ok(())
+}

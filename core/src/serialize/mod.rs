@@ -1,0 +1,85 @@
+//! Serialization as adapters: content serializer layers, field serializers and `@components`
+//! expanders are registered by plugins and looked up by content kind or field kind.
+//!
+//! Content serializer layers run from least to most specific (any → folderish → behaviour →
+//! type); a more specific layer sees and may override what the earlier ones wrote, so a
+//! plugin extends the standard shape without re-implementing it.
+
+mod content;
+mod fields;
+mod options;
+mod summary;
+
+pub use content::{CORE_BASE, CORE_FOLDER, serialize_content};
+pub use fields::{FILE_FIELD, IMAGE_FIELD, RICH_TEXT_FIELD, download_url};
+pub use options::SerializeOptions;
+pub use summary::summary;
+
+use crate::app::App;
+use crate::content::{ContentObject, FieldDef, FieldKind, TypeProfile};
+use crate::http::ApiResult;
+use crate::security::Principal;
+use crate::service::{BoxFuture, ContentKind};
+use serde_json::{Map, Value};
+
+/// Everything a serializer may consult besides the object.
+pub struct SerializeCtx<'a> {
+    /// The application.
+    pub app: &'a App,
+    /// `scheme://host` for absolute URLs.
+    pub base_url: &'a str,
+    /// The caller, for permission-dependent output.
+    pub principal: &'a Principal,
+    /// What the client asked for.
+    pub options: &'a SerializeOptions,
+    /// The request's query pairs (batch links repeat them).
+    pub query: &'a [(String, String)],
+}
+
+/// The object being serialized, with what traversal already knows about it.
+#[derive(Clone, Copy)]
+pub struct Subject<'a> {
+    /// The object.
+    pub object: &'a ContentObject,
+    /// Its container, when known.
+    pub parent: Option<&'a ContentObject>,
+    /// Its type.
+    pub profile: &'a TypeProfile,
+}
+
+/// One layer of content serialization.
+pub struct ContentSerializer {
+    /// What content the layer applies to.
+    pub kind: ContentKind,
+    /// Adds keys to (or changes keys of) the output.
+    pub serialize: for<'a> fn(
+        &'a SerializeCtx<'a>,
+        Subject<'a>,
+        &'a mut Map<String, Value>,
+    ) -> BoxFuture<'a, ApiResult<()>>,
+}
+
+/// Serializes the values of one field kind (optionally only for one widget).
+pub struct FieldSerializer {
+    /// The field kind.
+    pub field_kind: FieldKind,
+    /// A widget name; `None` serves every widget without its own serializer.
+    pub widget: Option<&'static str>,
+    /// Turns the stored value into its wire form.
+    pub serialize: fn(&SerializeCtx<'_>, &ContentObject, &FieldDef, &Value) -> Value,
+}
+
+/// An entry of `@components`, which `?expand=<name>` inlines.
+pub struct Component {
+    /// The component name, also its `@name` endpoint.
+    pub name: &'static str,
+    /// What content it applies to.
+    pub kind: ContentKind,
+    /// The expanded value; the same body its endpoint returns.
+    pub expand: for<'a> fn(&'a SerializeCtx<'a>, Subject<'a>) -> BoxFuture<'a, ApiResult<Value>>,
+}
+
+/// Cleans HTML with ammonia's conservative defaults; used on write and again before sending.
+pub fn sanitize_html(html: &str) -> String {
+    ammonia::clean(html)
+}

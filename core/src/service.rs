@@ -1,0 +1,84 @@
+//! Service declarations: a service is a table entry, so the dispatcher, the permission check
+//! and the OpenAPI document all read the same data.
+
+use crate::content::TypeProfile;
+use crate::http::{ApiResult, Ctx};
+use crate::security::Permission;
+use poem::Response;
+use poem::http::Method;
+use std::future::Future;
+use std::pin::Pin;
+
+/// A boxed future, as handlers and serializers return them.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// A service handler: takes the request context, returns a response or an API error.
+pub type Handler = fn(Ctx) -> BoxFuture<'static, ApiResult<Response>>;
+
+/// Which content a service, serializer or component applies to. When several match, the most
+/// specific wins: exact type, then behaviour, then folderish, then any.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ContentKind {
+    /// Exactly this portal type.
+    Type(&'static str),
+    /// Types carrying this behaviour.
+    Behaviour(&'static str),
+    /// Containers.
+    Folderish,
+    /// Everything.
+    Any,
+}
+
+impl ContentKind {
+    /// Higher is more specific.
+    pub fn specificity(self) -> u8 {
+        match self {
+            ContentKind::Type(_) => 3,
+            ContentKind::Behaviour(_) => 2,
+            ContentKind::Folderish => 1,
+            ContentKind::Any => 0,
+        }
+    }
+
+    /// Whether content of `profile` is of this kind.
+    pub fn matches(self, profile: &TypeProfile) -> bool {
+        match self {
+            ContentKind::Type(name) => profile.id == name,
+            ContentKind::Behaviour(name) => profile.has_behaviour(name),
+            ContentKind::Folderish => profile.folderish,
+            ContentKind::Any => true,
+        }
+    }
+
+    /// A short label for documents and error messages.
+    pub fn label(self) -> String {
+        match self {
+            ContentKind::Type(name) => format!("type {name}"),
+            ContentKind::Behaviour(name) => format!("behaviour {name}"),
+            ContentKind::Folderish => "folderish content".into(),
+            ContentKind::Any => "any content".into(),
+        }
+    }
+}
+
+/// One endpoint of the content interface, declared as a `static` next to its handler.
+pub struct Service {
+    /// The HTTP method.
+    pub method: Method,
+    /// The `@name` segment (or a view name); `""` for the object itself.
+    pub name: &'static str,
+    /// What content the service applies to.
+    pub kind: ContentKind,
+    /// The permission checked on the context before the handler runs.
+    pub permission: Permission,
+    /// Whether the request must carry a valid CSRF token.
+    pub csrf: bool,
+    /// One line for the OpenAPI document.
+    pub summary: &'static str,
+    /// JSON Schema of the request body, if it takes one.
+    pub request_schema: Option<fn() -> serde_json::Value>,
+    /// JSON Schema of a successful response body.
+    pub response_schema: Option<fn() -> serde_json::Value>,
+    /// The code.
+    pub handler: Handler,
+}

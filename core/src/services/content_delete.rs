@@ -1,0 +1,26 @@
+//! `DELETE <obj>`: remove an object and its subtree.
+
+use crate::http::{ApiResult, Ctx};
+use crate::ops;
+use crate::security::Permission;
+use crate::service::{ContentKind, Service};
+use poem::Response;
+use poem::http::{Method, StatusCode};
+
+/// Deletes permanently; 204.
+pub static DELETE: Service = Service {
+    method: Method::DELETE,
+    name: "",
+    kind: ContentKind::Any,
+    permission: Permission::DELETE_OBJECTS,
+    csrf: false,
+    summary: "Delete the object and everything inside it",
+    request_schema: None,
+    response_schema: None,
+    handler: |ctx| Box::pin(delete(ctx)),
+};
+
+async fn delete(ctx: Ctx) -> ApiResult<Response> {
+    ops::delete(&ctx.app, &ctx.context).await?;
+    Ok(Response::builder().status(StatusCode::NO_CONTENT).finish())
+}

@@ -1,0 +1,33 @@
+//! `GET <obj>`: the full serialization.
+
+use crate::http::{ApiResult, Ctx, json};
+use crate::security::Permission;
+use crate::serialize::serialize_content;
+use crate::service::{ContentKind, Service};
+use poem::Response;
+use poem::http::Method;
+use serde_json::Value;
+
+/// Serializes the object, with `items` for containers.
+pub static GET: Service = Service {
+    method: Method::GET,
+    name: "",
+    kind: ContentKind::Any,
+    permission: Permission::VIEW,
+    csrf: false,
+    summary: "Serialize the object (folders list their items, batched)",
+    request_schema: None,
+    response_schema: Some(super::schemas::content),
+    handler: |ctx| Box::pin(get(ctx)),
+};
+
+async fn get(ctx: Ctx) -> ApiResult<Response> {
+    let options = ctx.serialize_options()?;
+    let body = serialize_content(
+        &ctx.serialize_ctx(&options),
+        &ctx.context,
+        ctx.parent.as_ref(),
+    )
+    .await?;
+    Ok(json(&Value::Object(body)))
+}

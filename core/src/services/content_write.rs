@@ -1,0 +1,94 @@
+//! `PATCH <obj>` (partial update, rename, reorder) and `PUT <obj>` (full replace).
+
+use crate::content::values::{Mode, parse_changes};
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, json};
+use crate::ops;
+use crate::security::Permission;
+use crate::serialize::serialize_content;
+use crate::service::{ContentKind, Service};
+use poem::Response;
+use poem::http::{Method, StatusCode};
+use serde_json::{Map, Value};
+
+/// Changes the fields sent; `{"id": …}` renames, `{"ordering": …}` reorders children.
+pub static PATCH: Service = Service {
+    method: Method::PATCH,
+    name: "",
+    kind: ContentKind::Any,
+    permission: Permission::MODIFY_PORTAL_CONTENT,
+    csrf: false,
+    summary: "Update fields (204, or 200 with Prefer: return=representation); rename; reorder children",
+    request_schema: Some(super::schemas::content_write),
+    response_schema: Some(super::schemas::content),
+    handler: |ctx| Box::pin(write(ctx, Mode::Patch)),
+};
+
+/// Replaces every field: those not sent return to their defaults.
+pub static PUT: Service = Service {
+    method: Method::PUT,
+    name: "",
+    kind: ContentKind::Any,
+    permission: Permission::MODIFY_PORTAL_CONTENT,
+    csrf: false,
+    summary: "Replace all fields (fields not sent are reset to their defaults)",
+    request_schema: Some(super::schemas::content_write),
+    response_schema: Some(super::schemas::content),
+    handler: |ctx| Box::pin(write(ctx, Mode::Replace)),
+};
+
+async fn write(ctx: Ctx, mode: Mode) -> ApiResult<Response> {
+    let body = ctx.json_body()?;
+    if let Some(type_name) = body.get("@type")
+        && type_name.as_str() != Some(ctx.context.portal_type.as_str())
+    {
+        return Err(ApiError::invalid_parameter(
+            "@type",
+            "The type of an existing object cannot be changed.",
+        ));
+    }
+    let new_id = requested_id(&ctx, &body)?;
+    let changes = parse_changes(&ctx.profile, &body, mode, &["id", "ordering"])?;
+    if let Some(ordering) = body.get("ordering") {
+        if !ctx.profile.folderish {
+            return Err(ApiError::new(
+                ErrorCode::BadRequest,
+                "Content ordering is not supported by this resource.",
+            ));
+        }
+        ops::reorder(&ctx.app, &ctx.context, ordering).await?;
+    }
+    let updated = ops::update(&ctx.app, &ctx.context, &changes, new_id).await?;
+    if !wants_representation(&ctx) {
+        return Ok(Response::builder().status(StatusCode::NO_CONTENT).finish());
+    }
+    let options = ctx.serialize_options()?;
+    let body =
+        serialize_content(&ctx.serialize_ctx(&options), &updated, ctx.parent.as_ref()).await?;
+    Ok(json(&Value::Object(body)))
+}
+
+/// The new id of a rename, after checking the caller may add to the container.
+fn requested_id<'a>(ctx: &Ctx, body: &'a Map<String, Value>) -> ApiResult<Option<&'a str>> {
+    match body.get("id") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(id)) if *id == ctx.context.id => Ok(None),
+        Some(Value::String(id)) => {
+            if let Some(parent) = &ctx.parent {
+                ctx.check(Permission::ADD_PORTAL_CONTENT, parent)?;
+            }
+            Ok(Some(id.as_str()))
+        }
+        Some(_) => Err(ApiError::invalid_parameter(
+            "id",
+            "The id must be a string.",
+        )),
+    }
+}
+
+fn wants_representation(ctx: &Ctx) -> bool {
+    ctx.request.header("prefer").is_some_and(|prefer| {
+        prefer
+            .split(',')
+            .any(|p| p.trim().eq_ignore_ascii_case("return=representation"))
+    })
+}

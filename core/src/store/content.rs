@@ -1,0 +1,260 @@
+//! Queries on the content tree. Every listing is one statement, whatever its length.
+
+use super::rows::{CONTENT_COLUMNS, content_from_row, placeholders, time_to_db};
+use super::{Store, Tx, subtree_end};
+use crate::content::ContentObject;
+use sqlx::{AssertSqlSafe, Row};
+
+impl Store {
+    /// The live objects at any of `paths` (trashed ones are invisible).
+    pub async fn content_at_paths(
+        &self,
+        paths: &[String],
+    ) -> Result<Vec<ContentObject>, sqlx::Error> {
+        if paths.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.count();
+        let sql = format!(
+            "SELECT {CONTENT_COLUMNS} FROM content WHERE trashed = 0 AND path IN ({})",
+            placeholders(1, paths.len())
+        );
+        let mut query = sqlx::query(AssertSqlSafe(sql));
+        for path in paths {
+            query = query.bind(path.as_str());
+        }
+        query
+            .fetch_all(&self.pool)
+            .await?
+            .iter()
+            .map(content_from_row)
+            .collect()
+    }
+
+    /// A live object by path.
+    pub async fn content_at_path(&self, path: &str) -> Result<Option<ContentObject>, sqlx::Error> {
+        Ok(self.content_at_paths(&[path.to_owned()]).await?.pop())
+    }
+
+    /// The live objects with any of `uids`, in no particular order.
+    pub async fn content_by_uids(
+        &self,
+        uids: &[String],
+    ) -> Result<Vec<ContentObject>, sqlx::Error> {
+        if uids.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.count();
+        let sql = format!(
+            "SELECT {CONTENT_COLUMNS} FROM content WHERE trashed = 0 AND uid IN ({})",
+            placeholders(1, uids.len())
+        );
+        let mut query = sqlx::query(AssertSqlSafe(sql));
+        for uid in uids {
+            query = query.bind(uid.as_str());
+        }
+        query
+            .fetch_all(&self.pool)
+            .await?
+            .iter()
+            .map(content_from_row)
+            .collect()
+    }
+
+    /// One page of a container's children in position order.
+    pub async fn children(
+        &self,
+        parent_uid: &str,
+        offset: i64,
+        limit: i64,
+    ) -> Result<Vec<ContentObject>, sqlx::Error> {
+        self.count();
+        let sql = format!(
+            "SELECT {CONTENT_COLUMNS} FROM content WHERE parent_uid = $1 AND trashed = 0 \
+             ORDER BY position, id LIMIT $2 OFFSET $3"
+        );
+        sqlx::query(AssertSqlSafe(sql))
+            .bind(parent_uid)
+            .bind(limit)
+            .bind(offset)
+            .fetch_all(&self.pool)
+            .await?
+            .iter()
+            .map(content_from_row)
+            .collect()
+    }
+
+    /// How many live children a container has.
+    pub async fn count_children(&self, parent_uid: &str) -> Result<i64, sqlx::Error> {
+        self.count();
+        let row = sqlx::query("SELECT COUNT(*) FROM content WHERE parent_uid = $1 AND trashed = 0")
+            .bind(parent_uid)
+            .fetch_one(&self.pool)
+            .await?;
+        row.try_get(0)
+    }
+
+    /// The ids of all children, trashed ones included (their ids stay reserved), in position order.
+    pub async fn child_ids(&self, parent_uid: &str) -> Result<Vec<String>, sqlx::Error> {
+        self.count();
+        sqlx::query("SELECT id FROM content WHERE parent_uid = $1 ORDER BY position, id")
+            .bind(parent_uid)
+            .fetch_all(&self.pool)
+            .await?
+            .iter()
+            .map(|row| row.try_get(0))
+            .collect()
+    }
+
+    /// An object and all its descendants, parents before children.
+    pub async fn subtree(&self, path: &str) -> Result<Vec<ContentObject>, sqlx::Error> {
+        self.count();
+        let sql = format!(
+            "SELECT {CONTENT_COLUMNS} FROM content WHERE trashed = 0 AND (path = $1 OR (path >= $2 AND path < $3)) \
+             ORDER BY path"
+        );
+        sqlx::query(AssertSqlSafe(sql))
+            .bind(path)
+            .bind(format!("{path}/"))
+            .bind(subtree_end(path))
+            .fetch_all(&self.pool)
+            .await?
+            .iter()
+            .map(content_from_row)
+            .collect()
+    }
+}
+
+impl Tx {
+    /// Inserts a new object.
+    pub async fn insert_content(&mut self, object: &ContentObject) -> Result<(), sqlx::Error> {
+        self.count();
+        sqlx::query(
+            "INSERT INTO content (uid, parent_uid, path, id, portal_type, position, title, description, \
+             review_state, created, modified, effective, expires, creator, fields) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+        )
+        .bind(&object.uid)
+        .bind(object.parent_uid.as_deref())
+        .bind(&object.path)
+        .bind(&object.id)
+        .bind(&object.portal_type)
+        .bind(object.position)
+        .bind(&object.title)
+        .bind(&object.description)
+        .bind(object.review_state.as_deref())
+        .bind(time_to_db(object.created))
+        .bind(time_to_db(object.modified))
+        .bind(object.effective.map(time_to_db))
+        .bind(object.expires.map(time_to_db))
+        .bind(&object.creator)
+        .bind(serde_json::Value::Object(object.fields.clone()).to_string())
+        .execute(&mut *self.inner)
+        .await?;
+        Ok(())
+    }
+
+    /// Writes an object's editable columns and fields (not its place in the tree).
+    pub async fn update_content(&mut self, object: &ContentObject) -> Result<(), sqlx::Error> {
+        self.count();
+        sqlx::query(
+            "UPDATE content SET title = $1, description = $2, review_state = $3, modified = $4, \
+             effective = $5, expires = $6, fields = $7 WHERE uid = $8",
+        )
+        .bind(&object.title)
+        .bind(&object.description)
+        .bind(object.review_state.as_deref())
+        .bind(time_to_db(object.modified))
+        .bind(object.effective.map(time_to_db))
+        .bind(object.expires.map(time_to_db))
+        .bind(serde_json::Value::Object(object.fields.clone()).to_string())
+        .bind(&object.uid)
+        .execute(&mut *self.inner)
+        .await?;
+        Ok(())
+    }
+
+    /// The next free position at the end of a container.
+    pub async fn next_position(&mut self, parent_uid: &str) -> Result<i64, sqlx::Error> {
+        self.count();
+        let row = sqlx::query(
+            "SELECT COALESCE(MAX(position), -1) + 1 FROM content WHERE parent_uid = $1",
+        )
+        .bind(parent_uid)
+        .fetch_one(&mut *self.inner)
+        .await?;
+        row.try_get(0)
+    }
+
+    /// Sets the positions of a container's children to their order in `ids_in_order`.
+    pub async fn set_positions(
+        &mut self,
+        parent_uid: &str,
+        ids_in_order: &[String],
+    ) -> Result<(), sqlx::Error> {
+        for (position, id) in ids_in_order.iter().enumerate() {
+            self.count();
+            sqlx::query("UPDATE content SET position = $1 WHERE parent_uid = $2 AND id = $3")
+                .bind(position as i64)
+                .bind(parent_uid)
+                .bind(id)
+                .execute(&mut *self.inner)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Moves or renames a subtree: rewrites every descendant path in one statement and records
+    /// a redirect from each old path to its object.
+    pub async fn move_subtree(
+        &mut self,
+        object: &ContentObject,
+        new_parent_uid: &str,
+        new_path: &str,
+        new_id: &str,
+        position: i64,
+    ) -> Result<(), sqlx::Error> {
+        let old_path = object.path.as_str();
+        self.count();
+        sqlx::query(
+            "UPDATE content SET path = $1 || substr(path, CAST($2 AS INTEGER)) \
+             WHERE path = $3 OR (path >= $4 AND path < $5)",
+        )
+        .bind(new_path)
+        .bind(old_path.len() as i64 + 1)
+        .bind(old_path)
+        .bind(format!("{old_path}/"))
+        .bind(subtree_end(old_path))
+        .execute(&mut *self.inner)
+        .await?;
+        self.count();
+        sqlx::query("UPDATE content SET parent_uid = $1, id = $2, position = $3, modified = $4 WHERE uid = $5")
+            .bind(new_parent_uid)
+            .bind(new_id)
+            .bind(position)
+            .bind(time_to_db(chrono::Utc::now()))
+            .bind(&object.uid)
+            .execute(&mut *self.inner)
+            .await?;
+        self.record_redirects(old_path, new_path).await
+    }
+
+    /// Removes an object, its descendants, their blobs and the redirects that point at them.
+    pub async fn delete_subtree(&mut self, path: &str) -> Result<(), sqlx::Error> {
+        let within = "SELECT uid FROM content WHERE path = $1 OR (path >= $2 AND path < $3)";
+        for sql in [
+            format!("DELETE FROM blob WHERE content_uid IN ({within})"),
+            format!("DELETE FROM redirect WHERE target_uid IN ({within})"),
+            "DELETE FROM content WHERE path = $1 OR (path >= $2 AND path < $3)".to_owned(),
+        ] {
+            self.count();
+            sqlx::query(AssertSqlSafe(sql))
+                .bind(path)
+                .bind(format!("{path}/"))
+                .bind(subtree_end(path))
+                .execute(&mut *self.inner)
+                .await?;
+        }
+        Ok(())
+    }
+}

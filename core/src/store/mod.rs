@@ -1,0 +1,153 @@
+//! Storage through `sqlx::Any`: one code path for SQLite (the embedded default) and PostgreSQL,
+//! with one migrations folder per backend.
+//!
+//! Reads go through the pool. Writes go through a [`Tx`]; on SQLite a process-wide lock
+//! serialises write transactions, because SQLite allows one writer and a deferred transaction
+//! that upgrades to a write lock would otherwise fail with `SQLITE_BUSY` under load.
+
+mod blob;
+mod content;
+mod principal;
+mod redirect;
+mod rows;
+
+pub use blob::{BlobMeta, BlobRange};
+pub use principal::StoredPrincipal;
+pub use redirect::RedirectHit;
+
+use sqlx::any::{AnyPoolOptions, install_default_drivers};
+use sqlx::{Any, AnyPool};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use tokio::sync::{Mutex, OwnedMutexGuard};
+
+/// Which database engine is behind the pool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// The embedded default.
+    Sqlite,
+    /// For several instances sharing one database.
+    Postgres,
+}
+
+/// The handle every service uses to read and write.
+#[derive(Clone)]
+pub struct Store {
+    pool: AnyPool,
+    backend: Backend,
+    write_lock: Arc<Mutex<()>>,
+    queries: Arc<AtomicU64>,
+}
+
+/// Why the store could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The URL names no supported backend.
+    #[error("unsupported database URL '{0}': use sqlite://… or postgres://…")]
+    UnsupportedUrl(String),
+    /// Connecting or migrating failed.
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+    /// A migration failed.
+    #[error("migration: {0}")]
+    Migration(#[from] sqlx::migrate::MigrateError),
+}
+
+impl Store {
+    /// Connects and brings the schema up to date.
+    pub async fn open(url: &str) -> Result<Store, StoreError> {
+        install_default_drivers();
+        let backend = if url.starts_with("sqlite:") {
+            Backend::Sqlite
+        } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            Backend::Postgres
+        } else {
+            return Err(StoreError::UnsupportedUrl(url.to_owned()));
+        };
+        let pool = AnyPoolOptions::new()
+            .max_connections(match backend {
+                Backend::Sqlite => 8,
+                Backend::Postgres => 16,
+            })
+            .connect(url)
+            .await?;
+        match backend {
+            Backend::Sqlite => {
+                sqlx::query("PRAGMA journal_mode=WAL")
+                    .execute(&pool)
+                    .await?;
+                sqlx::migrate!("./migrations/sqlite").run(&pool).await?;
+            }
+            Backend::Postgres => sqlx::migrate!("./migrations/postgres").run(&pool).await?,
+        }
+        Ok(Store {
+            pool,
+            backend,
+            write_lock: Arc::new(Mutex::new(())),
+            queries: Arc::new(AtomicU64::new(0)),
+        })
+    }
+
+    /// The engine behind this store.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// How many SQL statements this store has run; tests use it to prove listings are not N+1.
+    pub fn query_count(&self) -> u64 {
+        self.queries.load(Ordering::Relaxed)
+    }
+
+    fn count(&self) {
+        self.queries.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Starts a write transaction; dropping it without [`Tx::commit`] rolls back.
+    pub async fn begin(&self) -> Result<Tx, sqlx::Error> {
+        let lock = match self.backend {
+            Backend::Sqlite => Some(self.write_lock.clone().lock_owned().await),
+            Backend::Postgres => None,
+        };
+        self.count();
+        let inner = self.pool.begin().await?;
+        Ok(Tx {
+            inner,
+            _lock: lock,
+            store: self.clone(),
+        })
+    }
+
+    /// Closes every connection; used on shutdown so SQLite checkpoints its WAL.
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+/// A write transaction.
+pub struct Tx {
+    inner: sqlx::Transaction<'static, Any>,
+    _lock: Option<OwnedMutexGuard<()>>,
+    store: Store,
+}
+
+impl Tx {
+    /// Makes every change of the transaction durable at once.
+    pub async fn commit(self) -> Result<(), sqlx::Error> {
+        self.store.count();
+        self.inner.commit().await
+    }
+
+    fn count(&self) {
+        self.store.count();
+    }
+}
+
+/// The upper bound of a subtree's paths: every descendant of `/a` sorts in `["/a/", "/a0")`.
+fn subtree_end(path: &str) -> String {
+    format!("{path}0")
+}
+
+/// Whether a database error is a unique-constraint violation (e.g. a path taken concurrently).
+pub fn is_unique_violation(err: &sqlx::Error) -> bool {
+    matches!(err, sqlx::Error::Database(db) if db.is_unique_violation())
+}

@@ -1,0 +1,64 @@
+//! A third-party plugin for wcs-backend, built only on the public registration API: it adds
+//! a content type (`Greeting`), a serializer layer for it and a service (`@hello`).
+//!
+//! To ship it in a server, depend on this crate and name it once so the linker keeps it:
+//! `use wcs_example_hello as _;`.
+
+use serde_json::{Value, json};
+use wcs_core::http::{ApiResult, Ctx, json};
+use wcs_core::plugin::Registrar;
+use wcs_core::poem_reexports::{Method, Response};
+use wcs_core::security::Permission;
+use wcs_core::serialize::ContentSerializer;
+use wcs_core::service::{ContentKind, Service};
+
+/// The plugin's id.
+pub const PLUGIN_ID: &str = "example-hello";
+
+/// `GET <obj>/@hello`: greets the caller with the object's title.
+pub static HELLO: Service = Service {
+    method: Method::GET,
+    name: "@hello",
+    kind: ContentKind::Any,
+    permission: Permission::VIEW,
+    csrf: false,
+    summary: "Say hello from the example plugin",
+    request_schema: None,
+    response_schema: Some(
+        || json!({"type": "object", "properties": {"@id": {"type": "string"}, "message": {"type": "string"}}}),
+    ),
+    handler: |ctx| Box::pin(hello(ctx)),
+};
+
+async fn hello(ctx: Ctx) -> ApiResult<Response> {
+    let who = ctx.principal.user_id().unwrap_or("stranger");
+    Ok(json(&json!({
+        "@id": ctx.request.service_url,
+        "message": format!("Hello {who}, this is {}.", ctx.context.title),
+    })))
+}
+
+/// Adds `greeting` to every `Greeting` object's serialization.
+pub static GREETING_SERIALIZER: ContentSerializer = ContentSerializer {
+    kind: ContentKind::Type("Greeting"),
+    serialize: |_, subject, out| {
+        Box::pin(async move {
+            let recipient = subject
+                .object
+                .fields
+                .get("recipient")
+                .and_then(Value::as_str)
+                .unwrap_or("world");
+            out.insert("greeting".into(), json!(format!("Hello, {recipient}!")));
+            Ok(())
+        })
+    },
+};
+
+fn build(r: &mut Registrar) {
+    r.content_type(include_str!("greeting.toml"));
+    r.content_serializer(&GREETING_SERIALIZER);
+    r.service(&HELLO);
+}
+
+wcs_core::plugin!(id: PLUGIN_ID, depends_on: ["core"], build: build);

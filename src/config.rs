@@ -1,0 +1,84 @@
+//! Command-line flags; each has a `WCS_*` environment variable of the same name.
+
+use clap::{Args, Parser, Subcommand};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+/// wcs-backend: a plone.restapi-compatible content server.
+#[derive(Debug, Parser)]
+#[command(name = "wcs", version, about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the HTTP server.
+    Serve(ServeArgs),
+    /// Create the database, the site and the admin user, then exit.
+    Init(StorageArgs),
+    /// Print the OpenAPI 3.1 document of this build.
+    Openapi,
+}
+
+/// Where data lives and how the site starts.
+#[derive(Debug, Clone, Args)]
+pub struct StorageArgs {
+    /// Directory for the SQLite database (ignored with --database-url).
+    #[arg(long, env = "WCS_DATA_DIR", default_value = "var")]
+    pub data_dir: PathBuf,
+    /// A PostgreSQL URL (postgres://…) or an explicit sqlite:// URL.
+    #[arg(long, env = "WCS_DATABASE_URL")]
+    pub database_url: Option<String>,
+    /// The id of the site created at first start.
+    #[arg(long, env = "WCS_SITE_ID", default_value = "Plone")]
+    pub site_id: String,
+    /// Password for the `admin` user; generated and printed once if absent at first start.
+    #[arg(long, env = "WCS_ADMIN_PASSWORD", hide_env_values = true)]
+    pub admin_password: Option<String>,
+    /// A directory of extra content type profiles (*.toml).
+    #[arg(long, env = "WCS_TYPES_DIR")]
+    pub types_dir: Option<PathBuf>,
+    /// Plugins to switch off (comma-separated ids).
+    #[arg(long, env = "WCS_DISABLE_PLUGINS", value_delimiter = ',')]
+    pub disable_plugins: Vec<String>,
+    /// Load the example content of examples/demo into an empty site.
+    #[arg(long, env = "WCS_DEMO")]
+    pub demo: bool,
+}
+
+/// Flags of `wcs serve`.
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, env = "WCS_LISTEN", default_value = "127.0.0.1:8080")]
+    pub listen: SocketAddr,
+    /// Browser origins allowed to call the API (comma-separated; `*` for any).
+    #[arg(long, env = "WCS_CORS_ORIGIN", value_delimiter = ',')]
+    pub cors_origin: Vec<String>,
+    /// The largest accepted request body in bytes.
+    #[arg(long, env = "WCS_MAX_BODY_BYTES", default_value_t = 64 * 1024 * 1024)]
+    pub max_body_bytes: usize,
+    /// Storage and site flags.
+    #[command(flatten)]
+    pub storage: StorageArgs,
+}
+
+impl StorageArgs {
+    /// The database URL: the explicit one, or a SQLite file in the data directory.
+    pub fn database_url(&self) -> std::io::Result<String> {
+        match &self.database_url {
+            Some(url) => Ok(url.clone()),
+            None => {
+                std::fs::create_dir_all(&self.data_dir)?;
+                Ok(format!(
+                    "sqlite://{}?mode=rwc",
+                    self.data_dir.join("wcs.db").display()
+                ))
+            }
+        }
+    }
+}

@@ -1,0 +1,21 @@
+//! The `wcs` server: links the shipped plugins, turns configuration into a running [`App`]
+//! and serves it. The binary and the integration tests start the server the same way.
+
+mod demo;
+mod plugins;
+
+pub use demo::load_demo;
+pub use plugins::{SHIPPED_PLUGINS, check_linked};
+
+use std::sync::Arc;
+use wcs_core::app::{App, AppConfig, Bootstrap, StartupFailure};
+
+/// Opens the app, checks the plugin manifest and attaches the OpenAPI document.
+pub async fn open_app(config: AppConfig) -> Result<(Arc<App>, Bootstrap), StartupFailure> {
+    let disabled = config.plugins.disabled.clone();
+    let (mut app, bootstrap) = App::open(config).await?;
+    check_linked(app.registry.plugin_ids(), &disabled)?;
+    let document = wcs_openapi::document(&app.registry);
+    app.settings.openapi = Some(Arc::new(document.to_string()));
+    Ok((Arc::new(app), bootstrap))
+}

@@ -1,0 +1,122 @@
+//! The `wcs` command: `serve`, `init` and `openapi`.
+
+mod config;
+
+use anyhow::Context;
+use clap::Parser;
+use config::{Cli, Command, ServeArgs, StorageArgs};
+use wcs_core::app::{AppConfig, Bootstrap};
+use wcs_core::plugin::{PluginSelection, Registry};
+
+fn app_config(
+    storage: &StorageArgs,
+    cors_origins: Vec<String>,
+    max_body_bytes: usize,
+) -> anyhow::Result<AppConfig> {
+    Ok(AppConfig {
+        database_url: storage
+            .database_url()
+            .context("creating the data directory")?,
+        site_id: storage.site_id.clone(),
+        admin_password: storage.admin_password.clone(),
+        types_dir: storage.types_dir.clone(),
+        cors_origins,
+        max_body_bytes,
+        plugins: PluginSelection {
+            disabled: storage.disable_plugins.clone(),
+        },
+    })
+}
+
+fn report(bootstrap: &Bootstrap, site_id: &str) {
+    if bootstrap.site_created {
+        tracing::info!(site_id, "created the site");
+    }
+    if let Some(password) = &bootstrap.generated_admin_password {
+        println!("Created user 'admin' with the generated password: {password}");
+        println!(
+            "It is shown only this once; set --admin-password (WCS_ADMIN_PASSWORD) to choose one."
+        );
+    }
+}
+
+async fn shutdown_signal() {
+    let interrupt = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutting down: finishing running requests");
+}
+
+async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    let config = app_config(&args.storage, args.cors_origin.clone(), args.max_body_bytes)?;
+    let (app, bootstrap) = wcs::open_app(config).await?;
+    report(&bootstrap, &args.storage.site_id);
+    if args.storage.demo {
+        let created = wcs::load_demo(&app)
+            .await
+            .map_err(|e| anyhow::anyhow!("loading demo content: {e}"))?;
+        tracing::info!(created, "demo content loaded");
+    }
+    tracing::info!(plugins = ?app.registry.plugin_ids(), "plugins");
+    let listener = tokio::net::TcpListener::bind(args.listen)
+        .await
+        .with_context(|| format!("binding {}", args.listen))?;
+    tracing::info!(
+        "listening on http://{}/{}",
+        args.listen,
+        args.storage.site_id
+    );
+    wcs_core::server::serve(app, listener, shutdown_signal()).await?;
+    Ok(())
+}
+
+async fn init(storage: StorageArgs) -> anyhow::Result<()> {
+    let config = app_config(&storage, Vec::new(), 0)?;
+    let (app, bootstrap) = wcs::open_app(config).await?;
+    report(&bootstrap, &storage.site_id);
+    if storage.demo {
+        let created = wcs::load_demo(&app)
+            .await
+            .map_err(|e| anyhow::anyhow!("loading demo content: {e}"))?;
+        println!("Loaded {created} demo objects.");
+    }
+    app.store.close().await;
+    Ok(())
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("WCS_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .init();
+    match Cli::parse().command {
+        Command::Serve(args) => serve(args).await,
+        Command::Init(storage) => init(storage).await,
+        Command::Openapi => {
+            let registry = Registry::build(&PluginSelection::default())?;
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&wcs_openapi::document(&registry))?
+            );
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,21 @@
+//! The manifest of shipped plugins. Naming a crate here is what links it: `inventory` only
+//! sees crates the binary names, so a plugin missing from this list would vanish silently.
+//! Start-up compares this list with the plugins actually found and fails loudly on a gap.
+
+/// Plugins this binary was built with (by cargo feature), besides `core`.
+pub const SHIPPED_PLUGINS: &[&str] = &[];
+
+/// Checks that every manifest plugin was linked and built (unless disabled by configuration).
+pub fn check_linked(
+    built: &[&str],
+    disabled: &[String],
+) -> Result<(), wcs_core::plugin::StartupError> {
+    for plugin in std::iter::once(&"core").chain(SHIPPED_PLUGINS) {
+        if !built.contains(plugin) && !disabled.iter().any(|d| d == plugin) {
+            return Err(wcs_core::plugin::StartupError::NotLinked(
+                (*plugin).to_owned(),
+            ));
+        }
+    }
+    Ok(())
+}
