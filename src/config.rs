@@ -74,10 +74,7 @@ impl StorageArgs {
             Some(url) => Ok(url.clone()),
             None => {
                 std::fs::create_dir_all(&self.data_dir)?;
-                Ok(format!(
-                    "sqlite://{}?mode=rwc",
-                    self.data_dir.join("wcs.db").display()
-                ))
+                Ok(format!("sqlite://{}?mode=rwc", self.data_dir.join("wcs.db").display()))
             }
         }
     }

@@ -20,11 +20,7 @@ pub async fn load_demo(app: &App) -> Result<usize, ApiError> {
             continue;
         };
         let parent_path = body.get("parent").and_then(Value::as_str).unwrap_or("");
-        let path = if parent_path.is_empty() {
-            site.path.clone()
-        } else {
-            format!("{}/{parent_path}", site.path)
-        };
+        let path = if parent_path.is_empty() { site.path.clone() } else { format!("{}/{parent_path}", site.path) };
         let parent = app
             .store
             .content_at_path(&path)

@@ -8,23 +8,15 @@ use config::{Cli, Command, ServeArgs, StorageArgs};
 use wcs_core::app::{AppConfig, Bootstrap};
 use wcs_core::plugin::{PluginSelection, Registry};
 
-fn app_config(
-    storage: &StorageArgs,
-    cors_origins: Vec<String>,
-    max_body_bytes: usize,
-) -> anyhow::Result<AppConfig> {
+fn app_config(storage: &StorageArgs, cors_origins: Vec<String>, max_body_bytes: usize) -> anyhow::Result<AppConfig> {
     Ok(AppConfig {
-        database_url: storage
-            .database_url()
-            .context("creating the data directory")?,
+        database_url: storage.database_url().context("creating the data directory")?,
         site_id: storage.site_id.clone(),
         admin_password: storage.admin_password.clone(),
         types_dir: storage.types_dir.clone(),
         cors_origins,
         max_body_bytes,
-        plugins: PluginSelection {
-            disabled: storage.disable_plugins.clone(),
-        },
+        plugins: PluginSelection { disabled: storage.disable_plugins.clone() },
     })
 }
 
@@ -34,9 +26,7 @@ fn report(bootstrap: &Bootstrap, site_id: &str) {
     }
     if let Some(password) = &bootstrap.generated_admin_password {
         println!("Created user 'admin' with the generated password: {password}");
-        println!(
-            "It is shown only this once; set --admin-password (WCS_ADMIN_PASSWORD) to choose one."
-        );
+        println!("It is shown only this once; set --admin-password (WCS_ADMIN_PASSWORD) to choose one.");
     }
 }
 
@@ -67,20 +57,13 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let (app, bootstrap) = wcs::open_app(config).await?;
     report(&bootstrap, &args.storage.site_id);
     if args.storage.demo {
-        let created = wcs::load_demo(&app)
-            .await
-            .map_err(|e| anyhow::anyhow!("loading demo content: {e}"))?;
+        let created = wcs::load_demo(&app).await.map_err(|e| anyhow::anyhow!("loading demo content: {e}"))?;
         tracing::info!(created, "demo content loaded");
     }
     tracing::info!(plugins = ?app.registry.plugin_ids(), "plugins");
-    let listener = tokio::net::TcpListener::bind(args.listen)
-        .await
-        .with_context(|| format!("binding {}", args.listen))?;
-    tracing::info!(
-        "listening on http://{}/{}",
-        args.listen,
-        args.storage.site_id
-    );
+    let listener =
+        tokio::net::TcpListener::bind(args.listen).await.with_context(|| format!("binding {}", args.listen))?;
+    tracing::info!("listening on http://{}/{}", args.listen, args.storage.site_id);
     wcs_core::server::serve(app, listener, shutdown_signal()).await?;
     Ok(())
 }
@@ -90,9 +73,7 @@ async fn init(storage: StorageArgs) -> anyhow::Result<()> {
     let (app, bootstrap) = wcs::open_app(config).await?;
     report(&bootstrap, &storage.site_id);
     if storage.demo {
-        let created = wcs::load_demo(&app)
-            .await
-            .map_err(|e| anyhow::anyhow!("loading demo content: {e}"))?;
+        let created = wcs::load_demo(&app).await.map_err(|e| anyhow::anyhow!("loading demo content: {e}"))?;
         println!("Loaded {created} demo objects.");
     }
     app.store.close().await;
@@ -112,10 +93,7 @@ async fn main() -> anyhow::Result<()> {
         Command::Init(storage) => init(storage).await,
         Command::Openapi => {
             let registry = Registry::build(&PluginSelection::default())?;
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&wcs_openapi::document(&registry))?
-            );
+            println!("{}", serde_json::to_string_pretty(&wcs_openapi::document(&registry))?);
             Ok(())
         }
     }

@@ -6,15 +6,10 @@
 pub const SHIPPED_PLUGINS: &[&str] = &[];
 
 /// Checks that every manifest plugin was linked and built (unless disabled by configuration).
-pub fn check_linked(
-    built: &[&str],
-    disabled: &[String],
-) -> Result<(), wcs_core::plugin::StartupError> {
+pub fn check_linked(built: &[&str], disabled: &[String]) -> Result<(), wcs_core::plugin::StartupError> {
     for plugin in std::iter::once(&"core").chain(SHIPPED_PLUGINS) {
         if !built.contains(plugin) && !disabled.iter().any(|d| d == plugin) {
-            return Err(wcs_core::plugin::StartupError::NotLinked(
-                (*plugin).to_owned(),
-            ));
+            return Err(wcs_core::plugin::StartupError::NotLinked((*plugin).to_owned()));
         }
     }
     Ok(())

@@ -105,15 +105,11 @@ impl App {
         }
         let mut workflows = WorkflowRegistry::default();
         for (plugin, definition) in registry.workflows() {
-            workflows
-                .add_toml(&format!("plugin {plugin}"), definition)
-                .map_err(StartupFailure::Bootstrap)?;
+            workflows.add_toml(&format!("plugin {plugin}"), definition).map_err(StartupFailure::Bootstrap)?;
         }
         types.check_references(&workflows)?;
         if types.get(SITE_TYPE).is_none() {
-            return Err(StartupFailure::Bootstrap(format!(
-                "no '{SITE_TYPE}' content type is registered"
-            )));
+            return Err(StartupFailure::Bootstrap(format!("no '{SITE_TYPE}' content type is registered")));
         }
         let templates = Templates::load().map_err(StartupFailure::Templates)?;
         let store = Store::open(&config.database_url).await?;
@@ -131,10 +127,7 @@ impl App {
                 openapi: None,
             },
         };
-        let bootstrap = app
-            .bootstrap(&config)
-            .await
-            .map_err(|e| StartupFailure::Bootstrap(e.to_string()))?;
+        let bootstrap = app.bootstrap(&config).await.map_err(|e| StartupFailure::Bootstrap(e.to_string()))?;
         Ok((app, bootstrap))
     }
 
@@ -206,7 +199,5 @@ pub const ADMIN_USER: &str = "admin";
 fn generate_password() -> String {
     const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz23456789";
     let mut rng = rand::rng();
-    (0..20)
-        .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
-        .collect()
+    (0..20).map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char).collect()
 }

@@ -16,8 +16,7 @@ impl Templates {
     /// Compiles the embedded templates.
     pub fn load() -> Result<Templates, String> {
         let mut tera = Tera::new();
-        tera.add_raw_templates(TEMPLATES)
-            .map_err(|e| e.to_string())?;
+        tera.add_raw_templates(TEMPLATES).map_err(|e| e.to_string())?;
         Ok(Templates { tera })
     }
 

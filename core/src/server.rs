@@ -18,11 +18,7 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let acceptor = TcpAcceptor::from_tokio(listener)?;
     poem::Server::new_with_acceptor(acceptor)
-        .run_with_graceful_shutdown(
-            SiteEndpoint::new(app.clone()),
-            shutdown,
-            Some(SHUTDOWN_GRACE),
-        )
+        .run_with_graceful_shutdown(SiteEndpoint::new(app.clone()), shutdown, Some(SHUTDOWN_GRACE))
         .await?;
     app.store.close().await;
     Ok(())

@@ -27,9 +27,9 @@ pub enum Target {
     /// An object, and what to call on it.
     Object {
         /// The deepest object on the path.
-        object: ContentObject,
+        object: Box<ContentObject>,
         /// Its container.
-        parent: Option<ContentObject>,
+        parent: Option<Box<ContentObject>>,
         /// The service or view name; `""` for the object itself.
         name: String,
         /// Segments after the name.
@@ -47,50 +47,27 @@ pub enum Target {
 pub fn parse_path(raw: &str) -> Result<ParsedPath, ApiError> {
     let mut segments = Vec::new();
     for raw_segment in raw.split('/').filter(|s| !s.is_empty()) {
-        let decoded = percent_decode_str(raw_segment)
-            .decode_utf8()
-            .map_err(|_| ApiError::not_found(raw))?;
-        segments.extend(
-            decoded
-                .split('/')
-                .filter(|s| !s.is_empty())
-                .map(str::to_owned),
-        );
+        let decoded = percent_decode_str(raw_segment).decode_utf8().map_err(|_| ApiError::not_found(raw))?;
+        segments.extend(decoded.split('/').filter(|s| !s.is_empty()).map(str::to_owned));
     }
     let mut api_segment = false;
     while segments.get(1).is_some_and(|s| s == API_SEGMENT) {
         api_segment = true;
         segments.remove(1);
     }
-    if segments
-        .iter()
-        .any(|s| s == API_SEGMENT || s == "." || s == "..")
-        || segments.len() > MAX_SEGMENTS
-    {
+    if segments.iter().any(|s| s == API_SEGMENT || s == "." || s == "..") || segments.len() > MAX_SEGMENTS {
         return Err(ApiError::not_found(raw));
     }
-    Ok(ParsedPath {
-        segments,
-        api_segment,
-    })
+    Ok(ParsedPath { segments, api_segment })
 }
 
 /// Resolves a parsed path. `url` is the requested URL, for 404 messages.
-pub async fn resolve(
-    app: &App,
-    method: &Method,
-    path: &ParsedPath,
-    query: &str,
-    url: &str,
-) -> ApiResult<Target> {
+pub async fn resolve(app: &App, method: &Method, path: &ParsedPath, query: &str, url: &str) -> ApiResult<Target> {
     let segments = &path.segments;
     if segments.is_empty() {
         return Err(ApiError::not_found(url));
     }
-    let content_len = segments
-        .iter()
-        .position(|s| s.starts_with('@'))
-        .unwrap_or(segments.len());
+    let content_len = segments.iter().position(|s| s.starts_with('@')).unwrap_or(segments.len());
     let candidates: Vec<String> = (1..=content_len).map(|n| join(&segments[..n])).collect();
     let mut found = app.store.content_at_paths(&candidates).await?;
     found.sort_by_key(|o| o.path.len());
@@ -104,17 +81,10 @@ pub async fn resolve(
     if let Some(target) = split_at_service(app, method, segments, chain) {
         return Ok(target);
     }
-    redirect(app, path, query)
-        .await?
-        .ok_or_else(|| ApiError::not_found(url))
+    redirect(app, path, query).await?.ok_or_else(|| ApiError::not_found(url))
 }
 
-fn split_at_service(
-    app: &App,
-    method: &Method,
-    segments: &[String],
-    mut chain: Vec<ContentObject>,
-) -> Option<Target> {
+fn split_at_service(app: &App, method: &Method, segments: &[String], mut chain: Vec<ContentObject>) -> Option<Target> {
     let depth = chain.len();
     let object = chain.pop()?;
     let parent = chain.pop();
@@ -131,12 +101,7 @@ fn split_at_service(
             (name.clone(), subpath.to_vec())
         }
     };
-    Some(Target::Object {
-        object,
-        parent,
-        name,
-        subpath,
-    })
+    Some(Target::Object { object: Box::new(object), parent: parent.map(Box::new), name, subpath })
 }
 
 /// Finds the longest moved prefix of the path and rebuilds the URL on its new location.
@@ -147,10 +112,7 @@ async fn redirect(app: &App, path: &ParsedPath, query: &str) -> ApiResult<Option
         return Ok(None);
     };
     let requested = join(segments);
-    if hit.target_trashed
-        || hit.target_path == requested
-        || hit.target_path.starts_with(&format!("{requested}/"))
-    {
+    if hit.target_trashed || hit.target_path == requested || hit.target_path.starts_with(&format!("{requested}/")) {
         return Ok(None);
     }
     let remainder = &requested[hit.old_path.len()..];
@@ -189,19 +151,15 @@ mod tests {
 
     #[test]
     fn strips_the_api_segment() {
-        let parsed = parse_path("/Plone/++api++/a/@move").unwrap_or_else(|_| ParsedPath {
-            segments: vec![],
-            api_segment: false,
-        });
+        let parsed = parse_path("/Plone/++api++/a/@move")
+            .unwrap_or_else(|_| ParsedPath { segments: vec![], api_segment: false });
         assert!(parsed.api_segment);
         assert_eq!(parsed.segments, vec!["Plone", "a", "@move"]);
     }
 
     #[test]
     fn encoded_slashes_split() {
-        let parsed = parse_path("/Plone/a%2Fb/@x")
-            .map(|p| p.segments)
-            .unwrap_or_default();
+        let parsed = parse_path("/Plone/a%2Fb/@x").map(|p| p.segments).unwrap_or_default();
         assert_eq!(parsed, vec!["Plone", "a", "b", "@x"]);
     }
 

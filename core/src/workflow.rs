@@ -37,23 +37,11 @@ pub struct WorkflowRegistry {
 impl WorkflowRegistry {
     /// Parses and adds a workflow definition.
     pub fn add_toml(&mut self, source_name: &str, text: &str) -> Result<(), String> {
-        let workflow: Workflow =
-            toml::from_str(text).map_err(|e| format!("workflow {source_name}: {e}"))?;
-        if !workflow
-            .states
-            .iter()
-            .any(|s| s.id == workflow.initial_state)
-        {
-            return Err(format!(
-                "workflow {}: initial state '{}' is not a state",
-                workflow.id, workflow.initial_state
-            ));
+        let workflow: Workflow = toml::from_str(text).map_err(|e| format!("workflow {source_name}: {e}"))?;
+        if !workflow.states.iter().any(|s| s.id == workflow.initial_state) {
+            return Err(format!("workflow {}: initial state '{}' is not a state", workflow.id, workflow.initial_state));
         }
-        if self
-            .workflows
-            .insert(workflow.id.clone(), workflow)
-            .is_some()
-        {
+        if self.workflows.insert(workflow.id.clone(), workflow).is_some() {
             return Err(format!("workflow {source_name} is defined twice"));
         }
         Ok(())

@@ -18,9 +18,7 @@ pub fn document(registry: &Registry) -> Value {
         } else {
             format!("/{{site}}/{{path}}/{}", service.name)
         };
-        let item = paths
-            .entry(path)
-            .or_insert_with(|| json!({"parameters": path_parameters()}));
+        let item = paths.entry(path).or_insert_with(|| json!({"parameters": path_parameters()}));
         let method = service.method.as_str().to_ascii_lowercase();
         match item.get_mut(&method) {
             Some(existing) => add_kind(existing, service),
@@ -77,33 +75,21 @@ fn operation(plugin: &str, service: &Service) -> Value {
         },
     });
     if let Some(schema) = service.request_schema {
-        op["requestBody"] =
-            json!({"required": true, "content": {"application/json": {"schema": schema()}}});
+        op["requestBody"] = json!({"required": true, "content": {"application/json": {"schema": schema()}}});
     }
     op
 }
 
 /// A service registered for several content kinds is one operation listing all of them.
 fn add_kind(existing: &mut Value, service: &Service) {
-    if let Some(kinds) = existing
-        .get_mut("x-wcs-applies-to")
-        .and_then(Value::as_array_mut)
-    {
+    if let Some(kinds) = existing.get_mut("x-wcs-applies-to").and_then(Value::as_array_mut) {
         kinds.push(json!(service.kind.label()));
     }
 }
 
 fn operation_id(service: &Service) -> String {
-    let name: String = service
-        .name
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
-        .collect();
-    let name = if name.is_empty() {
-        "content".to_owned()
-    } else {
-        name.replace('-', "_")
-    };
+    let name: String = service.name.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').collect();
+    let name = if name.is_empty() { "content".to_owned() } else { name.replace('-', "_") };
     format!("{}_{name}", service.method.as_str().to_ascii_lowercase())
 }
 

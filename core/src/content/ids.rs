@@ -78,10 +78,7 @@ pub fn problem(id: &str) -> Option<String> {
     if id.starts_with(['@', '_', '.', '+']) {
         return Some("The id must not start with '@', '_', '.' or '+'.".into());
     }
-    if !id
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '~'))
-    {
+    if !id.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '~')) {
         return Some("The id may contain only letters, digits, '-', '_', '.' and '~'.".into());
     }
     None
@@ -104,18 +101,14 @@ mod tests {
 
     #[test]
     fn transliterates_german() {
-        assert_eq!(
-            normalize("Größere Übungen für Äpfel"),
-            "groessere-uebungen-fuer-aepfel"
-        );
+        assert_eq!(normalize("Größere Übungen für Äpfel"), "groessere-uebungen-fuer-aepfel");
         assert_eq!(normalize("  Hello,   World! "), "hello-world");
         assert_eq!(normalize("Straße"), "strasse");
     }
 
     #[test]
     fn crops_long_titles_at_a_word() {
-        let id =
-            normalize("Ein sehr langer Titel der weit mehr als fünfzig Zeichen hat und weiter");
+        let id = normalize("Ein sehr langer Titel der weit mehr als fünfzig Zeichen hat und weiter");
         assert!(id.len() <= 50, "{id}");
         assert!(!id.ends_with('-'));
     }

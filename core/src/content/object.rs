@@ -41,20 +41,13 @@ pub struct ContentObject {
 impl ContentObject {
     /// The site id this object lives in.
     pub fn site_id(&self) -> &str {
-        self.path
-            .trim_start_matches('/')
-            .split('/')
-            .next()
-            .unwrap_or_default()
+        self.path.trim_start_matches('/').split('/').next().unwrap_or_default()
     }
 
     /// The path below the site root, without a leading slash; empty for the root.
     pub fn relative_path(&self) -> &str {
         let site_len = self.site_id().len() + 1;
-        self.path
-            .get(site_len..)
-            .unwrap_or_default()
-            .trim_start_matches('/')
+        self.path.get(site_len..).unwrap_or_default().trim_start_matches('/')
     }
 
     /// Whether this object is a site root.
@@ -68,10 +61,7 @@ impl ContentObject {
         url.push_str(base);
         for segment in self.path.split('/').filter(|s| !s.is_empty()) {
             url.push('/');
-            url.extend(percent_encoding::utf8_percent_encode(
-                segment,
-                crate::http::PATH_SEGMENT,
-            ));
+            url.extend(percent_encoding::utf8_percent_encode(segment, crate::http::PATH_SEGMENT));
         }
         url
     }

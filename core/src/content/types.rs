@@ -75,10 +75,7 @@ pub struct FieldDef {
 impl FieldDef {
     /// The default as JSON, or `null`.
     pub fn default_json(&self) -> serde_json::Value {
-        self.default
-            .as_ref()
-            .and_then(|v| serde_json::to_value(v).ok())
-            .unwrap_or(serde_json::Value::Null)
+        self.default.as_ref().and_then(|v| serde_json::to_value(v).ok()).unwrap_or(serde_json::Value::Null)
     }
 }
 
@@ -174,18 +171,13 @@ pub enum TypeError {
 impl TypeRegistry {
     /// Parses and adds one profile; `source_name` names it in errors.
     pub fn add_toml(&mut self, source_name: &str, text: &str) -> Result<(), TypeError> {
-        let profile: TypeProfile = toml::from_str(text).map_err(|e| TypeError::Parse {
-            source_name: source_name.to_owned(),
-            message: e.to_string(),
-        })?;
+        let profile: TypeProfile = toml::from_str(text)
+            .map_err(|e| TypeError::Parse { source_name: source_name.to_owned(), message: e.to_string() })?;
         self.add(source_name, profile)
     }
 
     fn add(&mut self, source_name: &str, profile: TypeProfile) -> Result<(), TypeError> {
-        let invalid = |message: String| TypeError::Invalid {
-            source_name: source_name.to_owned(),
-            message,
-        };
+        let invalid = |message: String| TypeError::Invalid { source_name: source_name.to_owned(), message };
         validate_fields(&profile).map_err(invalid)?;
         match (self.types.get_mut(&profile.id), profile.extend) {
             (Some(existing), true) => {
@@ -231,10 +223,7 @@ impl TypeRegistry {
     }
 
     /// Checks cross-references once every profile is in.
-    pub fn check_references(
-        &self,
-        workflows: &crate::workflow::WorkflowRegistry,
-    ) -> Result<(), TypeError> {
+    pub fn check_references(&self, workflows: &crate::workflow::WorkflowRegistry) -> Result<(), TypeError> {
         for profile in self.types.values() {
             for workflow in &profile.workflow {
                 if workflows.get(workflow).is_none() {
@@ -270,22 +259,13 @@ impl TypeRegistry {
     pub fn allows_child(&self, container: &TypeProfile, child: &TypeProfile) -> bool {
         container.folderish
             && match &container.allowed_types {
-                Some(allowed) => allowed.iter().any(|t| *t == child.id),
+                Some(allowed) => allowed.contains(&child.id),
                 None => child.global_allow,
             }
     }
 }
 
-const RESERVED_FIELDS: [&str; 8] = [
-    "id",
-    "UID",
-    "@type",
-    "@id",
-    "created",
-    "modified",
-    "review_state",
-    "parent",
-];
+const RESERVED_FIELDS: [&str; 8] = ["id", "UID", "@type", "@id", "created", "modified", "review_state", "parent"];
 
 fn validate_fields(profile: &TypeProfile) -> Result<(), String> {
     if profile.id.is_empty() || profile.id.starts_with('@') {

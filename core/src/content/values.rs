@@ -103,9 +103,7 @@ impl ChangeSet {
 }
 
 fn parse_stored_time(text: &str) -> Option<DateTime<Utc>> {
-    DateTime::parse_from_rfc3339(text)
-        .ok()
-        .map(|t| t.with_timezone(&Utc))
+    DateTime::parse_from_rfc3339(text).ok().map(|t| t.with_timezone(&Utc))
 }
 
 /// Validates `body` against `profile`. `consumed` lists keys the caller handles itself
@@ -127,18 +125,12 @@ pub fn parse_changes(
                 Value::String(s) if !s.is_empty() && s.len() <= 100 => {
                     changes.values.insert("layout".into(), value.clone());
                 }
-                _ => errors.push(FieldError::new(
-                    "layout",
-                    "The layout must be a non-empty view name.",
-                )),
+                _ => errors.push(FieldError::new("layout", "The layout must be a non-empty view name.")),
             }
             continue;
         }
         let Some(field) = profile.field(key) else {
-            errors.push(FieldError::new(
-                key,
-                format!("'{key}' is not a field of {}.", profile.id),
-            ));
+            errors.push(FieldError::new(key, format!("'{key}' is not a field of {}.", profile.id)));
             continue;
         };
         match parse_value(field, value) {
@@ -170,10 +162,7 @@ pub fn parse_changes(
             }
             let default = field.default_json();
             if field.required && default.is_null() {
-                errors.push(FieldError::new(
-                    &field.name,
-                    format!("{} is a required field.", field.name),
-                ));
+                errors.push(FieldError::new(&field.name, format!("{} is a required field.", field.name)));
             } else if mode == Mode::Replace || !default.is_null() {
                 if default.is_null() && field.kind.is_blob() {
                     changes.cleared_blobs.push(field.name.clone());
@@ -182,11 +171,7 @@ pub fn parse_changes(
             }
         }
     }
-    if errors.is_empty() {
-        Ok(changes)
-    } else {
-        Err(ApiError::validation(errors))
-    }
+    if errors.is_empty() { Ok(changes) } else { Err(ApiError::validation(errors)) }
 }
 
 /// Whether a field is stored as a column rather than in the JSON fields.
@@ -226,8 +211,7 @@ fn parse_value(field: &FieldDef, value: &Value) -> Result<Parsed, String> {
         FieldKind::Datetime => json!(format_time(parse_datetime(expect_str(value)?)?)),
         FieldKind::Date => {
             let text = expect_str(value)?;
-            NaiveDate::parse_from_str(text, "%Y-%m-%d")
-                .map_err(|_| "Expected a date like 2026-01-31.")?;
+            NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| "Expected a date like 2026-01-31.")?;
             json!(text)
         }
         FieldKind::List => {
@@ -245,10 +229,7 @@ fn parse_value(field: &FieldDef, value: &Value) -> Result<Parsed, String> {
         FieldKind::Choice => {
             let text = expect_str(value)?;
             if !field.vocabulary.iter().any(|v| v == text) {
-                return Err(format!(
-                    "'{text}' is not one of: {}.",
-                    field.vocabulary.join(", ")
-                ));
+                return Err(format!("'{text}' is not one of: {}.", field.vocabulary.join(", ")));
             }
             json!(text)
         }
@@ -264,9 +245,7 @@ fn parse_value(field: &FieldDef, value: &Value) -> Result<Parsed, String> {
 }
 
 fn expect_str(value: &Value) -> Result<&str, String> {
-    value
-        .as_str()
-        .ok_or_else(|| "Expected a string.".to_owned())
+    value.as_str().ok_or_else(|| "Expected a string.".to_owned())
 }
 
 fn check_length(text: &str, limit: usize) -> Result<(), String> {
@@ -280,12 +259,8 @@ fn rich_text(value: &Value, limit: usize) -> Result<Value, String> {
     let (data, content_type) = match value {
         Value::String(s) => (s.as_str(), "text/html"),
         Value::Object(map) => (
-            map.get("data")
-                .and_then(Value::as_str)
-                .ok_or("Rich text needs a 'data' string.")?,
-            map.get("content-type")
-                .and_then(Value::as_str)
-                .unwrap_or("text/html"),
+            map.get("data").and_then(Value::as_str).ok_or("Rich text needs a 'data' string.")?,
+            map.get("content-type").and_then(Value::as_str).unwrap_or("text/html"),
         ),
         _ => return Err("Expected rich text: a string or {data, content-type}.".into()),
     };
@@ -303,11 +278,7 @@ pub fn parse_datetime(text: &str) -> Result<DateTime<Utc>, String> {
     if let Ok(t) = DateTime::parse_from_rfc3339(text) {
         return Ok(t.with_timezone(&Utc));
     }
-    for format in [
-        "%Y-%m-%dT%H:%M:%S%.f",
-        "%Y-%m-%dT%H:%M",
-        "%Y-%m-%d %H:%M:%S",
-    ] {
+    for format in ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M:%S"] {
         if let Ok(t) = NaiveDateTime::parse_from_str(text, format) {
             return Ok(t.and_utc());
         }
@@ -343,9 +314,7 @@ fn check_url(text: &str) -> Result<(), String> {
 }
 
 fn blob(field: &FieldDef, value: &Value) -> Result<Parsed, String> {
-    let map = value
-        .as_object()
-        .ok_or("Expected a file object {data, encoding, filename, content-type}.")?;
+    let map = value.as_object().ok_or("Expected a file object {data, encoding, filename, content-type}.")?;
     let Some(data) = map.get("data") else {
         if map.contains_key("download") {
             return Ok(Parsed::Unchanged);
@@ -360,11 +329,7 @@ fn blob(field: &FieldDef, value: &Value) -> Result<Parsed, String> {
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(data.trim())
         .map_err(|_| "'data' is not valid base64.".to_owned())?;
-    let filename = map
-        .get("filename")
-        .and_then(Value::as_str)
-        .unwrap_or(&field.name)
-        .to_owned();
+    let filename = map.get("filename").and_then(Value::as_str).unwrap_or(&field.name).to_owned();
     if filename.is_empty() || filename.len() > 255 || filename.contains(['/', '\\', '\0']) {
         return Err("The filename must be 1 to 255 characters without slashes.".into());
     }
@@ -374,10 +339,7 @@ fn blob(field: &FieldDef, value: &Value) -> Result<Parsed, String> {
         .filter(|ct| !ct.is_empty())
         .map(str::to_owned)
         .unwrap_or_else(|| guess_content_type(&filename).to_owned());
-    if !content_type.contains('/')
-        || content_type.len() > 255
-        || content_type.contains(['\r', '\n'])
-    {
+    if !content_type.contains('/') || content_type.len() > 255 || content_type.contains(['\r', '\n']) {
         return Err(format!("'{content_type}' is not a MIME type."));
     }
     let sha256 = hex::encode(Sha256::digest(&bytes));
@@ -388,26 +350,17 @@ fn blob(field: &FieldDef, value: &Value) -> Result<Parsed, String> {
         "sha256": sha256,
     });
     if field.kind == FieldKind::Image {
-        let size = imagesize::blob_size(&bytes)
-            .map_err(|_| "The data is not an image in a known format.".to_owned())?;
+        let size =
+            imagesize::blob_size(&bytes).map_err(|_| "The data is not an image in a known format.".to_owned())?;
         metadata["width"] = json!(size.width);
         metadata["height"] = json!(size.height);
     }
-    let upload = BlobUpload {
-        field: field.name.clone(),
-        filename,
-        content_type,
-        sha256,
-        data: bytes,
-    };
+    let upload = BlobUpload { field: field.name.clone(), filename, content_type, sha256, data: bytes };
     Ok(Parsed::Upload(upload, metadata))
 }
 
 fn guess_content_type(filename: &str) -> &'static str {
-    let ext = filename
-        .rsplit_once('.')
-        .map(|(_, e)| e.to_ascii_lowercase())
-        .unwrap_or_default();
+    let ext = filename.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
     match ext.as_str() {
         "txt" => "text/plain",
         "html" | "htm" => "text/html",
@@ -446,10 +399,7 @@ mod tests {
             format_time(parse_datetime("2026-01-02T03:04:05+01:00").unwrap_or_default()),
             "2026-01-02T02:04:05+00:00"
         );
-        assert_eq!(
-            format_time(parse_datetime("2026-01-02T03:04").unwrap_or_default()),
-            "2026-01-02T03:04:00+00:00"
-        );
+        assert_eq!(format_time(parse_datetime("2026-01-02T03:04").unwrap_or_default()), "2026-01-02T03:04:00+00:00");
         assert!(parse_datetime("yesterday").is_err());
     }
 }

@@ -23,10 +23,7 @@ pub struct Batch {
 impl Batch {
     /// Reads `b_start` and `b_size` from query pairs.
     pub fn from_query(query: &[(String, String)]) -> ApiResult<Batch> {
-        let mut batch = Batch {
-            start: 0,
-            size: DEFAULT_BATCH_SIZE,
-        };
+        let mut batch = Batch { start: 0, size: DEFAULT_BATCH_SIZE };
         for (key, value) in query {
             match key.as_str() {
                 "b_size" => batch.size = parse_int("b_size", value, 1, MAX_BATCH_SIZE)?,
@@ -39,26 +36,19 @@ impl Batch {
 }
 
 fn parse_int(name: &str, value: &str, min: i64, max: i64) -> ApiResult<i64> {
-    let number: i64 = value.trim().parse().map_err(|_| {
-        ApiError::invalid_parameter(name, format!("Invalid {name}: Not an integer."))
-    })?;
+    let number: i64 = value
+        .trim()
+        .parse()
+        .map_err(|_| ApiError::invalid_parameter(name, format!("Invalid {name}: Not an integer.")))?;
     if number < min || number > max {
-        return Err(ApiError::invalid_parameter(
-            name,
-            format!("Invalid {name}: must be between {min} and {max}."),
-        ));
+        return Err(ApiError::invalid_parameter(name, format!("Invalid {name}: must be between {min} and {max}.")));
     }
     Ok(number)
 }
 
 /// The `batching` object for a listing at `url` (no query string) requested with `query`;
 /// `None` when everything fits on one page.
-pub fn batching_links(
-    url: &str,
-    query: &[(String, String)],
-    batch: Batch,
-    total: i64,
-) -> Option<Value> {
+pub fn batching_links(url: &str, query: &[(String, String)], batch: Batch, total: i64) -> Option<Value> {
     if total <= batch.size && batch.start == 0 {
         return None;
     }
@@ -68,11 +58,7 @@ pub fn batching_links(
         .map(|(k, v)| format!("&{}={}", encode(k), encode(v)))
         .collect();
     let link = |start: i64| format!("{url}?b_start={start}&b_size={}{others}", batch.size);
-    let last = if total == 0 {
-        0
-    } else {
-        (total - 1) / batch.size * batch.size
-    };
+    let last = if total == 0 { 0 } else { (total - 1) / batch.size * batch.size };
     let mut links = json!({
         "@id": link(batch.start),
         "first": link(0),
@@ -98,32 +84,12 @@ mod tests {
     #[test]
     fn links_always_carry_b_size() {
         let query = vec![("sort_on".to_owned(), "path".to_owned())];
-        let links = batching_links(
-            "http://h/Plone/f",
-            &query,
-            Batch {
-                start: 25,
-                size: 25,
-            },
-            60,
-        );
+        let links = batching_links("http://h/Plone/f", &query, Batch { start: 25, size: 25 }, 60);
         let links = links.unwrap_or_default();
-        assert_eq!(
-            links["first"],
-            "http://h/Plone/f?b_start=0&b_size=25&sort_on=path"
-        );
-        assert_eq!(
-            links["prev"],
-            "http://h/Plone/f?b_start=0&b_size=25&sort_on=path"
-        );
-        assert_eq!(
-            links["next"],
-            "http://h/Plone/f?b_start=50&b_size=25&sort_on=path"
-        );
-        assert_eq!(
-            links["last"],
-            "http://h/Plone/f?b_start=50&b_size=25&sort_on=path"
-        );
+        assert_eq!(links["first"], "http://h/Plone/f?b_start=0&b_size=25&sort_on=path");
+        assert_eq!(links["prev"], "http://h/Plone/f?b_start=0&b_size=25&sort_on=path");
+        assert_eq!(links["next"], "http://h/Plone/f?b_start=50&b_size=25&sort_on=path");
+        assert_eq!(links["last"], "http://h/Plone/f?b_start=50&b_size=25&sort_on=path");
     }
 
     #[test]

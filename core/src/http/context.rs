@@ -29,10 +29,7 @@ pub struct RequestInfo {
 impl RequestInfo {
     /// The first value of a query parameter.
     pub fn query_value(&self, name: &str) -> Option<&str> {
-        self.query
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.as_str())
+        self.query.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
     }
 
     /// Every value of a repeatable query parameter, comma lists split.
@@ -40,20 +37,13 @@ impl RequestInfo {
         self.query
             .iter()
             .filter(|(k, _)| k == name || k.strip_suffix(":list") == Some(name))
-            .flat_map(|(_, v)| {
-                v.split(',')
-                    .map(str::trim)
-                    .filter(|s| !s.is_empty())
-                    .map(str::to_owned)
-            })
+            .flat_map(|(_, v)| v.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned))
             .collect()
     }
 
     /// A strict query-string boolean; absent is `None`.
     pub fn query_bool(&self, name: &str) -> ApiResult<Option<bool>> {
-        self.query_value(name)
-            .map(|v| parse_bool(name, v))
-            .transpose()
+        self.query_value(name).map(|v| parse_bool(name, v)).transpose()
     }
 
     /// A header as text.
@@ -86,21 +76,12 @@ impl Ctx {
     /// The body as a JSON object; anything else is a 400 with a clear message.
     pub fn json_body(&self) -> ApiResult<Map<String, Value>> {
         if self.body.iter().all(u8::is_ascii_whitespace) {
-            return Err(ApiError::new(
-                ErrorCode::InvalidJson,
-                "The request body is empty; a JSON object is expected.",
-            ));
+            return Err(ApiError::new(ErrorCode::InvalidJson, "The request body is empty; a JSON object is expected."));
         }
         match serde_json::from_slice::<Value>(&self.body) {
             Ok(Value::Object(map)) => Ok(map),
-            Ok(_) => Err(ApiError::new(
-                ErrorCode::InvalidJson,
-                "The request body must be a JSON object.",
-            )),
-            Err(e) => Err(ApiError::new(
-                ErrorCode::InvalidJson,
-                format!("The request body is not valid JSON: {e}"),
-            )),
+            Ok(_) => Err(ApiError::new(ErrorCode::InvalidJson, "The request body must be a JSON object.")),
+            Err(e) => Err(ApiError::new(ErrorCode::InvalidJson, format!("The request body is not valid JSON: {e}"))),
         }
     }
 

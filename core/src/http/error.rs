@@ -74,8 +74,8 @@ impl ErrorCode {
     pub fn status(self) -> StatusCode {
         use ErrorCode::*;
         match self {
-            InvalidJson | ValidationFailed | InvalidParameter | MissingProperty | UnknownType
-            | DisallowedType | OrderingMismatch | BadRequest => StatusCode::BAD_REQUEST,
+            InvalidJson | ValidationFailed | InvalidParameter | MissingProperty | UnknownType | DisallowedType
+            | OrderingMismatch | BadRequest => StatusCode::BAD_REQUEST,
             Unauthorized => StatusCode::UNAUTHORIZED,
             Forbidden => StatusCode::FORBIDDEN,
             NotFound => StatusCode::NOT_FOUND,
@@ -93,8 +93,8 @@ impl ErrorCode {
         use ErrorCode::*;
         match self {
             InvalidJson => "DeserializationError",
-            ValidationFailed | InvalidParameter | MissingProperty | UnknownType
-            | DisallowedType | OrderingMismatch | BadRequest => "BadRequest",
+            ValidationFailed | InvalidParameter | MissingProperty | UnknownType | DisallowedType | OrderingMismatch
+            | BadRequest => "BadRequest",
             Unauthorized => "Unauthorized",
             Forbidden => "Forbidden",
             NotFound => "NotFound",
@@ -146,11 +146,7 @@ pub struct FieldError {
 impl FieldError {
     /// A validation error on `field`.
     pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
-        FieldError {
-            field: field.into(),
-            message: message.into(),
-            error: "ValidationError",
-        }
+        FieldError { field: field.into(), message: message.into(), error: "ValidationError" }
     }
 }
 
@@ -170,27 +166,13 @@ pub struct ApiError {
 impl ApiError {
     /// An error with a message and no field details.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        ApiError {
-            code,
-            message: message.into(),
-            errors: Vec::new(),
-            headers: Vec::new(),
-        }
+        ApiError { code, message: message.into(), errors: Vec::new(), headers: Vec::new() }
     }
 
     /// A 400 listing the fields that failed.
     pub fn validation(errors: Vec<FieldError>) -> Self {
-        let message = errors
-            .iter()
-            .map(|e| format!("{}: {}", e.field, e.message))
-            .collect::<Vec<_>>()
-            .join("; ");
-        ApiError {
-            code: ErrorCode::ValidationFailed,
-            message,
-            errors,
-            headers: Vec::new(),
-        }
+        let message = errors.iter().map(|e| format!("{}: {}", e.field, e.message)).collect::<Vec<_>>().join("; ");
+        ApiError { code: ErrorCode::ValidationFailed, message, errors, headers: Vec::new() }
     }
 
     /// A 400 for one bad query-string or body parameter.
@@ -212,10 +194,7 @@ impl ApiError {
     /// A 500 whose cause is logged but not disclosed.
     pub fn internal(cause: impl std::fmt::Display) -> Self {
         tracing::error!(%cause, "internal error");
-        ApiError::new(
-            ErrorCode::Internal,
-            "The server could not complete the request.",
-        )
+        ApiError::new(ErrorCode::Internal, "The server could not complete the request.")
     }
 
     /// Adds a response header, such as `WWW-Authenticate` on a 401.
@@ -254,9 +233,7 @@ impl From<sqlx::Error> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let mut builder = Response::builder()
-            .status(self.code.status())
-            .content_type("application/json");
+        let mut builder = Response::builder().status(self.code.status()).content_type("application/json");
         for (name, value) in &self.headers {
             builder = builder.header(*name, value.as_str());
         }

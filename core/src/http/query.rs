@@ -16,9 +16,7 @@ pub fn parse_query(raw: &str) -> Vec<(String, String)> {
 }
 
 fn decode(text: &str) -> String {
-    percent_decode_str(&text.replace('+', " "))
-        .decode_utf8_lossy()
-        .into_owned()
+    percent_decode_str(&text.replace('+', " ")).decode_utf8_lossy().into_owned()
 }
 
 /// Parses a query-string boolean; an empty value (bare `?flag`) is true.
@@ -42,11 +40,7 @@ mod tests {
         let pairs = parse_query("b_size=5&q=a+b%26c&flag");
         assert_eq!(
             pairs,
-            vec![
-                ("b_size".into(), "5".into()),
-                ("q".into(), "a b&c".into()),
-                ("flag".into(), "".into()),
-            ]
+            vec![("b_size".into(), "5".into()), ("q".into(), "a b&c".into()), ("flag".into(), "".into()),]
         );
     }
 

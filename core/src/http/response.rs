@@ -11,8 +11,5 @@ pub fn json(body: &Value) -> Response {
 
 /// A JSON response with any status.
 pub fn json_with_status(status: StatusCode, body: &Value) -> Response {
-    Response::builder()
-        .status(status)
-        .content_type("application/json")
-        .body(body.to_string())
+    Response::builder().status(status).content_type("application/json").body(body.to_string())
 }

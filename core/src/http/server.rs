@@ -32,15 +32,9 @@ impl Endpoint for SiteEndpoint {
         let path = req.uri().path().to_owned();
         let headers = req.headers().clone();
         let api = wants_json(&headers) || path.split('/').nth(2) == Some("++api++");
-        let mut response = self
-            .respond(&mut req)
-            .await
-            .unwrap_or_else(IntoResponse::into_response);
+        let mut response = self.respond(&mut req).await.unwrap_or_else(IntoResponse::into_response);
         if api {
-            response.headers_mut().insert(
-                "x-theme-disabled",
-                poem::http::HeaderValue::from_static("True"),
-            );
+            response.headers_mut().insert("x-theme-disabled", poem::http::HeaderValue::from_static("True"));
         }
         self.app.cors.decorate(&headers, &mut response);
         tracing::info!(
@@ -56,10 +50,7 @@ impl Endpoint for SiteEndpoint {
 }
 
 fn wants_json(headers: &HeaderMap) -> bool {
-    headers
-        .get("accept")
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|accept| accept.contains("application/json"))
+    headers.get("accept").and_then(|v| v.to_str().ok()).is_some_and(|accept| accept.contains("application/json"))
 }
 
 impl SiteEndpoint {
@@ -74,54 +65,35 @@ impl SiteEndpoint {
         if raw_path == "/openapi.json"
             && let Some(doc) = &app.settings.openapi
         {
-            return Ok(Response::builder()
-                .content_type("application/json")
-                .body(doc.as_str().to_owned()));
+            return Ok(Response::builder().content_type("application/json").body(doc.as_str().to_owned()));
         }
         let base_url = base_url(req.headers());
         let url = format!("{base_url}{raw_path}");
         let parsed = parse_path(&raw_path)?;
         let api = parsed.api_segment || wants_json(req.headers());
-        let dispatch_method = if method == Method::HEAD {
-            Method::GET
-        } else {
-            method.clone()
-        };
+        let dispatch_method = if method == Method::HEAD { Method::GET } else { method.clone() };
         let body = read_body(req, app.settings.max_body_bytes).await?;
         let principal = app.security.authenticate(&app.store, req.headers()).await?;
-        let (object, parent, name, subpath) =
-            match resolve(app, &dispatch_method, &parsed, &raw_query, &url).await? {
-                Target::Redirect { location } => {
-                    let status = if dispatch_method == Method::GET {
-                        StatusCode::FOUND
-                    } else {
-                        StatusCode::TEMPORARY_REDIRECT
-                    };
-                    return Ok(Response::builder()
-                        .status(status)
-                        .header("Location", format!("{base_url}{location}"))
-                        .finish());
-                }
-                Target::Object {
-                    object,
-                    parent,
-                    name,
-                    subpath,
-                } => (object, parent, name, subpath),
-            };
-        let profile = app.types.get(&object.portal_type).cloned().ok_or_else(|| {
-            ApiError::internal(format!("unknown portal type {}", object.portal_type))
-        })?;
+        let (object, parent, name, subpath) = match resolve(app, &dispatch_method, &parsed, &raw_query, &url).await? {
+            Target::Redirect { location } => {
+                let status =
+                    if dispatch_method == Method::GET { StatusCode::FOUND } else { StatusCode::TEMPORARY_REDIRECT };
+                return Ok(Response::builder()
+                    .status(status)
+                    .header("Location", format!("{base_url}{location}"))
+                    .finish());
+            }
+            Target::Object { object, parent, name, subpath } => (*object, parent.map(|p| *p), name, subpath),
+        };
+        let profile = app
+            .types
+            .get(&object.portal_type)
+            .cloned()
+            .ok_or_else(|| ApiError::internal(format!("unknown portal type {}", object.portal_type)))?;
         let mut service_url = object.url(&base_url);
-        for segment in std::iter::once(&name)
-            .filter(|n| !n.is_empty())
-            .chain(&subpath)
-        {
+        for segment in std::iter::once(&name).filter(|n| !n.is_empty()).chain(&subpath) {
             service_url.push('/');
-            service_url.extend(percent_encoding::utf8_percent_encode(
-                segment,
-                super::PATH_SEGMENT,
-            ));
+            service_url.extend(percent_encoding::utf8_percent_encode(segment, super::PATH_SEGMENT));
         }
         let request = RequestInfo {
             method: dispatch_method.clone(),
@@ -131,22 +103,9 @@ impl SiteEndpoint {
             api,
             service_url,
         };
-        let ctx = Ctx {
-            app: app.clone(),
-            request,
-            context: object,
-            parent,
-            profile,
-            principal,
-            subpath,
-            body,
-        };
+        let ctx = Ctx { app: app.clone(), request, context: object, parent, profile, principal, subpath, body };
         if !api && dispatch_method == Method::GET && name.is_empty() {
-            ctx.app.security.check(
-                &ctx.principal,
-                crate::security::Permission::VIEW,
-                &ctx.context,
-            )?;
+            ctx.app.security.check(&ctx.principal, crate::security::Permission::VIEW, &ctx.context)?;
             return html_view::render(ctx).await;
         }
         let Some(service) = app.registry.service(&dispatch_method, &name, &ctx.profile) else {
@@ -154,19 +113,14 @@ impl SiteEndpoint {
             if allowed.is_empty() {
                 return Err(ApiError::not_found(&url));
             }
-            let allow = allowed
-                .iter()
-                .map(Method::as_str)
-                .collect::<Vec<_>>()
-                .join(", ");
+            let allow = allowed.iter().map(Method::as_str).collect::<Vec<_>>().join(", ");
             return Err(ApiError::new(
                 ErrorCode::MethodNotAllowed,
                 format!("{method} is not allowed here; use {allow}."),
             )
             .with_header("Allow", allow));
         };
-        app.security
-            .check(&ctx.principal, service.permission, &ctx.context)?;
+        app.security.check(&ctx.principal, service.permission, &ctx.context)?;
         let mut response = (service.handler)(ctx).await?;
         if method == Method::HEAD {
             let _ = response.take_body();
@@ -178,12 +132,7 @@ impl SiteEndpoint {
 /// `scheme://host` as the client addressed us, so `@id` URLs work behind a proxy. Only a
 /// well-formed host is echoed back; anything else falls back to `localhost`.
 fn base_url(headers: &HeaderMap) -> String {
-    let header = |name: &str| {
-        headers
-            .get(name)
-            .and_then(|v| v.to_str().ok())
-            .map(str::trim)
-    };
+    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim);
     let scheme = match header("x-forwarded-proto") {
         Some("https") => "https",
         _ => "http",
@@ -191,36 +140,24 @@ fn base_url(headers: &HeaderMap) -> String {
     let host = header("x-forwarded-host")
         .or_else(|| header("host"))
         .filter(|h| !h.is_empty() && h.len() <= 255)
-        .filter(|h| {
-            h.chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']'))
-        })
+        .filter(|h| h.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']')))
         .unwrap_or("localhost");
     format!("{scheme}://{host}")
 }
 
 async fn read_body(req: &mut Request, limit: usize) -> ApiResult<Vec<u8>> {
-    let declared = req
-        .headers()
-        .get("content-length")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<usize>().ok());
+    let declared =
+        req.headers().get("content-length").and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<usize>().ok());
     if declared.is_some_and(|len| len > limit) {
         return Err(too_large(limit));
     }
     match req.take_body().into_bytes_limit(limit).await {
         Ok(bytes) => Ok(bytes.to_vec()),
         Err(poem::error::ReadBodyError::PayloadTooLarge) => Err(too_large(limit)),
-        Err(e) => Err(ApiError::new(
-            ErrorCode::BadRequest,
-            format!("The request body could not be read: {e}"),
-        )),
+        Err(e) => Err(ApiError::new(ErrorCode::BadRequest, format!("The request body could not be read: {e}"))),
     }
 }
 
 fn too_large(limit: usize) -> ApiError {
-    ApiError::new(
-        ErrorCode::PayloadTooLarge,
-        format!("The request body is larger than {limit} bytes."),
-    )
+    ApiError::new(ErrorCode::PayloadTooLarge, format!("The request body is larger than {limit} bytes."))
 }

@@ -19,34 +19,23 @@ pub async fn create(
     let type_name = match body.get("@type") {
         Some(Value::String(name)) if !name.is_empty() => name.as_str(),
         Some(Value::String(_)) | None => {
-            return Err(ApiError::new(
-                ErrorCode::MissingProperty,
-                "Property '@type' is required.",
-            ));
+            return Err(ApiError::new(ErrorCode::MissingProperty, "Property '@type' is required."));
         }
         Some(_) => {
-            return Err(ApiError::invalid_parameter(
-                "@type",
-                "'@type' must be a string.",
-            ));
+            return Err(ApiError::invalid_parameter("@type", "'@type' must be a string."));
         }
     };
     let profile = app.types.get(type_name).ok_or_else(|| {
         ApiError::new(
             ErrorCode::UnknownType,
-            format!(
-                "Invalid '@type' parameter. No content type with the name '{type_name}' found."
-            ),
+            format!("Invalid '@type' parameter. No content type with the name '{type_name}' found."),
         )
     })?;
     let container_profile = profile_of(app, container)?;
     if !app.types.allows_child(container_profile, profile) {
         return Err(ApiError::new(
             ErrorCode::DisallowedType,
-            format!(
-                "Disallowed subobject type: {type_name} cannot be added to a {}.",
-                container_profile.id
-            ),
+            format!("Disallowed subobject type: {type_name} cannot be added to a {}.", container_profile.id),
         ));
     }
     let uid = match body.get("UID") {
@@ -57,26 +46,18 @@ pub async fn create(
                 "Setting UID of an object requires Manage Portal permission.",
             ));
         }
-        Some(Value::String(uid))
-            if uid.len() == 32 && uid.chars().all(|c| c.is_ascii_hexdigit()) =>
-        {
+        Some(Value::String(uid)) if uid.len() == 32 && uid.chars().all(|c| c.is_ascii_hexdigit()) => {
             uid.to_ascii_lowercase()
         }
         Some(_) => {
-            return Err(ApiError::invalid_parameter(
-                "UID",
-                "The UID must be 32 hexadecimal characters.",
-            ));
+            return Err(ApiError::invalid_parameter("UID", "The UID must be 32 hexadecimal characters."));
         }
     };
     let requested_id = match body.get("id") {
         None | Some(Value::Null) => None,
         Some(Value::String(id)) => Some(id.as_str()),
         Some(_) => {
-            return Err(ApiError::invalid_parameter(
-                "id",
-                "The id must be a string.",
-            ));
+            return Err(ApiError::invalid_parameter("id", "The id must be a string."));
         }
     };
     let changes = parse_changes(profile, body, Mode::Create, &["id", "UID"])?;
@@ -111,9 +92,7 @@ pub async fn create(
     object.id = choose_id(requested_id, &object.title, type_name, &taken)?;
     object.path = format!("{}/{}", container.path, object.id);
     object.position = tx.next_position(&container.uid).await?;
-    tx.insert_content(&object)
-        .await
-        .map_err(conflict_or_internal)?;
+    tx.insert_content(&object).await.map_err(conflict_or_internal)?;
     for upload in &changes.uploads {
         tx.put_blob(&object.uid, upload).await?;
     }

@@ -35,10 +35,7 @@ fn profile_of<'a>(app: &'a App, object: &ContentObject) -> ApiResult<&'a TypePro
 /// Maps a unique-constraint failure (a concurrent write took the id) to 409.
 fn conflict_or_internal(err: sqlx::Error) -> ApiError {
     if crate::store::is_unique_violation(&err) {
-        ApiError::new(
-            ErrorCode::Conflict,
-            "An object with this id was created at the same time; try again.",
-        )
+        ApiError::new(ErrorCode::Conflict, "An object with this id was created at the same time; try again.")
     } else {
         ApiError::internal(err)
     }
@@ -46,21 +43,13 @@ fn conflict_or_internal(err: sqlx::Error) -> ApiError {
 
 /// An id for a new child: the requested one (validated, must be free) or one made from
 /// `title` and made unique.
-fn choose_id(
-    requested: Option<&str>,
-    title: &str,
-    fallback: &str,
-    taken: &[String],
-) -> ApiResult<String> {
+fn choose_id(requested: Option<&str>, title: &str, fallback: &str, taken: &[String]) -> ApiResult<String> {
     if let Some(id) = requested {
         if let Some(problem) = crate::content::ids::problem(id) {
             return Err(ApiError::invalid_parameter("id", problem));
         }
         if taken.iter().any(|t| t == id) {
-            return Err(ApiError::new(
-                ErrorCode::Conflict,
-                format!("The id '{id}' is already in use here."),
-            ));
+            return Err(ApiError::new(ErrorCode::Conflict, format!("The id '{id}' is already in use here.")));
         }
         return Ok(id.to_owned());
     }

@@ -10,25 +10,16 @@ use std::collections::HashMap;
 
 fn check_can_contain(app: &App, target: &ContentObject, source: &ContentObject) -> ApiResult<()> {
     if source.is_site_root() {
-        return Err(ApiError::new(
-            ErrorCode::BadRequest,
-            "The site root cannot be moved or copied.",
-        ));
+        return Err(ApiError::new(ErrorCode::BadRequest, "The site root cannot be moved or copied."));
     }
     if target.path == source.path || target.path.starts_with(&format!("{}/", source.path)) {
-        return Err(ApiError::new(
-            ErrorCode::BadRequest,
-            format!("'{}' cannot be put inside itself.", source.id),
-        ));
+        return Err(ApiError::new(ErrorCode::BadRequest, format!("'{}' cannot be put inside itself.", source.id)));
     }
     let (target_profile, source_profile) = (profile_of(app, target)?, profile_of(app, source)?);
     if !app.types.allows_child(target_profile, source_profile) {
         return Err(ApiError::new(
             ErrorCode::DisallowedType,
-            format!(
-                "Disallowed subobject type: {} cannot be added to a {}.",
-                source.portal_type, target_profile.id
-            ),
+            format!("Disallowed subobject type: {} cannot be added to a {}.", source.portal_type, target_profile.id),
         ));
     }
     Ok(())
@@ -56,28 +47,18 @@ pub async fn move_into(
         let id = unique(&source.id, &taken);
         taken.push(id.clone());
         let new_path = format!("{}/{id}", target.path);
-        tx.move_subtree(source, &target.uid, &new_path, &id, position)
-            .await
-            .map_err(conflict_or_internal)?;
+        tx.move_subtree(source, &target.uid, &new_path, &id, position).await.map_err(conflict_or_internal)?;
         position += 1;
         moved_paths.push((source.path.clone(), new_path));
     }
     tx.commit().await.map_err(conflict_or_internal)?;
     let new_paths: Vec<String> = moved_paths.iter().map(|(_, new)| new.clone()).collect();
-    let mut by_path: HashMap<String, ContentObject> = app
-        .store
-        .content_at_paths(&new_paths)
-        .await?
-        .into_iter()
-        .map(|o| (o.path.clone(), o))
-        .collect();
+    let mut by_path: HashMap<String, ContentObject> =
+        app.store.content_at_paths(&new_paths).await?.into_iter().map(|o| (o.path.clone(), o)).collect();
     moved_paths
         .into_iter()
         .map(|(old, new)| {
-            by_path
-                .remove(&new)
-                .map(|o| (old, o))
-                .ok_or_else(|| ApiError::internal("moved object vanished"))
+            by_path.remove(&new).map(|o| (old, o)).ok_or_else(|| ApiError::internal("moved object vanished"))
         })
         .collect()
 }
@@ -119,36 +100,26 @@ pub async fn copy_into(
             let mut copy = original.clone();
             copy.uid = new_uid();
             new_uids.insert(original.uid.clone(), copy.uid.clone());
-            copy.path = format!(
-                "{}/{id}{}",
-                target.path,
-                &original.path[source.path.len()..]
-            );
+            copy.path = format!("{}/{id}{}", target.path, &original.path[source.path.len()..]);
             if original.uid == source.uid {
                 copy.id = id.clone();
                 copy.parent_uid = Some(target.uid.clone());
                 copy.position = position;
             } else {
-                copy.parent_uid = original
-                    .parent_uid
-                    .as_ref()
-                    .and_then(|p| new_uids.get(p).cloned());
+                copy.parent_uid = original.parent_uid.as_ref().and_then(|p| new_uids.get(p).cloned());
             }
             copy.created = now;
             copy.modified = now;
             copy.creator = creator.to_owned();
             copy.review_state = initial_state(app, profile_of(app, original)?);
-            tx.insert_content(&copy)
-                .await
-                .map_err(conflict_or_internal)?;
+            tx.insert_content(&copy).await.map_err(conflict_or_internal)?;
             tx.copy_blobs(&original.uid, &copy.uid).await?;
             if original.uid == source.uid {
                 copied_root = Some(copy);
             }
         }
         position += 1;
-        let copied_root =
-            copied_root.ok_or_else(|| ApiError::internal("copied subtree lost its root"))?;
+        let copied_root = copied_root.ok_or_else(|| ApiError::internal("copied subtree lost its root"))?;
         results.push((source.path.clone(), copied_root));
     }
     tx.commit().await.map_err(conflict_or_internal)?;
@@ -168,22 +139,13 @@ pub async fn reorder(app: &App, container: &ContentObject, ordering: &Value) -> 
         None | Some(Value::Null) => ids.clone(),
         Some(Value::Array(items)) => items
             .iter()
-            .map(|v| {
-                v.as_str()
-                    .map(str::to_owned)
-                    .ok_or_else(|| invalid("'subset_ids' must be a list of ids."))
-            })
+            .map(|v| v.as_str().map(str::to_owned).ok_or_else(|| invalid("'subset_ids' must be a list of ids.")))
             .collect::<ApiResult<_>>()?,
         Some(_) => return Err(invalid("'subset_ids' must be a list of ids.")),
     };
     let current_subset: Vec<&String> = ids.iter().filter(|id| subset.contains(id)).collect();
-    if current_subset.len() != subset.len()
-        || current_subset.iter().zip(&subset).any(|(a, b)| *a != b)
-    {
-        return Err(ApiError::new(
-            ErrorCode::OrderingMismatch,
-            "Client/server ordering mismatch.",
-        ));
+    if current_subset.len() != subset.len() || current_subset.iter().zip(&subset).any(|(a, b)| *a != b) {
+        return Err(ApiError::new(ErrorCode::OrderingMismatch, "Client/server ordering mismatch."));
     }
     let from = subset.iter().position(|id| id == obj_id).ok_or_else(|| {
         ApiError::invalid_parameter(
@@ -196,15 +158,11 @@ pub async fn reorder(app: &App, container: &ContentObject, ordering: &Value) -> 
         Some(Value::String(s)) if s == "top" => 0,
         Some(Value::String(s)) if s == "bottom" => last,
         Some(Value::Number(n)) => {
-            let delta = n
-                .as_i64()
-                .ok_or_else(|| invalid("'delta' must be a whole number, 'top' or 'bottom'."))?;
+            let delta = n.as_i64().ok_or_else(|| invalid("'delta' must be a whole number, 'top' or 'bottom'."))?;
             (from as i64 + delta).clamp(0, last as i64) as usize
         }
         _ => {
-            return Err(invalid(
-                "'delta' must be a whole number, 'top' or 'bottom'.",
-            ));
+            return Err(invalid("'delta' must be a whole number, 'top' or 'bottom'."));
         }
     };
     let mut reordered = subset.clone();
@@ -213,13 +171,7 @@ pub async fn reorder(app: &App, container: &ContentObject, ordering: &Value) -> 
     let mut slots = reordered.into_iter();
     let full: Vec<String> = ids
         .iter()
-        .map(|id| {
-            if subset.contains(id) {
-                slots.next().unwrap_or_else(|| id.clone())
-            } else {
-                id.clone()
-            }
-        })
+        .map(|id| if subset.contains(id) { slots.next().unwrap_or_else(|| id.clone()) } else { id.clone() })
         .collect();
     tx.set_positions(&container.uid, &full).await?;
     tx.commit().await?;

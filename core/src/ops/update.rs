@@ -18,11 +18,7 @@ pub async fn update(
     let mut updated = object.clone();
     changes.apply(&mut updated);
     let renaming = new_id.is_some_and(|id| id != object.id);
-    if updated == *object
-        && changes.uploads.is_empty()
-        && changes.cleared_blobs.is_empty()
-        && !renaming
-    {
+    if updated == *object && changes.uploads.is_empty() && changes.cleared_blobs.is_empty() && !renaming {
         return Ok(updated);
     }
     updated.modified = chrono::Utc::now();
@@ -36,18 +32,13 @@ pub async fn update(
     }
     if let Some(new_id) = new_id.filter(|_| renaming) {
         let Some(parent_uid) = object.parent_uid.as_deref() else {
-            return Err(ApiError::new(
-                ErrorCode::BadRequest,
-                "The site root cannot be renamed.",
-            ));
+            return Err(ApiError::new(ErrorCode::BadRequest, "The site root cannot be renamed."));
         };
         let taken = app.store.child_ids(parent_uid).await?;
         let id = choose_id(Some(new_id), "", "", &taken)?;
         let parent_path = &object.path[..object.path.len() - object.id.len() - 1];
         let new_path = format!("{parent_path}/{id}");
-        tx.move_subtree(&updated, parent_uid, &new_path, &id, object.position)
-            .await
-            .map_err(conflict_or_internal)?;
+        tx.move_subtree(&updated, parent_uid, &new_path, &id, object.position).await.map_err(conflict_or_internal)?;
         updated.path = new_path;
         updated.id = id;
     }
@@ -58,10 +49,7 @@ pub async fn update(
 /// Deletes an object with its subtree and blobs.
 pub async fn delete(app: &App, object: &ContentObject) -> ApiResult<()> {
     if object.is_site_root() {
-        return Err(ApiError::new(
-            ErrorCode::BadRequest,
-            "The site root cannot be deleted.",
-        ));
+        return Err(ApiError::new(ErrorCode::BadRequest, "The site root cannot be deleted."));
     }
     let mut tx = app.store.begin().await?;
     tx.delete_subtree(&object.path).await?;

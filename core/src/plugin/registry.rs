@@ -67,8 +67,7 @@ pub struct Registry {
 impl Registry {
     /// Builds every linked plugin that `selection` does not disable.
     pub fn build(selection: &PluginSelection) -> Result<Registry, StartupError> {
-        let linked: Vec<&'static PluginDescriptor> =
-            inventory::iter::<PluginDescriptor>.into_iter().collect();
+        let linked: Vec<&'static PluginDescriptor> = inventory::iter::<PluginDescriptor>.into_iter().collect();
         Self::build_from(&linked, selection)
     }
 
@@ -85,16 +84,10 @@ impl Registry {
         }
         for id in &selection.disabled {
             if id == "core" {
-                return Err(StartupError::BadSelection(
-                    id.clone(),
-                    "core cannot be disabled",
-                ));
+                return Err(StartupError::BadSelection(id.clone(), "core cannot be disabled"));
             }
             if by_id.remove(id.as_str()).is_none() {
-                return Err(StartupError::BadSelection(
-                    id.clone(),
-                    "no such plugin is linked",
-                ));
+                return Err(StartupError::BadSelection(id.clone(), "no such plugin is linked"));
             }
         }
         let ordered = order(&by_id)?;
@@ -112,12 +105,7 @@ impl Registry {
     }
 
     /// The service for `method` and `name` that best matches `profile`.
-    pub fn service(
-        &self,
-        method: &Method,
-        name: &str,
-        profile: &TypeProfile,
-    ) -> Option<&'static Service> {
+    pub fn service(&self, method: &Method, name: &str, profile: &TypeProfile) -> Option<&'static Service> {
         self.services
             .get(&(method.clone(), name))?
             .iter()
@@ -130,9 +118,7 @@ impl Registry {
         let mut methods: Vec<Method> = self
             .services
             .iter()
-            .filter(|((_, n), services)| {
-                *n == name && services.iter().any(|(_, s)| s.kind.matches(profile))
-            })
+            .filter(|((_, n), services)| *n == name && services.iter().any(|(_, s)| s.kind.matches(profile)))
             .map(|((method, _), _)| method.clone())
             .collect();
         methods.sort_by(|a, b| a.as_str().cmp(b.as_str()));
@@ -151,22 +137,12 @@ impl Registry {
         &'a self,
         profile: &'a TypeProfile,
     ) -> impl Iterator<Item = &'static ContentSerializer> + 'a {
-        self.content_serializers
-            .iter()
-            .copied()
-            .filter(move |s| s.kind.matches(profile))
+        self.content_serializers.iter().copied().filter(move |s| s.kind.matches(profile))
     }
 
     /// The field serializer for a field kind and widget, preferring one made for the widget.
-    pub fn field_serializer(
-        &self,
-        kind: FieldKind,
-        widget: Option<&str>,
-    ) -> Option<&'static FieldSerializer> {
-        let candidates = self
-            .field_serializers
-            .iter()
-            .filter(|s| s.field_kind == kind);
+    pub fn field_serializer(&self, kind: FieldKind, widget: Option<&str>) -> Option<&'static FieldSerializer> {
+        let candidates = self.field_serializers.iter().filter(|s| s.field_kind == kind);
         candidates
             .clone()
             .find(|s| s.widget.is_some() && s.widget == widget)
@@ -204,30 +180,22 @@ fn order(
     for descriptor in by_id.values() {
         for dep in descriptor.depends_on {
             if !by_id.contains_key(dep) {
-                return Err(StartupError::MissingDependency {
-                    plugin: descriptor.id.into(),
-                    missing: (*dep).into(),
-                });
+                return Err(StartupError::MissingDependency { plugin: descriptor.id.into(), missing: (*dep).into() });
             }
         }
     }
     let mut placed: BTreeSet<&str> = BTreeSet::new();
     let mut ordered = Vec::with_capacity(by_id.len());
     while ordered.len() < by_id.len() {
-        let next = by_id.values().find(|d| {
-            !placed.contains(d.id) && d.depends_on.iter().all(|dep| placed.contains(dep))
-        });
+        let next =
+            by_id.values().find(|d| !placed.contains(d.id) && d.depends_on.iter().all(|dep| placed.contains(dep)));
         match next {
             Some(descriptor) => {
                 placed.insert(descriptor.id);
                 ordered.push(*descriptor);
             }
             None => {
-                let rest: Vec<&str> = by_id
-                    .keys()
-                    .copied()
-                    .filter(|id| !placed.contains(id))
-                    .collect();
+                let rest: Vec<&str> = by_id.keys().copied().filter(|id| !placed.contains(id)).collect();
                 return Err(StartupError::DependencyCycle(rest.join(", ")));
             }
         }
@@ -236,20 +204,12 @@ fn order(
 }
 
 fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result<Registry, StartupError> {
-    let mut services: HashMap<(Method, &'static str), Vec<(&'static str, &'static Service)>> =
-        HashMap::new();
+    let mut services: HashMap<(Method, &'static str), Vec<(&'static str, &'static Service)>> = HashMap::new();
     for (plugin, service) in registrar.services {
-        let entry = services
-            .entry((service.method.clone(), service.name))
-            .or_default();
+        let entry = services.entry((service.method.clone(), service.name)).or_default();
         if let Some((first, _)) = entry.iter().find(|(_, s)| s.kind == service.kind) {
             return Err(StartupError::DuplicateKey {
-                what: format!(
-                    "service {} {} for {}",
-                    service.method,
-                    display_name(service.name),
-                    service.kind.label()
-                ),
+                what: format!("service {} {} for {}", service.method, display_name(service.name), service.kind.label()),
                 first,
                 second: plugin,
             });
@@ -257,58 +217,34 @@ fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result<Registry, 
         entry.push((plugin, service));
         entry.sort_by_key(|(_, s)| std::cmp::Reverse(s.kind.specificity()));
     }
-    check_unique(&registrar.components, |c| {
-        format!("component {} for {}", c.name, c.kind.label())
-    })?;
+    check_unique(&registrar.components, |c| format!("component {} for {}", c.name, c.kind.label()))?;
     check_unique(&registrar.field_serializers, |s| {
-        format!(
-            "field serializer for {:?} with widget {:?}",
-            s.field_kind, s.widget
-        )
+        format!("field serializer for {:?} with widget {:?}", s.field_kind, s.widget)
     })?;
-    let mut content_serializers: Vec<_> = registrar
-        .content_serializers
-        .into_iter()
-        .map(|(_, s)| s)
-        .collect();
+    let mut content_serializers: Vec<_> = registrar.content_serializers.into_iter().map(|(_, s)| s).collect();
     content_serializers.sort_by_key(|s| s.kind.specificity());
     Ok(Registry {
         plugins,
         services,
         content_serializers,
-        field_serializers: registrar
-            .field_serializers
-            .into_iter()
-            .map(|(_, s)| s)
-            .collect(),
+        field_serializers: registrar.field_serializers.into_iter().map(|(_, s)| s).collect(),
         components: registrar.components.into_iter().map(|(_, c)| c).collect(),
         type_profiles: registrar.type_profiles,
         workflows: registrar.workflows,
     })
 }
 
-fn check_unique<T>(
-    items: &[(&'static str, &'static T)],
-    key: impl Fn(&T) -> String,
-) -> Result<(), StartupError> {
+fn check_unique<T>(items: &[(&'static str, &'static T)], key: impl Fn(&T) -> String) -> Result<(), StartupError> {
     let mut seen: HashMap<String, &'static str> = HashMap::new();
     for (plugin, item) in items {
         let what = key(item);
         if let Some(first) = seen.insert(what.clone(), plugin) {
-            return Err(StartupError::DuplicateKey {
-                what,
-                first,
-                second: plugin,
-            });
+            return Err(StartupError::DuplicateKey { what, first, second: plugin });
         }
     }
     Ok(())
 }
 
 fn display_name(name: &str) -> &str {
-    if name.is_empty() {
-        "(default view)"
-    } else {
-        name
-    }
+    if name.is_empty() { "(default view)" } else { name }
 }

@@ -19,9 +19,7 @@ const CACHE_CAPACITY: usize = 4096;
 
 /// Splits a Basic token into login and password.
 pub fn decode(token: &str) -> Option<(String, String)> {
-    let raw = base64::engine::general_purpose::STANDARD
-        .decode(token)
-        .ok()?;
+    let raw = base64::engine::general_purpose::STANDARD.decode(token).ok()?;
     let text = String::from_utf8(raw).ok()?;
     let (login, password) = text.split_once(':')?;
     Some((login.to_owned(), password.to_owned()))
@@ -35,12 +33,7 @@ pub struct CredentialCache {
 
 impl CredentialCache {
     /// Returns the user when the credentials are right, `None` when they are wrong.
-    pub async fn verify(
-        &self,
-        store: &Store,
-        login: &str,
-        password: &str,
-    ) -> ApiResult<Option<User>> {
+    pub async fn verify(&self, store: &Store, login: &str, password: &str) -> ApiResult<Option<User>> {
         let key: [u8; 32] = Sha256::new()
             .chain_update(login.as_bytes())
             .chain_update(b":")
@@ -57,18 +50,12 @@ impl CredentialCache {
             return Ok(None);
         };
         let (password, hash) = (password.to_owned(), hash.to_owned());
-        let matches = tokio::task::spawn_blocking(move || verify_password(&password, &hash))
-            .await
-            .unwrap_or(false);
+        let matches = tokio::task::spawn_blocking(move || verify_password(&password, &hash)).await.unwrap_or(false);
         if !matches {
             return Ok(None);
         }
         let user = User {
-            fullname: if stored.fullname.is_empty() {
-                stored.id.clone()
-            } else {
-                stored.fullname
-            },
+            fullname: if stored.fullname.is_empty() { stored.id.clone() } else { stored.fullname },
             id: stored.id,
             roles: stored.roles,
         };

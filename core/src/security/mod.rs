@@ -32,9 +32,7 @@ impl Default for Security {
 impl Security {
     /// A security layer with an empty credential cache.
     pub fn new() -> Self {
-        Security {
-            credentials: basic::CredentialCache::default(),
-        }
+        Security { credentials: basic::CredentialCache::default() }
     }
 
     /// Resolves the caller from the request headers. Wrong credentials are a 401 rather than
@@ -58,33 +56,21 @@ impl Security {
     }
 
     /// Whether `principal` holds `permission` on `object`.
-    pub fn allows(
-        &self,
-        principal: &Principal,
-        permission: Permission,
-        _object: &ContentObject,
-    ) -> bool {
+    pub fn allows(&self, principal: &Principal, permission: Permission, _object: &ContentObject) -> bool {
         principal.has_role("Manager") || permission == Permission::VIEW
     }
 
     /// Like [`Security::allows`], as an error: 401 for anonymous callers (they may log in),
     /// 403 for authenticated ones (logging in again will not help).
-    pub fn check(
-        &self,
-        principal: &Principal,
-        permission: Permission,
-        object: &ContentObject,
-    ) -> ApiResult<()> {
+    pub fn check(&self, principal: &Principal, permission: Permission, object: &ContentObject) -> ApiResult<()> {
         if self.allows(principal, permission, object) {
             return Ok(());
         }
-        let message = format!(
-            "You are not allowed to do this: missing '{}' permission.",
-            permission.name()
-        );
+        let message = format!("You are not allowed to do this: missing '{}' permission.", permission.name());
         Err(match principal {
-            Principal::Anonymous => ApiError::new(ErrorCode::Unauthorized, message)
-                .with_header("WWW-Authenticate", "Basic realm=\"wcs\""),
+            Principal::Anonymous => {
+                ApiError::new(ErrorCode::Unauthorized, message).with_header("WWW-Authenticate", "Basic realm=\"wcs\"")
+            }
             Principal::User(_) => ApiError::new(ErrorCode::Forbidden, message),
         })
     }

@@ -33,9 +33,7 @@ impl Principal {
     pub fn has_role(&self, role: &str) -> bool {
         match self {
             Principal::Anonymous => role == "Anonymous",
-            Principal::User(user) => {
-                role == "Authenticated" || user.roles.iter().any(|r| r == role)
-            }
+            Principal::User(user) => role == "Authenticated" || user.roles.iter().any(|r| r == role),
         }
     }
 }

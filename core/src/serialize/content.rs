@@ -13,17 +13,11 @@ pub async fn serialize_content(
     object: &ContentObject,
     parent: Option<&ContentObject>,
 ) -> ApiResult<Map<String, Value>> {
-    let profile = ctx.app.types.get(&object.portal_type).ok_or_else(|| {
-        ApiError::internal(format!(
-            "object {} has unknown type {}",
-            object.uid, object.portal_type
-        ))
-    })?;
-    let subject = Subject {
-        object,
-        parent,
-        profile,
-    };
+    let profile =
+        ctx.app.types.get(&object.portal_type).ok_or_else(|| {
+            ApiError::internal(format!("object {} has unknown type {}", object.uid, object.portal_type))
+        })?;
+    let subject = Subject { object, parent, profile };
     let mut out = Map::new();
     for layer in ctx.app.registry.content_serializers(profile) {
         (layer.serialize)(ctx, subject, &mut out).await?;
@@ -43,23 +37,12 @@ pub static CORE_FOLDER: ContentSerializer = ContentSerializer {
     serialize: |ctx, subject, out| Box::pin(async move { folder(ctx, subject, out).await }),
 };
 
-async fn base(
-    ctx: &SerializeCtx<'_>,
-    subject: Subject<'_>,
-    out: &mut Map<String, Value>,
-) -> ApiResult<()> {
-    let Subject {
-        object,
-        parent,
-        profile,
-    } = subject;
+async fn base(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<String, Value>) -> ApiResult<()> {
+    let Subject { object, parent, profile } = subject;
     let url = object.url(ctx.base_url);
     out.insert("@id".into(), json!(url));
     out.insert("@type".into(), json!(object.portal_type));
-    out.insert(
-        "@components".into(),
-        Value::Object(components(ctx, subject, &url).await?),
-    );
+    out.insert("@components".into(), Value::Object(components(ctx, subject, &url).await?));
     out.insert("UID".into(), json!(object.uid));
     out.insert("id".into(), json!(object.id));
     out.insert("title".into(), json!(object.title));
@@ -75,11 +58,7 @@ async fn base(
     out.insert("effective".into(), json!(object.effective.map(format_time)));
     out.insert("expires".into(), json!(object.expires.map(format_time)));
     out.insert("review_state".into(), json!(object.review_state));
-    let layout = object
-        .fields
-        .get("layout")
-        .cloned()
-        .unwrap_or_else(|| json!(profile.layout));
+    let layout = object.fields.get("layout").cloned().unwrap_or_else(|| json!(profile.layout));
     out.insert("layout".into(), layout);
     out.insert("is_folderish".into(), json!(profile.folderish));
     out.insert("version".into(), json!("current"));
@@ -93,19 +72,9 @@ async fn base(
         if is_column(&field.name) {
             continue;
         }
-        let stored = object
-            .fields
-            .get(&field.name)
-            .cloned()
-            .unwrap_or_else(|| field.default_json());
-        let value = match ctx
-            .app
-            .registry
-            .field_serializer(field.kind, field.widget.as_deref())
-        {
-            Some(serializer) if !stored.is_null() => {
-                (serializer.serialize)(ctx, object, field, &stored)
-            }
+        let stored = object.fields.get(&field.name).cloned().unwrap_or_else(|| field.default_json());
+        let value = match ctx.app.registry.field_serializer(field.kind, field.widget.as_deref()) {
+            Some(serializer) if !stored.is_null() => (serializer.serialize)(ctx, object, field, &stored),
             _ => stored,
         };
         out.insert(field.name.clone(), value);
@@ -113,11 +82,7 @@ async fn base(
     Ok(())
 }
 
-async fn components(
-    ctx: &SerializeCtx<'_>,
-    subject: Subject<'_>,
-    url: &str,
-) -> ApiResult<Map<String, Value>> {
+async fn components(ctx: &SerializeCtx<'_>, subject: Subject<'_>, url: &str) -> ApiResult<Map<String, Value>> {
     let mut out = Map::new();
     for component in ctx.app.registry.components(subject.profile) {
         let value = if ctx.options.expand.iter().any(|e| e == component.name) {
@@ -130,40 +95,23 @@ async fn components(
     Ok(out)
 }
 
-async fn folder(
-    ctx: &SerializeCtx<'_>,
-    subject: Subject<'_>,
-    out: &mut Map<String, Value>,
-) -> ApiResult<()> {
+async fn folder(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<String, Value>) -> ApiResult<()> {
     if !ctx.options.include_items {
         return Ok(());
     }
     let object = subject.object;
     let batch = ctx.options.batch;
-    let children = ctx
-        .app
-        .store
-        .children(&object.uid, batch.start, batch.size)
-        .await?;
+    let children = ctx.app.store.children(&object.uid, batch.start, batch.size).await?;
     let total = ctx.app.store.count_children(&object.uid).await?;
     let mut items = Vec::with_capacity(children.len());
     if ctx.options.fullobjects {
         let nested_options = ctx.options.for_nested_item();
-        let nested = SerializeCtx {
-            options: &nested_options,
-            ..*ctx
-        };
+        let nested = SerializeCtx { options: &nested_options, ..*ctx };
         for child in &children {
-            items.push(Value::Object(
-                Box::pin(serialize_content(&nested, child, Some(object))).await?,
-            ));
+            items.push(Value::Object(Box::pin(serialize_content(&nested, child, Some(object))).await?));
         }
     } else {
-        items.extend(
-            children
-                .iter()
-                .map(|child| Value::Object(summary(ctx, child, &ctx.options.metadata_fields))),
-        );
+        items.extend(children.iter().map(|child| Value::Object(summary(ctx, child, &ctx.options.metadata_fields))));
     }
     out.insert("items".into(), Value::Array(items));
     out.insert("items_total".into(), json!(total));

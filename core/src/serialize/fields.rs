@@ -10,10 +10,7 @@ pub static RICH_TEXT_FIELD: FieldSerializer = FieldSerializer {
     field_kind: FieldKind::RichText,
     widget: None,
     serialize: |_, _, _, value| {
-        let data = value
-            .get("data")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
+        let data = value.get("data").and_then(Value::as_str).unwrap_or_default();
         json!({"data": sanitize_html(data), "content-type": "text/html", "encoding": "utf-8"})
     },
 };
@@ -42,16 +39,8 @@ pub static IMAGE_FIELD: FieldSerializer = FieldSerializer {
     },
 };
 
-fn blob_value(
-    ctx: &SerializeCtx<'_>,
-    object: &ContentObject,
-    field: &FieldDef,
-    value: &Value,
-) -> Value {
-    let filename = value
-        .get("filename")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
+fn blob_value(ctx: &SerializeCtx<'_>, object: &ContentObject, field: &FieldDef, value: &Value) -> Value {
+    let filename = value.get("filename").and_then(Value::as_str).unwrap_or_default();
     json!({
         "content-type": value.get("content-type").cloned().unwrap_or(Value::Null),
         "download": download_url(&object.url(ctx.base_url), object, &field.name, filename),
@@ -61,15 +50,7 @@ fn blob_value(
 }
 
 /// `<object_url>/@@download/<field>/<url-encoded filename>?_t=<modified, ms>`.
-pub fn download_url(
-    object_url: &str,
-    object: &ContentObject,
-    field: &str,
-    filename: &str,
-) -> String {
+pub fn download_url(object_url: &str, object: &ContentObject, field: &str, filename: &str) -> String {
     let encoded = percent_encoding::utf8_percent_encode(filename, PATH_SEGMENT);
-    format!(
-        "{object_url}/@@download/{field}/{encoded}?_t={}",
-        object.modified.timestamp_millis()
-    )
+    format!("{object_url}/@@download/{field}/{encoded}?_t={}", object.modified.timestamp_millis())
 }

@@ -47,16 +47,16 @@ pub struct Subject<'a> {
     pub profile: &'a TypeProfile,
 }
 
+/// A serializer layer: adds keys to (or changes keys of) the output for one object.
+pub type SerializeLayer =
+    for<'a> fn(&'a SerializeCtx<'a>, Subject<'a>, &'a mut Map<String, Value>) -> BoxFuture<'a, ApiResult<()>>;
+
 /// One layer of content serialization.
 pub struct ContentSerializer {
     /// What content the layer applies to.
     pub kind: ContentKind,
     /// Adds keys to (or changes keys of) the output.
-    pub serialize: for<'a> fn(
-        &'a SerializeCtx<'a>,
-        Subject<'a>,
-        &'a mut Map<String, Value>,
-    ) -> BoxFuture<'a, ApiResult<()>>,
+    pub serialize: SerializeLayer,
 }
 
 /// Serializes the values of one field kind (optionally only for one widget).

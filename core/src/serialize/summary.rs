@@ -27,23 +27,12 @@ const ALL_METADATA: [&str; 16] = [
 
 /// The summary of `object`: `@id`, `@type`, `title`, `description`, `review_state`,
 /// `type_title`, plus any requested `metadata_fields`.
-pub fn summary(
-    ctx: &SerializeCtx<'_>,
-    object: &ContentObject,
-    metadata_fields: &[String],
-) -> Map<String, Value> {
+pub fn summary(ctx: &SerializeCtx<'_>, object: &ContentObject, metadata_fields: &[String]) -> Map<String, Value> {
     let profile = ctx.app.types.get(&object.portal_type);
     let mut out = Map::new();
     out.insert("@id".into(), json!(object.url(ctx.base_url)));
     out.insert("@type".into(), json!(object.portal_type));
-    out.insert(
-        "type_title".into(),
-        json!(
-            profile
-                .map(|p| p.title.as_str())
-                .unwrap_or(&object.portal_type)
-        ),
-    );
+    out.insert("type_title".into(), json!(profile.map(|p| p.title.as_str()).unwrap_or(&object.portal_type)));
     out.insert("title".into(), json!(object.title));
     out.insert("description".into(), json!(object.description));
     if object.is_site_root() {
@@ -51,11 +40,8 @@ pub fn summary(
     }
     out.insert("review_state".into(), json!(object.review_state));
     let wants_all = metadata_fields.iter().any(|f| f == "_all");
-    let names: Vec<&str> = if wants_all {
-        ALL_METADATA.to_vec()
-    } else {
-        metadata_fields.iter().map(String::as_str).collect()
-    };
+    let names: Vec<&str> =
+        if wants_all { ALL_METADATA.to_vec() } else { metadata_fields.iter().map(String::as_str).collect() };
     for name in names {
         if name.starts_with('_') || matches!(name, "getObject" | "getDataOrigin" | "getUserData") {
             continue;
@@ -67,12 +53,7 @@ pub fn summary(
 }
 
 fn metadata(ctx: &SerializeCtx<'_>, object: &ContentObject, name: &str) -> Value {
-    let is_folderish = || {
-        ctx.app
-            .types
-            .get(&object.portal_type)
-            .is_some_and(|p| p.folderish)
-    };
+    let is_folderish = || ctx.app.types.get(&object.portal_type).is_some_and(|p| p.folderish);
     match name {
         "UID" => json!(object.uid),
         "Creator" => json!(object.creator),
@@ -88,30 +69,15 @@ fn metadata(ctx: &SerializeCtx<'_>, object: &ContentObject, name: &str) -> Value
         "review_state" => json!(object.review_state),
         "Title" => json!(object.title),
         "Description" => json!(object.description),
-        "Subject" => object
-            .fields
-            .get("subjects")
-            .cloned()
-            .unwrap_or_else(|| json!([])),
-        "exclude_from_nav" => object
-            .fields
-            .get("exclude_from_nav")
-            .cloned()
-            .unwrap_or(json!(false)),
-        other => object
-            .fields
-            .get(other)
-            .filter(|_| !is_blob_field(ctx, object, other))
-            .cloned()
-            .unwrap_or(Value::Null),
+        "Subject" => object.fields.get("subjects").cloned().unwrap_or_else(|| json!([])),
+        "exclude_from_nav" => object.fields.get("exclude_from_nav").cloned().unwrap_or(json!(false)),
+        other => {
+            object.fields.get(other).filter(|_| !is_blob_field(ctx, object, other)).cloned().unwrap_or(Value::Null)
+        }
     }
 }
 
 /// Blob metadata carries a hash; summaries never expose it raw.
 fn is_blob_field(ctx: &SerializeCtx<'_>, object: &ContentObject, name: &str) -> bool {
-    ctx.app
-        .types
-        .get(&object.portal_type)
-        .and_then(|p| p.field(name))
-        .is_some_and(|f| f.kind.is_blob())
+    ctx.app.types.get(&object.portal_type).and_then(|p| p.field(name)).is_some_and(|f| f.kind.is_blob())
 }

@@ -23,11 +23,6 @@ pub static GET: Service = Service {
 
 async fn get(ctx: Ctx) -> ApiResult<Response> {
     let options = ctx.serialize_options()?;
-    let body = serialize_content(
-        &ctx.serialize_ctx(&options),
-        &ctx.context,
-        ctx.parent.as_ref(),
-    )
-    .await?;
+    let body = serialize_content(&ctx.serialize_ctx(&options), &ctx.context, ctx.parent.as_ref()).await?;
     Ok(json(&Value::Object(body)))
 }

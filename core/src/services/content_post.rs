@@ -25,14 +25,10 @@ pub static POST: Service = Service {
 async fn post(ctx: Ctx) -> ApiResult<Response> {
     let body = ctx.json_body()?;
     let creator = ctx.principal.user_id().unwrap_or("Anonymous");
-    let may_set_uid =
-        ctx.app
-            .security
-            .allows(&ctx.principal, Permission::MANAGE_PORTAL, &ctx.context);
+    let may_set_uid = ctx.app.security.allows(&ctx.principal, Permission::MANAGE_PORTAL, &ctx.context);
     let object = ops::create(&ctx.app, &ctx.context, &body, creator, may_set_uid).await?;
     let options = ctx.serialize_options()?;
-    let serialized =
-        serialize_content(&ctx.serialize_ctx(&options), &object, Some(&ctx.context)).await?;
+    let serialized = serialize_content(&ctx.serialize_ctx(&options), &object, Some(&ctx.context)).await?;
     let mut response = json_with_status(StatusCode::CREATED, &Value::Object(serialized));
     if let Ok(location) = ctx.url_of(&object).parse() {
         response.headers_mut().insert("location", location);

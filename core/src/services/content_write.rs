@@ -41,19 +41,13 @@ async fn write(ctx: Ctx, mode: Mode) -> ApiResult<Response> {
     if let Some(type_name) = body.get("@type")
         && type_name.as_str() != Some(ctx.context.portal_type.as_str())
     {
-        return Err(ApiError::invalid_parameter(
-            "@type",
-            "The type of an existing object cannot be changed.",
-        ));
+        return Err(ApiError::invalid_parameter("@type", "The type of an existing object cannot be changed."));
     }
     let new_id = requested_id(&ctx, &body)?;
     let changes = parse_changes(&ctx.profile, &body, mode, &["id", "ordering"])?;
     if let Some(ordering) = body.get("ordering") {
         if !ctx.profile.folderish {
-            return Err(ApiError::new(
-                ErrorCode::BadRequest,
-                "Content ordering is not supported by this resource.",
-            ));
+            return Err(ApiError::new(ErrorCode::BadRequest, "Content ordering is not supported by this resource."));
         }
         ops::reorder(&ctx.app, &ctx.context, ordering).await?;
     }
@@ -62,8 +56,7 @@ async fn write(ctx: Ctx, mode: Mode) -> ApiResult<Response> {
         return Ok(Response::builder().status(StatusCode::NO_CONTENT).finish());
     }
     let options = ctx.serialize_options()?;
-    let body =
-        serialize_content(&ctx.serialize_ctx(&options), &updated, ctx.parent.as_ref()).await?;
+    let body = serialize_content(&ctx.serialize_ctx(&options), &updated, ctx.parent.as_ref()).await?;
     Ok(json(&Value::Object(body)))
 }
 
@@ -78,17 +71,12 @@ fn requested_id<'a>(ctx: &Ctx, body: &'a Map<String, Value>) -> ApiResult<Option
             }
             Ok(Some(id.as_str()))
         }
-        Some(_) => Err(ApiError::invalid_parameter(
-            "id",
-            "The id must be a string.",
-        )),
+        Some(_) => Err(ApiError::invalid_parameter("id", "The id must be a string.")),
     }
 }
 
 fn wants_representation(ctx: &Ctx) -> bool {
-    ctx.request.header("prefer").is_some_and(|prefer| {
-        prefer
-            .split(',')
-            .any(|p| p.trim().eq_ignore_ascii_case("return=representation"))
-    })
+    ctx.request
+        .header("prefer")
+        .is_some_and(|prefer| prefer.split(',').any(|p| p.trim().eq_ignore_ascii_case("return=representation")))
 }

@@ -32,25 +32,14 @@ async fn download(ctx: Ctx) -> ApiResult<Response> {
         None => ctx.profile.primary_blob_field(),
     }
     .ok_or_else(not_found)?;
-    let meta = ctx
-        .app
-        .store
-        .blob_meta(&ctx.context.uid, &field.name)
-        .await?
-        .ok_or_else(not_found)?;
+    let meta = ctx.app.store.blob_meta(&ctx.context.uid, &field.name).await?.ok_or_else(not_found)?;
     let range = match ctx.request.header("range") {
         Some(header) => parse_range(header, meta.size)?,
         None => None,
     };
     let (status, span) = match range {
         Some(span) => (StatusCode::PARTIAL_CONTENT, span),
-        None => (
-            StatusCode::OK,
-            BlobRange {
-                offset: 0,
-                length: meta.size,
-            },
-        ),
+        None => (StatusCode::OK, BlobRange { offset: 0, length: meta.size }),
     };
     let mut builder = Response::builder()
         .status(status)
@@ -62,25 +51,12 @@ async fn download(ctx: Ctx) -> ApiResult<Response> {
         .header("X-Content-Type-Options", "nosniff");
     if status == StatusCode::PARTIAL_CONTENT {
         let end = span.offset + span.length - 1;
-        builder = builder.header(
-            "Content-Range",
-            format!("bytes {}-{end}/{}", span.offset, meta.size),
-        );
+        builder = builder.header("Content-Range", format!("bytes {}-{end}/{}", span.offset, meta.size));
     }
     let body = if span.length <= CHUNK {
-        Body::from_vec(
-            ctx.app
-                .store
-                .blob_bytes(&ctx.context.uid, &field.name, span)
-                .await?,
-        )
+        Body::from_vec(ctx.app.store.blob_bytes(&ctx.context.uid, &field.name, span).await?)
     } else {
-        stream(
-            ctx.app.store.clone(),
-            ctx.context.uid.clone(),
-            field.name.clone(),
-            span,
-        )
+        stream(ctx.app.store.clone(), ctx.context.uid.clone(), field.name.clone(), span)
     };
     Ok(builder.body(body))
 }
@@ -93,10 +69,7 @@ fn stream(store: Store, uid: String, field: String, span: BlobRange) -> Body {
         let mut offset = span.offset;
         while offset < end {
             let length = CHUNK.min(end - offset);
-            let bytes = match store
-                .blob_bytes(&uid, &field, BlobRange { offset, length })
-                .await
-            {
+            let bytes = match store.blob_bytes(&uid, &field, BlobRange { offset, length }).await {
                 Ok(bytes) if !bytes.is_empty() => bytes,
                 Ok(_) => break,
                 Err(e) => {
@@ -146,23 +119,14 @@ fn parse_range(header: &str, size: i64) -> ApiResult<Option<BlobRange>> {
     if first < 0 || first >= size || last < first {
         return Err(unsatisfiable());
     }
-    Ok(Some(BlobRange {
-        offset: first,
-        length: last - first + 1,
-    }))
+    Ok(Some(BlobRange { offset: first, length: last - first + 1 }))
 }
 
 /// `attachment` with an ASCII fallback name and the exact UTF-8 name (RFC 6266).
 fn content_disposition(filename: &str) -> String {
     let ascii: String = filename
         .chars()
-        .map(|c| {
-            if c.is_ascii_graphic() && c != '"' && c != '\\' || c == ' ' {
-                c
-            } else {
-                '_'
-            }
-        })
+        .map(|c| if c.is_ascii_graphic() && c != '"' && c != '\\' || c == ' ' { c } else { '_' })
         .collect();
     let encoded = percent_encoding::utf8_percent_encode(filename, crate::http::QUERY_COMPONENT);
     format!("attachment; filename=\"{ascii}\"; filename*=UTF-8''{encoded}")
@@ -174,12 +138,7 @@ mod tests {
 
     #[test]
     fn ranges() {
-        let r = |h| {
-            parse_range(h, 100)
-                .ok()
-                .flatten()
-                .map(|r| (r.offset, r.length))
-        };
+        let r = |h| parse_range(h, 100).ok().flatten().map(|r| (r.offset, r.length));
         assert_eq!(r("bytes=0-9"), Some((0, 10)));
         assert_eq!(r("bytes=90-"), Some((90, 10)));
         assert_eq!(r("bytes=-5"), Some((95, 5)));

@@ -14,29 +14,17 @@ pub async fn render(ctx: Ctx) -> ApiResult<Response> {
     let object = &ctx.context;
     let base = &ctx.request.base_url;
     let segments: Vec<&str> = object.path.split('/').filter(|s| !s.is_empty()).collect();
-    let ancestor_paths: Vec<String> = (1..segments.len())
-        .map(|n| format!("/{}", segments[..n].join("/")))
-        .collect();
+    let ancestor_paths: Vec<String> = (1..segments.len()).map(|n| format!("/{}", segments[..n].join("/"))).collect();
     let mut ancestors = ctx.app.store.content_at_paths(&ancestor_paths).await?;
     ancestors.sort_by_key(|a| a.path.len());
-    let site_title = ancestors
-        .first()
-        .map_or(object.title.as_str(), |site| site.title.as_str())
-        .to_owned();
-    let breadcrumbs: Vec<Value> = ancestors
-        .iter()
-        .map(|a| json!({"url": a.url(base), "title": a.title}))
-        .collect();
+    let site_title = ancestors.first().map_or(object.title.as_str(), |site| site.title.as_str()).to_owned();
+    let breadcrumbs: Vec<Value> = ancestors.iter().map(|a| json!({"url": a.url(base), "title": a.title})).collect();
     let items: Vec<Value> = if ctx.profile.folderish {
         let children = ctx.app.store.children(&object.uid, 0, PAGE_ITEMS).await?;
         children
             .iter()
             .map(|c| {
-                let type_title = ctx
-                    .app
-                    .types
-                    .get(&c.portal_type)
-                    .map_or(c.portal_type.clone(), |t| t.title.clone());
+                let type_title = ctx.app.types.get(&c.portal_type).map_or(c.portal_type.clone(), |t| t.title.clone());
                 json!({"url": c.url(base), "title": c.title, "type_title": type_title})
             })
             .collect()
@@ -62,11 +50,7 @@ pub async fn render(ctx: Ctx) -> ApiResult<Response> {
         .and_then(Value::as_str)
         .map(sanitize_html)
         .unwrap_or_default();
-    let link_url = object
-        .fields
-        .get("remoteUrl")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
+    let link_url = object.fields.get("remoteUrl").and_then(Value::as_str).unwrap_or_default();
     let context = json!({
         "site_title": site_title,
         "title": object.title,
@@ -80,12 +64,6 @@ pub async fn render(ctx: Ctx) -> ApiResult<Response> {
         "text_html": text_html,
         "link_url": link_url,
     });
-    let html = ctx
-        .app
-        .templates
-        .render("content.html", &context)
-        .map_err(ApiError::internal)?;
-    Ok(Response::builder()
-        .content_type("text/html; charset=utf-8")
-        .body(html))
+    let html = ctx.app.templates.render("content.html", &context).map_err(ApiError::internal)?;
+    Ok(Response::builder().content_type("text/html; charset=utf-8").body(html))
 }

@@ -40,9 +40,7 @@ fn build(r: &mut Registrar) {
     ] {
         r.content_type(profile);
     }
-    r.workflow(include_str!(
-        "../../workflows/simple_publication_workflow.toml"
-    ));
+    r.workflow(include_str!("../../workflows/simple_publication_workflow.toml"));
     r.workflow(include_str!("../../workflows/one_state_workflow.toml"));
 }
 

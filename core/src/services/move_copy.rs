@@ -42,19 +42,12 @@ async fn move_or_copy(ctx: Ctx, is_move: bool) -> ApiResult<Response> {
     let body = ctx.json_body()?;
     let references: Vec<&str> = match body.get("source") {
         None | Some(Value::Null) => {
-            return Err(ApiError::new(
-                ErrorCode::MissingProperty,
-                "Property 'source' is required.",
-            ));
+            return Err(ApiError::new(ErrorCode::MissingProperty, "Property 'source' is required."));
         }
         Some(Value::String(one)) => vec![one.as_str()],
         Some(Value::Array(many)) if !many.is_empty() => many
             .iter()
-            .map(|v| {
-                v.as_str().ok_or_else(|| {
-                    ApiError::invalid_parameter("source", "Each source must be a string.")
-                })
-            })
+            .map(|v| v.as_str().ok_or_else(|| ApiError::invalid_parameter("source", "Each source must be a string.")))
             .collect::<ApiResult<_>>()?,
         Some(_) => {
             return Err(ApiError::invalid_parameter(
@@ -65,14 +58,7 @@ async fn move_or_copy(ctx: Ctx, is_move: bool) -> ApiResult<Response> {
     };
     let sources = resolve_sources(&ctx, &references).await?;
     for source in &sources {
-        ctx.check(
-            if is_move {
-                Permission::DELETE_OBJECTS
-            } else {
-                Permission::VIEW
-            },
-            source,
-        )?;
+        ctx.check(if is_move { Permission::DELETE_OBJECTS } else { Permission::VIEW }, source)?;
     }
     let results = if is_move {
         ops::move_into(&ctx.app, &sources, &ctx.context).await?
@@ -84,11 +70,7 @@ async fn move_or_copy(ctx: Ctx, is_move: bool) -> ApiResult<Response> {
     let body: Vec<Value> = results
         .iter()
         .map(|(old_path, object)| {
-            let old_url = ContentObject {
-                path: old_path.clone(),
-                ..object.clone()
-            }
-            .url(base);
+            let old_url = ContentObject { path: old_path.clone(), ..object.clone() }.url(base);
             json!({"source": old_url, "target": object.url(base)})
         })
         .collect();
@@ -98,41 +80,21 @@ async fn move_or_copy(ctx: Ctx, is_move: bool) -> ApiResult<Response> {
 /// Resolves each reference (absolute URL, physical or site-relative path, or UID).
 async fn resolve_sources(ctx: &Ctx, references: &[&str]) -> ApiResult<Vec<ContentObject>> {
     let site_path = format!("/{}", ctx.context.site_id());
-    let keys: Vec<(bool, String)> = references
-        .iter()
-        .map(|r| reference_key(r, &site_path))
-        .collect();
-    let paths: Vec<String> = keys
-        .iter()
-        .filter(|(is_uid, _)| !is_uid)
-        .map(|(_, k)| k.clone())
-        .collect();
-    let uids: Vec<String> = keys
-        .iter()
-        .filter(|(is_uid, _)| *is_uid)
-        .map(|(_, k)| k.clone())
-        .collect();
+    let keys: Vec<(bool, String)> = references.iter().map(|r| reference_key(r, &site_path)).collect();
+    let paths: Vec<String> = keys.iter().filter(|(is_uid, _)| !is_uid).map(|(_, k)| k.clone()).collect();
+    let uids: Vec<String> = keys.iter().filter(|(is_uid, _)| *is_uid).map(|(_, k)| k.clone()).collect();
     let mut found = ctx.app.store.content_at_paths(&paths).await?;
     found.extend(ctx.app.store.content_by_uids(&uids).await?);
     let mut sources = Vec::with_capacity(keys.len());
     let mut errors = Vec::new();
     for ((is_uid, key), reference) in keys.iter().zip(references) {
-        let hit = found.iter().find(|o| {
-            if *is_uid {
-                &o.uid == key
-            } else {
-                &o.path == key
-            }
-        });
+        let hit = found.iter().find(|o| if *is_uid { &o.uid == key } else { &o.path == key });
         match hit {
             Some(object) if !sources.iter().any(|s: &ContentObject| s.uid == object.uid) => {
                 sources.push(object.clone())
             }
             Some(_) => {}
-            None => errors.push(FieldError::new(
-                "source",
-                format!("No object found for '{reference}'."),
-            )),
+            None => errors.push(FieldError::new("source", format!("No object found for '{reference}'."))),
         }
     }
     if !errors.is_empty() {
@@ -153,18 +115,12 @@ fn reference_key(reference: &str, site_path: &str) -> (bool, String) {
     };
     let path = path.split(['?', '#']).next().unwrap_or_default();
     let decoded = percent_encoding::percent_decode_str(path).decode_utf8_lossy();
-    let segments: Vec<&str> = decoded
-        .split('/')
-        .filter(|s| !s.is_empty() && *s != "++api++")
-        .collect();
+    let segments: Vec<&str> = decoded.split('/').filter(|s| !s.is_empty() && *s != "++api++").collect();
     let joined = format!("/{}", segments.join("/"));
     if joined == site_path || joined.starts_with(&format!("{site_path}/")) {
         (false, joined)
     } else {
-        (
-            false,
-            format!("{site_path}{}", if joined == "/" { "" } else { &joined }),
-        )
+        (false, format!("{site_path}{}", if joined == "/" { "" } else { &joined }))
     }
 }
 
@@ -174,10 +130,7 @@ mod tests {
 
     #[test]
     fn references_resolve_to_physical_paths() {
-        assert_eq!(
-            reference_key("http://h:8080/Plone/++api++/a/b", "/Plone").1,
-            "/Plone/a/b"
-        );
+        assert_eq!(reference_key("http://h:8080/Plone/++api++/a/b", "/Plone").1, "/Plone/a/b");
         assert_eq!(reference_key("/Plone/a", "/Plone").1, "/Plone/a");
         assert_eq!(reference_key("/a", "/Plone").1, "/Plone/a");
         assert!(reference_key("0123456789abcdef0123456789ABCDEF", "/Plone").0);

@@ -31,33 +31,18 @@ pub static TYPES_COMPONENT: Component = Component {
 async fn types(ctx: Ctx) -> ApiResult<Response> {
     let options = ctx.serialize_options()?;
     let sctx = ctx.serialize_ctx(&options);
-    let subject = Subject {
-        object: &ctx.context,
-        parent: ctx.parent.as_ref(),
-        profile: &ctx.profile,
-    };
+    let subject = Subject { object: &ctx.context, parent: ctx.parent.as_ref(), profile: &ctx.profile };
     Ok(json(&list(&sctx, subject)))
 }
 
 fn list(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> Value {
     let site_url = format!("{}/{}", ctx.base_url, subject.object.site_id());
-    let may_add = ctx.app.security.allows(
-        ctx.principal,
-        Permission::ADD_PORTAL_CONTENT,
-        subject.object,
-    );
+    let may_add = ctx.app.security.allows(ctx.principal, Permission::ADD_PORTAL_CONTENT, subject.object);
     let types: Vec<Value> = ctx
         .app
         .types
         .all()
-        .filter(|t| {
-            t.global_allow
-                || subject
-                    .profile
-                    .allowed_types
-                    .as_ref()
-                    .is_some_and(|a| a.contains(&t.id))
-        })
+        .filter(|t| t.global_allow || subject.profile.allowed_types.as_ref().is_some_and(|a| a.contains(&t.id)))
         .map(|t| {
             let addable = may_add && ctx.app.types.allows_child(subject.profile, t);
             json!({

@@ -31,11 +31,12 @@ impl Store {
     /// The metadata of one blob field.
     pub async fn blob_meta(&self, uid: &str, field: &str) -> Result<Option<BlobMeta>, sqlx::Error> {
         self.count();
-        let row = sqlx::query("SELECT filename, content_type, size, sha256 FROM blob WHERE content_uid = $1 AND field = $2")
-            .bind(uid)
-            .bind(field)
-            .fetch_optional(&self.pool)
-            .await?;
+        let row =
+            sqlx::query("SELECT filename, content_type, size, sha256 FROM blob WHERE content_uid = $1 AND field = $2")
+                .bind(uid)
+                .bind(field)
+                .fetch_optional(&self.pool)
+                .await?;
         row.map(|row| {
             Ok(BlobMeta {
                 filename: row.try_get(0)?,
@@ -48,12 +49,7 @@ impl Store {
     }
 
     /// Reads `range` of a blob.
-    pub async fn blob_bytes(
-        &self,
-        uid: &str,
-        field: &str,
-        range: BlobRange,
-    ) -> Result<Vec<u8>, sqlx::Error> {
+    pub async fn blob_bytes(&self, uid: &str, field: &str, range: BlobRange) -> Result<Vec<u8>, sqlx::Error> {
         self.count();
         let sql = match self.backend {
             Backend::Sqlite => {

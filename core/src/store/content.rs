@@ -7,10 +7,7 @@ use sqlx::{AssertSqlSafe, Row};
 
 impl Store {
     /// The live objects at any of `paths` (trashed ones are invisible).
-    pub async fn content_at_paths(
-        &self,
-        paths: &[String],
-    ) -> Result<Vec<ContentObject>, sqlx::Error> {
+    pub async fn content_at_paths(&self, paths: &[String]) -> Result<Vec<ContentObject>, sqlx::Error> {
         if paths.is_empty() {
             return Ok(Vec::new());
         }
@@ -23,12 +20,7 @@ impl Store {
         for path in paths {
             query = query.bind(path.as_str());
         }
-        query
-            .fetch_all(&self.pool)
-            .await?
-            .iter()
-            .map(content_from_row)
-            .collect()
+        query.fetch_all(&self.pool).await?.iter().map(content_from_row).collect()
     }
 
     /// A live object by path.
@@ -37,10 +29,7 @@ impl Store {
     }
 
     /// The live objects with any of `uids`, in no particular order.
-    pub async fn content_by_uids(
-        &self,
-        uids: &[String],
-    ) -> Result<Vec<ContentObject>, sqlx::Error> {
+    pub async fn content_by_uids(&self, uids: &[String]) -> Result<Vec<ContentObject>, sqlx::Error> {
         if uids.is_empty() {
             return Ok(Vec::new());
         }
@@ -53,21 +42,11 @@ impl Store {
         for uid in uids {
             query = query.bind(uid.as_str());
         }
-        query
-            .fetch_all(&self.pool)
-            .await?
-            .iter()
-            .map(content_from_row)
-            .collect()
+        query.fetch_all(&self.pool).await?.iter().map(content_from_row).collect()
     }
 
     /// One page of a container's children in position order.
-    pub async fn children(
-        &self,
-        parent_uid: &str,
-        offset: i64,
-        limit: i64,
-    ) -> Result<Vec<ContentObject>, sqlx::Error> {
+    pub async fn children(&self, parent_uid: &str, offset: i64, limit: i64) -> Result<Vec<ContentObject>, sqlx::Error> {
         self.count();
         let sql = format!(
             "SELECT {CONTENT_COLUMNS} FROM content WHERE parent_uid = $1 AND trashed = 0 \
@@ -177,21 +156,15 @@ impl Tx {
     /// The next free position at the end of a container.
     pub async fn next_position(&mut self, parent_uid: &str) -> Result<i64, sqlx::Error> {
         self.count();
-        let row = sqlx::query(
-            "SELECT COALESCE(MAX(position), -1) + 1 FROM content WHERE parent_uid = $1",
-        )
-        .bind(parent_uid)
-        .fetch_one(&mut *self.inner)
-        .await?;
+        let row = sqlx::query("SELECT COALESCE(MAX(position), -1) + 1 FROM content WHERE parent_uid = $1")
+            .bind(parent_uid)
+            .fetch_one(&mut *self.inner)
+            .await?;
         row.try_get(0)
     }
 
     /// Sets the positions of a container's children to their order in `ids_in_order`.
-    pub async fn set_positions(
-        &mut self,
-        parent_uid: &str,
-        ids_in_order: &[String],
-    ) -> Result<(), sqlx::Error> {
+    pub async fn set_positions(&mut self, parent_uid: &str, ids_in_order: &[String]) -> Result<(), sqlx::Error> {
         for (position, id) in ids_in_order.iter().enumerate() {
             self.count();
             sqlx::query("UPDATE content SET position = $1 WHERE parent_uid = $2 AND id = $3")

@@ -73,19 +73,12 @@ impl Store {
             .await?;
         match backend {
             Backend::Sqlite => {
-                sqlx::query("PRAGMA journal_mode=WAL")
-                    .execute(&pool)
-                    .await?;
+                sqlx::query("PRAGMA journal_mode=WAL").execute(&pool).await?;
                 sqlx::migrate!("./migrations/sqlite").run(&pool).await?;
             }
             Backend::Postgres => sqlx::migrate!("./migrations/postgres").run(&pool).await?,
         }
-        Ok(Store {
-            pool,
-            backend,
-            write_lock: Arc::new(Mutex::new(())),
-            queries: Arc::new(AtomicU64::new(0)),
-        })
+        Ok(Store { pool, backend, write_lock: Arc::new(Mutex::new(())), queries: Arc::new(AtomicU64::new(0)) })
     }
 
     /// The engine behind this store.
@@ -110,11 +103,7 @@ impl Store {
         };
         self.count();
         let inner = self.pool.begin().await?;
-        Ok(Tx {
-            inner,
-            _lock: lock,
-            store: self.clone(),
-        })
+        Ok(Tx { inner, _lock: lock, store: self.clone() })
     }
 
     /// Closes every connection; used on shutdown so SQLite checkpoints its WAL.

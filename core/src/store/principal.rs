@@ -18,15 +18,13 @@ pub struct StoredPrincipal {
 
 impl Store {
     /// A user by login name.
-    pub async fn principal_by_login(
-        &self,
-        login: &str,
-    ) -> Result<Option<StoredPrincipal>, sqlx::Error> {
+    pub async fn principal_by_login(&self, login: &str) -> Result<Option<StoredPrincipal>, sqlx::Error> {
         self.count();
-        let row = sqlx::query("SELECT id, password_hash, fullname, roles FROM principal WHERE login = $1 AND kind = 'user'")
-            .bind(login)
-            .fetch_optional(&self.pool)
-            .await?;
+        let row =
+            sqlx::query("SELECT id, password_hash, fullname, roles FROM principal WHERE login = $1 AND kind = 'user'")
+                .bind(login)
+                .fetch_optional(&self.pool)
+                .await?;
         row.map(|row| {
             let roles: String = row.try_get(3)?;
             Ok(StoredPrincipal {
@@ -42,12 +40,7 @@ impl Store {
 
 impl Tx {
     /// Creates a user, or replaces its password and roles when it exists.
-    pub async fn upsert_user(
-        &mut self,
-        id: &str,
-        password_hash: &str,
-        roles: &[&str],
-    ) -> Result<(), sqlx::Error> {
+    pub async fn upsert_user(&mut self, id: &str, password_hash: &str, roles: &[&str]) -> Result<(), sqlx::Error> {
         self.count();
         sqlx::query(
             "INSERT INTO principal (id, kind, login, password_hash, roles) VALUES ($1, 'user', $1, $2, $3) \
@@ -66,10 +59,7 @@ impl Store {
     /// Whether a principal with this id exists.
     pub async fn principal_exists(&self, id: &str) -> Result<bool, sqlx::Error> {
         self.count();
-        let row = sqlx::query("SELECT COUNT(*) FROM principal WHERE id = $1")
-            .bind(id)
-            .fetch_one(&self.pool)
-            .await?;
+        let row = sqlx::query("SELECT COUNT(*) FROM principal WHERE id = $1").bind(id).fetch_one(&self.pool).await?;
         Ok(row.try_get::<i64, _>(0)? > 0)
     }
 }

@@ -18,10 +18,7 @@ pub struct RedirectHit {
 
 impl Store {
     /// Looks up the longest of `candidates` that has a redirect.
-    pub async fn find_redirect(
-        &self,
-        candidates: &[String],
-    ) -> Result<Option<RedirectHit>, sqlx::Error> {
+    pub async fn find_redirect(&self, candidates: &[String]) -> Result<Option<RedirectHit>, sqlx::Error> {
         if candidates.is_empty() {
             return Ok(None);
         }
@@ -42,10 +39,7 @@ impl Store {
                 target_path: row.try_get(1)?,
                 target_trashed: row.try_get::<i64, _>(2)? != 0,
             };
-            if best
-                .as_ref()
-                .is_none_or(|b| hit.old_path.len() > b.old_path.len())
-            {
+            if best.as_ref().is_none_or(|b| hit.old_path.len() > b.old_path.len()) {
                 best = Some(hit);
             }
         }
@@ -55,11 +49,7 @@ impl Store {
 
 impl Tx {
     /// After a subtree moved from `old_root` to `new_root`, maps every old path to its object.
-    pub(super) async fn record_redirects(
-        &mut self,
-        old_root: &str,
-        new_root: &str,
-    ) -> Result<(), sqlx::Error> {
+    pub(super) async fn record_redirects(&mut self, old_root: &str, new_root: &str) -> Result<(), sqlx::Error> {
         self.count();
         sqlx::query(
             "INSERT INTO redirect (old_path, target_uid, created) \

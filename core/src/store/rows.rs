@@ -23,18 +23,13 @@ fn time_from_db(text: &str) -> Result<DateTime<Utc>, sqlx::Error> {
 /// Reads one content row.
 pub fn content_from_row(row: &AnyRow) -> Result<ContentObject, sqlx::Error> {
     let optional_time = |index: usize| -> Result<Option<DateTime<Utc>>, sqlx::Error> {
-        row.try_get::<Option<String>, _>(index)?
-            .as_deref()
-            .map(time_from_db)
-            .transpose()
+        row.try_get::<Option<String>, _>(index)?.as_deref().map(time_from_db).transpose()
     };
     let fields: String = row.try_get(14)?;
     let fields = match serde_json::from_str(&fields) {
         Ok(serde_json::Value::Object(map)) => map,
         _ => {
-            return Err(sqlx::Error::Decode(
-                "content.fields is not a JSON object".into(),
-            ));
+            return Err(sqlx::Error::Decode("content.fields is not a JSON object".into()));
         }
     };
     Ok(ContentObject {
@@ -58,8 +53,5 @@ pub fn content_from_row(row: &AnyRow) -> Result<ContentObject, sqlx::Error> {
 
 /// `$first, $first+1, …` for an `IN (…)` list of `count` parameters.
 pub fn placeholders(first: usize, count: usize) -> String {
-    (first..first + count)
-        .map(|n| format!("${n}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    (first..first + count).map(|n| format!("${n}")).collect::<Vec<_>>().join(", ")
 }

@@ -43,12 +43,7 @@ pub static GREETING_SERIALIZER: ContentSerializer = ContentSerializer {
     kind: ContentKind::Type("Greeting"),
     serialize: |_, subject, out| {
         Box::pin(async move {
-            let recipient = subject
-                .object
-                .fields
-                .get("recipient")
-                .and_then(Value::as_str)
-                .unwrap_or("world");
+            let recipient = subject.object.fields.get("recipient").and_then(Value::as_str).unwrap_or("world");
             out.insert("greeting".into(), json!(format!("Hello, {recipient}!")));
             Ok(())
         })

@@ -1,0 +1,85 @@
+//! The `wcs` binary itself: first start, demo content, restart and graceful shutdown.
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+fn start(data_dir: &std::path::Path, port: u16) -> (Child, mpsc::Receiver<String>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wcs"))
+        .args(["serve", "--demo", "--listen", &format!("127.0.0.1:{port}")])
+        .arg("--data-dir")
+        .arg(data_dir)
+        .env_remove("WCS_ADMIN_PASSWORD")
+        .env_remove("WCS_DATABASE_URL")
+        .env("WCS_LOG", "warn")
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    (child, rx)
+}
+
+async fn wait_ready(client: &reqwest::Client, url: &str, password: &str) -> serde_json::Value {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let response = client.get(url).header("Accept", "application/json").basic_auth("admin", Some(password)).send().await;
+        if let Ok(response) = response
+            && response.status() == 200
+        {
+            return response.json().await.unwrap();
+        }
+        assert!(Instant::now() < deadline, "server did not come up");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+fn terminate(mut child: Child) -> std::process::ExitStatus {
+    let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        assert!(Instant::now() < deadline, "server did not stop on SIGTERM");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[tokio::test]
+async fn first_start_prints_the_admin_password_once_and_sigterm_stops_gracefully() {
+    let dir = tempfile::tempdir().unwrap();
+    let client = reqwest::Client::new();
+    let port = free_port();
+    let (child, lines) = start(dir.path(), port);
+    let line = lines
+        .recv_timeout(Duration::from_secs(30))
+        .expect("a line with the generated password");
+    let password = line.rsplit(": ").next().unwrap().trim().to_owned();
+    assert!(line.contains("generated password") && password.len() >= 16, "{line}");
+    let url = format!("http://127.0.0.1:{port}/Plone");
+    let site = wait_ready(&client, &url, &password).await;
+    assert_eq!(site["items_total"], 3, "demo content: {site}");
+    assert!(terminate(child).success());
+
+    let port = free_port();
+    let (child, lines) = start(dir.path(), port);
+    let url = format!("http://127.0.0.1:{port}/Plone");
+    let site = wait_ready(&client, &url, &password).await;
+    assert_eq!(site["items_total"], 3, "--demo does not load twice");
+    assert!(terminate(child).success());
+    let printed: Vec<String> = lines.try_iter().collect();
+    assert!(printed.iter().all(|l| !l.contains("password")), "printed again: {printed:?}");
+}

@@ -1,0 +1,108 @@
+//! Content negotiation (`Accept`, `++api++`), the theming header, HTML pages, CORS and the
+//! OpenAPI document.
+
+use crate::support::{TestServer, read};
+use reqwest::Method;
+use serde_json::json;
+
+#[tokio::test]
+async fn api_responses_disable_theming_and_html_is_served_otherwise() {
+    let server = TestServer::start().await;
+    server.create("", json!({"@type": "Document", "title": "Seite <1>", "text": "<p>Inhalt</p>"})).await;
+    let response = server.admin(Method::GET, "seite-1").send().await.unwrap();
+    assert_eq!(response.headers()["x-theme-disabled"], "True");
+    assert!(response.headers()["content-type"].to_str().unwrap().starts_with("application/json"));
+
+    let api_url = format!("{}/Plone/++api++/seite-1", server.base);
+    let response = server.raw(Method::GET, &api_url).send().await.unwrap();
+    assert_eq!(response.headers()["x-theme-disabled"], "True");
+    let (status, body) = read(response).await;
+    assert_eq!(status, 200);
+    assert_eq!(body["@id"], server.url("seite-1").as_str(), "@id never carries ++api++");
+
+    let response = server.raw(Method::GET, &server.url("seite-1")).send().await.unwrap();
+    assert!(response.headers().get("x-theme-disabled").is_none());
+    assert!(response.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
+    let html = response.text().await.unwrap();
+    assert!(html.contains("<h1>Seite &lt;1&gt;</h1>"), "titles are escaped: {html}");
+    assert!(html.contains("<p>Inhalt</p>"));
+}
+
+#[tokio::test]
+async fn cors_preflight_is_answered_on_every_api_path() {
+    let server = TestServer::start().await;
+    for path in ["/Plone", "/Plone/++api++/anything/@search", "/Plone/doc/@move"] {
+        let response = server
+            .raw(Method::OPTIONS, &format!("{}{path}", server.base))
+            .header("Origin", "https://editor.example")
+            .header("Access-Control-Request-Method", "PATCH")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 204, "{path}");
+        assert_eq!(response.headers()["access-control-allow-origin"], "https://editor.example");
+        assert!(response.headers()["access-control-allow-methods"].to_str().unwrap().contains("PATCH"));
+        assert!(response.headers()["access-control-allow-headers"].to_str().unwrap().contains("Authorization"));
+    }
+    let response = server.anonymous(Method::GET, "").header("Origin", "https://editor.example").send().await.unwrap();
+    assert_eq!(response.headers()["access-control-allow-origin"], "https://editor.example");
+    let response = server.anonymous(Method::GET, "").header("Origin", "https://evil.example").send().await.unwrap();
+    assert!(response.headers().get("access-control-allow-origin").is_none());
+}
+
+#[tokio::test]
+async fn urls_follow_the_forwarded_host() {
+    let server = TestServer::start().await;
+    let response = server
+        .anonymous(Method::GET, "")
+        .header("X-Forwarded-Host", "www.example.org")
+        .header("X-Forwarded-Proto", "https")
+        .send()
+        .await
+        .unwrap();
+    let (_, body) = read(response).await;
+    assert_eq!(body["@id"], "https://www.example.org/Plone");
+    let response =
+        server.anonymous(Method::GET, "").header("X-Forwarded-Host", "evil\"><script>").send().await.unwrap();
+    let (_, body) = read(response).await;
+    assert_eq!(body["@id"], "http://localhost/Plone", "malformed hosts are not echoed");
+}
+
+#[tokio::test]
+async fn components_expand_inline() {
+    let server = TestServer::start().await;
+    let (_, site) = server.get_json("").await;
+    assert_eq!(site["@components"]["types"]["@id"], format!("{}/@types", server.site));
+    let (_, site) = server.get_json("?expand=types").await;
+    let types = site["@components"]["types"].as_array().unwrap();
+    let document = types.iter().find(|t| t["id"] == "Document").unwrap();
+    assert_eq!(document["addable"], true);
+    assert!(types.iter().all(|t| t["id"] != "Plone Site"));
+}
+
+#[tokio::test]
+async fn the_openapi_document_lists_content_paths_and_plugin_services() {
+    let server = TestServer::start().await;
+    let (status, doc) =
+        read(server.raw(Method::GET, &format!("{}/openapi.json", server.base)).send().await.unwrap()).await;
+    assert_eq!(status, 200);
+    assert_eq!(doc["openapi"], "3.1.0");
+    let paths = doc["paths"].as_object().unwrap();
+    assert!(paths["/{site}/{path}"].get("patch").is_some());
+    assert!(paths["/{site}/{path}/@move"].get("post").is_some());
+    assert_eq!(paths["/{site}/{path}/@hello"]["get"]["tags"][0], "example-hello");
+    let codes = doc["components"]["schemas"]["Error"]["properties"]["code"]["enum"].as_array().unwrap();
+    assert!(codes.iter().any(|c| c == "validation_failed"));
+}
+
+#[test]
+fn the_openapi_document_matches_the_committed_snapshot() {
+    let registry = wcs_core::plugin::Registry::build(&Default::default()).unwrap();
+    let document = serde_json::to_string_pretty(&wcs_openapi::document(&registry)).unwrap() + "\n";
+    let snapshot = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("openapi/snapshot.json");
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        std::fs::write(&snapshot, &document).unwrap();
+    }
+    let committed = std::fs::read_to_string(&snapshot).unwrap_or_default();
+    assert!(committed == document, "openapi/snapshot.json is stale; rerun with UPDATE_SNAPSHOTS=1 and review the diff");
+}

@@ -1,0 +1,17 @@
+//! Black-box tests of the whole server over real HTTP. Each test starts its own server on an
+//! ephemeral port over a fresh database: SQLite, or PostgreSQL with `WCS_TEST_DATABASE_URL`.
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+
+// The example third-party plugin is linked into this test binary like any plugin crate.
+use wcs_example_hello as _;
+
+mod api_mode;
+mod content;
+mod errors;
+mod files;
+mod folders;
+mod move_copy;
+mod plugins;
+mod redirects;
+mod support;
+mod types_dir;

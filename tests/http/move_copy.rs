@@ -1,0 +1,103 @@
+//! `@move` and `@copy`.
+
+use crate::support::{TestServer, assert_error, read};
+use reqwest::Method;
+use serde_json::json;
+
+#[tokio::test]
+async fn move_by_url_path_or_uid() {
+    let server = TestServer::start().await;
+    server.create("", json!({"@type": "Folder", "title": "Target"})).await;
+    server.create("", json!({"@type": "Document", "title": "One"})).await;
+    server.create("", json!({"@type": "Document", "title": "Two"})).await;
+    let three = server.create("", json!({"@type": "Document", "title": "Three"})).await;
+    let response = server
+        .admin(Method::POST, "target/@move")
+        .json(&json!({"source": [server.url("one"), "/Plone/two", three["UID"]]}))
+        .send()
+        .await
+        .unwrap();
+    let (status, body) = read(response).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body[0], json!({"source": server.url("one"), "target": server.url("target/one")}));
+    assert_eq!(body[2]["target"], server.url("target/three").as_str());
+    assert_eq!(server.get_json("target/two").await.0, 200);
+    let (_, moved) = server.get_json("target/three").await;
+    assert_eq!(moved["UID"], three["UID"]);
+    assert_eq!(server.get_json("target").await.1["items_total"], 3);
+}
+
+#[tokio::test]
+async fn moving_keeps_the_subtree_and_uniquifies_ids() {
+    let server = TestServer::start().await;
+    server.create("", json!({"@type": "Folder", "title": "A"})).await;
+    server.create("a", json!({"@type": "Folder", "title": "Sub"})).await;
+    server.create("a/sub", json!({"@type": "Document", "title": "Leaf"})).await;
+    server.create("", json!({"@type": "Folder", "title": "B"})).await;
+    server.create("b", json!({"@type": "Document", "title": "Sub"})).await;
+    let (status, body) =
+        read(server.admin(Method::POST, "b/@move").json(&json!({"source": "/sub"})).send().await.unwrap()).await;
+    assert_eq!(status, 400, "unknown path must be named: {body}");
+    let (status, body) =
+        read(server.admin(Method::POST, "b/@move").json(&json!({"source": server.url("a/sub")})).send().await.unwrap())
+            .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body[0]["target"], server.url("b/sub-1").as_str());
+    assert_eq!(server.get_json("b/sub-1/leaf").await.0, 200);
+    assert_eq!(server.get_json("b/sub").await.1["@type"], "Document");
+}
+
+#[tokio::test]
+async fn move_refuses_cycles_disallowed_types_and_missing_sources() {
+    let server = TestServer::start().await;
+    server.create("", json!({"@type": "Folder", "title": "A"})).await;
+    server.create("a", json!({"@type": "Folder", "title": "Inner"})).await;
+    let response =
+        server.admin(Method::POST, "a/inner/@move").json(&json!({"source": server.url("a")})).send().await.unwrap();
+    assert_error(response, 400, "bad_request").await;
+    let response = server.admin(Method::POST, "a/@move").json(&json!({})).send().await.unwrap();
+    assert_error(response, 400, "missing_property").await;
+    let response = server.admin(Method::POST, "a/@move").json(&json!({"source": 5})).send().await.unwrap();
+    assert_error(response, 400, "invalid_parameter").await;
+    let response =
+        server.admin(Method::POST, "a/@move").json(&json!({"source": ["/Plone/nothing"]})).send().await.unwrap();
+    let body = assert_error(response, 400, "validation_failed").await;
+    assert!(body["errors"][0]["message"].as_str().unwrap().contains("/Plone/nothing"));
+    let response = server.admin(Method::POST, "a/@move").json(&json!({"source": server.site})).send().await.unwrap();
+    assert_error(response, 400, "bad_request").await;
+}
+
+#[tokio::test]
+async fn copy_makes_new_objects_with_copy_of_ids() {
+    let server = TestServer::start().await;
+    server.create("", json!({"@type": "Folder", "title": "F"})).await;
+    server.create("f", json!({"@type": "Document", "title": "Inner", "description": "d"})).await;
+    let original = server.create("", json!({"@type": "Document", "title": "Doc", "text": "<p>x</p>"})).await;
+    let (status, body) =
+        read(server.admin(Method::POST, "@copy").json(&json!({"source": server.url("doc")})).send().await.unwrap())
+            .await;
+    assert_eq!(status, 200);
+    assert_eq!(body[0]["target"], server.url("copy_of_doc").as_str());
+    let (_, copy) = server.get_json("copy_of_doc").await;
+    assert_ne!(copy["UID"], original["UID"]);
+    assert_eq!(copy["text"], original["text"]);
+    let (_, body) =
+        read(server.admin(Method::POST, "@copy").json(&json!({"source": server.url("doc")})).send().await.unwrap())
+            .await;
+    assert_eq!(body[0]["target"], server.url("copy2_of_doc").as_str());
+    let (_, body) =
+        read(server.admin(Method::POST, "@copy").json(&json!({"source": server.url("f")})).send().await.unwrap()).await;
+    assert_eq!(body[0]["target"], server.url("copy_of_f").as_str());
+    let (_, inner) = server.get_json("copy_of_f/inner").await;
+    assert_eq!(inner["description"], "d");
+    assert_eq!(inner["parent"]["@id"], server.url("copy_of_f").as_str());
+    assert_eq!(server.get_json("f/inner").await.0, 200, "the original stays");
+}
+
+#[tokio::test]
+async fn anonymous_cannot_move() {
+    let server = TestServer::start().await;
+    server.create("", json!({"@type": "Folder", "title": "F"})).await;
+    let response = server.anonymous(Method::POST, "f/@move").json(&json!({"source": "/Plone/x"})).send().await.unwrap();
+    assert_error(response, 401, "unauthorized").await;
+}

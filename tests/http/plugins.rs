@@ -1,0 +1,116 @@
+//! The plugin host: discovery, ordering, start-up errors and a third-party plugin over HTTP.
+
+use crate::support::{TestServer, read};
+use reqwest::Method;
+use serde_json::json;
+use wcs_core::plugin::{PluginDescriptor, PluginSelection, Registrar, Registry, StartupError};
+use wcs_core::security::Permission;
+use wcs_core::service::{ContentKind, Service};
+
+#[tokio::test]
+async fn linked_plugins_are_exactly_core_shipped_and_the_example() {
+    let server = TestServer::start().await;
+    let mut expected: Vec<&str> = vec!["core", "example-hello"];
+    expected.extend(wcs::SHIPPED_PLUGINS);
+    expected.sort();
+    let mut built = server.app.registry.plugin_ids().to_vec();
+    built.sort();
+    assert_eq!(built, expected);
+}
+
+#[tokio::test]
+async fn third_party_service_and_serializer_answer_over_http() {
+    let server = TestServer::start().await;
+    let (status, body) = read(server.admin(Method::GET, "@hello").send().await.unwrap()).await;
+    assert_eq!(status, 200);
+    assert_eq!(body["message"], "Hello admin, this is Site.");
+    let card = server.create("", json!({"@type": "Greeting", "title": "Card", "recipient": "Anna"})).await;
+    assert_eq!(card["greeting"], "Hello, Anna!");
+    assert_eq!(card["recipient"], "Anna");
+    assert_eq!(card["@type"], "Greeting");
+}
+
+#[tokio::test]
+async fn disabling_a_plugin_removes_its_services_and_types() {
+    let server = TestServer::start_with(|c| c.plugins.disabled = vec!["example-hello".into()]).await;
+    let (status, _) = read(server.admin(Method::GET, "@hello").send().await.unwrap()).await;
+    assert_eq!(status, 404);
+    let (status, body) =
+        read(server.admin(Method::POST, "").json(&json!({"@type": "Greeting", "title": "x"})).send().await.unwrap())
+            .await;
+    assert_eq!((status, body["code"].as_str()), (400, Some("unknown_type")));
+}
+
+fn noop(_: &mut Registrar) {}
+
+static PING_A: Service = Service {
+    method: reqwest::Method::GET,
+    name: "@ping",
+    kind: ContentKind::Any,
+    permission: Permission::VIEW,
+    csrf: false,
+    summary: "ping",
+    request_schema: None,
+    response_schema: None,
+    handler: |_| Box::pin(async { Ok(wcs_core::poem_reexports::Response::builder().finish()) }),
+};
+static PING_B: Service = Service {
+    method: reqwest::Method::GET,
+    name: "@ping",
+    kind: ContentKind::Any,
+    permission: Permission::VIEW,
+    csrf: false,
+    summary: "ping again",
+    request_schema: None,
+    response_schema: None,
+    handler: |_| Box::pin(async { Ok(wcs_core::poem_reexports::Response::builder().finish()) }),
+};
+
+static ALPHA: PluginDescriptor = PluginDescriptor { id: "alpha", depends_on: &[], build: |r| r.service(&PING_A) };
+static BETA: PluginDescriptor = PluginDescriptor { id: "beta", depends_on: &["alpha"], build: |r| r.service(&PING_B) };
+static GAMMA: PluginDescriptor = PluginDescriptor { id: "gamma", depends_on: &["missing"], build: noop };
+static AARDVARK: PluginDescriptor = PluginDescriptor { id: "aardvark", depends_on: &["zebra"], build: noop };
+static ZEBRA: PluginDescriptor = PluginDescriptor { id: "zebra", depends_on: &[], build: noop };
+
+#[test]
+fn duplicate_service_keys_name_both_plugins() {
+    let err = Registry::build_from(&[&BETA, &ALPHA], &PluginSelection::default()).err();
+    assert_eq!(
+        err,
+        Some(StartupError::DuplicateKey {
+            what: "service GET @ping for any content".into(),
+            first: "alpha",
+            second: "beta",
+        })
+    );
+    let message = err.map(|e| e.to_string()).unwrap_or_default();
+    assert!(message.contains("'alpha'") && message.contains("'beta'"), "{message}");
+}
+
+#[test]
+fn missing_dependencies_fail_start_up() {
+    let err = Registry::build_from(&[&GAMMA], &PluginSelection::default()).err();
+    assert_eq!(err, Some(StartupError::MissingDependency { plugin: "gamma".into(), missing: "missing".into() }));
+}
+
+#[test]
+fn order_is_by_id_then_dependencies_whatever_the_link_order() {
+    for linked in [[&AARDVARK, &ZEBRA, &ALPHA], [&ALPHA, &ZEBRA, &AARDVARK]] {
+        let registry = Registry::build_from(&linked, &PluginSelection::default()).unwrap();
+        assert_eq!(registry.plugin_ids(), ["alpha", "zebra", "aardvark"]);
+    }
+}
+
+#[test]
+fn disabling_unknown_or_core_plugins_is_an_error() {
+    let selection = PluginSelection { disabled: vec!["nope".into()] };
+    assert!(matches!(Registry::build_from(&[&ALPHA], &selection), Err(StartupError::BadSelection(..))));
+    let selection = PluginSelection { disabled: vec!["core".into()] };
+    assert!(matches!(Registry::build_from(&[&ALPHA], &selection), Err(StartupError::BadSelection(..))));
+}
+
+#[test]
+fn the_manifest_check_reports_an_unlinked_plugin() {
+    assert_eq!(wcs::check_linked(&["alpha"], &[]), Err(StartupError::NotLinked("core".into())));
+    assert_eq!(wcs::check_linked(&["core"], &[]), Ok(()));
+}

@@ -1,0 +1,154 @@
+//! The test harness: a real server on an ephemeral port over a fresh SQLite file, or over a
+//! fresh PostgreSQL schema when `WCS_TEST_DATABASE_URL` is set.
+
+use reqwest::{Client, Method, RequestBuilder, Response};
+use serde_json::Value;
+use sqlx::Connection;
+use std::sync::Arc;
+use tempfile::TempDir;
+use tokio::sync::oneshot;
+use wcs_core::app::{App, AppConfig};
+use wcs_core::plugin::PluginSelection;
+
+/// The admin password every test server starts with.
+pub const ADMIN_PASSWORD: &str = "secret";
+
+/// A running server.
+pub struct TestServer {
+    /// `http://127.0.0.1:<port>`.
+    pub base: String,
+    /// The site URL.
+    pub site: String,
+    /// The running application (for query counts).
+    pub app: Arc<App>,
+    client: Client,
+    shutdown: Option<oneshot::Sender<()>>,
+    _dir: TempDir,
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+    }
+}
+
+/// Whether the suite runs on PostgreSQL.
+pub fn postgres_url() -> Option<String> {
+    std::env::var("WCS_TEST_DATABASE_URL").ok().filter(|u| !u.is_empty())
+}
+
+async fn database_url(dir: &TempDir) -> String {
+    match postgres_url() {
+        None => format!("sqlite://{}?mode=rwc", dir.path().join("wcs.db").display()),
+        Some(url) => {
+            let schema = format!("t_{}", uuid::Uuid::new_v4().simple());
+            let mut conn = sqlx::PgConnection::connect(&url).await.expect("connect to WCS_TEST_DATABASE_URL");
+            sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {schema}")))
+                .execute(&mut conn)
+                .await
+                .expect("create test schema");
+            let separator = if url.contains('?') { '&' } else { '?' };
+            format!("{url}{separator}options=-c%20search_path%3D{schema}")
+        }
+    }
+}
+
+/// A default configuration over `database_url`.
+pub fn config(database_url: String) -> AppConfig {
+    AppConfig {
+        database_url,
+        site_id: "Plone".into(),
+        admin_password: Some(ADMIN_PASSWORD.into()),
+        types_dir: None,
+        cors_origins: vec!["https://editor.example".into()],
+        max_body_bytes: 1024 * 1024,
+        plugins: PluginSelection::default(),
+    }
+}
+
+impl TestServer {
+    /// Starts a server with the default configuration.
+    pub async fn start() -> TestServer {
+        Self::start_with(|_| {}).await
+    }
+
+    /// Starts a server after `customize` adjusted the configuration.
+    pub async fn start_with(customize: impl FnOnce(&mut AppConfig)) -> TestServer {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut config = config(database_url(&dir).await);
+        customize(&mut config);
+        let (app, _) = wcs::open_app(config).await.expect("server starts");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let addr = listener.local_addr().expect("local addr");
+        let (tx, rx) = oneshot::channel::<()>();
+        let serving = app.clone();
+        tokio::spawn(async move {
+            let _ = wcs_core::server::serve(serving, listener, async {
+                let _ = rx.await;
+            })
+            .await;
+        });
+        let base = format!("http://{addr}");
+        let client = Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client");
+        TestServer { site: format!("{base}/Plone"), base, app, client, shutdown: Some(tx), _dir: dir }
+    }
+
+    /// A JSON API request as `admin`; `path` is below the site (`""` for the root).
+    pub fn admin(&self, method: Method, path: &str) -> RequestBuilder {
+        self.anonymous(method, path).basic_auth("admin", Some(ADMIN_PASSWORD))
+    }
+
+    /// A JSON API request without credentials.
+    pub fn anonymous(&self, method: Method, path: &str) -> RequestBuilder {
+        self.raw(method, &self.url(path)).header("Accept", "application/json")
+    }
+
+    /// Any request to an absolute URL, without defaults.
+    pub fn raw(&self, method: Method, url: &str) -> RequestBuilder {
+        self.client.request(method, url)
+    }
+
+    /// The absolute URL of a path below the site.
+    pub fn url(&self, path: &str) -> String {
+        if path.is_empty() { self.site.clone() } else { format!("{}/{}", self.site, path.trim_start_matches('/')) }
+    }
+
+    /// Creates an object as admin in `parent` and returns its serialization.
+    pub async fn create(&self, parent: &str, body: Value) -> Value {
+        let response = self.admin(Method::POST, parent).json(&body).send().await.expect("POST");
+        let status = response.status();
+        let json: Value = response.json().await.expect("JSON body");
+        assert_eq!(status, 201, "creating {body} in '{parent}': {json}");
+        json
+    }
+
+    /// GETs a path as admin and returns the status and JSON body.
+    pub async fn get_json(&self, path: &str) -> (u16, Value) {
+        read(self.admin(Method::GET, path).send().await.expect("GET")).await
+    }
+}
+
+/// Status and JSON body of a response (`Null` for an empty body).
+pub async fn read(response: Response) -> (u16, Value) {
+    let status = response.status().as_u16();
+    let bytes = response.bytes().await.expect("body");
+    let body = if bytes.is_empty() { Value::Null } else { serde_json::from_slice(&bytes).expect("JSON body") };
+    (status, body)
+}
+
+/// The path of an `@id` below the site (`http://…/Plone/a/b` → `a/b`).
+pub fn site_path(id: &Value) -> String {
+    let url = id.as_str().expect("@id string");
+    url.split_once("/Plone").map(|(_, rest)| rest.trim_start_matches('/').to_owned()).expect("site URL")
+}
+
+/// Asserts an error response: status, JSON body with `type`, `message` and the catalogue code.
+pub async fn assert_error(response: Response, status: u16, code: &str) -> Value {
+    let (actual, body) = read(response).await;
+    assert_eq!(actual, status, "unexpected status, body: {body}");
+    assert_eq!(body["code"], code, "unexpected error code: {body}");
+    assert!(body["type"].is_string() && body["message"].is_string(), "error body shape: {body}");
+    body
+}
