@@ -34,7 +34,8 @@ fn start(data_dir: &std::path::Path, port: u16) -> (Child, mpsc::Receiver<String
 async fn wait_ready(client: &reqwest::Client, url: &str, password: &str) -> serde_json::Value {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
-        let response = client.get(url).header("Accept", "application/json").basic_auth("admin", Some(password)).send().await;
+        let response =
+            client.get(url).header("Accept", "application/json").basic_auth("admin", Some(password)).send().await;
         if let Ok(response) = response
             && response.status() == 200
         {
@@ -64,9 +65,7 @@ async fn first_start_prints_the_admin_password_once_and_sigterm_stops_gracefully
     let client = reqwest::Client::new();
     let port = free_port();
     let (child, lines) = start(dir.path(), port);
-    let line = lines
-        .recv_timeout(Duration::from_secs(30))
-        .expect("a line with the generated password");
+    let line = lines.recv_timeout(Duration::from_secs(30)).expect("a line with the generated password");
     let password = line.rsplit(": ").next().unwrap().trim().to_owned();
     assert!(line.contains("generated password") && password.len() >= 16, "{line}");
     let url = format!("http://127.0.0.1:{port}/Plone");

@@ -31,6 +31,20 @@ async fn third_party_service_and_serializer_answer_over_http() {
 }
 
 #[tokio::test]
+async fn a_child_object_wins_over_a_view_of_the_same_name() {
+    let server = TestServer::start().await;
+    server.create("", json!({"@type": "Folder", "title": "F"})).await;
+    let (status, body) = server.get_json("f/hello_view").await;
+    assert_eq!((status, &body["view"], &body["context"]), (200, &json!("hello_view"), &json!("f")));
+    server.create("f", json!({"@type": "Document", "title": "Shadow", "id": "hello_view"})).await;
+    let (status, body) = server.get_json("f/hello_view").await;
+    assert_eq!((status, &body["@type"], &body["title"]), (200, &json!("Document"), &json!("Shadow")));
+    let (status, body) = server.get_json("f/hello_view/@hello").await;
+    assert_eq!(status, 200);
+    assert_eq!(body["message"], "Hello admin, this is Shadow.");
+}
+
+#[tokio::test]
 async fn disabling_a_plugin_removes_its_services_and_types() {
     let server = TestServer::start_with(|c| c.plugins.disabled = vec!["example-hello".into()]).await;
     let (status, _) = read(server.admin(Method::GET, "@hello").send().await.unwrap()).await;

@@ -38,6 +38,20 @@ async fn hello(ctx: Ctx) -> ApiResult<Response> {
     })))
 }
 
+/// `GET <obj>/hello_view`: a view name without `@`, as browser views have. A child object with
+/// the same id wins over it, as traversal tries objects first.
+pub static HELLO_VIEW: Service = Service {
+    method: Method::GET,
+    name: "hello_view",
+    kind: ContentKind::Any,
+    permission: Permission::VIEW,
+    csrf: false,
+    summary: "A plain-named view of the example plugin",
+    request_schema: None,
+    response_schema: None,
+    handler: |ctx| Box::pin(async move { Ok(json(&json!({"view": "hello_view", "context": ctx.context.id}))) }),
+};
+
 /// Adds `greeting` to every `Greeting` object's serialization.
 pub static GREETING_SERIALIZER: ContentSerializer = ContentSerializer {
     kind: ContentKind::Type("Greeting"),
@@ -54,6 +68,7 @@ fn build(r: &mut Registrar) {
     r.content_type(include_str!("greeting.toml"));
     r.content_serializer(&GREETING_SERIALIZER);
     r.service(&HELLO);
+    r.service(&HELLO_VIEW);
 }
 
 wcs_core::plugin!(id: PLUGIN_ID, depends_on: ["core"], build: build);
