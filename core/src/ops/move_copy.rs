@@ -5,6 +5,7 @@ use crate::app::App;
 use crate::content::ContentObject;
 use crate::content::ids::unique;
 use crate::http::{ApiError, ApiResult, ErrorCode};
+use crate::store::Tx;
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -25,6 +26,24 @@ fn check_can_contain(app: &App, target: &ContentObject, source: &ContentObject) 
     Ok(())
 }
 
+/// The start of a move or copy: every source checked, the transaction open, and the ids and
+/// next position of the target known.
+struct Insertion {
+    tx: Tx,
+    taken: Vec<String>,
+    position: i64,
+}
+
+async fn begin_insertion(app: &App, sources: &[ContentObject], target: &ContentObject) -> ApiResult<Insertion> {
+    for source in sources {
+        check_can_contain(app, target, source)?;
+    }
+    let mut tx = app.store.begin().await?;
+    let taken = app.store.child_ids(&target.uid).await?;
+    let position = tx.next_position(&target.uid).await?;
+    Ok(Insertion { tx, taken, position })
+}
+
 /// Moves `sources` into `target` in one transaction; returns each source's old path and new
 /// object. Ids that clash get `-1`, `-2`…; every old path redirects.
 pub async fn move_into(
@@ -32,12 +51,7 @@ pub async fn move_into(
     sources: &[ContentObject],
     target: &ContentObject,
 ) -> ApiResult<Vec<(String, ContentObject)>> {
-    for source in sources {
-        check_can_contain(app, target, source)?;
-    }
-    let mut tx = app.store.begin().await?;
-    let mut taken = app.store.child_ids(&target.uid).await?;
-    let mut position = tx.next_position(&target.uid).await?;
+    let Insertion { mut tx, mut taken, mut position } = begin_insertion(app, sources, target).await?;
     let mut moved_paths = Vec::with_capacity(sources.len());
     for source in sources {
         if source.parent_uid.as_deref() == Some(target.uid.as_str()) {
@@ -82,12 +96,7 @@ pub async fn copy_into(
     target: &ContentObject,
     creator: &str,
 ) -> ApiResult<Vec<(String, ContentObject)>> {
-    for source in sources {
-        check_can_contain(app, target, source)?;
-    }
-    let mut tx = app.store.begin().await?;
-    let mut taken = app.store.child_ids(&target.uid).await?;
-    let mut position = tx.next_position(&target.uid).await?;
+    let Insertion { mut tx, mut taken, mut position } = begin_insertion(app, sources, target).await?;
     let now = chrono::Utc::now();
     let mut results = Vec::with_capacity(sources.len());
     for source in sources {

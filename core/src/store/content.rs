@@ -8,19 +8,7 @@ use sqlx::{AssertSqlSafe, Row};
 impl Store {
     /// The live objects at any of `paths` (trashed ones are invisible).
     pub async fn content_at_paths(&self, paths: &[String]) -> Result<Vec<ContentObject>, sqlx::Error> {
-        if paths.is_empty() {
-            return Ok(Vec::new());
-        }
-        self.count();
-        let sql = format!(
-            "SELECT {CONTENT_COLUMNS} FROM content WHERE trashed = 0 AND path IN ({})",
-            placeholders(1, paths.len())
-        );
-        let mut query = sqlx::query(AssertSqlSafe(sql));
-        for path in paths {
-            query = query.bind(path.as_str());
-        }
-        query.fetch_all(&self.pool).await?.iter().map(content_from_row).collect()
+        self.live_content_where_in("path", paths).await
     }
 
     /// A live object by path.
@@ -30,17 +18,26 @@ impl Store {
 
     /// The live objects with any of `uids`, in no particular order.
     pub async fn content_by_uids(&self, uids: &[String]) -> Result<Vec<ContentObject>, sqlx::Error> {
-        if uids.is_empty() {
+        self.live_content_where_in("uid", uids).await
+    }
+
+    /// One statement for a whole list of keys, so lookups never go N+1.
+    async fn live_content_where_in(
+        &self,
+        column: &'static str,
+        values: &[String],
+    ) -> Result<Vec<ContentObject>, sqlx::Error> {
+        if values.is_empty() {
             return Ok(Vec::new());
         }
         self.count();
         let sql = format!(
-            "SELECT {CONTENT_COLUMNS} FROM content WHERE trashed = 0 AND uid IN ({})",
-            placeholders(1, uids.len())
+            "SELECT {CONTENT_COLUMNS} FROM content WHERE trashed = 0 AND {column} IN ({})",
+            placeholders(1, values.len())
         );
         let mut query = sqlx::query(AssertSqlSafe(sql));
-        for uid in uids {
-            query = query.bind(uid.as_str());
+        for value in values {
+            query = query.bind(value.as_str());
         }
         query.fetch_all(&self.pool).await?.iter().map(content_from_row).collect()
     }
