@@ -10,7 +10,7 @@ const DEMO: &str = include_str!("../examples/demo/content.json");
 /// site already has content, so restarting with `--demo` is harmless).
 pub async fn load_demo(app: &App) -> Result<usize, ApiError> {
     let site = app.site_root().await?;
-    if app.store.count_children(&site.uid).await? > 0 {
+    if app.store.count_children(&site.uid, &wcs_core::security::Visibility::All).await? > 0 {
         return Ok(0);
     }
     let entries: Vec<Value> = serde_json::from_str(DEMO).map_err(ApiError::internal)?;

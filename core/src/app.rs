@@ -6,7 +6,8 @@ use crate::content::{ContentObject, TypeRegistry};
 use crate::http::CorsPolicy;
 use crate::plugin::{PluginSelection, Registry, StartupError};
 use crate::render::Templates;
-use crate::security::{Security, hash_password};
+use crate::security::{Policy, Secrets, Security, hash_password, recompute_allowed};
+use crate::store::StoredPrincipal;
 use crate::store::{Store, StoreError};
 use crate::workflow::WorkflowRegistry;
 use rand::Rng;
@@ -53,8 +54,10 @@ pub struct App {
     pub types: TypeRegistry,
     /// Workflows.
     pub workflows: WorkflowRegistry,
-    /// Authentication and permissions.
+    /// Authentication, tokens and secrets.
     pub security: Security,
+    /// Site-wide permission defaults.
+    pub policy: Policy,
     /// HTML templates.
     pub templates: Templates,
     /// Cross-origin policy.
@@ -111,14 +114,23 @@ impl App {
         if types.get(SITE_TYPE).is_none() {
             return Err(StartupFailure::Bootstrap(format!("no '{SITE_TYPE}' content type is registered")));
         }
+        let mut policy = Policy::load().map_err(StartupFailure::Bootstrap)?;
+        for (permission, roles) in registry.permissions() {
+            policy.add_default(permission.name(), roles);
+        }
         let templates = Templates::load().map_err(StartupFailure::Templates)?;
         let store = Store::open(&config.database_url).await?;
+        let secrets = Secrets {
+            jwt: ensure_secret(&store, "wcs.secret.jwt").await?,
+            csrf: ensure_secret(&store, "wcs.secret.csrf").await?,
+        };
         let app = App {
             store,
             registry: Arc::new(registry),
             types,
             workflows,
-            security: Security::new(),
+            security: Security::new(secrets),
+            policy,
             templates,
             cors: CorsPolicy::new(config.cors_origins.clone()),
             settings: Settings {
@@ -156,9 +168,24 @@ impl App {
                 expires: None,
                 creator: ADMIN_USER.to_owned(),
                 fields: serde_json::Map::new(),
+                block_local_roles: false,
+                trash_root: None,
             };
             tx.insert_content(&site).await?;
+            recompute_allowed(self, &mut tx, &site.path).await?;
             report.site_created = true;
+        }
+        for (id, title, role) in DEFAULT_GROUPS {
+            if !self.store.principal_exists(id).await? {
+                let group = StoredPrincipal {
+                    id: id.to_owned(),
+                    kind: "group".to_owned(),
+                    fullname: title.to_owned(),
+                    roles: vec![role.to_owned()],
+                    ..StoredPrincipal::default()
+                };
+                tx.insert_principal(&group).await?;
+            }
         }
         let password = match &config.admin_password {
             Some(password) => Some(password.clone()),
@@ -189,6 +216,29 @@ impl App {
             .await?
             .ok_or_else(|| crate::http::ApiError::internal("the site root is missing"))
     }
+}
+
+/// The groups every site starts with: id, title, global role.
+const DEFAULT_GROUPS: [(&str, &str, &str); 3] = [
+    ("Administrators", "Administrators", "Manager"),
+    ("Site Administrators", "Site Administrators", "Site Administrator"),
+    ("Reviewers", "Reviewers", "Reviewer"),
+];
+
+/// Reads a secret, creating it on first start. Concurrent first starts of several instances
+/// agree: the insert does nothing when another instance won, and everyone reads back.
+async fn ensure_secret(store: &Store, name: &str) -> Result<Vec<u8>, StartupFailure> {
+    let read = |value: String| hex::decode(value).map_err(|e| StartupFailure::Bootstrap(format!("secret {name}: {e}")));
+    if let Some(value) = store.record(name).await.map_err(StoreError::from)? {
+        return read(value);
+    }
+    let mut fresh = [0u8; 32];
+    rand::rng().fill(&mut fresh);
+    let mut tx = store.begin().await.map_err(StoreError::from)?;
+    tx.insert_record_if_missing(name, &hex::encode(fresh)).await.map_err(StoreError::from)?;
+    tx.commit().await.map_err(StoreError::from)?;
+    let value = store.record(name).await.map_err(StoreError::from)?;
+    read(value.ok_or_else(|| StartupFailure::Bootstrap(format!("secret {name} was not stored")))?)
 }
 
 /// The portal type of site roots.

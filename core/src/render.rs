@@ -7,9 +7,10 @@ pub struct Templates {
     tera: Tera,
 }
 
-const TEMPLATES: [(&str, &str); 2] = [
+const TEMPLATES: [(&str, &str); 3] = [
     ("layout.html", include_str!("../../templates/layout.html")),
     ("content.html", include_str!("../../templates/content.html")),
+    ("login.html", include_str!("../../templates/login.html")),
 ];
 
 impl Templates {

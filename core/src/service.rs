@@ -3,7 +3,7 @@
 
 use crate::content::TypeProfile;
 use crate::http::{ApiResult, Ctx};
-use crate::security::Permission;
+use crate::security::{Csrf, Permission};
 use poem::Response;
 use poem::http::Method;
 use std::future::Future;
@@ -71,8 +71,8 @@ pub struct Service {
     pub kind: ContentKind,
     /// The permission checked on the context before the handler runs.
     pub permission: Permission,
-    /// Whether the request must carry a valid CSRF token.
-    pub csrf: bool,
+    /// Which requests must carry a valid CSRF token.
+    pub csrf: Csrf,
     /// One line for the OpenAPI document.
     pub summary: &'static str,
     /// JSON Schema of the request body, if it takes one.

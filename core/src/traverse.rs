@@ -26,10 +26,8 @@ pub struct ParsedPath {
 pub enum Target {
     /// An object, and what to call on it.
     Object {
-        /// The deepest object on the path.
-        object: Box<ContentObject>,
-        /// Its container.
-        parent: Option<Box<ContentObject>>,
+        /// The site root down to the deepest object on the path.
+        chain: Vec<ContentObject>,
         /// The service or view name; `""` for the object itself.
         name: String,
         /// Segments after the name.
@@ -69,7 +67,7 @@ pub async fn resolve(app: &App, method: &Method, path: &ParsedPath, query: &str,
     }
     let content_len = segments.iter().position(|s| s.starts_with('@')).unwrap_or(segments.len());
     let candidates: Vec<String> = (1..=content_len).map(|n| join(&segments[..n])).collect();
-    let mut found = app.store.content_at_paths(&candidates).await?;
+    let mut found = app.store.content_at_paths_with_trash(&candidates).await?;
     found.sort_by_key(|o| o.path.len());
     let mut chain: Vec<ContentObject> = Vec::new();
     for object in found {
@@ -78,16 +76,24 @@ pub async fn resolve(app: &App, method: &Method, path: &ParsedPath, query: &str,
             chain.push(object);
         }
     }
+    let in_trash = chain.iter().any(ContentObject::is_trashed);
     if let Some(target) = split_at_service(app, method, segments, chain) {
         return Ok(target);
+    }
+    if in_trash {
+        return Err(ApiError::not_found(url));
     }
     redirect(app, path, query).await?.ok_or_else(|| ApiError::not_found(url))
 }
 
-fn split_at_service(app: &App, method: &Method, segments: &[String], mut chain: Vec<ContentObject>) -> Option<Target> {
+/// Services that work on an object in the trash: restoring it and deleting it for good.
+fn reaches_trash(method: &Method, name: &str) -> bool {
+    name == "@untrash" || (*method == Method::DELETE && name.is_empty())
+}
+
+fn split_at_service(app: &App, method: &Method, segments: &[String], chain: Vec<ContentObject>) -> Option<Target> {
     let depth = chain.len();
-    let object = chain.pop()?;
-    let parent = chain.pop();
+    let object = chain.last()?;
     let rest = &segments[depth..];
     let (name, subpath) = match rest.split_first() {
         None => (String::new(), Vec::new()),
@@ -101,7 +107,10 @@ fn split_at_service(app: &App, method: &Method, segments: &[String], mut chain: 
             (name.clone(), subpath.to_vec())
         }
     };
-    Some(Target::Object { object: Box::new(object), parent: parent.map(Box::new), name, subpath })
+    if chain.iter().any(ContentObject::is_trashed) && !reaches_trash(method, &name) {
+        return None;
+    }
+    Some(Target::Object { chain, name, subpath })
 }
 
 /// Finds the longest moved prefix of the path and rebuilds the URL on its new location.

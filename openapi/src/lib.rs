@@ -7,6 +7,7 @@
 use serde_json::{Map, Value, json};
 use wcs_core::http::ErrorCode;
 use wcs_core::plugin::Registry;
+use wcs_core::security::Csrf;
 use wcs_core::service::Service;
 
 /// The OpenAPI document of everything `registry` serves.
@@ -67,7 +68,7 @@ fn operation(plugin: &str, service: &Service) -> Value {
         "summary": service.summary,
         "tags": [plugin],
         "x-wcs-permission": service.permission.name(),
-        "x-wcs-csrf": service.csrf,
+        "x-wcs-csrf": csrf_label(service.csrf),
         "x-wcs-applies-to": [service.kind.label()],
         "responses": {
             success: success_body,
@@ -84,6 +85,15 @@ fn operation(plugin: &str, service: &Service) -> Value {
 fn add_kind(existing: &mut Value, service: &Service) {
     if let Some(kinds) = existing.get_mut("x-wcs-applies-to").and_then(Value::as_array_mut) {
         kinds.push(json!(service.kind.label()));
+    }
+}
+
+/// When the operation needs an `X-CSRF-TOKEN` header.
+fn csrf_label(policy: Csrf) -> &'static str {
+    match policy {
+        Csrf::Cookie => "with cookie authentication",
+        Csrf::Always => "always",
+        Csrf::Exempt => "never",
     }
 }
 

@@ -9,6 +9,7 @@ use serde_json::json;
 async fn api_responses_disable_theming_and_html_is_served_otherwise() {
     let server = TestServer::start().await;
     server.create("", json!({"@type": "Document", "title": "Seite <1>", "text": "<p>Inhalt</p>"})).await;
+    server.admin(Method::POST, "seite-1/@workflow/publish").send().await.unwrap();
     let response = server.admin(Method::GET, "seite-1").send().await.unwrap();
     assert_eq!(response.headers()["x-theme-disabled"], "True");
     assert!(response.headers()["content-type"].to_str().unwrap().starts_with("application/json"));

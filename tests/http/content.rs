@@ -249,6 +249,9 @@ async fn anonymous_may_read_but_not_write_and_wrong_passwords_are_401() {
     let server = TestServer::start().await;
     server.create("", json!({"@type": "Document", "title": "Pub"})).await;
     let (status, _) = read(server.anonymous(Method::GET, "pub").send().await.unwrap()).await;
+    assert_eq!(status, 401, "private content needs a login");
+    server.admin(Method::POST, "pub/@workflow/publish").send().await.unwrap();
+    let (status, _) = read(server.anonymous(Method::GET, "pub").send().await.unwrap()).await;
     assert_eq!(status, 200);
     let response = server.anonymous(Method::PATCH, "pub").json(&json!({"title": "x"})).send().await.unwrap();
     assert!(response.headers().contains_key("www-authenticate"));

@@ -11,6 +11,7 @@ mod errors;
 mod files;
 mod folders;
 mod move_copy;
+mod permission_matrix;
 mod plugins;
 mod redirects;
 mod support;

@@ -4,7 +4,7 @@ use crate::support::{TestServer, read};
 use reqwest::Method;
 use serde_json::json;
 use wcs_core::plugin::{PluginDescriptor, PluginSelection, Registrar, Registry, StartupError};
-use wcs_core::security::Permission;
+use wcs_core::security::{Csrf, Permission};
 use wcs_core::service::{ContentKind, Service};
 
 #[tokio::test]
@@ -62,7 +62,7 @@ static PING_A: Service = Service {
     name: "@ping",
     kind: ContentKind::Any,
     permission: Permission::VIEW,
-    csrf: false,
+    csrf: Csrf::Cookie,
     summary: "ping",
     request_schema: None,
     response_schema: None,
@@ -73,7 +73,7 @@ static PING_B: Service = Service {
     name: "@ping",
     kind: ContentKind::Any,
     permission: Permission::VIEW,
-    csrf: false,
+    csrf: Csrf::Cookie,
     summary: "ping again",
     request_schema: None,
     response_schema: None,

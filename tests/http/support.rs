@@ -124,6 +124,42 @@ impl TestServer {
         json
     }
 
+    /// A JSON API request as `user` (password `secret-<user>`, see [`TestServer::user`]).
+    pub fn as_user(&self, user: &str, method: Method, path: &str) -> RequestBuilder {
+        self.anonymous(method, path).basic_auth(user, Some(format!("secret-{user}")))
+    }
+
+    /// Creates a user with password `secret-<id>` and the given global roles and groups.
+    pub async fn user(&self, id: &str, roles: &[&str], groups: &[&str]) {
+        let body = serde_json::json!({"username": id, "password": format!("secret-{id}"), "fullname": format!("User {id}"),
+                                      "email": format!("{id}@example.org"), "roles": roles});
+        let (status, created) =
+            read(self.admin(Method::POST, "@users").json(&body).send().await.expect("POST @users")).await;
+        assert_eq!(status, 201, "creating user {id}: {created}");
+        for group in groups {
+            let patch = serde_json::json!({"users": {id: true}});
+            let response =
+                self.admin(Method::PATCH, &format!("@groups/{group}")).json(&patch).send().await.expect("PATCH");
+            assert_eq!(response.status(), 204);
+        }
+    }
+
+    /// Grants local roles on `path` through `@sharing`.
+    pub async fn share(&self, path: &str, principal: &str, roles: &[&str]) {
+        let roles: serde_json::Map<String, Value> =
+            roles.iter().map(|r| ((*r).to_owned(), Value::Bool(true))).collect();
+        let body = serde_json::json!({"entries": [{"id": principal, "type": "user", "roles": roles}]});
+        let sharing = if path.is_empty() { "@sharing".to_owned() } else { format!("{path}/@sharing") };
+        let response = self.admin(Method::POST, &sharing).json(&body).send().await.expect("POST @sharing");
+        assert_eq!(response.status(), 204);
+    }
+
+    /// Fires a workflow transition as admin.
+    pub async fn transition(&self, path: &str, transition: &str) {
+        let response = self.admin(Method::POST, &format!("{path}/@workflow/{transition}")).send().await.expect("POST");
+        assert_eq!(response.status(), 200, "{transition} on {path}");
+    }
+
     /// GETs a path as admin and returns the status and JSON body.
     pub async fn get_json(&self, path: &str) -> (u16, Value) {
         read(self.admin(Method::GET, path).send().await.expect("GET")).await

@@ -36,6 +36,10 @@ pub struct ContentObject {
     pub creator: String,
     /// The remaining field values; blob fields hold metadata only.
     pub fields: Map<String, Value>,
+    /// Whether local roles from containers stop here (the sharing "inherit" switch off).
+    pub block_local_roles: bool,
+    /// When trashed: the uid of the object whose trashing hid this one.
+    pub trash_root: Option<String>,
 }
 
 impl ContentObject {
@@ -48,6 +52,11 @@ impl ContentObject {
     pub fn relative_path(&self) -> &str {
         let site_len = self.site_id().len() + 1;
         self.path.get(site_len..).unwrap_or_default().trim_start_matches('/')
+    }
+
+    /// Whether the object is in the trash.
+    pub fn is_trashed(&self) -> bool {
+        self.trash_root.is_some()
     }
 
     /// Whether this object is a site root.

@@ -3,7 +3,7 @@
 use super::{ApiError, ApiResult, ErrorCode, parse_bool};
 use crate::app::App;
 use crate::content::{ContentObject, TypeProfile};
-use crate::security::{Permission, Principal};
+use crate::security::{Access, AuthMethod, Permission, Principal, Visibility, denied};
 use crate::serialize::{SerializeCtx, SerializeOptions};
 use poem::http::{HeaderMap, Method};
 use serde_json::{Map, Value};
@@ -60,12 +60,14 @@ pub struct Ctx {
     pub request: RequestInfo,
     /// The traversed object.
     pub context: ContentObject,
-    /// The traversed object's container (already loaded by traversal).
-    pub parent: Option<ContentObject>,
+    /// The caller's standing on the context and its containers (loaded by traversal).
+    pub access: Access,
     /// The context's type.
     pub profile: Arc<TypeProfile>,
     /// The caller.
     pub principal: Principal,
+    /// How the caller authenticated.
+    pub auth: AuthMethod,
     /// Path segments after the `@name` segment, e.g. `["file", "a.pdf"]` for `@@download`.
     pub subpath: Vec<String>,
     /// The raw request body.
@@ -98,9 +100,35 @@ impl Ctx {
         object.url(&self.request.base_url)
     }
 
+    /// The context's container.
+    pub fn parent(&self) -> Option<&ContentObject> {
+        self.access.parent()
+    }
+
+    /// The container when the caller may see it, for `parent` in serializations.
+    pub fn visible_parent(&self) -> Option<&ContentObject> {
+        self.access.parent().filter(|_| self.access.may_view_parent(&self.app))
+    }
+
+    /// Whether the caller holds `permission` on the context.
+    pub fn allows(&self, permission: Permission) -> bool {
+        self.access.allows(&self.app, permission)
+    }
+
+    /// Like [`Ctx::allows`], as a 401 or 403.
+    pub fn check(&self, permission: Permission) -> ApiResult<()> {
+        if self.allows(permission) { Ok(()) } else { Err(denied(&self.principal, permission.name())) }
+    }
+
     /// Checks a permission on another object than the context (e.g. a move source).
-    pub fn check(&self, permission: Permission, object: &ContentObject) -> ApiResult<()> {
-        self.app.security.check(&self.principal, permission, object)
+    pub async fn check_on(&self, object: &ContentObject, permission: Permission) -> ApiResult<()> {
+        let access = Access::for_object(&self.app, &self.principal, object).await?;
+        if access.allows(&self.app, permission) { Ok(()) } else { Err(denied(&self.principal, permission.name())) }
+    }
+
+    /// What the caller may see in listings.
+    pub fn visibility(&self) -> Visibility {
+        Visibility::of(&self.principal)
     }
 
     /// Serialization options from the query string (`include_items`, `b_size`, `expand`…).
@@ -108,12 +136,14 @@ impl Ctx {
         SerializeOptions::from_request(&self.request)
     }
 
-    /// A serialization context over `options`.
-    pub fn serialize_ctx<'a>(&'a self, options: &'a SerializeOptions) -> SerializeCtx<'a> {
+    /// A serialization context over `options` and what the caller may see.
+    pub fn serialize_ctx<'a>(&'a self, options: &'a SerializeOptions, visibility: &'a Visibility) -> SerializeCtx<'a> {
         SerializeCtx {
             app: &self.app,
             base_url: &self.request.base_url,
             principal: &self.principal,
+            visibility,
+            access: &self.access,
             options,
             query: &self.request.query,
         }

@@ -26,6 +26,10 @@ pub enum ErrorCode {
     DisallowedType,
     /// A reorder request does not match the container's children.
     OrderingMismatch,
+    /// The workflow cannot do this: unknown state or transition, or one not possible now.
+    WorkflowError,
+    /// The operation does not apply to this object (e.g. setting a state without a workflow).
+    ValueError,
     /// Any other request the server understands but refuses as malformed.
     BadRequest,
     /// No credentials, or wrong ones, for an operation that needs them.
@@ -50,7 +54,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in catalogue order; the README table and tests iterate this.
-    pub const ALL: [ErrorCode; 17] = [
+    pub const ALL: [ErrorCode; 19] = [
         ErrorCode::InvalidJson,
         ErrorCode::ValidationFailed,
         ErrorCode::InvalidParameter,
@@ -58,6 +62,8 @@ impl ErrorCode {
         ErrorCode::UnknownType,
         ErrorCode::DisallowedType,
         ErrorCode::OrderingMismatch,
+        ErrorCode::WorkflowError,
+        ErrorCode::ValueError,
         ErrorCode::BadRequest,
         ErrorCode::Unauthorized,
         ErrorCode::Forbidden,
@@ -75,7 +81,7 @@ impl ErrorCode {
         use ErrorCode::*;
         match self {
             InvalidJson | ValidationFailed | InvalidParameter | MissingProperty | UnknownType | DisallowedType
-            | OrderingMismatch | BadRequest => StatusCode::BAD_REQUEST,
+            | OrderingMismatch | WorkflowError | ValueError | BadRequest => StatusCode::BAD_REQUEST,
             Unauthorized => StatusCode::UNAUTHORIZED,
             Forbidden => StatusCode::FORBIDDEN,
             NotFound => StatusCode::NOT_FOUND,
@@ -93,6 +99,8 @@ impl ErrorCode {
         use ErrorCode::*;
         match self {
             InvalidJson => "DeserializationError",
+            WorkflowError => "WorkflowException",
+            ValueError => "ValueError",
             ValidationFailed | InvalidParameter | MissingProperty | UnknownType | DisallowedType | OrderingMismatch
             | BadRequest => "BadRequest",
             Unauthorized => "Unauthorized",
@@ -118,6 +126,8 @@ impl ErrorCode {
             UnknownType => "unknown_type",
             DisallowedType => "disallowed_type",
             OrderingMismatch => "ordering_mismatch",
+            WorkflowError => "workflow_error",
+            ValueError => "value_error",
             BadRequest => "bad_request",
             Unauthorized => "unauthorized",
             Forbidden => "forbidden",

@@ -3,6 +3,7 @@
 
 use super::{ApiError, ApiResult, Ctx, ErrorCode, RequestInfo, parse_query};
 use crate::app::App;
+use crate::security::{Access, AuthMethod, Csrf, Permission};
 use crate::services::html_view;
 use crate::traverse::{Target, parse_path, resolve};
 use poem::http::{HeaderMap, Method, StatusCode};
@@ -73,8 +74,8 @@ impl SiteEndpoint {
         let api = parsed.api_segment || wants_json(req.headers());
         let dispatch_method = if method == Method::HEAD { Method::GET } else { method.clone() };
         let body = read_body(req, app.settings.max_body_bytes).await?;
-        let principal = app.security.authenticate(&app.store, req.headers()).await?;
-        let (object, parent, name, subpath) = match resolve(app, &dispatch_method, &parsed, &raw_query, &url).await? {
+        let caller = app.security.authenticate(&app.store, req.headers()).await?;
+        let (chain, name, subpath) = match resolve(app, &dispatch_method, &parsed, &raw_query, &url).await? {
             Target::Redirect { location } => {
                 let status =
                     if dispatch_method == Method::GET { StatusCode::FOUND } else { StatusCode::TEMPORARY_REDIRECT };
@@ -83,8 +84,10 @@ impl SiteEndpoint {
                     .header("Location", format!("{base_url}{location}"))
                     .finish());
             }
-            Target::Object { object, parent, name, subpath } => (*object, parent.map(|p| *p), name, subpath),
+            Target::Object { chain, name, subpath } => (chain, name, subpath),
         };
+        let access = Access::load(app, &caller.principal, chain).await?;
+        let object = access.object().cloned().ok_or_else(|| ApiError::not_found(&url))?;
         let profile = app
             .types
             .get(&object.portal_type)
@@ -103,9 +106,19 @@ impl SiteEndpoint {
             api,
             service_url,
         };
-        let ctx = Ctx { app: app.clone(), request, context: object, parent, profile, principal, subpath, body };
+        let ctx = Ctx {
+            app: app.clone(),
+            request,
+            context: object,
+            access,
+            profile,
+            principal: caller.principal,
+            auth: caller.method,
+            subpath,
+            body,
+        };
         if !api && dispatch_method == Method::GET && name.is_empty() {
-            ctx.app.security.check(&ctx.principal, crate::security::Permission::VIEW, &ctx.context)?;
+            ctx.check(Permission::VIEW)?;
             return html_view::render(ctx).await;
         }
         let Some(service) = app.registry.service(&dispatch_method, &name, &ctx.profile) else {
@@ -120,13 +133,35 @@ impl SiteEndpoint {
             )
             .with_header("Allow", allow));
         };
-        app.security.check(&ctx.principal, service.permission, &ctx.context)?;
+        ctx.check(service.permission)?;
+        check_csrf(&ctx, service.csrf)?;
         let mut response = (service.handler)(ctx).await?;
         if method == Method::HEAD {
             let _ = response.take_body();
         }
         Ok(response)
     }
+}
+
+/// Refuses an unsafe request without the caller's CSRF token when the service needs one.
+fn check_csrf(ctx: &Ctx, policy: Csrf) -> ApiResult<()> {
+    let unsafe_method = !matches!(ctx.request.method, Method::GET | Method::HEAD | Method::OPTIONS);
+    let needed = match policy {
+        Csrf::Exempt => false,
+        Csrf::Always => unsafe_method,
+        Csrf::Cookie => unsafe_method && ctx.auth == AuthMethod::Cookie,
+    };
+    if !needed {
+        return Ok(());
+    }
+    let token = ctx.request.header("x-csrf-token").unwrap_or_default();
+    if ctx.app.security.verify_csrf(&ctx.principal, token) {
+        return Ok(());
+    }
+    Err(ApiError::new(
+        ErrorCode::Forbidden,
+        "Missing or invalid CSRF token: send the X-CSRF-TOKEN header from @@authenticator/token.",
+    ))
 }
 
 /// `scheme://host` as the client addressed us, so `@id` URLs work behind a proxy. Only a

@@ -1,10 +1,11 @@
 //! Creating content.
 
-use super::{choose_id, conflict_or_internal, initial_state, new_uid, profile_of};
+use super::{choose_id, conflict_or_internal, initial_state, initialise_security, new_uid, profile_of};
 use crate::app::App;
 use crate::content::ContentObject;
 use crate::content::values::{Mode, parse_changes};
 use crate::http::{ApiError, ApiResult, ErrorCode};
+use crate::security::recompute_allowed;
 use serde_json::{Map, Value};
 
 /// Creates a child of `container` from a plone.restapi POST body. `may_set_uid` is whether
@@ -78,6 +79,8 @@ pub async fn create(
         expires: None,
         creator: creator.to_owned(),
         fields: Map::new(),
+        block_local_roles: false,
+        trash_root: None,
     };
     changes.apply(&mut object);
     if object.title.is_empty()
@@ -96,6 +99,8 @@ pub async fn create(
     for upload in &changes.uploads {
         tx.put_blob(&object.uid, upload).await?;
     }
+    initialise_security(app, &mut tx, &object, creator).await?;
+    recompute_allowed(app, &mut tx, &object.path).await?;
     tx.commit().await.map_err(conflict_or_internal)?;
     Ok(object)
 }

@@ -4,6 +4,7 @@
 mod create;
 mod move_copy;
 mod update;
+pub mod workflow;
 
 pub use create::create;
 pub use move_copy::{copy_into, move_into, reorder};
@@ -12,6 +13,7 @@ pub use update::{delete, update};
 use crate::app::App;
 use crate::content::{ContentObject, TypeProfile};
 use crate::http::{ApiError, ApiResult, ErrorCode};
+use crate::store::{HistoryEntry, Tx};
 
 /// A fresh 32-hex-character uid.
 pub fn new_uid() -> String {
@@ -22,6 +24,26 @@ pub fn new_uid() -> String {
 fn initial_state(app: &App, profile: &TypeProfile) -> Option<String> {
     let first = profile.workflow.first()?;
     app.workflows.get(first).map(|w| w.initial_state.clone())
+}
+
+/// Makes the creator the object's Owner and records its initial workflow state.
+async fn initialise_security(app: &App, tx: &mut Tx, object: &ContentObject, creator: &str) -> Result<(), sqlx::Error> {
+    if creator != "Anonymous" {
+        tx.set_local_roles(&object.uid, creator, &["Owner".to_owned()]).await?;
+    }
+    if let Some(state) = &object.review_state
+        && app.types.get(&object.portal_type).is_some_and(|p| !p.workflow.is_empty())
+    {
+        let entry = HistoryEntry {
+            action: None,
+            actor: creator.to_owned(),
+            comment: String::new(),
+            review_state: state.clone(),
+            time: object.created,
+        };
+        tx.append_history(&object.uid, &entry).await?;
+    }
+    Ok(())
 }
 
 /// The profile of an object; a missing one means the types changed under stored content.

@@ -1,10 +1,11 @@
 //! Moving, copying and reordering content.
 
-use super::{conflict_or_internal, initial_state, new_uid, profile_of};
+use super::{conflict_or_internal, initial_state, initialise_security, new_uid, profile_of};
 use crate::app::App;
 use crate::content::ContentObject;
 use crate::content::ids::unique;
 use crate::http::{ApiError, ApiResult, ErrorCode};
+use crate::security::recompute_allowed;
 use crate::store::Tx;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -62,6 +63,7 @@ pub async fn move_into(
         taken.push(id.clone());
         let new_path = format!("{}/{id}", target.path);
         tx.move_subtree(source, &target.uid, &new_path, &id, position).await.map_err(conflict_or_internal)?;
+        recompute_allowed(app, &mut tx, &new_path).await?;
         position += 1;
         moved_paths.push((source.path.clone(), new_path));
     }
@@ -123,12 +125,14 @@ pub async fn copy_into(
             copy.review_state = initial_state(app, profile_of(app, original)?);
             tx.insert_content(&copy).await.map_err(conflict_or_internal)?;
             tx.copy_blobs(&original.uid, &copy.uid).await?;
+            initialise_security(app, &mut tx, &copy, creator).await?;
             if original.uid == source.uid {
                 copied_root = Some(copy);
             }
         }
         position += 1;
         let copied_root = copied_root.ok_or_else(|| ApiError::internal("copied subtree lost its root"))?;
+        recompute_allowed(app, &mut tx, &copied_root.path).await?;
         results.push((source.path.clone(), copied_root));
     }
     tx.commit().await.map_err(conflict_or_internal)?;

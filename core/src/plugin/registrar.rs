@@ -1,5 +1,6 @@
 //! What a plugin's `build` function receives: one method per kind of contribution.
 
+use crate::security::Permission;
 use crate::serialize::{Component, ContentSerializer, FieldSerializer};
 use crate::service::Service;
 
@@ -13,6 +14,7 @@ pub struct Registrar {
     pub(super) components: Vec<(&'static str, &'static Component)>,
     pub(super) type_profiles: Vec<(&'static str, &'static str)>,
     pub(super) workflows: Vec<(&'static str, &'static str)>,
+    pub(super) permissions: Vec<(Permission, &'static [&'static str])>,
 }
 
 impl Registrar {
@@ -44,5 +46,10 @@ impl Registrar {
     /// Adds a workflow definition (TOML text).
     pub fn workflow(&mut self, definition_toml: &'static str) {
         self.workflows.push((self.current, definition_toml));
+    }
+
+    /// Declares a plugin permission and the roles that hold it site-wide by default.
+    pub fn permission(&mut self, permission: Permission, default_roles: &'static [&'static str]) {
+        self.permissions.push((permission, default_roles));
     }
 }

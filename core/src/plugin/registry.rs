@@ -3,6 +3,7 @@
 use super::{PluginDescriptor, Registrar};
 use crate::content::FieldKind;
 use crate::content::TypeProfile;
+use crate::security::Permission;
 use crate::serialize::{Component, ContentSerializer, FieldSerializer};
 use crate::service::Service;
 use poem::http::Method;
@@ -62,6 +63,7 @@ pub struct Registry {
     components: Vec<&'static Component>,
     type_profiles: Vec<(&'static str, &'static str)>,
     workflows: Vec<(&'static str, &'static str)>,
+    permissions: Vec<(Permission, &'static [&'static str])>,
 }
 
 impl Registry {
@@ -167,6 +169,11 @@ impl Registry {
         &self.type_profiles
     }
 
+    /// Plugin permissions with their default roles.
+    pub fn permissions(&self) -> &[(Permission, &'static [&'static str])] {
+        &self.permissions
+    }
+
     /// The workflow definitions, with the plugin that registered each.
     pub fn workflows(&self) -> &[(&'static str, &'static str)] {
         &self.workflows
@@ -231,6 +238,7 @@ fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result<Registry, 
         components: registrar.components.into_iter().map(|(_, c)| c).collect(),
         type_profiles: registrar.type_profiles,
         workflows: registrar.workflows,
+        permissions: registrar.permissions,
     })
 }
 

@@ -1,20 +1,23 @@
-//! HTTP Basic credentials and a short-lived cache of verified ones.
+//! HTTP Basic credentials, and short-lived caches of verified users.
 //!
 //! argon2 takes tens of milliseconds on purpose, which would dominate every authenticated
 //! request. Verified credentials are remembered for a minute under a SHA-256 of
-//! `login:password`, so the password itself is never kept in memory.
+//! `login:password`, so the password itself is never kept in memory. Users named by tokens
+//! are remembered for a few seconds. Any change to principals clears both caches.
 
 use super::principal::User;
 use super::verify_password;
 use crate::http::ApiResult;
-use crate::store::Store;
+use crate::store::{Store, StoredPrincipal};
 use base64::Engine;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
+use std::hash::Hash;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-const CACHE_TTL: Duration = Duration::from_secs(60);
+const CREDENTIAL_TTL: Duration = Duration::from_secs(60);
+const USER_TTL: Duration = Duration::from_secs(5);
 const CACHE_CAPACITY: usize = 4096;
 
 /// Splits a Basic token into login and password.
@@ -25,54 +28,41 @@ pub fn decode(token: &str) -> Option<(String, String)> {
     Some((login.to_owned(), password.to_owned()))
 }
 
-/// Verified credentials, keyed by a digest of `login:password`.
-#[derive(Default)]
-pub struct CredentialCache {
-    entries: Mutex<HashMap<[u8; 32], (User, Instant)>>,
+/// A user as the security layer sees it: own roles plus the roles of its groups.
+pub async fn load_user(store: &Store, stored: StoredPrincipal) -> ApiResult<User> {
+    let mut roles = stored.roles;
+    roles.extend(store.group_roles(&stored.groups).await?);
+    roles.sort();
+    roles.dedup();
+    Ok(User {
+        fullname: if stored.fullname.is_empty() { stored.id.clone() } else { stored.fullname },
+        id: stored.id,
+        roles,
+        groups: stored.groups,
+    })
 }
 
-impl CredentialCache {
-    /// Returns the user when the credentials are right, `None` when they are wrong.
-    pub async fn verify(&self, store: &Store, login: &str, password: &str) -> ApiResult<Option<User>> {
-        let key: [u8; 32] = Sha256::new()
-            .chain_update(login.as_bytes())
-            .chain_update(b":")
-            .chain_update(password.as_bytes())
-            .finalize()
-            .into();
-        if let Some(user) = self.lookup(&key) {
-            return Ok(Some(user));
-        }
-        let Some(stored) = store.principal_by_login(login).await? else {
-            return Ok(None);
-        };
-        let Some(hash) = stored.password_hash.as_deref() else {
-            return Ok(None);
-        };
-        let (password, hash) = (password.to_owned(), hash.to_owned());
-        let matches = tokio::task::spawn_blocking(move || verify_password(&password, &hash)).await.unwrap_or(false);
-        if !matches {
-            return Ok(None);
-        }
-        let user = User {
-            fullname: if stored.fullname.is_empty() { stored.id.clone() } else { stored.fullname },
-            id: stored.id,
-            roles: stored.roles,
-        };
-        self.remember(key, user.clone());
-        Ok(Some(user))
+/// A time-limited map with a size bound.
+struct TtlCache<K> {
+    entries: Mutex<HashMap<K, (User, Instant)>>,
+    ttl: Duration,
+}
+
+impl<K: Eq + Hash> TtlCache<K> {
+    fn new(ttl: Duration) -> Self {
+        TtlCache { entries: Mutex::new(HashMap::new()), ttl }
     }
 
-    fn lookup(&self, key: &[u8; 32]) -> Option<User> {
+    fn get(&self, key: &K) -> Option<User> {
         let entries = self.entries.lock().ok()?;
         let (user, at) = entries.get(key)?;
-        (at.elapsed() < CACHE_TTL).then(|| user.clone())
+        (at.elapsed() < self.ttl).then(|| user.clone())
     }
 
-    fn remember(&self, key: [u8; 32], user: User) {
+    fn put(&self, key: K, user: User) {
         if let Ok(mut entries) = self.entries.lock() {
             if entries.len() >= CACHE_CAPACITY {
-                entries.retain(|_, (_, at)| at.elapsed() < CACHE_TTL);
+                entries.retain(|_, (_, at)| at.elapsed() < self.ttl);
                 if entries.len() >= CACHE_CAPACITY {
                     entries.clear();
                 }
@@ -81,10 +71,69 @@ impl CredentialCache {
         }
     }
 
-    /// Drops every cached entry.
-    pub fn clear(&self) {
+    fn clear(&self) {
         if let Ok(mut entries) = self.entries.lock() {
             entries.clear();
         }
+    }
+}
+
+/// Caches of verified credentials and of users named by tokens.
+pub struct CredentialCache {
+    credentials: TtlCache<[u8; 32]>,
+    users: TtlCache<String>,
+}
+
+impl Default for CredentialCache {
+    fn default() -> Self {
+        CredentialCache { credentials: TtlCache::new(CREDENTIAL_TTL), users: TtlCache::new(USER_TTL) }
+    }
+}
+
+impl CredentialCache {
+    /// The user when login and password are right, `None` when they are wrong.
+    pub async fn verify(&self, store: &Store, login: &str, password: &str) -> ApiResult<Option<User>> {
+        let key: [u8; 32] = Sha256::new()
+            .chain_update(login.as_bytes())
+            .chain_update(b":")
+            .chain_update(password.as_bytes())
+            .finalize()
+            .into();
+        if let Some(user) = self.credentials.get(&key) {
+            return Ok(Some(user));
+        }
+        let Some(stored) = store.principal_by_login(login).await? else {
+            return Ok(None);
+        };
+        let Some(hash) = stored.password_hash.clone() else {
+            return Ok(None);
+        };
+        let password = password.to_owned();
+        let matches = tokio::task::spawn_blocking(move || verify_password(&password, &hash)).await.unwrap_or(false);
+        if !matches {
+            return Ok(None);
+        }
+        let user = load_user(store, stored).await?;
+        self.credentials.put(key, user.clone());
+        Ok(Some(user))
+    }
+
+    /// The user with this id (named by a token), `None` when it no longer exists.
+    pub async fn user(&self, store: &Store, id: &str) -> ApiResult<Option<User>> {
+        if let Some(user) = self.users.get(&id.to_owned()) {
+            return Ok(Some(user));
+        }
+        let Some(stored) = store.principal(id).await?.filter(|p| p.kind == "user") else {
+            return Ok(None);
+        };
+        let user = load_user(store, stored).await?;
+        self.users.put(id.to_owned(), user.clone());
+        Ok(Some(user))
+    }
+
+    /// Drops every cached entry.
+    pub fn clear(&self) {
+        self.credentials.clear();
+        self.users.clear();
     }
 }

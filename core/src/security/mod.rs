@@ -1,87 +1,168 @@
-//! The one interface through which every permission check and every authentication passes.
+//! Security: who is calling (authentication), what they may do (roles and permissions on
+//! the tree), and the tokens that keep listings and CSRF safe.
 //!
-//! The current policy is deliberately small: Basic auth for stored users, the `Manager` role
-//! holds every permission and anonymous callers may only view. The security model issue
-//! replaces the policy inside [`Security`] without changing its callers.
+//! Permissions come from the object's workflow state or are acquired from its container up
+//! to the site role map; roles are global (own and from groups) plus local roles inherited
+//! down the tree. Every check passes through [`Access`] or [`Visibility`].
 
+mod access;
 mod basic;
+pub mod csrf;
+mod jwt;
 mod password;
 mod permission;
+mod policy;
 mod principal;
+mod tokens;
 
+pub use access::{AUTHENTICATED_GROUP, Access};
+pub use csrf::Csrf;
+pub use jwt::TOKEN_LIFETIME_SECS;
 pub use password::{hash_password, verify_password};
 pub use permission::Permission;
+pub use policy::Policy;
 pub use principal::{Principal, User};
+pub use tokens::{Visibility, recompute_allowed};
 
-use crate::content::ContentObject;
 use crate::http::{ApiError, ApiResult, ErrorCode};
 use crate::store::Store;
 use poem::http::HeaderMap;
 
-/// Authenticates requests and decides permissions.
-pub struct Security {
-    credentials: basic::CredentialCache,
+/// How the caller proved who they are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AuthMethod {
+    /// No credentials.
+    None,
+    /// `Authorization: Basic`.
+    Basic,
+    /// `Authorization: Bearer <jwt>`.
+    Bearer,
+    /// The `auth_token` cookie (browser views); unsafe requests then need a CSRF token.
+    Cookie,
 }
 
-impl Default for Security {
-    fn default() -> Self {
-        Self::new()
-    }
+/// The authenticated caller of a request.
+#[derive(Clone, Debug)]
+pub struct Caller {
+    /// Who.
+    pub principal: Principal,
+    /// How they authenticated.
+    pub method: AuthMethod,
+}
+
+/// The server secrets, generated at first start and stored, so every instance sharing the
+/// database signs and checks the same way.
+#[derive(Clone)]
+pub struct Secrets {
+    /// Signs JWTs.
+    pub jwt: Vec<u8>,
+    /// Keys CSRF tokens.
+    pub csrf: Vec<u8>,
+}
+
+/// The name of the cookie that carries a JWT for browser views.
+pub const AUTH_COOKIE: &str = "auth_token";
+
+/// Authenticates requests, issues tokens and turns denials into the right status.
+pub struct Security {
+    credentials: basic::CredentialCache,
+    secrets: Secrets,
 }
 
 impl Security {
-    /// A security layer with an empty credential cache.
-    pub fn new() -> Self {
-        Security { credentials: basic::CredentialCache::default() }
+    /// A security layer over the stored secrets.
+    pub fn new(secrets: Secrets) -> Self {
+        Security { credentials: basic::CredentialCache::default(), secrets }
     }
 
-    /// Resolves the caller from the request headers. Wrong credentials are a 401 rather than
-    /// a silent downgrade to anonymous, so clients notice a bad password at once.
-    pub async fn authenticate(&self, store: &Store, headers: &HeaderMap) -> ApiResult<Principal> {
-        let Some(value) = headers.get("authorization") else {
-            return Ok(Principal::Anonymous);
-        };
-        let value = value.to_str().map_err(|_| bad_credentials())?;
-        let Some((scheme, token)) = value.split_once(' ') else {
-            return Err(bad_credentials());
-        };
-        if !scheme.eq_ignore_ascii_case("basic") {
-            return Err(bad_credentials());
-        }
-        let (login, password) = basic::decode(token.trim()).ok_or_else(bad_credentials)?;
-        match self.credentials.verify(store, &login, &password).await? {
-            Some(user) => Ok(Principal::User(user)),
-            None => Err(bad_credentials()),
-        }
-    }
-
-    /// Whether `principal` holds `permission` on `object`.
-    pub fn allows(&self, principal: &Principal, permission: Permission, _object: &ContentObject) -> bool {
-        principal.has_role("Manager") || permission == Permission::VIEW
-    }
-
-    /// Like [`Security::allows`], as an error: 401 for anonymous callers (they may log in),
-    /// 403 for authenticated ones (logging in again will not help).
-    pub fn check(&self, principal: &Principal, permission: Permission, object: &ContentObject) -> ApiResult<()> {
-        if self.allows(principal, permission, object) {
-            return Ok(());
-        }
-        let message = format!("You are not allowed to do this: missing '{}' permission.", permission.name());
-        Err(match principal {
-            Principal::Anonymous => {
-                ApiError::new(ErrorCode::Unauthorized, message).with_header("WWW-Authenticate", "Basic realm=\"wcs\"")
+    /// Resolves the caller. Wrong Basic or Bearer credentials are a 401 rather than a silent
+    /// downgrade, so clients notice at once; a stale cookie only makes the caller anonymous.
+    pub async fn authenticate(&self, store: &Store, headers: &HeaderMap) -> ApiResult<Caller> {
+        if let Some(value) = headers.get("authorization") {
+            let value = value.to_str().map_err(|_| bad_credentials())?;
+            let (scheme, token) = value.split_once(' ').ok_or_else(bad_credentials)?;
+            if scheme.eq_ignore_ascii_case("basic") {
+                let (login, password) = basic::decode(token.trim()).ok_or_else(bad_credentials)?;
+                let user = self.credentials.verify(store, &login, &password).await?.ok_or_else(bad_credentials)?;
+                return Ok(Caller { principal: Principal::User(user), method: AuthMethod::Basic });
             }
-            Principal::User(_) => ApiError::new(ErrorCode::Forbidden, message),
-        })
+            if scheme.eq_ignore_ascii_case("bearer") {
+                let user = self.user_of_token(store, token.trim()).await?.ok_or_else(bad_token)?;
+                return Ok(Caller { principal: Principal::User(user), method: AuthMethod::Bearer });
+            }
+            return Err(bad_credentials());
+        }
+        if let Some(token) = cookie(headers, AUTH_COOKIE)
+            && let Some(user) = self.user_of_token(store, &token).await?
+        {
+            return Ok(Caller { principal: Principal::User(user), method: AuthMethod::Cookie });
+        }
+        Ok(Caller { principal: Principal::Anonymous, method: AuthMethod::None })
     }
 
-    /// Forgets cached credentials, e.g. after a password change.
+    async fn user_of_token(&self, store: &Store, token: &str) -> ApiResult<Option<User>> {
+        let Some(user_id) = jwt::verify(&self.secrets.jwt, token) else {
+            return Ok(None);
+        };
+        self.credentials.user(store, &user_id).await
+    }
+
+    /// Checks a login and password (for `@login` and the login form).
+    pub async fn login(&self, store: &Store, login: &str, password: &str) -> ApiResult<Option<User>> {
+        self.credentials.verify(store, login, password).await
+    }
+
+    /// A signed token for `user`.
+    pub fn issue_token(&self, user: &User) -> ApiResult<String> {
+        jwt::issue(&self.secrets.jwt, &user.id, &user.fullname).map_err(ApiError::internal)
+    }
+
+    /// The CSRF token of `principal`.
+    pub fn csrf_token(&self, principal: &Principal) -> String {
+        csrf::token(&self.secrets.csrf, principal.actor())
+    }
+
+    /// Whether `candidate` is the CSRF token of `principal`.
+    pub fn verify_csrf(&self, principal: &Principal, candidate: &str) -> bool {
+        csrf::verify(&self.secrets.csrf, principal.actor(), candidate)
+    }
+
+    /// Forgets cached users and credentials, after any change to principals.
     pub fn forget_credentials(&self) {
         self.credentials.clear();
+    }
+}
+
+/// The error for a missing permission: 401 for anonymous callers (they may log in), 403 for
+/// authenticated ones (logging in again will not help).
+pub fn denied(principal: &Principal, permission: &str) -> ApiError {
+    let message = format!("You are not allowed to do this: missing '{permission}' permission.");
+    match principal {
+        Principal::Anonymous => {
+            ApiError::new(ErrorCode::Unauthorized, message).with_header("WWW-Authenticate", "Basic realm=\"wcs\"")
+        }
+        Principal::User(_) => ApiError::new(ErrorCode::Forbidden, message),
     }
 }
 
 fn bad_credentials() -> ApiError {
     ApiError::new(ErrorCode::Unauthorized, "Wrong login and/or password.")
         .with_header("WWW-Authenticate", "Basic realm=\"wcs\"")
+}
+
+fn bad_token() -> ApiError {
+    ApiError::new(ErrorCode::Unauthorized, "Invalid or expired authentication token.")
+        .with_header("WWW-Authenticate", "Bearer realm=\"wcs\"")
+}
+
+/// The value of a cookie.
+pub fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get_all("cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(key, _)| *key == name)
+        .map(|(_, value)| value.trim_matches('"').to_owned())
 }

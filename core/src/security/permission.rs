@@ -21,3 +21,16 @@ impl Permission {
         self.0
     }
 }
+
+impl Permission {
+    /// Fire a transition that asks for review.
+    pub const REQUEST_REVIEW: Permission = Permission("Request review");
+    /// Publish or reject.
+    pub const REVIEW_PORTAL_CONTENT: Permission = Permission("Review portal content");
+    /// See expired or not yet effective content.
+    pub const ACCESS_INACTIVE_CONTENT: Permission = Permission("Access inactive content");
+    /// Grant local roles (sharing).
+    pub const CHANGE_LOCAL_ROLES: Permission = Permission("Change local roles");
+    /// Create, change and delete users and groups.
+    pub const MANAGE_USERS: Permission = Permission("Manage users");
+}

@@ -1,5 +1,7 @@
 //! Who is making a request.
 
+use super::access::AUTHENTICATED_GROUP;
+
 /// The caller of a request, resolved once by the security layer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Principal {
@@ -16,8 +18,10 @@ pub struct User {
     pub id: String,
     /// The display name; the id when none is stored.
     pub fullname: String,
-    /// Global roles, e.g. `Manager`.
+    /// Global roles, the user's own and those of its groups.
     pub roles: Vec<String>,
+    /// The groups the user belongs to (the virtual `AuthenticatedUsers` not included).
+    pub groups: Vec<String>,
 }
 
 impl Principal {
@@ -29,11 +33,41 @@ impl Principal {
         }
     }
 
+    /// The user id, or `Anonymous`, for records such as history entries.
+    pub fn actor(&self) -> &str {
+        self.user_id().unwrap_or("Anonymous")
+    }
+
+    /// Every role the principal holds site-wide, `Anonymous` and `Authenticated` included.
+    pub fn global_roles(&self) -> Vec<String> {
+        let mut roles = vec!["Anonymous".to_owned()];
+        if let Principal::User(user) = self {
+            roles.push("Authenticated".to_owned());
+            roles.extend(user.roles.iter().cloned());
+        }
+        roles
+    }
+
     /// Whether the principal holds a global role.
     pub fn has_role(&self, role: &str) -> bool {
+        self.global_roles().iter().any(|r| r == role)
+    }
+
+    /// The ids local roles may be assigned to: the user, its groups and `AuthenticatedUsers`.
+    pub fn ids(&self) -> Vec<String> {
         match self {
-            Principal::Anonymous => role == "Anonymous",
-            Principal::User(user) => role == "Authenticated" || user.roles.iter().any(|r| r == role),
+            Principal::Anonymous => Vec::new(),
+            Principal::User(user) => std::iter::once(user.id.clone())
+                .chain(user.groups.iter().cloned())
+                .chain(std::iter::once(AUTHENTICATED_GROUP.to_owned()))
+                .collect(),
         }
+    }
+
+    /// The `allowed` tokens that make an object visible to this principal.
+    pub fn tokens(&self) -> Vec<String> {
+        let mut tokens = self.global_roles();
+        tokens.extend(self.ids().into_iter().map(|id| format!("user:{id}")));
+        tokens
     }
 }

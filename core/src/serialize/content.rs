@@ -101,8 +101,8 @@ async fn folder(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<Stri
     }
     let object = subject.object;
     let batch = ctx.options.batch;
-    let children = ctx.app.store.children(&object.uid, batch.start, batch.size).await?;
-    let total = ctx.app.store.count_children(&object.uid).await?;
+    let children = ctx.app.store.children(&object.uid, ctx.visibility, batch.start, batch.size).await?;
+    let total = ctx.app.store.count_children(&object.uid, ctx.visibility).await?;
     let mut items = Vec::with_capacity(children.len());
     if ctx.options.fullobjects {
         let nested_options = ctx.options.for_nested_item();

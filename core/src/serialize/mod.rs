@@ -18,7 +18,7 @@ pub use summary::summary;
 use crate::app::App;
 use crate::content::{ContentObject, FieldDef, FieldKind, TypeProfile};
 use crate::http::ApiResult;
-use crate::security::Principal;
+use crate::security::{Access, Principal, Visibility};
 use crate::service::{BoxFuture, ContentKind};
 use serde_json::{Map, Value};
 
@@ -30,6 +30,10 @@ pub struct SerializeCtx<'a> {
     pub base_url: &'a str,
     /// The caller, for permission-dependent output.
     pub principal: &'a Principal,
+    /// What the caller may see in listings.
+    pub visibility: &'a Visibility,
+    /// The caller's standing on the requested object.
+    pub access: &'a Access,
     /// What the client asked for.
     pub options: &'a SerializeOptions,
     /// The request's query pairs (batch links repeat them).

@@ -2,7 +2,7 @@
 
 use crate::http::{ApiResult, Ctx};
 use crate::ops;
-use crate::security::Permission;
+use crate::security::{Csrf, Permission};
 use crate::service::{ContentKind, Service};
 use poem::Response;
 use poem::http::{Method, StatusCode};
@@ -13,7 +13,7 @@ pub static DELETE: Service = Service {
     name: "",
     kind: ContentKind::Any,
     permission: Permission::DELETE_OBJECTS,
-    csrf: false,
+    csrf: Csrf::Cookie,
     summary: "Delete the object and everything inside it",
     request_schema: None,
     response_schema: None,

@@ -1,7 +1,7 @@
 //! `GET <obj>`: the full serialization.
 
 use crate::http::{ApiResult, Ctx, json};
-use crate::security::Permission;
+use crate::security::{Csrf, Permission};
 use crate::serialize::serialize_content;
 use crate::service::{ContentKind, Service};
 use poem::Response;
@@ -14,7 +14,7 @@ pub static GET: Service = Service {
     name: "",
     kind: ContentKind::Any,
     permission: Permission::VIEW,
-    csrf: false,
+    csrf: Csrf::Cookie,
     summary: "Serialize the object (folders list their items, batched)",
     request_schema: None,
     response_schema: Some(super::schemas::content),
@@ -23,6 +23,7 @@ pub static GET: Service = Service {
 
 async fn get(ctx: Ctx) -> ApiResult<Response> {
     let options = ctx.serialize_options()?;
-    let body = serialize_content(&ctx.serialize_ctx(&options), &ctx.context, ctx.parent.as_ref()).await?;
+    let visibility = ctx.visibility();
+    let body = serialize_content(&ctx.serialize_ctx(&options, &visibility), &ctx.context, ctx.visible_parent()).await?;
     Ok(json(&Value::Object(body)))
 }

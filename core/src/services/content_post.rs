@@ -2,7 +2,7 @@
 
 use crate::http::{ApiResult, Ctx, json_with_status};
 use crate::ops;
-use crate::security::Permission;
+use crate::security::{Csrf, Permission};
 use crate::serialize::serialize_content;
 use crate::service::{ContentKind, Service};
 use poem::Response;
@@ -15,7 +15,7 @@ pub static POST: Service = Service {
     name: "",
     kind: ContentKind::Folderish,
     permission: Permission::ADD_PORTAL_CONTENT,
-    csrf: false,
+    csrf: Csrf::Cookie,
     summary: "Create a child object",
     request_schema: Some(super::schemas::content_write),
     response_schema: Some(super::schemas::content),
@@ -24,11 +24,11 @@ pub static POST: Service = Service {
 
 async fn post(ctx: Ctx) -> ApiResult<Response> {
     let body = ctx.json_body()?;
-    let creator = ctx.principal.user_id().unwrap_or("Anonymous");
-    let may_set_uid = ctx.app.security.allows(&ctx.principal, Permission::MANAGE_PORTAL, &ctx.context);
-    let object = ops::create(&ctx.app, &ctx.context, &body, creator, may_set_uid).await?;
+    let may_set_uid = ctx.allows(Permission::MANAGE_PORTAL);
+    let object = ops::create(&ctx.app, &ctx.context, &body, ctx.principal.actor(), may_set_uid).await?;
     let options = ctx.serialize_options()?;
-    let serialized = serialize_content(&ctx.serialize_ctx(&options), &object, Some(&ctx.context)).await?;
+    let visibility = ctx.visibility();
+    let serialized = serialize_content(&ctx.serialize_ctx(&options, &visibility), &object, Some(&ctx.context)).await?;
     let mut response = json_with_status(StatusCode::CREATED, &Value::Object(serialized));
     if let Ok(location) = ctx.url_of(&object).parse() {
         response.headers_mut().insert("location", location);

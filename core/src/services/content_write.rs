@@ -3,7 +3,7 @@
 use crate::content::values::{Mode, parse_changes};
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, json};
 use crate::ops;
-use crate::security::Permission;
+use crate::security::{Csrf, Permission, denied};
 use crate::serialize::serialize_content;
 use crate::service::{ContentKind, Service};
 use poem::Response;
@@ -16,7 +16,7 @@ pub static PATCH: Service = Service {
     name: "",
     kind: ContentKind::Any,
     permission: Permission::MODIFY_PORTAL_CONTENT,
-    csrf: false,
+    csrf: Csrf::Cookie,
     summary: "Update fields (204, or 200 with Prefer: return=representation); rename; reorder children",
     request_schema: Some(super::schemas::content_write),
     response_schema: Some(super::schemas::content),
@@ -29,7 +29,7 @@ pub static PUT: Service = Service {
     name: "",
     kind: ContentKind::Any,
     permission: Permission::MODIFY_PORTAL_CONTENT,
-    csrf: false,
+    csrf: Csrf::Cookie,
     summary: "Replace all fields (fields not sent are reset to their defaults)",
     request_schema: Some(super::schemas::content_write),
     response_schema: Some(super::schemas::content),
@@ -56,7 +56,8 @@ async fn write(ctx: Ctx, mode: Mode) -> ApiResult<Response> {
         return Ok(Response::builder().status(StatusCode::NO_CONTENT).finish());
     }
     let options = ctx.serialize_options()?;
-    let body = serialize_content(&ctx.serialize_ctx(&options), &updated, ctx.parent.as_ref()).await?;
+    let visibility = ctx.visibility();
+    let body = serialize_content(&ctx.serialize_ctx(&options, &visibility), &updated, ctx.visible_parent()).await?;
     Ok(json(&Value::Object(body)))
 }
 
@@ -66,8 +67,8 @@ fn requested_id<'a>(ctx: &Ctx, body: &'a Map<String, Value>) -> ApiResult<Option
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(id)) if *id == ctx.context.id => Ok(None),
         Some(Value::String(id)) => {
-            if let Some(parent) = &ctx.parent {
-                ctx.check(Permission::ADD_PORTAL_CONTENT, parent)?;
+            if !ctx.access.allows_on_parent(&ctx.app, Permission::ADD_PORTAL_CONTENT) {
+                return Err(denied(&ctx.principal, Permission::ADD_PORTAL_CONTENT.name()));
             }
             Ok(Some(id.as_str()))
         }

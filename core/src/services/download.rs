@@ -2,7 +2,7 @@
 //! and video can seek. Large files are read from the database in chunks while sending.
 
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode};
-use crate::security::Permission;
+use crate::security::{Csrf, Permission};
 use crate::service::{ContentKind, Service};
 use crate::store::{BlobRange, Store};
 use poem::http::{Method, StatusCode};
@@ -18,7 +18,7 @@ pub static DOWNLOAD: Service = Service {
     name: "@@download",
     kind: ContentKind::Any,
     permission: Permission::VIEW,
-    csrf: false,
+    csrf: Csrf::Cookie,
     summary: "Download a file or image field (supports Range requests)",
     request_schema: None,
     response_schema: None,

@@ -20,7 +20,7 @@ pub async fn render(ctx: Ctx) -> ApiResult<Response> {
     let site_title = ancestors.first().map_or(object.title.as_str(), |site| site.title.as_str()).to_owned();
     let breadcrumbs: Vec<Value> = ancestors.iter().map(|a| json!({"url": a.url(base), "title": a.title})).collect();
     let items: Vec<Value> = if ctx.profile.folderish {
-        let children = ctx.app.store.children(&object.uid, 0, PAGE_ITEMS).await?;
+        let children = ctx.app.store.children(&object.uid, &ctx.visibility(), 0, PAGE_ITEMS).await?;
         children
             .iter()
             .map(|c| {

@@ -1,15 +1,23 @@
 //! Core's standard endpoints, one file per endpoint, registered as the plugin `core` through
 //! the same API every plugin uses.
 
+mod auth;
 mod content_delete;
 mod content_get;
 mod content_post;
 mod content_write;
 mod download;
+mod groups;
 pub mod html_view;
 mod move_copy;
+mod principal_search;
+mod principals;
 mod schemas;
+mod sharing;
+mod trash;
 mod types;
+mod users;
+mod workflow;
 
 use crate::plugin::Registrar;
 use crate::serialize;
@@ -24,6 +32,32 @@ fn build(r: &mut Registrar) {
     r.service(&move_copy::COPY);
     r.service(&download::DOWNLOAD);
     r.service(&types::TYPES);
+    r.service(&workflow::WORKFLOW_GET);
+    r.service(&workflow::WORKFLOW_POST);
+    r.service(&workflow::SET_STATE);
+    for service in [
+        &auth::LOGIN,
+        &auth::LOGIN_OPTIONS,
+        &auth::LOGIN_RENEW,
+        &auth::LOGOUT,
+        &auth::AUTHENTICATOR,
+        &auth::LOGIN_FORM,
+        &auth::LOGIN_FORM_POST,
+    ] {
+        r.service(service);
+    }
+    for service in [&users::USERS_GET, &users::USERS_POST, &users::USERS_PATCH, &users::USERS_DELETE] {
+        r.service(service);
+    }
+    for service in [&groups::GROUPS_GET, &groups::GROUPS_POST, &groups::GROUPS_PATCH, &groups::GROUPS_DELETE] {
+        r.service(service);
+    }
+    r.service(&principal_search::PRINCIPALS);
+    r.service(&sharing::SHARING_GET);
+    r.service(&sharing::SHARING_POST);
+    r.service(&trash::TRASH);
+    r.service(&trash::UNTRASH);
+    r.service(&trash::TRASH_LIST);
     r.component(&types::TYPES_COMPONENT);
     r.content_serializer(&serialize::CORE_BASE);
     r.content_serializer(&serialize::CORE_FOLDER);

@@ -6,7 +6,7 @@
 use crate::content::ContentObject;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError, json};
 use crate::ops;
-use crate::security::Permission;
+use crate::security::{Csrf, Permission};
 use crate::service::{ContentKind, Service};
 use poem::Response;
 use poem::http::Method;
@@ -18,7 +18,7 @@ pub static MOVE: Service = Service {
     name: "@move",
     kind: ContentKind::Folderish,
     permission: Permission::ADD_PORTAL_CONTENT,
-    csrf: false,
+    csrf: Csrf::Cookie,
     summary: "Move objects into this folder",
     request_schema: Some(super::schemas::move_copy_request),
     response_schema: Some(super::schemas::move_copy_response),
@@ -31,7 +31,7 @@ pub static COPY: Service = Service {
     name: "@copy",
     kind: ContentKind::Folderish,
     permission: Permission::ADD_PORTAL_CONTENT,
-    csrf: false,
+    csrf: Csrf::Cookie,
     summary: "Copy objects into this folder",
     request_schema: Some(super::schemas::move_copy_request),
     response_schema: Some(super::schemas::move_copy_response),
@@ -58,13 +58,12 @@ async fn move_or_copy(ctx: Ctx, is_move: bool) -> ApiResult<Response> {
     };
     let sources = resolve_sources(&ctx, &references).await?;
     for source in &sources {
-        ctx.check(if is_move { Permission::DELETE_OBJECTS } else { Permission::VIEW }, source)?;
+        ctx.check_on(source, if is_move { Permission::DELETE_OBJECTS } else { Permission::VIEW }).await?;
     }
     let results = if is_move {
         ops::move_into(&ctx.app, &sources, &ctx.context).await?
     } else {
-        let creator = ctx.principal.user_id().unwrap_or("Anonymous");
-        ops::copy_into(&ctx.app, &sources, &ctx.context, creator).await?
+        ops::copy_into(&ctx.app, &sources, &ctx.context, ctx.principal.actor()).await?
     };
     let base = &ctx.request.base_url;
     let body: Vec<Value> = results

@@ -108,3 +108,57 @@ pub fn types_list() -> Value {
         },
     })
 }
+
+/// A workflow history entry.
+pub fn history_entry() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "action": {"type": ["string", "null"]}, "actor": {"type": "string"},
+            "comment": {"type": "string"}, "comments": {"type": "string"},
+            "review_state": {"type": "string"}, "time": {"type": "string", "format": "date-time"},
+            "title": {"type": "string"},
+        },
+    })
+}
+
+/// `GET @workflow`.
+pub fn workflow() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "@id": {"type": "string"},
+            "state": {"type": "object", "properties": {"id": {"type": "string"}, "title": {"type": "string"}}},
+            "transitions": {"type": "array", "items": {"type": "object", "properties": {"@id": {"type": "string"}, "title": {"type": "string"}}}},
+            "history": {"type": "array", "items": history_entry()},
+        },
+    })
+}
+
+/// The optional body of a transition.
+pub fn transition_request() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "comment": {"type": "string"},
+            "effective": {"type": "string", "format": "date-time"},
+            "expires": {"type": "string", "format": "date-time"},
+            "include_children": {"type": "boolean"},
+        },
+    })
+}
+
+/// A body with an optional comment.
+pub fn comment_request() -> Value {
+    json!({"type": "object", "properties": {"comment": {"type": ["string", "null"]}}})
+}
+
+/// `POST @login`.
+pub fn login_request() -> Value {
+    json!({"type": "object", "required": ["login", "password"], "properties": {"login": {"type": "string"}, "password": {"type": "string"}}})
+}
+
+/// `{token}`.
+pub fn token() -> Value {
+    json!({"type": "object", "properties": {"token": {"type": "string"}}})
+}

@@ -1,7 +1,7 @@
 //! `GET <obj>/@types`: the content types, and whether each may be added here.
 
 use crate::http::{ApiResult, Ctx, json};
-use crate::security::Permission;
+use crate::security::{Csrf, Permission};
 use crate::serialize::{Component, SerializeCtx, Subject};
 use crate::service::{ContentKind, Service};
 use poem::Response;
@@ -14,7 +14,7 @@ pub static TYPES: Service = Service {
     name: "@types",
     kind: ContentKind::Any,
     permission: Permission::VIEW,
-    csrf: false,
+    csrf: Csrf::Cookie,
     summary: "List content types and whether each can be added here",
     request_schema: None,
     response_schema: Some(super::schemas::types_list),
@@ -30,14 +30,16 @@ pub static TYPES_COMPONENT: Component = Component {
 
 async fn types(ctx: Ctx) -> ApiResult<Response> {
     let options = ctx.serialize_options()?;
-    let sctx = ctx.serialize_ctx(&options);
-    let subject = Subject { object: &ctx.context, parent: ctx.parent.as_ref(), profile: &ctx.profile };
+    let visibility = ctx.visibility();
+    let sctx = ctx.serialize_ctx(&options, &visibility);
+    let subject = Subject { object: &ctx.context, parent: ctx.visible_parent(), profile: &ctx.profile };
     Ok(json(&list(&sctx, subject)))
 }
 
 fn list(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> Value {
     let site_url = format!("{}/{}", ctx.base_url, subject.object.site_id());
-    let may_add = ctx.app.security.allows(ctx.principal, Permission::ADD_PORTAL_CONTENT, subject.object);
+    let may_add = ctx.access.object().is_some_and(|o| o.uid == subject.object.uid)
+        && ctx.access.allows(ctx.app, Permission::ADD_PORTAL_CONTENT);
     let types: Vec<Value> = ctx
         .app
         .types

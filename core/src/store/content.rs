@@ -3,6 +3,7 @@
 use super::rows::{CONTENT_COLUMNS, content_from_row, placeholders, time_to_db};
 use super::{Store, Tx, subtree_end};
 use crate::content::ContentObject;
+use crate::security::Visibility;
 use sqlx::{AssertSqlSafe, Row};
 
 impl Store {
@@ -42,32 +43,37 @@ impl Store {
         query.fetch_all(&self.pool).await?.iter().map(content_from_row).collect()
     }
 
-    /// One page of a container's children in position order.
-    pub async fn children(&self, parent_uid: &str, offset: i64, limit: i64) -> Result<Vec<ContentObject>, sqlx::Error> {
+    /// One page of the children `visibility` lets the caller see, in position order.
+    pub async fn children(
+        &self,
+        parent_uid: &str,
+        visibility: &Visibility,
+        offset: i64,
+        limit: i64,
+    ) -> Result<Vec<ContentObject>, sqlx::Error> {
         self.count();
+        let (filter, tokens) = visibility_filter(visibility, 4);
         let sql = format!(
-            "SELECT {CONTENT_COLUMNS} FROM content WHERE parent_uid = $1 AND trashed = 0 \
+            "SELECT {CONTENT_COLUMNS} FROM content WHERE parent_uid = $1 AND trashed = 0{filter} \
              ORDER BY position, id LIMIT $2 OFFSET $3"
         );
-        sqlx::query(AssertSqlSafe(sql))
-            .bind(parent_uid)
-            .bind(limit)
-            .bind(offset)
-            .fetch_all(&self.pool)
-            .await?
-            .iter()
-            .map(content_from_row)
-            .collect()
+        let mut query = sqlx::query(AssertSqlSafe(sql)).bind(parent_uid).bind(limit).bind(offset);
+        for token in tokens {
+            query = query.bind(token.as_str());
+        }
+        query.fetch_all(&self.pool).await?.iter().map(content_from_row).collect()
     }
 
-    /// How many live children a container has.
-    pub async fn count_children(&self, parent_uid: &str) -> Result<i64, sqlx::Error> {
+    /// How many children `visibility` lets the caller see.
+    pub async fn count_children(&self, parent_uid: &str, visibility: &Visibility) -> Result<i64, sqlx::Error> {
         self.count();
-        let row = sqlx::query("SELECT COUNT(*) FROM content WHERE parent_uid = $1 AND trashed = 0")
-            .bind(parent_uid)
-            .fetch_one(&self.pool)
-            .await?;
-        row.try_get(0)
+        let (filter, tokens) = visibility_filter(visibility, 2);
+        let sql = format!("SELECT COUNT(*) FROM content WHERE parent_uid = $1 AND trashed = 0{filter}");
+        let mut query = sqlx::query(AssertSqlSafe(sql)).bind(parent_uid);
+        for token in tokens {
+            query = query.bind(token.as_str());
+        }
+        query.fetch_one(&self.pool).await?.try_get(0)
     }
 
     /// The ids of all children, trashed ones included (their ids stay reserved), in position order.
@@ -107,8 +113,8 @@ impl Tx {
         self.count();
         sqlx::query(
             "INSERT INTO content (uid, parent_uid, path, id, portal_type, position, title, description, \
-             review_state, created, modified, effective, expires, creator, fields) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+             review_state, created, modified, effective, expires, creator, fields, block_local_roles) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
         )
         .bind(&object.uid)
         .bind(object.parent_uid.as_deref())
@@ -125,6 +131,7 @@ impl Tx {
         .bind(object.expires.map(time_to_db))
         .bind(&object.creator)
         .bind(serde_json::Value::Object(object.fields.clone()).to_string())
+        .bind(i64::from(object.block_local_roles))
         .execute(&mut *self.inner)
         .await?;
         Ok(())
@@ -215,6 +222,9 @@ impl Tx {
         for sql in [
             format!("DELETE FROM blob WHERE content_uid IN ({within})"),
             format!("DELETE FROM redirect WHERE target_uid IN ({within})"),
+            format!("DELETE FROM allowed WHERE content_uid IN ({within})"),
+            format!("DELETE FROM local_role WHERE content_uid IN ({within})"),
+            format!("DELETE FROM workflow_history WHERE content_uid IN ({within})"),
             "DELETE FROM content WHERE path = $1 OR (path >= $2 AND path < $3)".to_owned(),
         ] {
             self.count();
@@ -226,5 +236,20 @@ impl Tx {
                 .await?;
         }
         Ok(())
+    }
+}
+
+/// The SQL condition that keeps only what `visibility` allows, with its parameters starting
+/// at `$first`. Security is part of the query, so batches and counts are right.
+pub fn visibility_filter(visibility: &Visibility, first: usize) -> (String, &[String]) {
+    match visibility {
+        Visibility::All => (String::new(), &[]),
+        Visibility::Tokens(tokens) => (
+            format!(
+                " AND EXISTS (SELECT 1 FROM allowed a WHERE a.content_uid = content.uid AND a.token IN ({}))",
+                placeholders(first, tokens.len())
+            ),
+            tokens.as_slice(),
+        ),
     }
 }

@@ -10,10 +10,12 @@ mod content;
 mod principal;
 mod redirect;
 mod rows;
+mod security;
 
 pub use blob::{BlobMeta, BlobRange};
-pub use principal::StoredPrincipal;
+pub use principal::{PrincipalQuery, StoredPrincipal};
 pub use redirect::RedirectHit;
+pub use security::{HistoryEntry, LocalRole, ancestor_paths};
 
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{Any, AnyPool};

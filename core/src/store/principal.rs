@@ -1,45 +1,252 @@
-//! Users as stored; the security layer turns them into principals.
+//! Users and groups as stored; the security layer turns them into principals.
 
+use super::rows::placeholders;
 use super::{Store, Tx};
-use sqlx::Row;
+use sqlx::{AssertSqlSafe, Row};
 
-/// A user row.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A user or group row, with the groups it belongs to.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct StoredPrincipal {
-    /// The user id.
+    /// The id.
     pub id: String,
+    /// `user` or `group`.
+    pub kind: String,
+    /// The login name (users only).
+    pub login: Option<String>,
     /// The argon2 PHC hash; never leaves the server.
     pub password_hash: Option<String>,
-    /// The display name.
+    /// The display name (a group's title).
     pub fullname: String,
-    /// Global roles.
+    /// E-mail address.
+    pub email: String,
+    /// Free text.
+    pub description: String,
+    /// Where the user is.
+    pub location: String,
+    /// A URL.
+    pub home_page: String,
+    /// Global roles given directly.
     pub roles: Vec<String>,
+    /// Groups this principal is a member of.
+    pub groups: Vec<String>,
+}
+
+const PRINCIPAL_COLUMNS: &str =
+    "p.id, p.kind, p.login, p.password_hash, p.fullname, p.email, p.description, p.location, p.home_page, p.roles";
+
+fn principal_from_row(row: &sqlx::any::AnyRow) -> Result<StoredPrincipal, sqlx::Error> {
+    let roles: String = row.try_get(9)?;
+    Ok(StoredPrincipal {
+        id: row.try_get(0)?,
+        kind: row.try_get(1)?,
+        login: row.try_get(2)?,
+        password_hash: row.try_get(3)?,
+        fullname: row.try_get(4)?,
+        email: row.try_get(5)?,
+        description: row.try_get(6)?,
+        location: row.try_get(7)?,
+        home_page: row.try_get(8)?,
+        roles: serde_json::from_str(&roles).unwrap_or_default(),
+        groups: Vec::new(),
+    })
+}
+
+/// What a principal listing matches: a kind and a case-insensitive search term.
+#[derive(Clone, Debug, Default)]
+pub struct PrincipalQuery {
+    /// `user`, `group`, or `None` for both.
+    pub kind: Option<&'static str>,
+    /// Matched against id, login, full name and e-mail.
+    pub search: Option<String>,
+}
+
+impl PrincipalQuery {
+    fn where_clause(&self) -> (String, Vec<String>) {
+        let mut clauses = vec!["1 = 1".to_owned()];
+        let mut binds = Vec::new();
+        if let Some(kind) = self.kind {
+            binds.push(kind.to_owned());
+            clauses.push(format!("p.kind = ${}", binds.len()));
+        }
+        if let Some(term) = self.search.as_deref().filter(|t| !t.is_empty()) {
+            let escaped = term.to_lowercase().replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
+            binds.push(format!("%{escaped}%"));
+            let n = binds.len();
+            clauses.push(format!(
+                "(LOWER(p.id) LIKE ${n} ESCAPE '\\' OR LOWER(COALESCE(p.login, '')) LIKE ${n} ESCAPE '\\' \
+                 OR LOWER(p.fullname) LIKE ${n} ESCAPE '\\' OR LOWER(p.email) LIKE ${n} ESCAPE '\\')"
+            ));
+        }
+        (clauses.join(" AND "), binds)
+    }
 }
 
 impl Store {
-    /// A user by login name.
+    async fn with_groups(&self, mut principals: Vec<StoredPrincipal>) -> Result<Vec<StoredPrincipal>, sqlx::Error> {
+        if principals.is_empty() {
+            return Ok(principals);
+        }
+        self.count();
+        let ids: Vec<&str> = principals.iter().map(|p| p.id.as_str()).collect();
+        let sql = format!(
+            "SELECT member_id, group_id FROM membership WHERE member_id IN ({}) ORDER BY group_id",
+            placeholders(1, ids.len())
+        );
+        let mut query = sqlx::query(AssertSqlSafe(sql));
+        for id in &ids {
+            query = query.bind(*id);
+        }
+        for row in query.fetch_all(&self.pool).await? {
+            let member: String = row.try_get(0)?;
+            let group: String = row.try_get(1)?;
+            if let Some(p) = principals.iter_mut().find(|p| p.id == member) {
+                p.groups.push(group);
+            }
+        }
+        Ok(principals)
+    }
+
+    /// A user by login name, with groups.
     pub async fn principal_by_login(&self, login: &str) -> Result<Option<StoredPrincipal>, sqlx::Error> {
         self.count();
-        let row =
-            sqlx::query("SELECT id, password_hash, fullname, roles FROM principal WHERE login = $1 AND kind = 'user'")
-                .bind(login)
-                .fetch_optional(&self.pool)
-                .await?;
-        row.map(|row| {
-            let roles: String = row.try_get(3)?;
-            Ok(StoredPrincipal {
-                id: row.try_get(0)?,
-                password_hash: row.try_get(1)?,
-                fullname: row.try_get(2)?,
-                roles: serde_json::from_str(&roles).unwrap_or_default(),
-            })
-        })
-        .transpose()
+        let sql = format!("SELECT {PRINCIPAL_COLUMNS} FROM principal p WHERE p.login = $1 AND p.kind = 'user'");
+        let row = sqlx::query(AssertSqlSafe(sql)).bind(login).fetch_optional(&self.pool).await?;
+        let found = row.as_ref().map(principal_from_row).transpose()?;
+        Ok(self.with_groups(found.into_iter().collect()).await?.pop())
+    }
+
+    /// A user or group by id, with groups.
+    pub async fn principal(&self, id: &str) -> Result<Option<StoredPrincipal>, sqlx::Error> {
+        self.count();
+        let sql = format!("SELECT {PRINCIPAL_COLUMNS} FROM principal p WHERE p.id = $1");
+        let row = sqlx::query(AssertSqlSafe(sql)).bind(id).fetch_optional(&self.pool).await?;
+        let found = row.as_ref().map(principal_from_row).transpose()?;
+        Ok(self.with_groups(found.into_iter().collect()).await?.pop())
+    }
+
+    /// Whether a principal with this id exists.
+    pub async fn principal_exists(&self, id: &str) -> Result<bool, sqlx::Error> {
+        Ok(self.principal(id).await?.is_some())
+    }
+
+    /// One page of principals matching `query`, by id, with groups.
+    pub async fn principals(
+        &self,
+        query: &PrincipalQuery,
+        offset: i64,
+        limit: i64,
+    ) -> Result<Vec<StoredPrincipal>, sqlx::Error> {
+        self.count();
+        let (clause, binds) = query.where_clause();
+        let n = binds.len();
+        let sql = format!(
+            "SELECT {PRINCIPAL_COLUMNS} FROM principal p WHERE {clause} ORDER BY p.id LIMIT ${} OFFSET ${}",
+            n + 1,
+            n + 2
+        );
+        let mut q = sqlx::query(AssertSqlSafe(sql));
+        for bind in &binds {
+            q = q.bind(bind.as_str());
+        }
+        let rows = q.bind(limit).bind(offset).fetch_all(&self.pool).await?;
+        let found = rows.iter().map(principal_from_row).collect::<Result<Vec<_>, _>>()?;
+        self.with_groups(found).await
+    }
+
+    /// How many principals match `query`.
+    pub async fn count_principals(&self, query: &PrincipalQuery) -> Result<i64, sqlx::Error> {
+        self.count();
+        let (clause, binds) = query.where_clause();
+        let mut q = sqlx::query(AssertSqlSafe(format!("SELECT COUNT(*) FROM principal p WHERE {clause}")));
+        for bind in &binds {
+            q = q.bind(bind.as_str());
+        }
+        q.fetch_one(&self.pool).await?.try_get(0)
+    }
+
+    /// The ids of a group's members, sorted.
+    pub async fn group_members(&self, group_id: &str) -> Result<Vec<String>, sqlx::Error> {
+        self.count();
+        sqlx::query("SELECT member_id FROM membership WHERE group_id = $1 ORDER BY member_id")
+            .bind(group_id)
+            .fetch_all(&self.pool)
+            .await?
+            .iter()
+            .map(|row| row.try_get(0))
+            .collect()
     }
 }
 
 impl Tx {
-    /// Creates a user, or replaces its password and roles when it exists.
+    /// Creates a user or group.
+    pub async fn insert_principal(&mut self, principal: &StoredPrincipal) -> Result<(), sqlx::Error> {
+        self.count();
+        sqlx::query(
+            "INSERT INTO principal (id, kind, login, password_hash, fullname, email, description, location, home_page, roles) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        )
+        .bind(&principal.id)
+        .bind(&principal.kind)
+        .bind(principal.login.as_deref())
+        .bind(principal.password_hash.as_deref())
+        .bind(&principal.fullname)
+        .bind(&principal.email)
+        .bind(&principal.description)
+        .bind(&principal.location)
+        .bind(&principal.home_page)
+        .bind(serde_json::json!(principal.roles).to_string())
+        .execute(&mut *self.inner)
+        .await?;
+        Ok(())
+    }
+
+    /// Rewrites a principal's details, password hash and roles.
+    pub async fn update_principal(&mut self, principal: &StoredPrincipal) -> Result<(), sqlx::Error> {
+        self.count();
+        sqlx::query(
+            "UPDATE principal SET password_hash = $1, fullname = $2, email = $3, description = $4, location = $5, \
+             home_page = $6, roles = $7 WHERE id = $8",
+        )
+        .bind(principal.password_hash.as_deref())
+        .bind(&principal.fullname)
+        .bind(&principal.email)
+        .bind(&principal.description)
+        .bind(&principal.location)
+        .bind(&principal.home_page)
+        .bind(serde_json::json!(principal.roles).to_string())
+        .bind(&principal.id)
+        .execute(&mut *self.inner)
+        .await?;
+        Ok(())
+    }
+
+    /// Removes a principal, its memberships (both ways) and its local roles.
+    pub async fn delete_principal(&mut self, id: &str) -> Result<(), sqlx::Error> {
+        for sql in [
+            "DELETE FROM membership WHERE member_id = $1 OR group_id = $1",
+            "DELETE FROM local_role WHERE principal_id = $1",
+            "DELETE FROM allowed WHERE token = 'user:' || $1",
+            "DELETE FROM principal WHERE id = $1",
+        ] {
+            self.count();
+            sqlx::query(sql).bind(id).execute(&mut *self.inner).await?;
+        }
+        Ok(())
+    }
+
+    /// Adds or removes one membership.
+    pub async fn set_membership(&mut self, group_id: &str, member_id: &str, member: bool) -> Result<(), sqlx::Error> {
+        self.count();
+        let sql = if member {
+            "INSERT INTO membership (group_id, member_id) VALUES ($1, $2) ON CONFLICT (group_id, member_id) DO NOTHING"
+        } else {
+            "DELETE FROM membership WHERE group_id = $1 AND member_id = $2"
+        };
+        sqlx::query(sql).bind(group_id).bind(member_id).execute(&mut *self.inner).await?;
+        Ok(())
+    }
+
+    /// Creates the admin user, or replaces its password and roles when it exists.
     pub async fn upsert_user(&mut self, id: &str, password_hash: &str, roles: &[&str]) -> Result<(), sqlx::Error> {
         self.count();
         sqlx::query(
@@ -56,10 +263,44 @@ impl Tx {
 }
 
 impl Store {
-    /// Whether a principal with this id exists.
-    pub async fn principal_exists(&self, id: &str) -> Result<bool, sqlx::Error> {
+    /// The global roles given to any of `group_ids`.
+    pub async fn group_roles(&self, group_ids: &[String]) -> Result<Vec<String>, sqlx::Error> {
+        if group_ids.is_empty() {
+            return Ok(Vec::new());
+        }
         self.count();
-        let row = sqlx::query("SELECT COUNT(*) FROM principal WHERE id = $1").bind(id).fetch_one(&self.pool).await?;
-        Ok(row.try_get::<i64, _>(0)? > 0)
+        let sql = format!(
+            "SELECT roles FROM principal WHERE kind = 'group' AND id IN ({})",
+            placeholders(1, group_ids.len())
+        );
+        let mut query = sqlx::query(AssertSqlSafe(sql));
+        for id in group_ids {
+            query = query.bind(id.as_str());
+        }
+        let mut roles = Vec::new();
+        for row in query.fetch_all(&self.pool).await? {
+            let text: String = row.try_get(0)?;
+            roles.extend(serde_json::from_str::<Vec<String>>(&text).unwrap_or_default());
+        }
+        Ok(roles)
+    }
+}
+
+impl Store {
+    /// The principals with any of `ids` (missing ones are left out).
+    pub async fn principals_by_ids(&self, ids: &[String]) -> Result<Vec<StoredPrincipal>, sqlx::Error> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.count();
+        let sql = format!(
+            "SELECT {PRINCIPAL_COLUMNS} FROM principal p WHERE p.id IN ({}) ORDER BY p.id",
+            placeholders(1, ids.len())
+        );
+        let mut query = sqlx::query(AssertSqlSafe(sql));
+        for id in ids {
+            query = query.bind(id.as_str());
+        }
+        query.fetch_all(&self.pool).await?.iter().map(principal_from_row).collect()
     }
 }

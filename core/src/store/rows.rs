@@ -7,7 +7,7 @@ use sqlx::any::AnyRow;
 
 /// The columns every content query selects, in the order [`content_from_row`] reads them.
 pub const CONTENT_COLUMNS: &str = "uid, parent_uid, path, id, portal_type, position, title, description, \
-     review_state, created, modified, effective, expires, creator, fields";
+     review_state, created, modified, effective, expires, creator, fields, block_local_roles, trash_root";
 
 /// Stored time format: microseconds keep text order equal to time order.
 pub fn time_to_db(time: DateTime<Utc>) -> String {
@@ -48,6 +48,8 @@ pub fn content_from_row(row: &AnyRow) -> Result<ContentObject, sqlx::Error> {
         expires: optional_time(12)?,
         creator: row.try_get(13)?,
         fields,
+        block_local_roles: row.try_get::<i64, _>(15)? != 0,
+        trash_root: row.try_get(16)?,
     })
 }
 

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use wcs_core::http::{ApiResult, Ctx, json};
 use wcs_core::plugin::Registrar;
 use wcs_core::poem_reexports::{Method, Response};
-use wcs_core::security::Permission;
+use wcs_core::security::{Csrf, Permission};
 use wcs_core::serialize::ContentSerializer;
 use wcs_core::service::{ContentKind, Service};
 
@@ -21,7 +21,7 @@ pub static HELLO: Service = Service {
     name: "@hello",
     kind: ContentKind::Any,
     permission: Permission::VIEW,
-    csrf: false,
+    csrf: Csrf::Cookie,
     summary: "Say hello from the example plugin",
     request_schema: None,
     response_schema: Some(
@@ -45,7 +45,7 @@ pub static HELLO_VIEW: Service = Service {
     name: "hello_view",
     kind: ContentKind::Any,
     permission: Permission::VIEW,
-    csrf: false,
+    csrf: Csrf::Cookie,
     summary: "A plain-named view of the example plugin",
     request_schema: None,
     response_schema: None,

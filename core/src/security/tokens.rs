@@ -1,0 +1,93 @@
+//! The `allowed` tokens: for each object, the roles that may view it and the users and groups
+//! whose local roles let them view it. Listings filter on them inside the SQL query, so no
+//! invisible object is ever loaded, and counts and batches stay right.
+
+use super::Principal;
+use super::policy::permission_roles;
+use crate::app::App;
+use crate::content::ContentObject;
+use crate::store::{LocalRole, Tx, ancestor_paths};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// Which objects a listing may show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Visibility {
+    /// Everything (Managers).
+    All,
+    /// Objects with any of these `allowed` tokens.
+    Tokens(Vec<String>),
+}
+
+impl Visibility {
+    /// What `principal` may see in listings.
+    pub fn of(principal: &Principal) -> Visibility {
+        if principal.has_role("Manager") { Visibility::All } else { Visibility::Tokens(principal.tokens()) }
+    }
+}
+
+/// Recomputes the tokens of the object at `path` and its whole subtree, inside `tx` (after
+/// a create, move, workflow change or sharing change).
+pub async fn recompute_allowed(app: &App, tx: &mut Tx, path: &str) -> Result<(), sqlx::Error> {
+    let above = tx.content_at_paths_with_trash(&ancestor_paths(path)).await?;
+    let subtree = tx.subtree_with_trash(path).await?;
+    let uids: Vec<String> = above.iter().chain(&subtree).map(|o| o.uid.clone()).collect();
+    let local = tx.local_roles(&uids).await?;
+    let mut by_uid: HashMap<&str, Vec<&LocalRole>> = HashMap::new();
+    for role in &local {
+        by_uid.entry(role.content_uid.as_str()).or_default().push(role);
+    }
+    let mut inherited: HashMap<String, Assignments> = HashMap::new();
+    let mut parent_assignments = Assignments::default();
+    for object in &above {
+        parent_assignments = parent_assignments.descend(object, by_uid.get(object.uid.as_str()));
+    }
+    let root_parent_path = above.last().map(|o| o.path.clone()).unwrap_or_default();
+    inherited.insert(root_parent_path, parent_assignments);
+    let mut results = Vec::with_capacity(subtree.len());
+    let mut paths: HashMap<&str, &ContentObject> = HashMap::new();
+    for object in &subtree {
+        let parent_path = object.path.rsplit_once('/').map(|(p, _)| p.to_owned()).unwrap_or_default();
+        let assignments =
+            inherited.get(&parent_path).cloned().unwrap_or_default().descend(object, by_uid.get(object.uid.as_str()));
+        let upward = std::iter::once(object)
+            .chain(
+                ancestor_paths(&object.path)
+                    .iter()
+                    .rev()
+                    .filter_map(|p| paths.get(p.as_str()).copied())
+                    .collect::<Vec<_>>(),
+            )
+            .chain(above.iter().rev());
+        let view_roles = permission_roles(app, upward, "View");
+        results.push((object.uid.clone(), assignments.tokens(view_roles)));
+        inherited.insert(object.path.clone(), assignments);
+        paths.insert(object.path.as_str(), object);
+    }
+    tx.replace_allowed(&results).await
+}
+
+/// Local role assignments in force on an object: principal → roles.
+#[derive(Clone, Debug, Default)]
+struct Assignments(BTreeMap<String, BTreeSet<String>>);
+
+impl Assignments {
+    /// The assignments of a child: inherited ones (unless it blocks them) plus its own.
+    fn descend(&self, object: &ContentObject, own: Option<&Vec<&LocalRole>>) -> Assignments {
+        let mut next = if object.block_local_roles { Assignments::default() } else { self.clone() };
+        for role in own.into_iter().flatten() {
+            next.0.entry(role.principal_id.clone()).or_default().insert(role.role.clone());
+        }
+        next
+    }
+
+    fn tokens(&self, view_roles: &[String]) -> Vec<String> {
+        let mut tokens: BTreeSet<String> = view_roles.iter().cloned().collect();
+        tokens.insert("Manager".to_owned());
+        for (principal, roles) in &self.0 {
+            if roles.iter().any(|r| view_roles.contains(r)) {
+                tokens.insert(format!("user:{principal}"));
+            }
+        }
+        tokens.into_iter().collect()
+    }
+}

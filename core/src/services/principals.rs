@@ -1,0 +1,134 @@
+//! Shared parts of `@users`, `@groups` and `@principals`: wire shapes and input checks.
+
+use crate::http::{ApiError, ApiResult, Ctx, FieldError};
+use crate::security::{AUTHENTICATED_GROUP, Permission, denied};
+use crate::store::StoredPrincipal;
+use serde_json::{Map, Value, json};
+
+/// Global roles that may be given to users and groups.
+pub const ASSIGNABLE_ROLES: [&str; 7] =
+    ["Member", "Reader", "Contributor", "Editor", "Reviewer", "Site Administrator", "Manager"];
+/// Ids that name virtual principals and cannot be taken.
+const RESERVED_IDS: [&str; 3] = [AUTHENTICATED_GROUP, "Anonymous", "Authenticated"];
+
+/// The site URL, on which the principal endpoints live.
+pub fn site_url(ctx: &Ctx) -> String {
+    format!("{}/{}", ctx.request.base_url, ctx.context.site_id())
+}
+
+/// A user as `@users` returns it (never the password hash).
+pub fn user_json(site_url: &str, user: &StoredPrincipal) -> Value {
+    let groups: Vec<Value> =
+        user.groups.iter().map(|g| json!({"@id": format!("{site_url}/@groups/{g}"), "id": g, "title": g})).collect();
+    json!({
+        "@id": format!("{site_url}/@users/{}", user.id),
+        "id": user.id,
+        "username": user.login.clone().unwrap_or_else(|| user.id.clone()),
+        "fullname": user.fullname,
+        "email": user.email,
+        "description": user.description,
+        "location": user.location,
+        "home_page": if user.home_page.is_empty() { Value::Null } else { json!(user.home_page) },
+        "portrait": null,
+        "roles": user.roles,
+        "groups": {"@id": format!("{site_url}/@groups"), "items_total": groups.len(), "items": groups},
+    })
+}
+
+/// A group as `@groups` lists it.
+pub fn group_json(site_url: &str, group: &StoredPrincipal) -> Value {
+    json!({
+        "@id": format!("{site_url}/@groups/{}", group.id),
+        "id": group.id,
+        "groupname": group.id,
+        "title": group.fullname,
+        "description": group.description,
+        "email": group.email,
+        "roles": group.roles,
+    })
+}
+
+/// The virtual group every authenticated user belongs to.
+pub fn authenticated_group() -> StoredPrincipal {
+    StoredPrincipal {
+        id: AUTHENTICATED_GROUP.to_owned(),
+        kind: "group".to_owned(),
+        fullname: "Authenticated Users (Virtual Group)".to_owned(),
+        description: "Automatic group of every logged-in user".to_owned(),
+        ..StoredPrincipal::default()
+    }
+}
+
+/// Refuses callers without `Manage users`.
+pub fn require_manager(ctx: &Ctx) -> ApiResult<()> {
+    if ctx.allows(Permission::MANAGE_USERS) {
+        Ok(())
+    } else {
+        Err(denied(&ctx.principal, Permission::MANAGE_USERS.name()))
+    }
+}
+
+/// Checks a new principal id.
+pub fn check_id(field: &str, id: &str, errors: &mut Vec<FieldError>) {
+    let valid = !id.is_empty()
+        && id.len() <= 64
+        && id.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '@'))
+        && !RESERVED_IDS.contains(&id);
+    if !valid {
+        errors.push(FieldError::new(
+            field,
+            "Use 1 to 64 letters, digits, '.', '_', '-' or '@' (and not a reserved name).",
+        ));
+    }
+}
+
+/// Reads the optional text properties shared by users and groups into `principal`.
+pub fn apply_text(body: &Map<String, Value>, principal: &mut StoredPrincipal, errors: &mut Vec<FieldError>) {
+    let mut text = |key: &str, target: &mut String, limit: usize| match body.get(key) {
+        None => {}
+        Some(Value::Null) => target.clear(),
+        Some(Value::String(value)) if value.chars().count() <= limit && !value.contains(['\r', '\n']) => {
+            value.clone_into(target);
+        }
+        Some(_) => errors.push(FieldError::new(key, format!("Expected a single line of at most {limit} characters."))),
+    };
+    text("fullname", &mut principal.fullname, 200);
+    text("title", &mut principal.fullname, 200);
+    text("email", &mut principal.email, 254);
+    text("description", &mut principal.description, 2000);
+    text("location", &mut principal.location, 200);
+    text("home_page", &mut principal.home_page, 2000);
+    if !principal.email.is_empty() && (!principal.email.contains('@') || principal.email.contains(' ')) {
+        errors.push(FieldError::new("email", "This is not an e-mail address."));
+    }
+}
+
+/// Reads `roles`; only Managers may hand out the Manager role.
+pub fn parse_roles(ctx: &Ctx, value: &Value, errors: &mut Vec<FieldError>) -> Option<Vec<String>> {
+    let Some(items) = value.as_array() else {
+        errors.push(FieldError::new("roles", "Expected a list of role names."));
+        return None;
+    };
+    let mut roles = Vec::new();
+    for item in items {
+        match item.as_str() {
+            Some(role) if ASSIGNABLE_ROLES.contains(&role) => {
+                if role == "Manager" && !ctx.principal.has_role("Manager") {
+                    errors.push(FieldError::new("roles", "Only Managers may give the Manager role."));
+                } else if !roles.iter().any(|r| r == role) {
+                    roles.push(role.to_owned());
+                }
+            }
+            _ => errors.push(FieldError::new(
+                "roles",
+                format!("Unknown role {item}; use one of {}.", ASSIGNABLE_ROLES.join(", ")),
+            )),
+        }
+    }
+    Some(roles)
+}
+
+/// Turns collected field errors into a 400, or passes.
+pub fn finish(errors: Vec<FieldError>) -> ApiResult<()> {
+    if errors.is_empty() { Ok(()) } else { Err(ApiError::validation(errors)) }
+}
