@@ -6,6 +6,7 @@
 use wcs_example_hello as _;
 
 mod api_mode;
+mod auth;
 mod content;
 mod errors;
 mod files;
@@ -13,6 +14,9 @@ mod folders;
 mod move_copy;
 mod permission_matrix;
 mod plugins;
+mod principals;
 mod redirects;
+mod sharing_trash;
 mod support;
 mod types_dir;
+mod workflow;

@@ -1,0 +1,138 @@
+//! Authentication (Basic, JWT, cookie), the login form and CSRF tokens.
+
+use crate::support::{TestServer, assert_error, read};
+use reqwest::Method;
+use serde_json::json;
+
+async fn private_doc(server: &TestServer) {
+    server.create("", json!({"@type": "Document", "title": "Private", "id": "private"})).await;
+}
+
+#[tokio::test]
+async fn login_returns_a_jwt_that_authenticates_and_renews() {
+    let server = TestServer::start().await;
+    private_doc(&server).await;
+    let (status, body) = read(
+        server
+            .anonymous(Method::POST, "@login")
+            .json(&json!({"login": "admin", "password": "secret"}))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let token = body["token"].as_str().unwrap().to_owned();
+    assert_eq!(token.split('.').count(), 3, "a JWT");
+    let response = server.anonymous(Method::GET, "private").bearer_auth(&token).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    let (status, renewed) =
+        read(server.anonymous(Method::POST, "@login-renew").bearer_auth(&token).send().await.unwrap()).await;
+    assert_eq!(status, 200);
+    assert!(renewed["token"].as_str().unwrap().len() > 20);
+    let response = server.anonymous(Method::GET, "private").bearer_auth(format!("{token}x")).send().await.unwrap();
+    assert_eq!(response.status(), 401);
+    assert!(response.headers().contains_key("www-authenticate"));
+    let response = server.anonymous(Method::POST, "@login-renew").send().await.unwrap();
+    assert_error(response, 401, "unauthorized").await;
+}
+
+#[tokio::test]
+async fn bad_logins_are_401_and_missing_fields_400() {
+    let server = TestServer::start().await;
+    let response = server
+        .anonymous(Method::POST, "@login")
+        .json(&json!({"login": "admin", "password": "nope"}))
+        .send()
+        .await
+        .unwrap();
+    assert_error(response, 401, "unauthorized").await;
+    let response = server.anonymous(Method::POST, "@login").json(&json!({"login": "admin"})).send().await.unwrap();
+    assert_error(response, 400, "missing_property").await;
+    let response = server
+        .anonymous(Method::POST, "@login")
+        .json(&json!({"login": "ghost", "password": "secret"}))
+        .send()
+        .await
+        .unwrap();
+    assert_error(response, 401, "unauthorized").await;
+    let response = server.anonymous(Method::GET, "").header("Authorization", "Digest abc").send().await.unwrap();
+    assert_error(response, 401, "unauthorized").await;
+}
+
+async fn cookie_login(server: &TestServer, login: &str, password: &str) -> String {
+    let response = server
+        .raw(Method::POST, &server.url("login"))
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .body(format!("login={login}&password={password}&came_from=%2FPlone%2Fprivate"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 303);
+    assert_eq!(response.headers()["location"], "/Plone/private");
+    let cookie = response.headers()["set-cookie"].to_str().unwrap().to_owned();
+    assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"), "{cookie}");
+    cookie.split(';').next().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn the_login_form_sets_a_cookie_that_browser_views_use() {
+    let server = TestServer::start().await;
+    private_doc(&server).await;
+    let response = server.raw(Method::GET, &server.url("login")).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    let html = response.text().await.unwrap();
+    assert!(html.contains("<form method=\"post\"") && html.contains("name=\"password\""), "{html}");
+    let response = server
+        .raw(Method::POST, &server.url("login"))
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .body("login=admin&password=wrong")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 401);
+    assert!(response.headers().get("set-cookie").is_none());
+    let cookie = cookie_login(&server, "admin", "secret").await;
+    let response = server.raw(Method::GET, &server.url("private")).header("Cookie", &cookie).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    assert!(response.text().await.unwrap().contains("<h1>Private</h1>"));
+    let response =
+        server.raw(Method::GET, &server.url("private")).header("Cookie", "auth_token=garbage").send().await.unwrap();
+    assert_eq!(response.status(), 401, "a stale cookie is anonymous, not an error page");
+    let response = server.anonymous(Method::POST, "@logout").header("Cookie", &cookie).send().await.unwrap();
+    assert_eq!(response.status(), 204);
+    assert!(response.headers()["set-cookie"].to_str().unwrap().contains("Max-Age=0"));
+}
+
+#[tokio::test]
+async fn cookie_authenticated_writes_need_the_users_csrf_token() {
+    let server = TestServer::start().await;
+    private_doc(&server).await;
+    server.user("anna", &["Manager"], &[]).await;
+    let cookie = cookie_login(&server, "admin", "secret").await;
+    let patch =
+        || server.anonymous(Method::PATCH, "private").header("Cookie", &cookie).json(&json!({"title": "Changed"}));
+    assert_error(patch().send().await.unwrap(), 403, "forbidden").await;
+    let token = server.anonymous(Method::GET, "@@authenticator/token").header("Cookie", &cookie).send().await.unwrap();
+    assert_eq!(token.headers()["content-type"], "text/plain; charset=utf-8");
+    let token = token.text().await.unwrap();
+    assert_eq!(token.len(), 64);
+    let annas =
+        server.as_user("anna", Method::GET, "@@authenticator/token").send().await.unwrap().text().await.unwrap();
+    assert_ne!(token, annas, "tokens are bound to their user");
+    assert_error(patch().header("X-CSRF-TOKEN", &annas).send().await.unwrap(), 403, "forbidden").await;
+    assert_eq!(patch().header("X-CSRF-TOKEN", &token).send().await.unwrap().status(), 204);
+    let response =
+        server.admin(Method::PATCH, "private").json(&json!({"title": "Basic needs none"})).send().await.unwrap();
+    assert_eq!(response.status(), 204, "Basic credentials cannot be forged cross-site");
+    let response = server
+        .anonymous(Method::POST, "private/@workflow-set-state/published")
+        .header("Cookie", &cookie)
+        .json(&json!({"comment": "exempt"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200, "@workflow-set-state is exempt from CSRF");
+    let response = server.anonymous(Method::GET, "@@authenticator/other").send().await.unwrap();
+    assert_error(response, 404, "not_found").await;
+}

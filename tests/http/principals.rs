@@ -1,0 +1,164 @@
+//! `@users`, `@groups` and `@principals`.
+
+use crate::support::{TestServer, assert_error, read};
+use reqwest::Method;
+use serde_json::json;
+
+#[tokio::test]
+async fn users_are_created_read_batched_updated_and_deleted() {
+    let server = TestServer::start().await;
+    let body =
+        json!({"username": "anna", "password": "long-enough", "fullname": "Anna Ärger", "email": "anna@example.org"});
+    let response = server.admin(Method::POST, "@users").json(&body).send().await.unwrap();
+    assert_eq!(response.status(), 201);
+    assert_eq!(response.headers()["location"], format!("{}/@users/anna", server.site).as_str());
+    let (_, anna) = read(response).await;
+    assert_eq!(anna["fullname"], "Anna Ärger");
+    assert_eq!(anna["roles"], json!(["Member"]));
+    assert!(anna.get("password").is_none() && anna.get("password_hash").is_none(), "{anna}");
+    assert!(!anna.to_string().contains("argon2"), "no hash in {anna}");
+    for n in 0..4 {
+        server.user(&format!("user{n}"), &["Member"], &[]).await;
+    }
+    let (status, page) = server.get_json("@users?b_size=2").await;
+    assert_eq!(status, 200);
+    assert_eq!(page["items_total"], 6);
+    assert_eq!(page["items"].as_array().unwrap().len(), 2);
+    assert!(page["batching"]["next"].as_str().unwrap().contains("b_size=2"));
+    let (_, found) = server.get_json("@users?query=rger").await;
+    assert_eq!(found["items_total"], 1);
+    let response = server.admin(Method::POST, "@users").json(&body).send().await.unwrap();
+    assert_error(response, 409, "conflict").await;
+    let response = server
+        .admin(Method::POST, "@users")
+        .json(&json!({"username": "bad name!", "password": "x"}))
+        .send()
+        .await
+        .unwrap();
+    let error = assert_error(response, 400, "validation_failed").await;
+    let fields: Vec<&str> = error["errors"].as_array().unwrap().iter().map(|e| e["field"].as_str().unwrap()).collect();
+    assert_eq!(fields, vec!["username", "password"]);
+
+    assert_eq!(
+        server.as_user("user0", Method::GET, "@users/user0").send().await.unwrap().status(),
+        200,
+        "users read themselves"
+    );
+    assert_error(server.as_user("user0", Method::GET, "@users/anna").send().await.unwrap(), 403, "forbidden").await;
+    assert_error(server.as_user("user0", Method::GET, "@users").send().await.unwrap(), 403, "forbidden").await;
+    assert_error(server.anonymous(Method::GET, "@users").send().await.unwrap(), 401, "unauthorized").await;
+
+    let response = server
+        .as_user("user0", Method::PATCH, "@users/user0")
+        .json(&json!({"roles": ["Manager"]}))
+        .send()
+        .await
+        .unwrap();
+    assert_error(response, 400, "validation_failed").await;
+    let change = json!({"password": "new-password", "old_password": "wrong"});
+    let response = server.as_user("user0", Method::PATCH, "@users/user0").json(&change).send().await.unwrap();
+    assert_error(response, 403, "forbidden").await;
+    let change = json!({"password": "new-password", "old_password": "secret-user0", "fullname": "Renamed"});
+    assert_eq!(
+        server.as_user("user0", Method::PATCH, "@users/user0").json(&change).send().await.unwrap().status(),
+        204
+    );
+    assert_eq!(
+        server.as_user("user0", Method::GET, "@users/user0").send().await.unwrap().status(),
+        401,
+        "old password is gone"
+    );
+    let response =
+        server.anonymous(Method::GET, "@users/user0").basic_auth("user0", Some("new-password")).send().await.unwrap();
+    assert_eq!(read(response).await.1["fullname"], "Renamed");
+
+    assert_eq!(server.admin(Method::DELETE, "@users/anna").send().await.unwrap().status(), 204);
+    assert_error(server.admin(Method::GET, "@users/anna").send().await.unwrap(), 404, "not_found").await;
+    assert_error(server.admin(Method::DELETE, "@users/admin").send().await.unwrap(), 400, "bad_request").await;
+}
+
+#[tokio::test]
+async fn site_administrators_cannot_make_managers() {
+    let server = TestServer::start().await;
+    server.user("sa", &["Site Administrator"], &[]).await;
+    let body = json!({"username": "x", "password": "long-enough", "roles": ["Manager"]});
+    let response = server.as_user("sa", Method::POST, "@users").json(&body).send().await.unwrap();
+    assert_error(response, 400, "validation_failed").await;
+    let body = json!({"username": "x", "password": "long-enough", "roles": ["Editor"]});
+    assert_eq!(server.as_user("sa", Method::POST, "@users").json(&body).send().await.unwrap().status(), 201);
+}
+
+#[tokio::test]
+async fn groups_carry_members_and_roles() {
+    let server = TestServer::start().await;
+    server.user("ben", &["Member"], &[]).await;
+    let body = json!({"groupname": "editors", "title": "Redaktion", "roles": ["Editor"], "users": ["ben"]});
+    let response = server.admin(Method::POST, "@groups").json(&body).send().await.unwrap();
+    assert_eq!(response.status(), 201);
+    let (_, group) = server.get_json("@groups/editors").await;
+    assert_eq!(group["title"], "Redaktion");
+    assert_eq!(group["users"]["items"], json!(["ben"]));
+    let (_, list) = server.get_json("@groups?b_size=2").await;
+    assert_eq!(list["items_total"], 4, "three default groups and ours: {list}");
+    assert!(list["batching"]["@id"].as_str().unwrap().contains("b_size=2"));
+    let (_, ben) = read(server.as_user("ben", Method::GET, "@users/ben").send().await.unwrap()).await;
+    assert_eq!(ben["groups"]["items"][0]["id"], "editors");
+    server.create("", json!({"@type": "Document", "title": "D", "id": "d"})).await;
+    let response =
+        server.as_user("ben", Method::PATCH, "d").json(&json!({"title": "via group role"})).send().await.unwrap();
+    assert_eq!(response.status(), 204, "the group's global Editor role applies");
+    let response =
+        server.admin(Method::PATCH, "@groups/editors").json(&json!({"users": {"ben": false}})).send().await.unwrap();
+    assert_eq!(response.status(), 204);
+    let response = server.as_user("ben", Method::PATCH, "d").json(&json!({"title": "no longer"})).send().await.unwrap();
+    assert_error(response, 403, "forbidden").await;
+    let response =
+        server.admin(Method::PATCH, "@groups/editors").json(&json!({"users": {"ghost": true}})).send().await.unwrap();
+    assert_error(response, 400, "validation_failed").await;
+    assert_error(server.admin(Method::DELETE, "@groups/AuthenticatedUsers").send().await.unwrap(), 400, "bad_request")
+        .await;
+    assert_eq!(server.admin(Method::DELETE, "@groups/editors").send().await.unwrap().status(), 204);
+    assert_error(server.admin(Method::GET, "@groups/editors").send().await.unwrap(), 404, "not_found").await;
+    assert_error(server.as_user("ben", Method::GET, "@groups").send().await.unwrap(), 403, "forbidden").await;
+}
+
+#[tokio::test]
+async fn principal_search_hides_authenticated_users_from_non_managers() {
+    let server = TestServer::start().await;
+    server.user("carla", &["Member"], &[]).await;
+    server.user("cecil", &["Member"], &[]).await;
+    let (status, found) =
+        read(server.as_user("carla", Method::GET, "@principals?search=c").send().await.unwrap()).await;
+    assert_eq!(status, 200);
+    assert_eq!(found["@id"], format!("{}/@principals", server.site).as_str());
+    let ids: Vec<&str> = found["items"].as_array().unwrap().iter().map(|i| i["id"].as_str().unwrap()).collect();
+    assert!(ids.contains(&"carla") && ids.contains(&"cecil"), "{ids:?}");
+    assert!(!ids.contains(&"AuthenticatedUsers"), "{ids:?}");
+    let user = found["users"].as_array().unwrap().iter().find(|u| u["id"] == "carla").unwrap();
+    for key in [
+        "@id",
+        "@type",
+        "id",
+        "username",
+        "fullname",
+        "description",
+        "location",
+        "email",
+        "home_page",
+        "portrait",
+        "roles",
+    ] {
+        assert!(user.get(key).is_some(), "user item lacks {key}: {user}");
+    }
+    assert_eq!(user["@type"], "user");
+    assert_eq!(user["@id"], format!("{}/@principals/carla", server.site).as_str());
+    let (_, found) = read(server.as_user("carla", Method::GET, "@principals?search=auth").send().await.unwrap()).await;
+    assert!(found["groups"].as_array().unwrap().iter().all(|g| g["id"] != "AuthenticatedUsers"));
+    let (_, found) = server.get_json("@principals?search=auth").await;
+    assert!(found["groups"].as_array().unwrap().iter().any(|g| g["id"] == "AuthenticatedUsers"), "{found}");
+    assert!(found["items"].as_array().unwrap().iter().any(|g| g["id"] == "AuthenticatedUsers"));
+    let (_, found) = server.get_json("@principals?search=example.org").await;
+    assert_eq!(found["users"].as_array().unwrap().len(), 2, "matches e-mail");
+    assert_error(server.anonymous(Method::GET, "@principals?search=c").send().await.unwrap(), 401, "unauthorized")
+        .await;
+}

@@ -1,0 +1,87 @@
+//! `@sharing` (local roles, inheritance, blocking) and the trash.
+
+use crate::support::{TestServer, assert_error, read};
+use reqwest::Method;
+use serde_json::json;
+
+#[tokio::test]
+async fn sharing_lists_own_acquired_and_global_roles_and_blocks_inheritance() {
+    let server = TestServer::start().await;
+    server.user("eva", &["Member"], &[]).await;
+    server.user("rita", &["Reader"], &[]).await;
+    server.create("", json!({"@type": "Folder", "title": "F", "id": "f"})).await;
+    server.create("f", json!({"@type": "Folder", "title": "Sub", "id": "sub"})).await;
+    server.create("f/sub", json!({"@type": "Document", "title": "D", "id": "d"})).await;
+    server.share("f", "eva", &["Editor"]).await;
+    let (status, sharing) = server.get_json("f/sub/@sharing?search=rita").await;
+    assert_eq!(status, 200);
+    assert_eq!(sharing["inherit"], true);
+    let roles: Vec<&str> =
+        sharing["available_roles"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(roles, vec!["Contributor", "Editor", "Reader", "Reviewer"]);
+    let entry = |id: &str| sharing["entries"].as_array().unwrap().iter().find(|e| e["id"] == id).cloned().unwrap();
+    assert_eq!(entry("eva")["roles"]["Editor"], "acquired");
+    assert_eq!(entry("rita")["roles"]["Reader"], "global");
+    assert_eq!(entry("AuthenticatedUsers")["type"], "group");
+    assert_eq!(
+        server.as_user("eva", Method::PATCH, "f/sub/d").json(&json!({"title": "x"})).send().await.unwrap().status(),
+        204
+    );
+    let block = server.admin(Method::POST, "f/sub/@sharing").json(&json!({"inherit": false})).send().await.unwrap();
+    assert_eq!(block.status(), 204);
+    assert_error(server.as_user("eva", Method::GET, "f/sub/d").send().await.unwrap(), 403, "forbidden").await;
+    let (_, folder) = read(server.as_user("eva", Method::GET, "f").send().await.unwrap()).await;
+    assert_eq!(folder["items_total"], 0, "the blocked subfolder vanished from eva's listing");
+    let (_, sharing) = server.get_json("f/sub/@sharing").await;
+    assert_eq!(sharing["inherit"], false);
+    let response = server
+        .admin(Method::POST, "f/@sharing")
+        .json(&json!({"entries": [{"id": "eva", "type": "user", "roles": {"Manager": true}}]}))
+        .send()
+        .await
+        .unwrap();
+    assert_error(response, 400, "validation_failed").await;
+    let response = server.as_user("eva", Method::GET, "@sharing").send().await.unwrap();
+    assert_error(response, 403, "forbidden").await;
+}
+
+#[tokio::test]
+async fn trashed_content_is_hidden_listed_for_managers_and_restorable() {
+    let server = TestServer::start().await;
+    server.user("member", &["Member"], &[]).await;
+    server.create("", json!({"@type": "Folder", "title": "F", "id": "f"})).await;
+    server.create("f", json!({"@type": "Document", "title": "Inner", "id": "inner"})).await;
+    server.create("f", json!({"@type": "Document", "title": "Early", "id": "early"})).await;
+    server.admin(Method::PATCH, "f").json(&json!({"id": "folder"})).send().await.unwrap();
+    assert_eq!(server.admin(Method::POST, "folder/early/@trash").send().await.unwrap().status(), 204);
+    assert_eq!(server.admin(Method::POST, "folder/@trash").send().await.unwrap().status(), 204);
+    assert_error(server.admin(Method::GET, "folder").send().await.unwrap(), 404, "not_found").await;
+    assert_error(server.admin(Method::GET, "folder/inner").send().await.unwrap(), 404, "not_found").await;
+    assert_error(server.admin(Method::GET, "f").send().await.unwrap(), 404, "not_found").await;
+    let (_, site) = server.get_json("").await;
+    assert_eq!(site["items_total"], 0);
+    let (status, trash) = server.get_json("@trash").await;
+    assert_eq!(status, 200);
+    let ids: Vec<&str> = trash["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["@id"].as_str().unwrap().rsplit('/').next().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 2);
+    assert!(ids.contains(&"folder") && ids.contains(&"early"), "{ids:?}");
+    assert!(trash["items"][0]["trashed_at"].is_string());
+    assert_error(server.as_user("member", Method::GET, "@trash").send().await.unwrap(), 403, "forbidden").await;
+    assert_error(server.admin(Method::POST, "folder/early/@untrash").send().await.unwrap(), 400, "bad_request").await;
+    assert_eq!(server.admin(Method::POST, "folder/@untrash").send().await.unwrap().status(), 204);
+    assert_eq!(server.get_json("folder/inner").await.0, 200);
+    assert_eq!(server.get_json("folder/early").await.0, 404, "trashed on its own, it stays in the trash");
+    let response = server.admin(Method::GET, "f").send().await.unwrap();
+    assert_eq!(response.status(), 302, "redirects work again after restoring");
+    assert_eq!(server.admin(Method::DELETE, "folder/early").send().await.unwrap().status(), 204, "deleting for good");
+    let (_, trash) = server.get_json("@trash").await;
+    assert_eq!(trash["items_total"], 0);
+    assert_error(server.admin(Method::POST, "folder/@untrash").send().await.unwrap(), 400, "bad_request").await;
+    assert_error(server.anonymous(Method::POST, "folder/@trash").send().await.unwrap(), 401, "unauthorized").await;
+    assert_error(server.admin(Method::POST, "@trash").send().await.unwrap(), 400, "bad_request").await;
+}
