@@ -5,6 +5,7 @@
 //! exactly as a third-party crate would; core's own standard endpoints do the same.
 
 pub mod app;
+pub mod catalog;
 pub mod content;
 pub mod http;
 pub mod ops;

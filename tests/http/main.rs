@@ -16,6 +16,7 @@ mod permission_matrix;
 mod plugins;
 mod principals;
 mod redirects;
+mod search;
 mod sharing_trash;
 mod support;
 mod types_dir;

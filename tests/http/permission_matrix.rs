@@ -50,7 +50,7 @@ fn expect(table: &[(&str, [u16; 7])], state: &str, role: &str) -> u16 {
 }
 
 #[tokio::test]
-async fn view_list_and_edit() {
+async fn view_list_search_and_edit() {
     let server = site().await;
     let view = [
         ("private", [401, 403, 200, 200, 403, 200, 200]),
@@ -77,6 +77,14 @@ async fn view_list_and_edit() {
                 folder["items_total"].as_u64().unwrap() as usize == folder["items"].as_array().unwrap().len();
             if listed != (expect(&view, state, role) == 200) || !total_matches {
                 failures.push(format!("list {state} as {role}: listed={listed} total_matches={total_matches}"));
+            }
+            let search = "@search?portal_type=Document&path.query=/Plone/f&b_size=100";
+            let (status, found) = read(request(&server, role, Method::GET, search).send().await.unwrap()).await;
+            let hit = found["items"]
+                .as_array()
+                .is_some_and(|items| items.iter().any(|i| i["@id"].as_str().unwrap().ends_with(&path)));
+            if status != 200 || hit != (expect(&view, state, role) == 200) {
+                failures.push(format!("search {state} as {role}: status={status} found={hit}"));
             }
             let patch = json!({"description": format!("by {role}")});
             let status =

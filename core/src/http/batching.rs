@@ -20,10 +20,16 @@ pub struct Batch {
     pub size: i64,
 }
 
+impl Default for Batch {
+    fn default() -> Self {
+        Batch { start: 0, size: DEFAULT_BATCH_SIZE }
+    }
+}
+
 impl Batch {
     /// Reads `b_start` and `b_size` from query pairs.
     pub fn from_query(query: &[(String, String)]) -> ApiResult<Batch> {
-        let mut batch = Batch { start: 0, size: DEFAULT_BATCH_SIZE };
+        let mut batch = Batch::default();
         for (key, value) in query {
             match key.as_str() {
                 "b_size" => batch.size = parse_int("b_size", value, 1, MAX_BATCH_SIZE)?,

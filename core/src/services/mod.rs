@@ -13,6 +13,7 @@ mod move_copy;
 mod principal_search;
 mod principals;
 mod schemas;
+mod search;
 mod sharing;
 mod trash;
 mod types;
@@ -32,6 +33,7 @@ fn build(r: &mut Registrar) {
     r.service(&move_copy::COPY);
     r.service(&download::DOWNLOAD);
     r.service(&types::TYPES);
+    r.service(&search::SEARCH);
     r.service(&workflow::WORKFLOW_GET);
     r.service(&workflow::WORKFLOW_POST);
     r.service(&workflow::SET_STATE);

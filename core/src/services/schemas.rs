@@ -162,3 +162,16 @@ pub fn login_request() -> Value {
 pub fn token() -> Value {
     json!({"type": "object", "properties": {"token": {"type": "string"}}})
 }
+
+/// A batched result list.
+pub fn search_results() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "@id": {"type": "string"},
+            "items": {"type": "array", "items": summary()},
+            "items_total": {"type": "integer"},
+            "batching": batching(),
+        },
+    })
+}

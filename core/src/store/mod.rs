@@ -10,11 +10,13 @@ mod content;
 mod principal;
 mod redirect;
 mod rows;
+mod search;
 mod security;
 
 pub use blob::{BlobMeta, BlobRange};
 pub use principal::{PrincipalQuery, StoredPrincipal};
 pub use redirect::RedirectHit;
+pub use rows::time_to_db;
 pub use security::{HistoryEntry, LocalRole, ancestor_paths};
 
 use sqlx::any::{AnyPoolOptions, install_default_drivers};

@@ -1,0 +1,8 @@
+//! The catalog: the index-query model of `@search`, parsed from the request and evaluated in
+//! SQL over the catalog columns and the `allowed` tokens, so security is part of the query.
+
+mod query;
+mod sql;
+
+pub use query::{Criterion, DateRange, PathCriterion, SearchQuery, SortIndex};
+pub use sql::{Bind, Scope, SearchSql};

@@ -1,0 +1,326 @@
+//! Parsing `@search` parameters (plone.restapi's query string form) into a [`SearchQuery`].
+//!
+//! `index=value` (repeatable), dotted dictionaries (`index.query`, `.not`, `.operator`,
+//! `.range`, `.depth`) and ZPublisher type hints (`:list`, `:int`, `:boolean`, `:date`) are
+//! understood. A dictionary with neither `query` nor `not` is a query-parsing error (400);
+//! unknown indexes are ignored, as upstream does.
+
+use crate::content::values::parse_datetime;
+use crate::http::{ApiError, ApiResult, Batch, parse_bool};
+use chrono::{DateTime, Utc};
+use std::collections::BTreeMap;
+
+/// A keyword-like criterion: values to match (`or`, or `and` for keywords), values to exclude.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Criterion {
+    /// Any (or all, with `and`) of these.
+    pub any_of: Vec<String>,
+    /// None of these.
+    pub none_of: Vec<String>,
+    /// `operator=and`: every value must match (keyword indexes).
+    pub all: bool,
+}
+
+/// A date range criterion.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DateRange {
+    /// Inclusive lower bound.
+    pub min: Option<DateTime<Utc>>,
+    /// Inclusive upper bound.
+    pub max: Option<DateTime<Utc>>,
+}
+
+/// A path criterion: physical paths and how deep below them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PathCriterion {
+    /// Physical paths (`/Plone/…`); empty means the context.
+    pub paths: Vec<String>,
+    /// `None`: the path and everything below; `Some(0)`: only the path; `Some(n)`: up to n
+    /// levels below, the path itself excluded.
+    pub depth: Option<i64>,
+}
+
+/// What results are sorted by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SortIndex {
+    /// Title, case-insensitive.
+    Title,
+    /// Creation time.
+    Created,
+    /// Last change.
+    Modified,
+    /// Publication date.
+    Effective,
+    /// Expiry date.
+    Expires,
+    /// The id.
+    Id,
+    /// The content type.
+    PortalType,
+    /// The workflow state.
+    ReviewState,
+    /// Position in the container.
+    Position,
+    /// The physical path.
+    Path,
+}
+
+impl SortIndex {
+    fn parse(name: &str) -> Option<SortIndex> {
+        Some(match name {
+            "sortable_title" | "Title" | "title" => SortIndex::Title,
+            "created" | "Date" => SortIndex::Created,
+            "modified" => SortIndex::Modified,
+            "effective" => SortIndex::Effective,
+            "expires" => SortIndex::Expires,
+            "id" | "getId" => SortIndex::Id,
+            "portal_type" => SortIndex::PortalType,
+            "review_state" => SortIndex::ReviewState,
+            "getObjPositionInParent" => SortIndex::Position,
+            "path" => SortIndex::Path,
+            _ => return None,
+        })
+    }
+}
+
+/// A parsed `@search` request.
+#[derive(Clone, Debug, Default)]
+pub struct SearchQuery {
+    /// Full-text words, all of which must occur.
+    pub text: Vec<String>,
+    /// `portal_type`.
+    pub portal_type: Criterion,
+    /// `review_state`.
+    pub review_state: Criterion,
+    /// `UID`.
+    pub uid: Criterion,
+    /// `Subject` (keywords in the `subjects` field).
+    pub subject: Criterion,
+    /// `id` / `getId`.
+    pub id: Criterion,
+    /// `path`.
+    pub path: PathCriterion,
+    /// Date ranges by column name (`created`, `modified`, `effective`, `expires`).
+    pub dates: BTreeMap<&'static str, DateRange>,
+    /// Sort keys with descending flags.
+    pub sort: Vec<(SortIndex, bool)>,
+    /// At most this many results.
+    pub sort_limit: Option<i64>,
+    /// The page.
+    pub batch: Batch,
+}
+
+/// The parameters that shape the response rather than select content.
+const RESPONSE_PARAMETERS: [&str; 5] =
+    ["b_size", "b_start", "metadata_fields", "fullobjects", "use_site_search_settings"];
+
+/// One index's parameters gathered from the query string.
+#[derive(Default)]
+struct Raw {
+    plain: Vec<String>,
+    options: BTreeMap<String, Vec<String>>,
+}
+
+impl SearchQuery {
+    /// Parses query pairs; `site_path` (e.g. `/Plone`) anchors relative paths.
+    pub fn parse(pairs: &[(String, String)], site_path: &str) -> ApiResult<SearchQuery> {
+        let mut raw: BTreeMap<String, Raw> = BTreeMap::new();
+        for (key, value) in pairs {
+            let key = key.split(':').next().unwrap_or_default();
+            if RESPONSE_PARAMETERS.contains(&key) {
+                continue;
+            }
+            match key.split_once('.') {
+                Some((index, option)) => raw
+                    .entry(index.to_owned())
+                    .or_default()
+                    .options
+                    .entry(option.to_owned())
+                    .or_default()
+                    .push(value.clone()),
+                None => raw.entry(key.to_owned()).or_default().plain.push(value.clone()),
+            }
+        }
+        let mut query = SearchQuery { batch: Batch::from_query(pairs)?, ..SearchQuery::default() };
+        let mut sort_orders = Vec::new();
+        for (index, raw) in raw {
+            match index.as_str() {
+                "SearchableText" => {
+                    query.text = raw
+                        .plain
+                        .iter()
+                        .chain(raw.options.get("query").into_iter().flatten())
+                        .flat_map(|t| t.split_whitespace())
+                        .map(|w| w.trim_matches(|c: char| "*()\"".contains(c)).to_lowercase())
+                        .filter(|w| !w.is_empty() && !matches!(w.as_str(), "and" | "or"))
+                        .collect();
+                }
+                "portal_type" => query.portal_type = criterion(&index, raw)?,
+                "review_state" => query.review_state = criterion(&index, raw)?,
+                "UID" => query.uid = criterion(&index, raw)?,
+                "Subject" => query.subject = criterion(&index, raw)?,
+                "id" | "getId" => query.id = criterion(&index, raw)?,
+                "path" => query.path = path(raw, site_path)?,
+                "created" => {
+                    query.dates.insert("created", date_range(&index, raw)?);
+                }
+                "modified" => {
+                    query.dates.insert("modified", date_range(&index, raw)?);
+                }
+                "effective" => {
+                    query.dates.insert("effective", date_range(&index, raw)?);
+                }
+                "expires" => {
+                    query.dates.insert("expires", date_range(&index, raw)?);
+                }
+                "sort_on" => {
+                    for name in &raw.plain {
+                        let index = SortIndex::parse(name).ok_or_else(|| {
+                            ApiError::invalid_parameter("sort_on", format!("'{name}' is not a sortable index."))
+                        })?;
+                        query.sort.push((index, false));
+                    }
+                }
+                "sort_order" => sort_orders = raw.plain,
+                "sort_limit" => {
+                    let limit = raw.plain.first().map(String::as_str).unwrap_or_default();
+                    let limit: i64 = limit.parse().ok().filter(|n| *n > 0).ok_or_else(|| {
+                        ApiError::invalid_parameter("sort_limit", "sort_limit must be a positive whole number.")
+                    })?;
+                    query.sort_limit = Some(limit);
+                }
+                _ => {}
+            }
+        }
+        for (position, order) in sort_orders.iter().enumerate() {
+            let descending = match order.as_str() {
+                "ascending" | "asc" => false,
+                "descending" | "desc" | "reverse" => true,
+                other => {
+                    return Err(ApiError::invalid_parameter("sort_order", format!("Unknown sort_order '{other}'.")));
+                }
+            };
+            if let Some(sort) = query.sort.get_mut(position) {
+                sort.1 = descending;
+            } else if let Some(last) = query.sort.last_mut() {
+                last.1 = descending;
+            }
+        }
+        Ok(query)
+    }
+}
+
+fn parsing_error(index: &str, message: &str) -> ApiError {
+    ApiError::invalid_parameter(index, format!("QueryParsingError: {message}"))
+}
+
+/// A dictionary must say what to match (`query`) or what to exclude (`not`).
+fn check_dictionary(index: &str, raw: &Raw) -> ApiResult<()> {
+    if raw.plain.is_empty()
+        && !raw.options.is_empty()
+        && !raw.options.contains_key("query")
+        && !raw.options.contains_key("not")
+    {
+        return Err(parsing_error(index, &format!("the query of '{index}' has neither 'query' nor 'not'.")));
+    }
+    Ok(())
+}
+
+fn criterion(index: &str, raw: Raw) -> ApiResult<Criterion> {
+    check_dictionary(index, &raw)?;
+    let all = match raw.options.get("operator").and_then(|o| o.first()).map(String::as_str) {
+        None | Some("or") => false,
+        Some("and") => true,
+        Some(other) => return Err(parsing_error(index, &format!("unknown operator '{other}'."))),
+    };
+    let mut any_of = raw.plain;
+    any_of.extend(raw.options.get("query").cloned().unwrap_or_default());
+    Ok(Criterion { any_of, none_of: raw.options.get("not").cloned().unwrap_or_default(), all })
+}
+
+fn date_range(index: &str, raw: Raw) -> ApiResult<DateRange> {
+    check_dictionary(index, &raw)?;
+    let values: Vec<DateTime<Utc>> = raw
+        .plain
+        .iter()
+        .chain(raw.options.get("query").into_iter().flatten())
+        .map(|v| parse_datetime(v).map_err(|m| parsing_error(index, &m)))
+        .collect::<ApiResult<_>>()?;
+    let range = raw.options.get("range").and_then(|r| r.first()).map(String::as_str);
+    let first = values.first().copied();
+    Ok(match range {
+        Some("min") => DateRange { min: first, max: None },
+        Some("max") => DateRange { min: None, max: first },
+        Some("min:max") | Some("minmax") => {
+            if values.len() != 2 {
+                return Err(parsing_error(index, "a min:max range needs two dates."));
+            }
+            DateRange { min: values.first().copied(), max: values.get(1).copied() }
+        }
+        None => DateRange { min: first, max: first },
+        Some(other) => return Err(parsing_error(index, &format!("unknown range '{other}'."))),
+    })
+}
+
+fn path(raw: Raw, site_path: &str) -> ApiResult<PathCriterion> {
+    let depth = match raw.options.get("depth").and_then(|d| d.first()) {
+        None => None,
+        Some(d) => Some(
+            d.trim()
+                .parse::<i64>()
+                .ok()
+                .filter(|n| *n >= -1)
+                .ok_or_else(|| ApiError::invalid_parameter("path.depth", "path.depth must be a whole number."))?,
+        )
+        .filter(|n| *n >= 0),
+    };
+    if let Some(navtree) = raw.options.get("navtree").and_then(|v| v.first()) {
+        parse_bool("path.navtree", navtree)?;
+    }
+    let paths =
+        raw.plain.iter().chain(raw.options.get("query").into_iter().flatten()).map(|p| anchor(p, site_path)).collect();
+    Ok(PathCriterion { paths, depth })
+}
+
+/// A physical path for `value`: kept when it starts at the site, else taken as site-relative.
+fn anchor(value: &str, site_path: &str) -> String {
+    let trimmed = value.trim().trim_end_matches('/');
+    if trimmed == site_path || trimmed.starts_with(&format!("{site_path}/")) {
+        trimmed.to_owned()
+    } else {
+        format!("{site_path}/{}", trimmed.trim_start_matches('/')).trim_end_matches('/').to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pairs(q: &str) -> Vec<(String, String)> {
+        crate::http::parse_query(q)
+    }
+
+    #[test]
+    fn dictionaries_need_query_or_not() {
+        assert!(SearchQuery::parse(&pairs("portal_type.operator=and"), "/Plone").is_err());
+        let q = SearchQuery::parse(&pairs("portal_type.not=Folder"), "/Plone").unwrap_or_default();
+        assert_eq!(q.portal_type.none_of, vec!["Folder"]);
+    }
+
+    #[test]
+    fn sorting_and_paths() {
+        let q = SearchQuery::parse(&pairs("sort_on=modified&sort_order=reverse&path.query=/a&path.depth=1"), "/Plone")
+            .unwrap_or_default();
+        assert_eq!(q.sort, vec![(SortIndex::Modified, true)]);
+        assert_eq!(q.path.paths, vec!["/Plone/a"]);
+        assert_eq!(q.path.depth, Some(1));
+        assert!(SearchQuery::parse(&pairs("sort_on=nope"), "/Plone").is_err());
+    }
+
+    #[test]
+    fn date_ranges() {
+        let q = SearchQuery::parse(&pairs("created.query=2026-01-01&created.range=min"), "/Plone").unwrap_or_default();
+        assert!(q.dates["created"].min.is_some() && q.dates["created"].max.is_none());
+        assert!(SearchQuery::parse(&pairs("created.query=soon&created.range=min"), "/Plone").is_err());
+    }
+}

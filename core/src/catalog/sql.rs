@@ -1,0 +1,201 @@
+//! Turns a [`SearchQuery`] into one parameterised SQL condition and ordering. Every value is
+//! a bound parameter; only column names from fixed lists are spliced in.
+
+use super::query::{Criterion, DateRange, PathCriterion, SearchQuery, SortIndex};
+use crate::security::Visibility;
+use crate::store::{Backend, time_to_db};
+use chrono::{DateTime, Utc};
+
+/// A bound parameter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Bind {
+    /// Text.
+    Text(String),
+    /// A whole number.
+    Int(i64),
+}
+
+/// The SQL for a search (missing values sort first on both engines): a `WHERE` condition, an `ORDER BY` list and their parameters.
+#[derive(Clone, Debug)]
+pub struct SearchSql {
+    /// The condition (without `WHERE`).
+    pub condition: String,
+    /// The ordering (without `ORDER BY`).
+    pub order: String,
+    /// Parameters for `$1…` in the condition.
+    pub binds: Vec<Bind>,
+}
+
+/// What besides the query restricts a search.
+pub struct Scope<'a> {
+    /// The context's physical path; results never leave its subtree.
+    pub context_path: &'a str,
+    /// What the caller may see.
+    pub visibility: &'a Visibility,
+    /// Whether expired and not-yet-effective content is hidden (callers without
+    /// `Access inactive content`).
+    pub hide_inactive: bool,
+    /// The time `effective`/`expires` are compared with.
+    pub now: DateTime<Utc>,
+    /// The engine, for the few statements that differ.
+    pub backend: Backend,
+}
+
+struct Builder {
+    clauses: Vec<String>,
+    binds: Vec<Bind>,
+}
+
+impl Builder {
+    fn bind(&mut self, value: Bind) -> String {
+        self.binds.push(value);
+        format!("${}", self.binds.len())
+    }
+
+    fn text(&mut self, value: &str) -> String {
+        self.bind(Bind::Text(value.to_owned()))
+    }
+
+    fn list(&mut self, values: &[String]) -> String {
+        values.iter().map(|v| self.text(v)).collect::<Vec<_>>().join(", ")
+    }
+
+    fn subtree(&mut self, path: &str) -> String {
+        let (exact, start, end) = (self.text(path), self.text(&format!("{path}/")), self.text(&format!("{path}0")));
+        format!("(path = {exact} OR (path >= {start} AND path < {end}))")
+    }
+
+    fn column(&mut self, column: &'static str, criterion: &Criterion) {
+        if !criterion.any_of.is_empty() {
+            let list = self.list(&criterion.any_of);
+            self.clauses.push(format!("{column} IN ({list})"));
+        }
+        if !criterion.none_of.is_empty() {
+            let list = self.list(&criterion.none_of);
+            self.clauses.push(format!("({column} IS NULL OR {column} NOT IN ({list}))"));
+        }
+    }
+
+    fn subjects(&mut self, criterion: &Criterion, backend: Backend) {
+        let contains = |b: &mut Builder, values: &[String]| {
+            let list = b.list(values);
+            match backend {
+                Backend::Sqlite => format!(
+                    "EXISTS (SELECT 1 FROM json_each(content.fields, '$.subjects') s WHERE s.value IN ({list}))"
+                ),
+                Backend::Postgres => format!(
+                    "EXISTS (SELECT 1 FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(CAST(content.fields AS jsonb) -> 'subjects') = 'array' \
+                     THEN CAST(content.fields AS jsonb) -> 'subjects' ELSE '[]'::jsonb END) s(v) WHERE s.v IN ({list}))"
+                ),
+            }
+        };
+        if criterion.all {
+            for value in &criterion.any_of {
+                let clause = contains(self, std::slice::from_ref(value));
+                self.clauses.push(clause);
+            }
+        } else if !criterion.any_of.is_empty() {
+            let clause = contains(self, &criterion.any_of);
+            self.clauses.push(clause);
+        }
+        if !criterion.none_of.is_empty() {
+            let clause = contains(self, &criterion.none_of);
+            self.clauses.push(format!("NOT {clause}"));
+        }
+    }
+
+    fn path(&mut self, criterion: &PathCriterion, context_path: &str) {
+        let paths: Vec<String> =
+            if criterion.paths.is_empty() { vec![context_path.to_owned()] } else { criterion.paths.clone() };
+        let mut alternatives = Vec::new();
+        for path in &paths {
+            let alternative = match criterion.depth {
+                None => self.subtree(path),
+                Some(0) => format!("path = {}", self.text(path)),
+                Some(depth) => {
+                    let (start, end) = (self.text(&format!("{path}/")), self.text(&format!("{path}0")));
+                    let base = path.matches('/').count() as i64;
+                    let max = self.bind(Bind::Int(base + depth));
+                    format!(
+                        "(path >= {start} AND path < {end} AND (length(path) - length(replace(path, '/', ''))) <= CAST({max} AS INTEGER))"
+                    )
+                }
+            };
+            alternatives.push(alternative);
+        }
+        self.clauses.push(format!("({})", alternatives.join(" OR ")));
+    }
+
+    fn date(&mut self, column: &'static str, range: &DateRange) {
+        if let Some(min) = range.min {
+            let value = self.text(&time_to_db(min));
+            self.clauses.push(format!("{column} >= {value}"));
+        }
+        if let Some(max) = range.max {
+            let value = self.text(&time_to_db(max));
+            self.clauses.push(format!("{column} <= {value}"));
+        }
+    }
+}
+
+fn sort_column(index: SortIndex) -> &'static str {
+    match index {
+        SortIndex::Title => "LOWER(title)",
+        SortIndex::Created => "created",
+        SortIndex::Modified => "modified",
+        SortIndex::Effective => "COALESCE(effective, '')",
+        SortIndex::Expires => "COALESCE(expires, '')",
+        SortIndex::Id => "id",
+        SortIndex::PortalType => "portal_type",
+        SortIndex::ReviewState => "COALESCE(review_state, '')",
+        SortIndex::Position => "position",
+        SortIndex::Path => "path",
+    }
+}
+
+impl SearchSql {
+    /// The SQL of `query` within `scope`.
+    pub fn build(query: &SearchQuery, scope: &Scope<'_>) -> SearchSql {
+        let mut b = Builder { clauses: vec!["trashed = 0".to_owned()], binds: Vec::new() };
+        let context = b.subtree(scope.context_path);
+        b.clauses.push(context);
+        b.path(&query.path, scope.context_path);
+        b.column("portal_type", &query.portal_type);
+        b.column("review_state", &query.review_state);
+        b.column("uid", &query.uid);
+        b.column("id", &query.id);
+        b.subjects(&query.subject, scope.backend);
+        for (column, range) in &query.dates {
+            let column: &'static str = match *column {
+                "created" => "created",
+                "modified" => "modified",
+                "effective" => "effective",
+                _ => "expires",
+            };
+            b.date(column, range);
+        }
+        for word in &query.text {
+            let escaped = word.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
+            let pattern = b.text(&format!("%{escaped}%"));
+            b.clauses.push(format!("LOWER(title || ' ' || description || ' ' || fields) LIKE {pattern} ESCAPE '\\'"));
+        }
+        if scope.hide_inactive {
+            let now = b.text(&time_to_db(scope.now));
+            b.clauses
+                .push(format!("(effective IS NULL OR effective <= {now}) AND (expires IS NULL OR expires > {now})"));
+        }
+        if let Visibility::Tokens(tokens) = scope.visibility {
+            let list = b.list(tokens);
+            b.clauses.push(format!(
+                "EXISTS (SELECT 1 FROM allowed a WHERE a.content_uid = content.uid AND a.token IN ({list}))"
+            ));
+        }
+        let mut order: Vec<String> = query
+            .sort
+            .iter()
+            .map(|(index, descending)| format!("{} {}", sort_column(*index), if *descending { "DESC" } else { "ASC" }))
+            .collect();
+        order.push("path ASC".to_owned());
+        SearchSql { condition: b.clauses.join(" AND "), order: order.join(", "), binds: b.binds }
+    }
+}

@@ -1,0 +1,99 @@
+//! `GET <context>/@search`: the standard catalog search, evaluated in SQL with the caller's
+//! `allowed` tokens in the query. Results never leave the context's subtree.
+
+use crate::catalog::{Scope, SearchQuery, SearchSql};
+use crate::http::{ApiResult, Ctx, QUERY_COMPONENT, batching_links, json};
+use crate::security::{Csrf, Permission};
+use crate::serialize::{SerializeCtx, serialize_content, summary};
+use crate::service::{ContentKind, Service};
+use poem::Response;
+use poem::http::Method;
+use serde_json::{Value, json};
+use std::collections::HashMap;
+
+/// Searches the context and everything below it.
+pub static SEARCH: Service = Service {
+    method: Method::GET,
+    name: "@search",
+    kind: ContentKind::Any,
+    permission: Permission::VIEW,
+    csrf: Csrf::Cookie,
+    summary: "Search the catalog below this object (batched; metadata_fields, fullobjects)",
+    request_schema: None,
+    response_schema: Some(super::schemas::search_results),
+    handler: |ctx| Box::pin(search(ctx)),
+};
+
+async fn search(ctx: Ctx) -> ApiResult<Response> {
+    let site_path = format!("/{}", ctx.context.site_id());
+    let query = SearchQuery::parse(&ctx.request.query, &site_path)?;
+    let visibility = ctx.visibility();
+    let scope = Scope {
+        context_path: &ctx.context.path,
+        visibility: &visibility,
+        hide_inactive: !ctx.allows(Permission::ACCESS_INACTIVE_CONTENT),
+        now: chrono::Utc::now(),
+        backend: ctx.app.store.backend(),
+    };
+    let sql = SearchSql::build(&query, &scope);
+    let mut total = ctx.app.store.count_search(&sql).await?;
+    let mut limit = query.batch.size;
+    if let Some(cap) = query.sort_limit {
+        total = total.min(cap);
+        limit = limit.min((cap - query.batch.start).max(0));
+    }
+    let results = if limit > 0 { ctx.app.store.search(&sql, query.batch.start, limit).await? } else { Vec::new() };
+    let options = ctx.serialize_options()?;
+    let sctx = ctx.serialize_ctx(&options, &visibility);
+    let items = if options.fullobjects {
+        full_items(&ctx, &sctx, &results).await?
+    } else {
+        results.iter().map(|o| Value::Object(summary(&sctx, o, &options.metadata_fields))).collect()
+    };
+    let mut body = json!({"@id": canonical_url(&ctx), "items": items, "items_total": total});
+    if let Some(links) = batching_links(&ctx.request.service_url, &ctx.request.query, query.batch, total) {
+        body["batching"] = links;
+    }
+    Ok(json(&body))
+}
+
+/// Full serializations; the parents of all results are loaded in one query.
+async fn full_items(
+    ctx: &Ctx,
+    sctx: &SerializeCtx<'_>,
+    results: &[crate::content::ContentObject],
+) -> ApiResult<Vec<Value>> {
+    let parent_uids: Vec<String> = results.iter().filter_map(|o| o.parent_uid.clone()).collect();
+    let parents: HashMap<String, crate::content::ContentObject> =
+        ctx.app.store.content_by_uids(&parent_uids).await?.into_iter().map(|p| (p.uid.clone(), p)).collect();
+    let nested_options = sctx.options.for_nested_item();
+    let nested = SerializeCtx { options: &nested_options, ..*sctx };
+    let mut items = Vec::with_capacity(results.len());
+    for object in results {
+        let parent = object.parent_uid.as_ref().and_then(|uid| parents.get(uid));
+        items.push(Value::Object(serialize_content(&nested, object, parent).await?));
+    }
+    Ok(items)
+}
+
+/// The search URL without batching parameters, as upstream names the result set.
+fn canonical_url(ctx: &Ctx) -> String {
+    let query: Vec<String> = ctx
+        .request
+        .query
+        .iter()
+        .filter(|(k, _)| !matches!(k.as_str(), "b_start" | "b_size"))
+        .map(|(k, v)| {
+            format!(
+                "{}={}",
+                percent_encoding::utf8_percent_encode(k, QUERY_COMPONENT),
+                percent_encoding::utf8_percent_encode(v, QUERY_COMPONENT)
+            )
+        })
+        .collect();
+    if query.is_empty() {
+        ctx.request.service_url.clone()
+    } else {
+        format!("{}?{}", ctx.request.service_url, query.join("&"))
+    }
+}
