@@ -146,6 +146,21 @@ async fn nothing_private_leaks_through_parent_or_listings() {
     assert_eq!(page["parent"], json!({}), "the private folder's title must not leak");
     let (status, _) = read(server.anonymous(Method::GET, "secret").send().await.unwrap()).await;
     assert_eq!(status, 401);
+    let (status, crumbs) = read(server.anonymous(Method::GET, "secret/page/@breadcrumbs").send().await.unwrap()).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        crumbs["items"],
+        json!([{"@id": server.url("secret/page"), "title": "Public page", "portal_type": "Document"}])
+    );
+    assert!(!crumbs.to_string().contains("Secret folder"), "{crumbs}");
+    let (_, crumbs) = server.get_json("secret/page/@breadcrumbs").await;
+    assert_eq!(
+        crumbs["items"][0],
+        json!({"@id": server.url("secret"), "title": "Secret folder", "portal_type": "Folder"})
+    );
+    assert_eq!(crumbs["root"], server.site.as_str());
+    let (_, expanded) = server.get_json("secret/page?expand=breadcrumbs").await;
+    assert_eq!(expanded["@components"]["breadcrumbs"]["items"], crumbs["items"]);
     let (_, site) = read(server.anonymous(Method::GET, "").send().await.unwrap()).await;
     assert_eq!(site["items_total"], 0, "private folder hidden from the site listing: {site}");
     server.user("reader", &["Member"], &[]).await;

@@ -2,6 +2,7 @@
 //! the same API every plugin uses.
 
 mod auth;
+mod breadcrumbs;
 mod content_delete;
 mod content_get;
 mod content_post;
@@ -61,6 +62,8 @@ fn build(r: &mut Registrar) {
     r.service(&trash::UNTRASH);
     r.service(&trash::TRASH_LIST);
     r.component(&types::TYPES_COMPONENT);
+    r.service(&breadcrumbs::BREADCRUMBS);
+    r.component(&breadcrumbs::BREADCRUMBS_COMPONENT);
     r.content_serializer(&serialize::CORE_BASE);
     r.content_serializer(&serialize::CORE_FOLDER);
     r.field_serializer(&serialize::RICH_TEXT_FIELD);

@@ -1,0 +1,59 @@
+//! `GET <obj>/@breadcrumbs`: the path from the site to the object, each crumb with its
+//! `portal_type`. Containers the caller may not view are left out, so their titles never leak.
+
+use crate::http::{ApiResult, Ctx, json};
+use crate::security::{Csrf, Permission};
+use crate::serialize::{Component, SerializeCtx, Subject};
+use crate::service::{ContentKind, Service};
+use poem::Response;
+use poem::http::Method;
+use serde_json::{Value, json};
+
+/// The breadcrumbs of the object.
+pub static BREADCRUMBS: Service = Service {
+    method: Method::GET,
+    name: "@breadcrumbs",
+    kind: ContentKind::Any,
+    permission: Permission::VIEW,
+    csrf: Csrf::Cookie,
+    summary: "Breadcrumbs from the site root to this object",
+    request_schema: None,
+    response_schema: None,
+    handler: |ctx| Box::pin(get(ctx)),
+};
+
+/// `@components.breadcrumbs`; expanded, the same body as the endpoint.
+pub static BREADCRUMBS_COMPONENT: Component = Component {
+    name: "breadcrumbs",
+    kind: ContentKind::Any,
+    expand: |ctx, subject| Box::pin(async move { Ok(crumbs(ctx, subject)) }),
+};
+
+async fn get(ctx: Ctx) -> ApiResult<Response> {
+    let options = ctx.serialize_options()?;
+    let visibility = ctx.visibility();
+    let sctx = ctx.serialize_ctx(&options, &visibility);
+    let subject = Subject { object: &ctx.context, parent: ctx.visible_parent(), profile: &ctx.profile };
+    Ok(json(&crumbs(&sctx, subject)))
+}
+
+fn crumbs(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> Value {
+    let chain = ctx.access.chain();
+    let items: Vec<Value> = chain
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter(|(index, _)| ctx.access.allows_named_at(ctx.app, *index, Permission::VIEW.name()))
+        .map(|(_, object)| {
+            let title = object
+                .fields
+                .get("nav_title")
+                .and_then(Value::as_str)
+                .filter(|t| !t.is_empty())
+                .unwrap_or(&object.title);
+            json!({"@id": object.url(ctx.base_url), "title": title, "portal_type": object.portal_type})
+        })
+        .collect();
+    let root = chain.first().map(|site| site.url(ctx.base_url)).unwrap_or_default();
+    json!({"@id": format!("{}/@breadcrumbs", subject.object.url(ctx.base_url)), "items": items, "root": root})
+}
