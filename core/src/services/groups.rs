@@ -1,7 +1,8 @@
 //! `@groups`: list (batched, like `@users`), read, create, update members, delete.
 
 use super::principals::{
-    apply_text, authenticated_group, check_id, finish, group_json, parse_roles, require_manager, site_url,
+    apply_text, authenticated_group, check_id, finish, group_json, parse_roles, principal_segment, require_manager,
+    site_url,
 };
 use crate::app::SITE_TYPE;
 use crate::http::{ApiError, ApiResult, Batch, Ctx, ErrorCode, FieldError, batching_links, json, json_with_status};
@@ -64,14 +65,6 @@ pub static GROUPS_DELETE: Service = Service {
     handler: |ctx| Box::pin(delete(ctx)),
 };
 
-fn group_id(ctx: &Ctx) -> ApiResult<Option<String>> {
-    match ctx.subpath.as_slice() {
-        [] => Ok(None),
-        [id] => Ok(Some(id.clone())),
-        _ => Err(ApiError::not_found(&ctx.request.service_url)),
-    }
-}
-
 async fn load_group(ctx: &Ctx, id: &str) -> ApiResult<StoredPrincipal> {
     if id == AUTHENTICATED_GROUP {
         return Ok(authenticated_group());
@@ -94,7 +87,7 @@ fn stored_only(id: &str) -> ApiResult<()> {
 async fn get(ctx: Ctx) -> ApiResult<Response> {
     require_manager(&ctx)?;
     let site = site_url(&ctx);
-    if let Some(id) = group_id(&ctx)? {
+    if let Some(id) = principal_segment(&ctx)? {
         let group = load_group(&ctx, &id).await?;
         let members = if id == AUTHENTICATED_GROUP { Vec::new() } else { ctx.app.store.group_members(&id).await? };
         let mut body = group_json(&site, &group);
@@ -174,7 +167,8 @@ async fn post(ctx: Ctx) -> ApiResult<Response> {
 }
 
 async fn patch(ctx: Ctx) -> ApiResult<Response> {
-    let id = group_id(&ctx)?.ok_or_else(|| ApiError::new(ErrorCode::MethodNotAllowed, "PATCH needs @groups/<id>."))?;
+    let id = principal_segment(&ctx)?
+        .ok_or_else(|| ApiError::new(ErrorCode::MethodNotAllowed, "PATCH needs @groups/<id>."))?;
     stored_only(&id)?;
     let body = ctx.json_body()?;
     let mut group = load_group(&ctx, &id).await?;
@@ -196,7 +190,8 @@ async fn patch(ctx: Ctx) -> ApiResult<Response> {
 }
 
 async fn delete(ctx: Ctx) -> ApiResult<Response> {
-    let id = group_id(&ctx)?.ok_or_else(|| ApiError::new(ErrorCode::MethodNotAllowed, "DELETE needs @groups/<id>."))?;
+    let id = principal_segment(&ctx)?
+        .ok_or_else(|| ApiError::new(ErrorCode::MethodNotAllowed, "DELETE needs @groups/<id>."))?;
     stored_only(&id)?;
     load_group(&ctx, &id).await?;
     let mut tx = ctx.app.store.begin().await?;

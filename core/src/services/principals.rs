@@ -11,6 +11,15 @@ pub const ASSIGNABLE_ROLES: [&str; 7] =
 /// Ids that name virtual principals and cannot be taken.
 const RESERVED_IDS: [&str; 3] = [AUTHENTICATED_GROUP, "Anonymous", "Authenticated"];
 
+/// The `<id>` after `@users` or `@groups`: none for the collection, a 404 for deeper paths.
+pub fn principal_segment(ctx: &Ctx) -> ApiResult<Option<String>> {
+    match ctx.subpath.as_slice() {
+        [] => Ok(None),
+        [id] => Ok(Some(id.clone())),
+        _ => Err(ApiError::not_found(&ctx.request.service_url)),
+    }
+}
+
 /// The site URL, on which the principal endpoints live.
 pub fn site_url(ctx: &Ctx) -> String {
     format!("{}/{}", ctx.request.base_url, ctx.context.site_id())

@@ -1,6 +1,8 @@
 //! `@users`: list, read, create, update and delete users (site root).
 
-use super::principals::{apply_text, check_id, finish, parse_roles, require_manager, site_url, user_json};
+use super::principals::{
+    apply_text, check_id, finish, parse_roles, principal_segment, require_manager, site_url, user_json,
+};
 use crate::app::SITE_TYPE;
 use crate::http::{ApiError, ApiResult, Batch, Ctx, ErrorCode, FieldError, batching_links, json, json_with_status};
 use crate::security::{Csrf, Permission, Principal, hash_password, verify_password};
@@ -64,15 +66,6 @@ pub static USERS_DELETE: Service = Service {
     handler: |ctx| Box::pin(delete(ctx)),
 };
 
-/// The one id segment, or a 404 for more.
-fn user_id(ctx: &Ctx) -> ApiResult<Option<String>> {
-    match ctx.subpath.as_slice() {
-        [] => Ok(None),
-        [id] => Ok(Some(id.clone())),
-        _ => Err(ApiError::not_found(&ctx.request.service_url)),
-    }
-}
-
 async fn load_user(ctx: &Ctx, id: &str) -> ApiResult<StoredPrincipal> {
     ctx.app
         .store
@@ -89,7 +82,7 @@ fn require_self_or_manager(ctx: &Ctx, id: &str) -> ApiResult<()> {
 
 async fn get(ctx: Ctx) -> ApiResult<Response> {
     let site = site_url(&ctx);
-    if let Some(id) = user_id(&ctx)? {
+    if let Some(id) = principal_segment(&ctx)? {
         require_self_or_manager(&ctx, &id)?;
         return Ok(json(&user_json(&site, &load_user(&ctx, &id).await?)));
     }
@@ -176,7 +169,8 @@ async fn post(ctx: Ctx) -> ApiResult<Response> {
 }
 
 async fn patch(ctx: Ctx) -> ApiResult<Response> {
-    let id = user_id(&ctx)?.ok_or_else(|| ApiError::new(ErrorCode::MethodNotAllowed, "PATCH needs @users/<id>."))?;
+    let id = principal_segment(&ctx)?
+        .ok_or_else(|| ApiError::new(ErrorCode::MethodNotAllowed, "PATCH needs @users/<id>."))?;
     require_self_or_manager(&ctx, &id)?;
     let body = ctx.json_body()?;
     let mut user = load_user(&ctx, &id).await?;
@@ -227,7 +221,8 @@ async fn patch(ctx: Ctx) -> ApiResult<Response> {
 
 async fn delete(ctx: Ctx) -> ApiResult<Response> {
     require_manager(&ctx)?;
-    let id = user_id(&ctx)?.ok_or_else(|| ApiError::new(ErrorCode::MethodNotAllowed, "DELETE needs @users/<id>."))?;
+    let id = principal_segment(&ctx)?
+        .ok_or_else(|| ApiError::new(ErrorCode::MethodNotAllowed, "DELETE needs @users/<id>."))?;
     load_user(&ctx, &id).await?;
     if matches!(&ctx.principal, Principal::User(u) if u.id == id) {
         return Err(ApiError::new(ErrorCode::BadRequest, "You cannot delete yourself."));

@@ -263,30 +263,6 @@ impl Tx {
 }
 
 impl Store {
-    /// The global roles given to any of `group_ids`.
-    pub async fn group_roles(&self, group_ids: &[String]) -> Result<Vec<String>, sqlx::Error> {
-        if group_ids.is_empty() {
-            return Ok(Vec::new());
-        }
-        self.count();
-        let sql = format!(
-            "SELECT roles FROM principal WHERE kind = 'group' AND id IN ({})",
-            placeholders(1, group_ids.len())
-        );
-        let mut query = sqlx::query(AssertSqlSafe(sql));
-        for id in group_ids {
-            query = query.bind(id.as_str());
-        }
-        let mut roles = Vec::new();
-        for row in query.fetch_all(&self.pool).await? {
-            let text: String = row.try_get(0)?;
-            roles.extend(serde_json::from_str::<Vec<String>>(&text).unwrap_or_default());
-        }
-        Ok(roles)
-    }
-}
-
-impl Store {
     /// The principals with any of `ids` (missing ones are left out).
     pub async fn principals_by_ids(&self, ids: &[String]) -> Result<Vec<StoredPrincipal>, sqlx::Error> {
         if ids.is_empty() {
@@ -302,5 +278,11 @@ impl Store {
             query = query.bind(id.as_str());
         }
         query.fetch_all(&self.pool).await?.iter().map(principal_from_row).collect()
+    }
+
+    /// The global roles given to any of `group_ids`.
+    pub async fn group_roles(&self, group_ids: &[String]) -> Result<Vec<String>, sqlx::Error> {
+        let groups = self.principals_by_ids(group_ids).await?;
+        Ok(groups.into_iter().filter(|g| g.kind == "group").flat_map(|g| g.roles).collect())
     }
 }
