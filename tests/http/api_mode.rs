@@ -107,3 +107,30 @@ fn the_openapi_document_matches_the_committed_snapshot() {
     let committed = std::fs::read_to_string(&snapshot).unwrap_or_default();
     assert!(committed == document, "openapi/snapshot.json is stale; rerun with UPDATE_SNAPSHOTS=1 and review the diff");
 }
+
+#[tokio::test]
+async fn types_describe_their_fields_as_json_schema() {
+    let server = TestServer::start().await;
+    let response = server.admin(Method::GET, "@types/Document").send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["content-type"], "application/json+schema");
+    let schema: serde_json::Value = response.json().await.unwrap();
+    assert_eq!(schema["title"], "Page");
+    assert_eq!(schema["type"], "object");
+    assert_eq!(schema["required"], json!(["title"]));
+    assert_eq!(schema["layouts"], json!(["document_view"]));
+    assert_eq!(schema["properties"]["text"]["widget"], "richtext");
+    assert_eq!(
+        schema["properties"]["exclude_from_nav"],
+        json!({"type": "boolean", "title": "Exclude from navigation",
+        "description": "", "factory": "Yes/No", "behavior": "Document", "default": false})
+    );
+    assert!(schema["fieldsets"][0]["fields"].as_array().unwrap().contains(&json!("subjects")));
+    let (status, field) = read(server.admin(Method::GET, "@types/Link/remoteUrl").send().await.unwrap()).await;
+    assert_eq!(status, 200);
+    assert_eq!(field["widget"], "LinkFieldWidget");
+    let (status, error) = read(server.admin(Method::GET, "@types/Nope").send().await.unwrap()).await;
+    assert_eq!((status, error["message"].as_str()), (404, Some("Type 'Nope' could not be found.")));
+    let (status, _) = read(server.admin(Method::GET, "@types/Document/nofield").send().await.unwrap()).await;
+    assert_eq!(status, 404);
+}

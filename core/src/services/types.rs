@@ -1,12 +1,13 @@
 //! `GET <obj>/@types`: the content types, and whether each may be added here.
 
-use crate::http::{ApiResult, Ctx, json};
+use crate::content::{FieldDef, FieldKind, TypeProfile};
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, json};
 use crate::security::{Csrf, Permission};
 use crate::serialize::{Component, SerializeCtx, Subject};
 use crate::service::{ContentKind, Service};
 use poem::Response;
 use poem::http::Method;
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 /// Lists types with `addable` for this context.
 pub static TYPES: Service = Service {
@@ -29,6 +30,12 @@ pub static TYPES_COMPONENT: Component = Component {
 };
 
 async fn types(ctx: Ctx) -> ApiResult<Response> {
+    match ctx.subpath.as_slice() {
+        [] => {}
+        [name] => return schema_response(&ctx, name, None),
+        [name, field] => return schema_response(&ctx, name, Some(field)),
+        _ => return Err(ApiError::not_found(&ctx.request.service_url)),
+    }
     let options = ctx.serialize_options()?;
     let visibility = ctx.visibility();
     let sctx = ctx.serialize_ctx(&options, &visibility);
@@ -57,4 +64,86 @@ fn list(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> Value {
         })
         .collect();
     Value::Array(types)
+}
+
+/// `@types/<name>` (the type's JSON Schema) or `@types/<name>/<field>` (one property), served
+/// as `application/json+schema` like upstream.
+fn schema_response(ctx: &Ctx, name: &str, field: Option<&String>) -> ApiResult<Response> {
+    let profile = ctx
+        .app
+        .types
+        .get(name)
+        .ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("Type '{name}' could not be found.")))?;
+    let site_url = format!("{}/{}", ctx.request.base_url, ctx.context.site_id());
+    let body = match field {
+        None => type_schema(profile, &site_url),
+        Some(field) => {
+            let def = profile.field(field).ok_or_else(|| {
+                ApiError::new(ErrorCode::NotFound, format!("Field '{field}' of type '{name}' could not be found."))
+            })?;
+            property(profile, def, &site_url)
+        }
+    };
+    Ok(Response::builder().content_type("application/json+schema").body(body.to_string()))
+}
+
+/// The JSON Schema of a content type, with plone.restapi's `fieldsets`, `layouts`, `factory`
+/// and `widget` annotations.
+pub fn type_schema(profile: &TypeProfile, site_url: &str) -> Value {
+    let properties: Map<String, Value> =
+        profile.fields.iter().map(|f| (f.name.clone(), property(profile, f, site_url))).collect();
+    let required: Vec<&str> = profile.fields.iter().filter(|f| f.required).map(|f| f.name.as_str()).collect();
+    let fields: Vec<&str> = profile.fields.iter().map(|f| f.name.as_str()).collect();
+    json!({
+        "title": profile.title,
+        "type": "object",
+        "required": required,
+        "fieldsets": [{"id": "default", "title": "Default", "behavior": "plone", "fields": fields}],
+        "layouts": [profile.layout],
+        "properties": properties,
+    })
+}
+
+fn property(profile: &TypeProfile, field: &FieldDef, site_url: &str) -> Value {
+    let (mut schema, factory) = match field.kind {
+        FieldKind::TextLine => (json!({"type": "string"}), "Text line (String)"),
+        FieldKind::Text => (json!({"type": "string", "widget": "textarea"}), "Text"),
+        FieldKind::RichText => (json!({"type": "string", "widget": "richtext"}), "Rich Text"),
+        FieldKind::Bool => (json!({"type": "boolean"}), "Yes/No"),
+        FieldKind::Int => (json!({"type": "integer"}), "Integer"),
+        FieldKind::Float => (json!({"type": "number"}), "Floating-point number"),
+        FieldKind::Datetime => (json!({"type": "string", "format": "date-time", "widget": "datetime"}), "Date/Time"),
+        FieldKind::Date => (json!({"type": "string", "format": "date", "widget": "date"}), "Date"),
+        FieldKind::List => {
+            (json!({"type": "array", "uniqueItems": true, "items": {"type": "string", "title": ""}}), "List")
+        }
+        FieldKind::Choice => (
+            json!({
+                "type": "string",
+                "enum": field.vocabulary,
+                "enumNames": field.vocabulary,
+                "choices": field.vocabulary.iter().map(|v| json!([v, v])).collect::<Vec<_>>(),
+                "vocabulary": {"@id": format!("{site_url}/@vocabularies/{}.{}", profile.id, field.name)},
+            }),
+            "Choice",
+        ),
+        FieldKind::URI => (json!({"type": "string", "widget": "url"}), "URL"),
+        FieldKind::File => (json!({"type": "object", "widget": "file"}), "File Upload"),
+        FieldKind::Image => (json!({"type": "object", "widget": "image"}), "Image"),
+    };
+    schema["title"] = json!(if field.title.is_empty() { field.name.clone() } else { field.title.clone() });
+    schema["description"] = json!("");
+    schema["factory"] = json!(factory);
+    schema["behavior"] = json!(profile.id);
+    if let Some(widget) = &field.widget {
+        schema["widget"] = json!(widget);
+    }
+    if let Some(max) = field.max_length {
+        schema["maxLength"] = json!(max);
+    }
+    let default = field.default_json();
+    if !default.is_null() {
+        schema["default"] = default;
+    }
+    schema
 }
