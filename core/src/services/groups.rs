@@ -1,14 +1,14 @@
 //! `@groups`: list (batched, like `@users`), read, create, update members, delete.
 
 use super::principals::{
-    apply_text, authenticated_group, check_id, finish, group_json, parse_roles, principal_segment, require_manager,
-    site_url,
+    apply_text, authenticated_group, check_id, finish, group_json, parse_roles, principal_listing, principal_segment,
+    require_manager, site_url,
 };
 use crate::app::SITE_TYPE;
-use crate::http::{ApiError, ApiResult, Batch, Ctx, ErrorCode, FieldError, batching_links, json, json_with_status};
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError, json, json_with_status};
 use crate::security::{AUTHENTICATED_GROUP, Csrf, Permission};
 use crate::service::{ContentKind, Service};
-use crate::store::{PrincipalQuery, StoredPrincipal};
+use crate::store::StoredPrincipal;
 use poem::Response;
 use poem::http::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -94,19 +94,7 @@ async fn get(ctx: Ctx) -> ApiResult<Response> {
         body["users"] = json!({"@id": format!("{site}/@groups/{id}"), "items_total": members.len(), "items": members});
         return Ok(json(&body));
     }
-    let batch = Batch::from_query(&ctx.request.query)?;
-    let query = PrincipalQuery { kind: Some("group"), search: ctx.request.query_value("query").map(str::to_owned) };
-    let groups = ctx.app.store.principals(&query, batch.start, batch.size).await?;
-    let total = ctx.app.store.count_principals(&query).await?;
-    let mut body = json!({
-        "@id": format!("{site}/@groups"),
-        "items": groups.iter().map(|g| group_json(&site, g)).collect::<Vec<_>>(),
-        "items_total": total,
-    });
-    if let Some(links) = batching_links(&ctx.request.service_url, &ctx.request.query, batch, total) {
-        body["batching"] = links;
-    }
-    Ok(json(&body))
+    Ok(json(&principal_listing(&ctx, "group", "@groups", group_json).await?))
 }
 
 /// Applies a `users` value: a list of ids to add, or `{"<id>": true|false}`.

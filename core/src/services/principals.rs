@@ -1,8 +1,8 @@
 //! Shared parts of `@users`, `@groups` and `@principals`: wire shapes and input checks.
 
-use crate::http::{ApiError, ApiResult, Ctx, FieldError};
+use crate::http::{ApiError, ApiResult, Batch, Ctx, FieldError, batching_links};
 use crate::security::{AUTHENTICATED_GROUP, Permission, denied};
-use crate::store::StoredPrincipal;
+use crate::store::{PrincipalQuery, StoredPrincipal};
 use serde_json::{Map, Value, json};
 
 /// Global roles that may be given to users and groups.
@@ -18,6 +18,29 @@ pub fn principal_segment(ctx: &Ctx) -> ApiResult<Option<String>> {
         [id] => Ok(Some(id.clone())),
         _ => Err(ApiError::not_found(&ctx.request.service_url)),
     }
+}
+
+/// The batched `@users` or `@groups` collection (`?query=` searches), each item shaped by `item`.
+pub async fn principal_listing(
+    ctx: &Ctx,
+    kind: &'static str,
+    collection: &str,
+    item: fn(&str, &StoredPrincipal) -> Value,
+) -> ApiResult<Value> {
+    let site = site_url(ctx);
+    let batch = Batch::from_query(&ctx.request.query)?;
+    let query = PrincipalQuery { kind: Some(kind), search: ctx.request.query_value("query").map(str::to_owned) };
+    let principals = ctx.app.store.principals(&query, batch.start, batch.size).await?;
+    let total = ctx.app.store.count_principals(&query).await?;
+    let mut body = json!({
+        "@id": format!("{site}/{collection}"),
+        "items": principals.iter().map(|p| item(&site, p)).collect::<Vec<_>>(),
+        "items_total": total,
+    });
+    if let Some(links) = batching_links(&ctx.request.service_url, &ctx.request.query, batch, total) {
+        body["batching"] = links;
+    }
+    Ok(body)
 }
 
 /// The site URL, on which the principal endpoints live.

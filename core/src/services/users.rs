@@ -1,16 +1,17 @@
 //! `@users`: list, read, create, update and delete users (site root).
 
 use super::principals::{
-    apply_text, check_id, finish, parse_roles, principal_segment, require_manager, site_url, user_json,
+    apply_text, check_id, finish, parse_roles, principal_listing, principal_segment, require_manager, site_url,
+    user_json,
 };
 use crate::app::SITE_TYPE;
-use crate::http::{ApiError, ApiResult, Batch, Ctx, ErrorCode, FieldError, batching_links, json, json_with_status};
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError, json, json_with_status};
 use crate::security::{Csrf, Permission, Principal, hash_password, verify_password};
 use crate::service::{ContentKind, Service};
-use crate::store::{PrincipalQuery, StoredPrincipal};
+use crate::store::StoredPrincipal;
 use poem::Response;
 use poem::http::{Method, StatusCode};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 const MIN_PASSWORD: usize = 8;
 
@@ -87,19 +88,7 @@ async fn get(ctx: Ctx) -> ApiResult<Response> {
         return Ok(json(&user_json(&site, &load_user(&ctx, &id).await?)));
     }
     require_manager(&ctx)?;
-    let batch = Batch::from_query(&ctx.request.query)?;
-    let query = PrincipalQuery { kind: Some("user"), search: ctx.request.query_value("query").map(str::to_owned) };
-    let users = ctx.app.store.principals(&query, batch.start, batch.size).await?;
-    let total = ctx.app.store.count_principals(&query).await?;
-    let mut body = json!({
-        "@id": format!("{site}/@users"),
-        "items": users.iter().map(|u| user_json(&site, u)).collect::<Vec<_>>(),
-        "items_total": total,
-    });
-    if let Some(links) = batching_links(&ctx.request.service_url, &ctx.request.query, batch, total) {
-        body["batching"] = links;
-    }
-    Ok(json(&body))
+    Ok(json(&principal_listing(&ctx, "user", "@users", user_json).await?))
 }
 
 fn password(body: &Map<String, Value>, errors: &mut Vec<FieldError>) -> Option<String> {
