@@ -3,6 +3,8 @@
 use serde_json::Value;
 use wcs_core::app::{ADMIN_USER, App};
 use wcs_core::http::ApiError;
+use wcs_core::ops::WriteOrigin;
+use wcs_core::security::Visibility;
 
 const DEMO: &str = include_str!("../examples/demo/content.json");
 
@@ -10,7 +12,7 @@ const DEMO: &str = include_str!("../examples/demo/content.json");
 /// site already has content, so restarting with `--demo` is harmless).
 pub async fn load_demo(app: &App) -> Result<usize, ApiError> {
     let site = app.site_root().await?;
-    if app.store.count_children(&site.uid, &wcs_core::security::Visibility::All).await? > 0 {
+    if app.store.count_children(&site.uid, &Visibility::All).await? > 0 {
         return Ok(0);
     }
     let entries: Vec<Value> = serde_json::from_str(DEMO).map_err(ApiError::internal)?;
@@ -28,7 +30,8 @@ pub async fn load_demo(app: &App) -> Result<usize, ApiError> {
             .ok_or_else(|| ApiError::internal(format!("demo parent {path} missing")))?;
         let mut body = body.clone();
         body.remove("parent");
-        wcs_core::ops::create(app, &parent, &body, ADMIN_USER, true).await?;
+        let origin = WriteOrigin { base_url: "", visibility: &Visibility::All };
+        wcs_core::ops::create(app, &parent, &body, ADMIN_USER, true, &origin).await?;
         created += 1;
     }
     Ok(created)

@@ -16,6 +16,7 @@ mod permission_matrix;
 mod plugins;
 mod principals;
 mod redirects;
+mod relations;
 mod search;
 mod sharing_trash;
 mod support;

@@ -35,12 +35,21 @@ pub enum FieldKind {
     File,
     /// An image stored as a blob.
     Image,
+    /// A reference to one other object, stored as its uid.
+    RelationChoice,
+    /// An ordered list of references to other objects, stored as uids.
+    RelationList,
 }
 
 impl FieldKind {
     /// Whether values live in the blob table.
     pub fn is_blob(self) -> bool {
         matches!(self, FieldKind::File | FieldKind::Image)
+    }
+
+    /// Whether values point at other objects (and are mirrored in the relation index).
+    pub fn is_relation(self) -> bool {
+        matches!(self, FieldKind::RelationChoice | FieldKind::RelationList)
     }
 }
 
@@ -70,6 +79,9 @@ pub struct FieldDef {
     /// The longest accepted text, in characters.
     #[serde(default)]
     pub max_length: Option<usize>,
+    /// The types a relation field may point at; empty allows every type.
+    #[serde(default)]
+    pub target_types: Vec<String>,
 }
 
 impl FieldDef {
@@ -122,6 +134,11 @@ fn default_layout() -> String {
 }
 
 impl TypeProfile {
+    /// The relation fields, whose values the relation index mirrors.
+    pub fn relation_fields(&self) -> impl Iterator<Item = &FieldDef> {
+        self.fields.iter().filter(|f| f.kind.is_relation())
+    }
+
     /// A field by name.
     pub fn field(&self, name: &str) -> Option<&FieldDef> {
         self.fields.iter().find(|f| f.name == name)
@@ -233,6 +250,14 @@ impl TypeRegistry {
                     });
                 }
             }
+            for target in profile.fields.iter().flat_map(|f| &f.target_types) {
+                if !self.types.contains_key(target) {
+                    return Err(TypeError::Invalid {
+                        source_name: profile.id.clone(),
+                        message: format!("target_types names unknown type '{target}'"),
+                    });
+                }
+            }
             for child in profile.allowed_types.iter().flatten() {
                 if !self.types.contains_key(child) {
                     return Err(TypeError::Invalid {
@@ -278,6 +303,9 @@ fn validate_fields(profile: &TypeProfile) -> Result<(), String> {
         }
         if RESERVED_FIELDS.contains(&field.name.as_str()) || field.name.is_empty() {
             return Err(format!("field name '{}' is reserved", field.name));
+        }
+        if !field.target_types.is_empty() && !field.kind.is_relation() {
+            return Err(format!("field '{}' has target_types but is no relation field", field.name));
         }
         if field.kind == FieldKind::Choice && field.vocabulary.is_empty() {
             return Err(format!("Choice field '{}' needs a vocabulary", field.name));

@@ -240,8 +240,42 @@ fn parse_value(field: &FieldDef, value: &Value) -> Result<Parsed, String> {
             json!(text)
         }
         FieldKind::File | FieldKind::Image => return blob(field, value),
+        FieldKind::RelationChoice => json!(reference(value)?),
+        FieldKind::RelationList => {
+            let items = value.as_array().ok_or(RELATION_LIST_EXPECTED)?;
+            let mut out: Vec<String> = Vec::with_capacity(items.len());
+            for item in items {
+                let reference = reference(item)?;
+                if !out.contains(&reference) {
+                    out.push(reference);
+                }
+            }
+            json!(out)
+        }
     };
     Ok(Parsed::Value(parsed))
+}
+
+const RELATION_LIST_EXPECTED: &str = "Expected a list of references: UIDs, paths, URLs or objects with a UID.";
+
+/// A relation target as the client named it: a UID, a path, a URL, or a summary with `UID` or
+/// `@id`. The write operation resolves it to a uid.
+fn reference(value: &Value) -> Result<String, String> {
+    let text = match value {
+        Value::String(text) => text.as_str(),
+        Value::Object(map) => map
+            .get("UID")
+            .or_else(|| map.get("@id"))
+            .and_then(Value::as_str)
+            .ok_or("A reference object needs a 'UID' or '@id' string.")?,
+        _ => return Err("Expected a reference: a UID, a path, a URL or an object with a UID.".into()),
+    };
+    let text = text.trim();
+    if text.is_empty() {
+        return Err("A reference must not be empty.".into());
+    }
+    check_length(text, TEXT_LINE_LIMIT * 2)?;
+    Ok(text.to_owned())
 }
 
 fn expect_str(value: &Value) -> Result<&str, String> {

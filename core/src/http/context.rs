@@ -146,6 +146,7 @@ impl Ctx {
             access: &self.access,
             options,
             query: &self.request.query,
+            references: &crate::serialize::NO_REFERENCES,
         }
     }
 }

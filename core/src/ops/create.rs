@@ -1,5 +1,6 @@
 //! Creating content.
 
+use super::references::{WriteOrigin, index_relations, resolve_references};
 use super::{choose_id, conflict_or_internal, initial_state, initialise_security, new_uid, profile_of};
 use crate::app::App;
 use crate::content::ContentObject;
@@ -16,6 +17,7 @@ pub async fn create(
     body: &Map<String, Value>,
     creator: &str,
     may_set_uid: bool,
+    origin: &WriteOrigin<'_>,
 ) -> ApiResult<ContentObject> {
     let type_name = match body.get("@type") {
         Some(Value::String(name)) if !name.is_empty() => name.as_str(),
@@ -61,7 +63,8 @@ pub async fn create(
             return Err(ApiError::invalid_parameter("id", "The id must be a string."));
         }
     };
-    let changes = parse_changes(profile, body, Mode::Create, &["id", "UID"])?;
+    let mut changes = parse_changes(profile, body, Mode::Create, &["id", "UID"])?;
+    resolve_references(app, origin, container.site_id(), profile, &mut changes).await?;
     let now = chrono::Utc::now();
     let mut object = ContentObject {
         uid,
@@ -99,6 +102,7 @@ pub async fn create(
     for upload in &changes.uploads {
         tx.put_blob(&object.uid, upload).await?;
     }
+    index_relations(&mut tx, profile, &object).await?;
     initialise_security(app, &mut tx, &object, creator).await?;
     recompute_allowed(app, &mut tx, &object.path).await?;
     tx.commit().await.map_err(conflict_or_internal)?;

@@ -3,11 +3,13 @@
 
 mod create;
 mod move_copy;
+mod references;
 mod update;
 pub mod workflow;
 
 pub use create::create;
 pub use move_copy::{copy_into, move_into, reorder};
+pub use references::{LINK_WIDGET, WriteOrigin, is_link_field, lookup_references, resolve_references, stored_targets};
 pub use update::{delete, update};
 
 use crate::app::App;

@@ -1,5 +1,6 @@
 //! Moving, copying and reordering content.
 
+use super::references::index_relations;
 use super::{conflict_or_internal, initial_state, initialise_security, new_uid, profile_of};
 use crate::app::App;
 use crate::content::ContentObject;
@@ -125,6 +126,7 @@ pub async fn copy_into(
             copy.review_state = initial_state(app, profile_of(app, original)?);
             tx.insert_content(&copy).await.map_err(conflict_or_internal)?;
             tx.copy_blobs(&original.uid, &copy.uid).await?;
+            index_relations(&mut tx, profile_of(app, original)?, &copy).await?;
             initialise_security(app, &mut tx, &copy, creator).await?;
             if original.uid == source.uid {
                 copied_root = Some(copy);

@@ -1,6 +1,7 @@
 //! Changing, renaming and deleting content.
 
-use super::{choose_id, conflict_or_internal};
+use super::references::index_relations;
+use super::{choose_id, conflict_or_internal, profile_of};
 use crate::app::App;
 use crate::content::ContentObject;
 use crate::content::values::ChangeSet;
@@ -29,6 +30,10 @@ pub async fn update(
     }
     for field in &changes.cleared_blobs {
         tx.delete_blob(&updated.uid, field).await?;
+    }
+    let profile = profile_of(app, object)?;
+    if profile.relation_fields().any(|f| changes.values.contains_key(&f.name)) {
+        index_relations(&mut tx, profile, &updated).await?;
     }
     if let Some(new_id) = new_id.filter(|_| renaming) {
         let Some(parent_uid) = object.parent_uid.as_deref() else {

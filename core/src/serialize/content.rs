@@ -1,8 +1,8 @@
 //! Core's content serializer layers and the function that runs all layers for an object.
 
-use super::{ContentSerializer, SerializeCtx, Subject, summary};
-use crate::content::ContentObject;
+use super::{ContentSerializer, References, SerializeCtx, Subject, summary};
 use crate::content::values::{format_time, is_column};
+use crate::content::{ContentObject, FieldKind};
 use crate::http::{ApiError, ApiResult, batching_links};
 use crate::service::ContentKind;
 use serde_json::{Map, Value, json};
@@ -68,13 +68,16 @@ async fn base(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<String
     out.insert("contributors".into(), json!([]));
     out.insert("previous_item".into(), json!({}));
     out.insert("next_item".into(), json!({}));
+    let references = References::load(ctx, profile, object).await?;
+    let ctx = &SerializeCtx { references: &references, ..*ctx };
     for field in &profile.fields {
         if is_column(&field.name) {
             continue;
         }
         let stored = object.fields.get(&field.name).cloned().unwrap_or_else(|| field.default_json());
         let value = match ctx.app.registry.field_serializer(field.kind, field.widget.as_deref()) {
-            Some(serializer) if !stored.is_null() => (serializer.serialize)(ctx, object, field, &stored),
+            Some(serializer) if !stored.is_null() => (serializer.serialize)(ctx, object, field, &stored).await?,
+            None | Some(_) if field.kind == FieldKind::RelationList => json!([]),
             _ => stored,
         };
         out.insert(field.name.clone(), value);

@@ -1,28 +1,106 @@
-//! Core's field serializers: rich text, files and images.
+//! Core's field serializers: rich text, links, relations, files and images.
 
-use super::{FieldSerializer, SerializeCtx, sanitize_html};
+use super::{FieldSerializer, SerializeCtx, sanitize_html, serialize_content};
+use crate::content::links::resolve_links;
 use crate::content::{ContentObject, FieldDef, FieldKind};
-use crate::http::PATH_SEGMENT;
+use crate::http::{ApiResult, PATH_SEGMENT};
+use crate::ops::{LINK_WIDGET, stored_targets};
 use serde_json::{Value, json};
 
-/// Rich text is sanitised again before it is sent, whatever wrote it.
+/// Rich text is sanitised again before it is sent, whatever wrote it, and its internal
+/// `resolveuid` links become absolute URLs.
 pub static RICH_TEXT_FIELD: FieldSerializer = FieldSerializer {
     field_kind: FieldKind::RichText,
     widget: None,
-    serialize: |_, _, _, value| {
-        let data = value.get("data").and_then(Value::as_str).unwrap_or_default();
-        json!({"data": sanitize_html(data), "content-type": "text/html", "encoding": "utf-8"})
+    serialize: |ctx, object, _, value| {
+        Box::pin(async move {
+            let data = value.get("data").and_then(Value::as_str).unwrap_or_default();
+            let resolved = resolve_internal_links(ctx, object, data);
+            Ok(json!({"data": sanitize_html(&resolved), "content-type": "text/html", "encoding": "utf-8"}))
+        })
     },
 };
+
+/// A text line with the link widget: internal links become absolute URLs.
+pub static LINK_FIELD: FieldSerializer = FieldSerializer {
+    field_kind: FieldKind::TextLine,
+    widget: Some(LINK_WIDGET),
+    serialize: |ctx, object, _, value| Box::pin(async move { Ok(link_value(ctx, object, value)) }),
+};
+
+/// A URL field with the link widget (the Link type's `remoteUrl`): as [`LINK_FIELD`].
+pub static URI_LINK_FIELD: FieldSerializer = FieldSerializer {
+    field_kind: FieldKind::URI,
+    widget: Some(LINK_WIDGET),
+    serialize: |ctx, object, _, value| Box::pin(async move { Ok(link_value(ctx, object, value)) }),
+};
+
+fn link_value(ctx: &SerializeCtx<'_>, object: &ContentObject, value: &Value) -> Value {
+    match value.as_str() {
+        Some(text) => json!(resolve_internal_links(ctx, object, text)),
+        None => value.clone(),
+    }
+}
+
+fn resolve_internal_links(ctx: &SerializeCtx<'_>, object: &ContentObject, text: &str) -> String {
+    resolve_links(text, &ctx.site_url(object), |uid| ctx.references.get(uid).map(|o| o.url(ctx.base_url)))
+}
+
+/// One related object: its summary (with `UID`), the full object with `fullobjects`, or `null`
+/// when it is gone, in the trash or hidden from the caller.
+pub static RELATION_CHOICE_FIELD: FieldSerializer = FieldSerializer {
+    field_kind: FieldKind::RelationChoice,
+    widget: None,
+    serialize: |ctx, _, _, value| {
+        Box::pin(async move {
+            match stored_targets(value).first() {
+                Some(uid) => related(ctx, uid).await,
+                None => Ok(Value::Null),
+            }
+        })
+    },
+};
+
+/// Related objects, in order, without the ones that would serialize to `null`.
+pub static RELATION_LIST_FIELD: FieldSerializer = FieldSerializer {
+    field_kind: FieldKind::RelationList,
+    widget: None,
+    serialize: |ctx, _, _, value| {
+        Box::pin(async move {
+            let mut items = Vec::new();
+            for uid in stored_targets(value) {
+                let item = related(ctx, &uid).await?;
+                if !item.is_null() {
+                    items.push(item);
+                }
+            }
+            Ok(Value::Array(items))
+        })
+    },
+};
+
+async fn related(ctx: &SerializeCtx<'_>, uid: &str) -> ApiResult<Value> {
+    let Some(target) = ctx.references.get(uid) else {
+        return Ok(Value::Null);
+    };
+    if ctx.options.fullobjects {
+        let nested_options = ctx.options.for_nested_item();
+        let nested = SerializeCtx { options: &nested_options, ..*ctx };
+        return Ok(Value::Object(Box::pin(serialize_content(&nested, target, None)).await?));
+    }
+    Ok(Value::Object(super::relation_summary(ctx, target)))
+}
 
 /// A file: `{@type, content-type, download, filename, size}`.
 pub static FILE_FIELD: FieldSerializer = FieldSerializer {
     field_kind: FieldKind::File,
     widget: None,
     serialize: |ctx, object, field, value| {
-        let mut out = blob_value(ctx, object, field, value);
-        out["@type"] = json!("File");
-        out
+        Box::pin(async move {
+            let mut out = blob_value(ctx, object, field, value);
+            out["@type"] = json!("File");
+            Ok(out)
+        })
     },
 };
 
@@ -31,11 +109,13 @@ pub static IMAGE_FIELD: FieldSerializer = FieldSerializer {
     field_kind: FieldKind::Image,
     widget: None,
     serialize: |ctx, object, field, value| {
-        let mut out = blob_value(ctx, object, field, value);
-        out["width"] = value.get("width").cloned().unwrap_or(Value::Null);
-        out["height"] = value.get("height").cloned().unwrap_or(Value::Null);
-        out["scales"] = json!({});
-        out
+        Box::pin(async move {
+            let mut out = blob_value(ctx, object, field, value);
+            out["width"] = value.get("width").cloned().unwrap_or(Value::Null);
+            out["height"] = value.get("height").cloned().unwrap_or(Value::Null);
+            out["scales"] = json!({});
+            Ok(out)
+        })
     },
 };
 

@@ -8,12 +8,17 @@
 mod content;
 mod fields;
 mod options;
+mod references;
 mod summary;
 
 pub use content::{CORE_BASE, CORE_FOLDER, serialize_content};
-pub use fields::{FILE_FIELD, IMAGE_FIELD, RICH_TEXT_FIELD, download_url};
+pub use fields::{
+    FILE_FIELD, IMAGE_FIELD, LINK_FIELD, RELATION_CHOICE_FIELD, RELATION_LIST_FIELD, RICH_TEXT_FIELD, URI_LINK_FIELD,
+    download_url,
+};
 pub use options::SerializeOptions;
-pub use summary::summary;
+pub use references::{NO_REFERENCES, References};
+pub use summary::{relation_summary, summary};
 
 use crate::app::App;
 use crate::content::{ContentObject, FieldDef, FieldKind, TypeProfile};
@@ -38,6 +43,15 @@ pub struct SerializeCtx<'a> {
     pub options: &'a SerializeOptions,
     /// The request's query pairs (batch links repeat them).
     pub query: &'a [(String, String)],
+    /// What the object being serialized points at; filled per object before its fields.
+    pub references: &'a References,
+}
+
+impl SerializeCtx<'_> {
+    /// The absolute URL of the site root `object` lives in.
+    pub fn site_url(&self, object: &ContentObject) -> String {
+        format!("{}/{}", self.base_url, object.site_id())
+    }
 }
 
 /// The object being serialized, with what traversal already knows about it.
@@ -69,8 +83,9 @@ pub struct FieldSerializer {
     pub field_kind: FieldKind,
     /// A widget name; `None` serves every widget without its own serializer.
     pub widget: Option<&'static str>,
-    /// Turns the stored value into its wire form.
-    pub serialize: fn(&SerializeCtx<'_>, &ContentObject, &FieldDef, &Value) -> Value,
+    /// Turns the stored value into its wire form; may serialize other objects (relations).
+    pub serialize:
+        for<'a> fn(&'a SerializeCtx<'a>, &'a ContentObject, &'a FieldDef, &'a Value) -> BoxFuture<'a, ApiResult<Value>>,
 }
 
 /// An entry of `@components`, which `?expand=<name>` inlines.

@@ -52,6 +52,14 @@ pub fn summary(ctx: &SerializeCtx<'_>, object: &ContentObject, metadata_fields: 
     out
 }
 
+/// The summary of a relation end: always with `UID`, whatever `metadata_fields` asks, so
+/// clients can tell objects with equal titles apart.
+pub fn relation_summary(ctx: &SerializeCtx<'_>, object: &ContentObject) -> Map<String, Value> {
+    let mut out = summary(ctx, object, &ctx.options.metadata_fields);
+    out.insert("UID".into(), json!(object.uid));
+    out
+}
+
 fn metadata(ctx: &SerializeCtx<'_>, object: &ContentObject, name: &str) -> Value {
     let is_folderish = || ctx.app.types.get(&object.portal_type).is_some_and(|p| p.folderish);
     match name {

@@ -25,9 +25,10 @@ pub static POST: Service = Service {
 async fn post(ctx: Ctx) -> ApiResult<Response> {
     let body = ctx.json_body()?;
     let may_set_uid = ctx.allows(Permission::MANAGE_PORTAL);
-    let object = ops::create(&ctx.app, &ctx.context, &body, ctx.principal.actor(), may_set_uid).await?;
-    let options = ctx.serialize_options()?;
     let visibility = ctx.visibility();
+    let origin = ops::WriteOrigin { base_url: &ctx.request.base_url, visibility: &visibility };
+    let object = ops::create(&ctx.app, &ctx.context, &body, ctx.principal.actor(), may_set_uid, &origin).await?;
+    let options = ctx.serialize_options()?;
     let serialized = serialize_content(&ctx.serialize_ctx(&options, &visibility), &object, Some(&ctx.context)).await?;
     let mut response = json_with_status(StatusCode::CREATED, &Value::Object(serialized));
     if let Ok(location) = ctx.url_of(&object).parse() {

@@ -44,7 +44,10 @@ async fn write(ctx: Ctx, mode: Mode) -> ApiResult<Response> {
         return Err(ApiError::invalid_parameter("@type", "The type of an existing object cannot be changed."));
     }
     let new_id = requested_id(&ctx, &body)?;
-    let changes = parse_changes(&ctx.profile, &body, mode, &["id", "ordering"])?;
+    let mut changes = parse_changes(&ctx.profile, &body, mode, &["id", "ordering"])?;
+    let visibility = ctx.visibility();
+    let origin = ops::WriteOrigin { base_url: &ctx.request.base_url, visibility: &visibility };
+    ops::resolve_references(&ctx.app, &origin, ctx.context.site_id(), &ctx.profile, &mut changes).await?;
     if let Some(ordering) = body.get("ordering") {
         if !ctx.profile.folderish {
             return Err(ApiError::new(ErrorCode::BadRequest, "Content ordering is not supported by this resource."));
@@ -56,7 +59,6 @@ async fn write(ctx: Ctx, mode: Mode) -> ApiResult<Response> {
         return Ok(Response::builder().status(StatusCode::NO_CONTENT).finish());
     }
     let options = ctx.serialize_options()?;
-    let visibility = ctx.visibility();
     let body = serialize_content(&ctx.serialize_ctx(&options, &visibility), &updated, ctx.visible_parent()).await?;
     Ok(json(&Value::Object(body)))
 }

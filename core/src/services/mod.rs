@@ -13,6 +13,8 @@ pub mod html_view;
 mod move_copy;
 mod principal_search;
 mod principals;
+mod relations;
+mod resolveuid;
 mod schemas;
 mod search;
 mod sharing;
@@ -56,6 +58,8 @@ fn build(r: &mut Registrar) {
         r.service(service);
     }
     r.service(&principal_search::PRINCIPALS);
+    r.service(&relations::RELATIONS);
+    r.service(&resolveuid::RESOLVEUID);
     r.service(&sharing::SHARING_GET);
     r.service(&sharing::SHARING_POST);
     r.service(&trash::TRASH);
@@ -69,6 +73,10 @@ fn build(r: &mut Registrar) {
     r.field_serializer(&serialize::RICH_TEXT_FIELD);
     r.field_serializer(&serialize::FILE_FIELD);
     r.field_serializer(&serialize::IMAGE_FIELD);
+    r.field_serializer(&serialize::LINK_FIELD);
+    r.field_serializer(&serialize::URI_LINK_FIELD);
+    r.field_serializer(&serialize::RELATION_CHOICE_FIELD);
+    r.field_serializer(&serialize::RELATION_LIST_FIELD);
     for profile in [
         include_str!("../../types/plone_site.toml"),
         include_str!("../../types/folder.toml"),
@@ -76,6 +84,8 @@ fn build(r: &mut Registrar) {
         include_str!("../../types/file.toml"),
         include_str!("../../types/image.toml"),
         include_str!("../../types/link.toml"),
+        include_str!("../../types/topic.toml"),
+        include_str!("../../types/subtopic.toml"),
     ] {
         r.content_type(profile);
     }

@@ -175,3 +175,21 @@ pub fn search_results() -> Value {
         },
     })
 }
+
+/// `@relations`: entries from and back to the sources.
+pub fn relations() -> Value {
+    let end = json!({"oneOf": [summary(), {"type": "null"}]});
+    let entry = json!({
+        "type": "object",
+        "required": ["source", "target"],
+        "properties": {"relationship": {"type": "string"}, "source": summary(), "target": end},
+    });
+    json!({
+        "type": "object",
+        "properties": {
+            "@id": {"type": "string"},
+            "relatedItems": {"type": "array", "items": entry},
+            "backRelatedItems": {"type": "array", "items": entry},
+        },
+    })
+}

@@ -104,6 +104,9 @@ pub fn type_schema(profile: &TypeProfile, site_url: &str) -> Value {
     })
 }
 
+/// The vocabulary of every object the caller may see; relation widgets search it.
+pub const CATALOG_VOCABULARY: &str = "plone.app.vocabularies.Catalog";
+
 fn property(profile: &TypeProfile, field: &FieldDef, site_url: &str) -> Value {
     let (mut schema, factory) = match field.kind {
         FieldKind::TextLine => (json!({"type": "string"}), "Text line (String)"),
@@ -130,6 +133,25 @@ fn property(profile: &TypeProfile, field: &FieldDef, site_url: &str) -> Value {
         FieldKind::URI => (json!({"type": "string", "widget": "url"}), "URL"),
         FieldKind::File => (json!({"type": "object", "widget": "file"}), "File Upload"),
         FieldKind::Image => (json!({"type": "object", "widget": "image"}), "Image"),
+        FieldKind::RelationChoice => (
+            json!({
+                "type": "object",
+                "widget": "relation",
+                "vocabulary": {"@id": format!("{site_url}/@vocabularies/{CATALOG_VOCABULARY}")},
+                "widgetOptions": {"pattern_options": {"selectableTypes": field.target_types}},
+            }),
+            "Relation Choice",
+        ),
+        FieldKind::RelationList => (
+            json!({
+                "type": "array",
+                "uniqueItems": true,
+                "widget": "relation",
+                "items": {"vocabulary": {"@id": format!("{site_url}/@vocabularies/{CATALOG_VOCABULARY}")}},
+                "widgetOptions": {"pattern_options": {"selectableTypes": field.target_types}},
+            }),
+            "Relation List",
+        ),
     };
     schema["title"] = json!(if field.title.is_empty() { field.name.clone() } else { field.title.clone() });
     schema["description"] = json!("");

@@ -22,22 +22,50 @@ impl Store {
         self.live_content_where_in("uid", uids).await
     }
 
-    /// One statement for a whole list of keys, so lookups never go N+1.
+    /// The live objects with any of `uids` that `visibility` lets the caller see.
+    pub async fn visible_content_by_uids(
+        &self,
+        uids: &[String],
+        visibility: &Visibility,
+    ) -> Result<Vec<ContentObject>, sqlx::Error> {
+        self.visible_content_where_in("uid", uids, visibility).await
+    }
+
+    /// The live objects at any of `paths` that `visibility` lets the caller see.
+    pub async fn visible_content_at_paths(
+        &self,
+        paths: &[String],
+        visibility: &Visibility,
+    ) -> Result<Vec<ContentObject>, sqlx::Error> {
+        self.visible_content_where_in("path", paths, visibility).await
+    }
+
     async fn live_content_where_in(
         &self,
         column: &'static str,
         values: &[String],
     ) -> Result<Vec<ContentObject>, sqlx::Error> {
+        self.visible_content_where_in(column, values, &Visibility::All).await
+    }
+
+    /// One statement for a whole list of keys, so lookups never go N+1.
+    async fn visible_content_where_in(
+        &self,
+        column: &'static str,
+        values: &[String],
+        visibility: &Visibility,
+    ) -> Result<Vec<ContentObject>, sqlx::Error> {
         if values.is_empty() {
             return Ok(Vec::new());
         }
         self.count();
+        let (filter, tokens) = visibility_filter(visibility, values.len() + 1);
         let sql = format!(
-            "SELECT {CONTENT_COLUMNS} FROM content WHERE trashed = 0 AND {column} IN ({})",
+            "SELECT {CONTENT_COLUMNS} FROM content WHERE trashed = 0 AND {column} IN ({}){filter}",
             placeholders(1, values.len())
         );
         let mut query = sqlx::query(AssertSqlSafe(sql));
-        for value in values {
+        for value in values.iter().chain(tokens) {
             query = query.bind(value.as_str());
         }
         query.fetch_all(&self.pool).await?.iter().map(content_from_row).collect()
@@ -225,6 +253,7 @@ impl Tx {
             format!("DELETE FROM allowed WHERE content_uid IN ({within})"),
             format!("DELETE FROM local_role WHERE content_uid IN ({within})"),
             format!("DELETE FROM workflow_history WHERE content_uid IN ({within})"),
+            format!("DELETE FROM relation WHERE source_uid IN ({within})"),
             "DELETE FROM content WHERE path = $1 OR (path >= $2 AND path < $3)".to_owned(),
         ] {
             self.count();
@@ -242,11 +271,16 @@ impl Tx {
 /// The SQL condition that keeps only what `visibility` allows, with its parameters starting
 /// at `$first`. Security is part of the query, so batches and counts are right.
 pub fn visibility_filter(visibility: &Visibility, first: usize) -> (String, &[String]) {
+    visibility_filter_on("content", visibility, first)
+}
+
+/// [`visibility_filter`] for a content table known by another name in the query.
+pub fn visibility_filter_on<'v>(table: &str, visibility: &'v Visibility, first: usize) -> (String, &'v [String]) {
     match visibility {
         Visibility::All => (String::new(), &[]),
         Visibility::Tokens(tokens) => (
             format!(
-                " AND EXISTS (SELECT 1 FROM allowed a WHERE a.content_uid = content.uid AND a.token IN ({}))",
+                " AND EXISTS (SELECT 1 FROM allowed a WHERE a.content_uid = {table}.uid AND a.token IN ({}))",
                 placeholders(first, tokens.len())
             ),
             tokens.as_slice(),

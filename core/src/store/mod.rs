@@ -9,6 +9,7 @@ mod blob;
 mod content;
 mod principal;
 mod redirect;
+mod relation;
 mod rows;
 mod search;
 mod security;
@@ -16,6 +17,7 @@ mod security;
 pub use blob::{BlobMeta, BlobRange};
 pub use principal::{PrincipalQuery, StoredPrincipal};
 pub use redirect::RedirectHit;
+pub use relation::{RelationQuery, RelationRow};
 pub use rows::time_to_db;
 pub use security::{HistoryEntry, LocalRole, ancestor_paths};
 

@@ -1,0 +1,49 @@
+//! The objects an object's fields point at (relation targets and `resolveuid` links), loaded
+//! in one query before its fields are serialized, so field serializers never query per value.
+
+use super::SerializeCtx;
+use crate::content::links::linked_uids;
+use crate::content::{ContentObject, FieldKind, TypeProfile};
+use crate::http::ApiResult;
+use crate::ops::{is_link_field, stored_targets};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// The referenced objects the caller may see, by uid; anything else counts as broken.
+#[derive(Debug, Default)]
+pub struct References {
+    visible: BTreeMap<String, ContentObject>,
+}
+
+/// No references: the state before an object's fields are looked at.
+pub static NO_REFERENCES: References = References { visible: BTreeMap::new() };
+
+impl References {
+    /// Loads every live object `object`'s fields point at that the caller may see.
+    pub async fn load(ctx: &SerializeCtx<'_>, profile: &TypeProfile, object: &ContentObject) -> ApiResult<References> {
+        let mut uids = Vec::new();
+        for field in &profile.fields {
+            let Some(value) = object.fields.get(&field.name) else { continue };
+            match field.kind {
+                kind if kind.is_relation() => uids.extend(stored_targets(value)),
+                FieldKind::RichText => {
+                    uids.extend(value.get("data").and_then(Value::as_str).map(linked_uids).unwrap_or_default())
+                }
+                _ if is_link_field(field) => uids.extend(value.as_str().map(linked_uids).unwrap_or_default()),
+                _ => {}
+            }
+        }
+        if uids.is_empty() {
+            return Ok(References::default());
+        }
+        uids.sort_unstable();
+        uids.dedup();
+        let found = ctx.app.store.visible_content_by_uids(&uids, ctx.visibility).await?;
+        Ok(References { visible: found.into_iter().map(|o| (o.uid.clone(), o)).collect() })
+    }
+
+    /// The object with `uid`, when it exists, is live and visible to the caller.
+    pub fn get(&self, uid: &str) -> Option<&ContentObject> {
+        self.visible.get(uid)
+    }
+}

@@ -1,0 +1,109 @@
+//! `GET <site>/@relations`: relations between objects, from the relation index.
+//!
+//! `relatedItems` are the relations from `sources` (to `targets`, when given);
+//! `backRelatedItems` are the relations pointing back at `sources` (from `targets`).
+//! Both ends must be visible to the caller unless a Manager asks for `unrestricted`;
+//! relations whose source is in the trash are never listed.
+
+use crate::content::ContentObject;
+use crate::content::links::SitePrefixes;
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, json};
+use crate::ops::lookup_references;
+use crate::security::{Csrf, Permission, Visibility, denied};
+use crate::serialize::{SerializeCtx, relation_summary};
+use crate::service::{ContentKind, Service};
+use crate::store::{RelationQuery, RelationRow};
+use poem::Response;
+use poem::http::Method;
+use serde_json::{Value, json};
+use std::collections::HashMap;
+
+const DEFAULT_MAX: i64 = 1_000;
+const LARGEST_MAX: i64 = 10_000;
+
+/// Lists relations, both directions, filtered by security.
+pub static RELATIONS: Service = Service {
+    method: Method::GET,
+    name: "@relations",
+    kind: ContentKind::Type("Plone Site"),
+    permission: Permission::VIEW,
+    csrf: Csrf::Cookie,
+    summary: "Relations from `sources` (relatedItems) and back to them (backRelatedItems); \
+              filters: targets, relationship (or relation), onlyBroken, unrestricted (Manager), max",
+    request_schema: None,
+    response_schema: Some(super::schemas::relations),
+    handler: |ctx| Box::pin(relations(ctx)),
+};
+
+async fn relations(ctx: Ctx) -> ApiResult<Response> {
+    let unrestricted = ctx.request.query_bool("unrestricted")?.unwrap_or(false);
+    if unrestricted && !ctx.allows(Permission::MANAGE_PORTAL) {
+        return Err(denied(&ctx.principal, Permission::MANAGE_PORTAL.name()));
+    }
+    let visibility = if unrestricted { Visibility::All } else { ctx.visibility() };
+    let only_broken = ctx.request.query_bool("onlyBroken")?.unwrap_or(false);
+    let limit = match ctx.request.query_value("max") {
+        None => DEFAULT_MAX,
+        Some(text) => text.parse::<i64>().ok().filter(|n| (1..=LARGEST_MAX).contains(n)).ok_or_else(|| {
+            ApiError::invalid_parameter("max", format!("'max' must be a number from 1 to {LARGEST_MAX}."))
+        })?,
+    };
+    let field = ctx.request.query_value("relationship").or_else(|| ctx.request.query_value("relation"));
+    let sources = resolve(&ctx, &visibility, "sources").await?;
+    let targets = resolve(&ctx, &visibility, "targets").await?;
+    let query = RelationQuery { sources, targets, field: field.map(str::to_owned), only_broken, limit };
+    let related = ctx.app.store.find_relations(&query, &visibility).await?;
+    let back = if only_broken || (query.sources.is_empty() && query.targets.is_empty()) {
+        Vec::new()
+    } else {
+        let reverse = RelationQuery { sources: query.targets.clone(), targets: query.sources.clone(), ..query.clone() };
+        ctx.app.store.find_relations(&reverse, &visibility).await?
+    };
+    let uids: Vec<String> =
+        related.iter().chain(&back).flat_map(|r| [r.source_uid.clone(), r.target_uid.clone()]).collect();
+    let objects: HashMap<String, ContentObject> =
+        ctx.app.store.content_by_uids(&uids).await?.into_iter().map(|o| (o.uid.clone(), o)).collect();
+    let options = ctx.serialize_options()?;
+    let sctx = ctx.serialize_ctx(&options, &visibility);
+    let entries = |rows: &[RelationRow]| -> Vec<Value> {
+        rows.iter()
+            .filter_map(|row| {
+                let source = objects.get(&row.source_uid)?;
+                let target = objects.get(&row.target_uid).map(|t| Value::Object(relation_summary(&sctx, t)));
+                Some(entry(&sctx, source, &row.field, target))
+            })
+            .collect()
+    };
+    Ok(json(&json!({
+        "@id": ctx.request.service_url,
+        "relatedItems": entries(&related),
+        "backRelatedItems": entries(&back),
+    })))
+}
+
+fn entry(sctx: &SerializeCtx<'_>, source: &ContentObject, relationship: &str, target: Option<Value>) -> Value {
+    json!({
+        "relationship": relationship,
+        "source": Value::Object(relation_summary(sctx, source)),
+        "target": target.unwrap_or(Value::Null),
+    })
+}
+
+/// The uids of the objects a list parameter names; a name that matches nothing the caller
+/// may see is a 404, as upstream answers.
+async fn resolve(ctx: &Ctx, visibility: &Visibility, parameter: &str) -> ApiResult<Vec<String>> {
+    let references = ctx.request.query_values(parameter);
+    if references.is_empty() {
+        return Ok(Vec::new());
+    }
+    let prefixes = SitePrefixes::new(&ctx.request.base_url, ctx.context.site_id());
+    let found = lookup_references(&ctx.app, &prefixes, visibility, &references).await?;
+    references
+        .iter()
+        .map(|reference| {
+            found.get(reference).map(|o| o.uid.clone()).ok_or_else(|| {
+                ApiError::new(ErrorCode::NotFound, format!("No content found for {parameter} '{reference}'."))
+            })
+        })
+        .collect()
+}

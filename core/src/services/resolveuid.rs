@@ -1,0 +1,41 @@
+//! `GET <site>/resolveuid/<uid>[/…]`: where stored internal links lead. Serializers resolve
+//! them to URLs; this view serves the ones they could not (hidden or gone) and links from
+//! outside, redirecting to the object's current URL.
+
+use crate::http::{ApiError, ApiResult, Ctx, PATH_SEGMENT};
+use crate::security::{Csrf, Permission};
+use crate::service::{ContentKind, Service};
+use poem::Response;
+use poem::http::{Method, StatusCode, header};
+
+/// Redirects to the object with the uid, keeping any further path segments.
+pub static RESOLVEUID: Service = Service {
+    method: Method::GET,
+    name: "resolveuid",
+    kind: ContentKind::Type("Plone Site"),
+    permission: Permission::VIEW,
+    csrf: Csrf::Cookie,
+    summary: "Redirect (302) from resolveuid/<uid>[/rest] to the object's current URL",
+    request_schema: None,
+    response_schema: None,
+    handler: |ctx| Box::pin(resolve(ctx)),
+};
+
+async fn resolve(ctx: Ctx) -> ApiResult<Response> {
+    let not_found = || ApiError::not_found(&ctx.request.service_url);
+    let (uid, rest) = ctx.subpath.split_first().ok_or_else(not_found)?;
+    let visibility = ctx.visibility();
+    let target = ctx
+        .app
+        .store
+        .visible_content_by_uids(&[uid.to_ascii_lowercase()], &visibility)
+        .await?
+        .pop()
+        .ok_or_else(not_found)?;
+    let mut location = ctx.url_of(&target);
+    for segment in rest {
+        location.push('/');
+        location.extend(percent_encoding::utf8_percent_encode(segment, PATH_SEGMENT));
+    }
+    Ok(Response::builder().status(StatusCode::FOUND).header(header::LOCATION, location).finish())
+}

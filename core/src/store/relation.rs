@@ -1,0 +1,118 @@
+//! The relation index: rows mirroring relation field values, for back-relations and
+//! `@relations` lookups that run as one statement each.
+
+use super::content::visibility_filter_on;
+use super::rows::placeholders;
+use super::{Store, Tx};
+use crate::security::Visibility;
+use sqlx::{AssertSqlSafe, Row};
+
+/// What a relation lookup matches; empty lists match everything.
+#[derive(Clone, Debug, Default)]
+pub struct RelationQuery {
+    /// Source uids.
+    pub sources: Vec<String>,
+    /// Target uids.
+    pub targets: Vec<String>,
+    /// The relation (field) name.
+    pub field: Option<String>,
+    /// Only relations whose target is gone or in the trash.
+    pub only_broken: bool,
+    /// The most rows returned.
+    pub limit: i64,
+}
+
+/// One stored relation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RelationRow {
+    /// The object holding the relation field.
+    pub source_uid: String,
+    /// The field name, which is the relation name.
+    pub field: String,
+    /// The object pointed at (may no longer exist).
+    pub target_uid: String,
+}
+
+impl Store {
+    /// The relations matching `query` whose source is live and, unless broken ones are asked
+    /// for, whose target is live; both ends must be visible under `visibility` (a broken
+    /// target has nothing to see). Ordered by source path, field and position.
+    pub async fn find_relations(
+        &self,
+        query: &RelationQuery,
+        visibility: &Visibility,
+    ) -> Result<Vec<RelationRow>, sqlx::Error> {
+        let mut sql = String::from(
+            "SELECT r.source_uid, r.field, r.target_uid FROM relation r \
+             JOIN content s ON s.uid = r.source_uid AND s.trashed = 0 \
+             LEFT JOIN content t ON t.uid = r.target_uid WHERE 1 = 1",
+        );
+        let mut binds: Vec<&str> = Vec::new();
+        let mut next = 1;
+        let field = query.field.as_slice();
+        for (column, values) in
+            [("r.source_uid", &query.sources[..]), ("r.target_uid", &query.targets[..]), ("r.field", field)]
+        {
+            if !values.is_empty() {
+                sql.push_str(&format!(" AND {column} IN ({})", placeholders(next, values.len())));
+                next += values.len();
+                binds.extend(values.iter().map(String::as_str));
+            }
+        }
+        sql.push_str(if query.only_broken {
+            " AND (t.uid IS NULL OR t.trashed = 1)"
+        } else {
+            " AND t.uid IS NOT NULL AND t.trashed = 0"
+        });
+        let (source_filter, tokens) = visibility_filter_on("s", visibility, next);
+        sql.push_str(&source_filter);
+        binds.extend(tokens.iter().map(String::as_str));
+        next += tokens.len();
+        if !query.only_broken {
+            let (target_filter, tokens) = visibility_filter_on("t", visibility, next);
+            sql.push_str(&target_filter);
+            binds.extend(tokens.iter().map(String::as_str));
+            next += tokens.len();
+        }
+        sql.push_str(&format!(" ORDER BY s.path, r.field, r.position LIMIT ${next}"));
+        self.count();
+        let mut statement = sqlx::query(AssertSqlSafe(sql));
+        for bind in binds {
+            statement = statement.bind(bind);
+        }
+        statement
+            .bind(query.limit)
+            .fetch_all(&self.pool)
+            .await?
+            .iter()
+            .map(|row| {
+                Ok(RelationRow { source_uid: row.try_get(0)?, field: row.try_get(1)?, target_uid: row.try_get(2)? })
+            })
+            .collect()
+    }
+}
+
+impl Tx {
+    /// Replaces the index rows of one source object with `fields`: (field name, targets in order).
+    pub async fn replace_relations(
+        &mut self,
+        source_uid: &str,
+        fields: &[(&str, Vec<String>)],
+    ) -> Result<(), sqlx::Error> {
+        self.count();
+        sqlx::query("DELETE FROM relation WHERE source_uid = $1").bind(source_uid).execute(&mut *self.inner).await?;
+        for (field, targets) in fields {
+            for (position, target) in targets.iter().enumerate() {
+                self.count();
+                sqlx::query("INSERT INTO relation (source_uid, field, position, target_uid) VALUES ($1, $2, $3, $4)")
+                    .bind(source_uid)
+                    .bind(*field)
+                    .bind(position as i64)
+                    .bind(target.as_str())
+                    .execute(&mut *self.inner)
+                    .await?;
+            }
+        }
+        Ok(())
+    }
+}
