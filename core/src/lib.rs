@@ -10,6 +10,7 @@ pub mod content;
 pub mod http;
 pub mod ops;
 pub mod plugin;
+pub mod records;
 pub mod render;
 pub mod security;
 pub mod serialize;

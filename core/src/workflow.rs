@@ -114,4 +114,9 @@ impl WorkflowRegistry {
     pub fn get(&self, id: &str) -> Option<&Workflow> {
         self.workflows.get(id)
     }
+
+    /// Every workflow, sorted by id.
+    pub fn all(&self) -> impl Iterator<Item = &Workflow> {
+        self.workflows.values()
+    }
 }

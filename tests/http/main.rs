@@ -16,6 +16,7 @@ mod permission_matrix;
 mod plugins;
 mod principals;
 mod redirects;
+mod registry_vocabularies;
 mod relations;
 mod search;
 mod sharing_trash;

@@ -9,7 +9,7 @@ mod query;
 mod response;
 mod server;
 
-pub use batching::{Batch, batching_links};
+pub use batching::{Batch, MAX_BATCH_SIZE, batching_links};
 pub use context::{Ctx, RequestInfo};
 pub use cors::CorsPolicy;
 pub use error::{ApiError, ApiResult, ErrorCode, FieldError};

@@ -1,5 +1,6 @@
 //! What a plugin's `build` function receives: one method per kind of contribution.
 
+use crate::records::RecordDef;
 use crate::security::Permission;
 use crate::serialize::{Component, ContentSerializer, FieldSerializer};
 use crate::service::Service;
@@ -15,6 +16,7 @@ pub struct Registrar {
     pub(super) type_profiles: Vec<(&'static str, &'static str)>,
     pub(super) workflows: Vec<(&'static str, &'static str)>,
     pub(super) permissions: Vec<(Permission, &'static [&'static str])>,
+    pub(super) records: Vec<(&'static str, &'static RecordDef)>,
 }
 
 impl Registrar {
@@ -46,6 +48,11 @@ impl Registrar {
     /// Adds a workflow definition (TOML text).
     pub fn workflow(&mut self, definition_toml: &'static str) {
         self.workflows.push((self.current, definition_toml));
+    }
+
+    /// Declares a registry record, which `@registry` then lists and Managers may change.
+    pub fn record(&mut self, record: &'static RecordDef) {
+        self.records.push((self.current, record));
     }
 
     /// Declares a plugin permission and the roles that hold it site-wide by default.

@@ -3,6 +3,7 @@
 use super::{PluginDescriptor, Registrar};
 use crate::content::FieldKind;
 use crate::content::TypeProfile;
+use crate::records::RecordDef;
 use crate::security::Permission;
 use crate::serialize::{Component, ContentSerializer, FieldSerializer};
 use crate::service::Service;
@@ -64,6 +65,7 @@ pub struct Registry {
     type_profiles: Vec<(&'static str, &'static str)>,
     workflows: Vec<(&'static str, &'static str)>,
     permissions: Vec<(Permission, &'static [&'static str])>,
+    records: BTreeMap<&'static str, &'static RecordDef>,
 }
 
 impl Registry {
@@ -174,6 +176,16 @@ impl Registry {
         &self.permissions
     }
 
+    /// The declared registry records, sorted by name.
+    pub fn records(&self) -> impl Iterator<Item = &'static RecordDef> + '_ {
+        self.records.values().copied()
+    }
+
+    /// A declared record by name.
+    pub fn record(&self, name: &str) -> Option<&'static RecordDef> {
+        self.records.get(name).copied()
+    }
+
     /// The workflow definitions, with the plugin that registered each.
     pub fn workflows(&self) -> &[(&'static str, &'static str)] {
         &self.workflows
@@ -228,6 +240,7 @@ fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result<Registry, 
     check_unique(&registrar.field_serializers, |s| {
         format!("field serializer for {:?} with widget {:?}", s.field_kind, s.widget)
     })?;
+    check_unique(&registrar.records, |r| format!("registry record {}", r.name))?;
     let mut content_serializers: Vec<_> = registrar.content_serializers.into_iter().map(|(_, s)| s).collect();
     content_serializers.sort_by_key(|s| s.kind.specificity());
     Ok(Registry {
@@ -239,6 +252,7 @@ fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result<Registry, 
         type_profiles: registrar.type_profiles,
         workflows: registrar.workflows,
         permissions: registrar.permissions,
+        records: registrar.records.into_iter().map(|(_, r)| (r.name, r)).collect(),
     })
 }
 

@@ -13,6 +13,7 @@ pub mod html_view;
 mod move_copy;
 mod principal_search;
 mod principals;
+mod registry;
 mod relations;
 mod resolveuid;
 mod schemas;
@@ -21,6 +22,7 @@ mod sharing;
 mod trash;
 mod types;
 mod users;
+mod vocabularies;
 mod workflow;
 
 use crate::plugin::Registrar;
@@ -59,6 +61,9 @@ fn build(r: &mut Registrar) {
     }
     r.service(&principal_search::PRINCIPALS);
     r.service(&relations::RELATIONS);
+    r.service(&registry::REGISTRY_GET);
+    r.service(&registry::REGISTRY_PATCH);
+    r.service(&vocabularies::VOCABULARIES);
     r.service(&resolveuid::RESOLVEUID);
     r.service(&sharing::SHARING_GET);
     r.service(&sharing::SHARING_POST);

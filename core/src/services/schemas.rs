@@ -193,3 +193,35 @@ pub fn relations() -> Value {
         },
     })
 }
+
+/// `@registry`: batched records with their schema.
+pub fn registry() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "@id": {"type": "string"},
+            "items": {"type": "array", "items": {
+                "type": "object",
+                "properties": {"name": {"type": "string"}, "value": {}, "schema": {"type": "object"}},
+            }},
+            "items_total": {"type": "integer"},
+            "batching": batching(),
+        },
+    })
+}
+
+/// `@vocabularies/<name>`: batched terms.
+pub fn vocabulary() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "@id": {"type": "string"},
+            "items": {"type": "array", "items": {
+                "type": "object",
+                "properties": {"token": {"type": "string"}, "title": {"type": "string"}},
+            }},
+            "items_total": {"type": "integer"},
+            "batching": batching(),
+        },
+    })
+}

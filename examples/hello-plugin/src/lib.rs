@@ -1,5 +1,6 @@
 //! A third-party plugin for wcs-backend, built only on the public registration API: it adds
-//! a content type (`Greeting`), a serializer layer for it and a service (`@hello`).
+//! a content type (`Greeting`), a serializer layer for it, a service (`@hello`) and a registry
+//! record (`wcs.example.hello.greeting`).
 //!
 //! To ship it in a server, depend on this crate and name it once so the linker keeps it:
 //! `use wcs_example_hello as _;`.
@@ -8,6 +9,7 @@ use serde_json::{Value, json};
 use wcs_core::http::{ApiResult, Ctx, json};
 use wcs_core::plugin::Registrar;
 use wcs_core::poem_reexports::{Method, Response};
+use wcs_core::records::{RecordDef, RecordKind};
 use wcs_core::security::{Csrf, Permission};
 use wcs_core::serialize::ContentSerializer;
 use wcs_core::service::{ContentKind, Service};
@@ -30,11 +32,21 @@ pub static HELLO: Service = Service {
     handler: |ctx| Box::pin(hello(ctx)),
 };
 
+/// The greeting word, a registry record Managers may change through `@registry`.
+pub static GREETING_WORD: RecordDef = RecordDef {
+    name: "wcs.example.hello.greeting",
+    title: "Greeting word",
+    description: "The word @hello greets with.",
+    kind: RecordKind::Text,
+    default: || json!("Hello"),
+};
+
 async fn hello(ctx: Ctx) -> ApiResult<Response> {
     let who = ctx.principal.user_id().unwrap_or("stranger");
+    let word = ctx.app.record_value(&GREETING_WORD).await?;
     Ok(json(&json!({
         "@id": ctx.request.service_url,
-        "message": format!("Hello {who}, this is {}.", ctx.context.title),
+        "message": format!("{} {who}, this is {}.", word.as_str().unwrap_or("Hello"), ctx.context.title),
     })))
 }
 
@@ -69,6 +81,7 @@ fn build(r: &mut Registrar) {
     r.content_serializer(&GREETING_SERIALIZER);
     r.service(&HELLO);
     r.service(&HELLO_VIEW);
+    r.record(&GREETING_WORD);
 }
 
 wcs_core::plugin!(id: PLUGIN_ID, depends_on: ["core"], build: build);

@@ -1,0 +1,91 @@
+//! Registry records: typed settings that plugins declare and Managers change through
+//! `@registry`. Only declared records are listed or writable, so server secrets kept in the
+//! same table never leave it.
+
+use crate::app::App;
+use crate::http::ApiResult;
+use serde_json::{Value, json};
+
+/// The value type of a record, which `PATCH @registry` enforces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordKind {
+    /// true / false.
+    Bool,
+    /// A whole number.
+    Int,
+    /// A string.
+    Text,
+    /// A list of strings.
+    TextList,
+    /// Any JSON value (structured settings such as search aggregations).
+    Json,
+}
+
+impl RecordKind {
+    /// Checks a value a client sent.
+    pub fn validate(self, value: &Value) -> Result<(), &'static str> {
+        let ok = match self {
+            RecordKind::Bool => value.is_boolean(),
+            RecordKind::Int => value.is_i64(),
+            RecordKind::Text => value.is_string(),
+            RecordKind::TextList => value.as_array().is_some_and(|items| items.iter().all(Value::is_string)),
+            RecordKind::Json => true,
+        };
+        if ok { Ok(()) } else { Err(self.expected()) }
+    }
+
+    fn expected(self) -> &'static str {
+        match self {
+            RecordKind::Bool => "Expected true or false.",
+            RecordKind::Int => "Expected a whole number.",
+            RecordKind::Text => "Expected a string.",
+            RecordKind::TextList => "Expected a list of strings.",
+            RecordKind::Json => "Expected JSON.",
+        }
+    }
+
+    /// The `schema.properties` upstream gives each record.
+    pub fn schema_type(self) -> (&'static str, &'static str) {
+        match self {
+            RecordKind::Bool => ("boolean", "Yes/No"),
+            RecordKind::Int => ("integer", "Integer"),
+            RecordKind::Text => ("string", "Text line (String)"),
+            RecordKind::TextList => ("array", "List"),
+            RecordKind::Json => ("object", "JSON"),
+        }
+    }
+}
+
+/// A record a plugin declares, with the value it has until a Manager changes it.
+pub struct RecordDef {
+    /// The dotted name, e.g. `wcs.backend.api.directdownload`.
+    pub name: &'static str,
+    /// A label for control panels.
+    pub title: &'static str,
+    /// What the setting changes.
+    pub description: &'static str,
+    /// The value type.
+    pub kind: RecordKind,
+    /// The value before any change.
+    pub default: fn() -> Value,
+}
+
+impl RecordDef {
+    /// The `schema` of the `@registry` listing.
+    pub fn schema(&self) -> Value {
+        let (kind, factory) = self.kind.schema_type();
+        json!({"properties": {"type": kind, "title": self.title, "description": self.description, "factory": factory}})
+    }
+}
+
+impl App {
+    /// The current value of a declared record: the stored one, else the default. A stored
+    /// value that no longer fits the declared kind (a plugin changed it) yields the default.
+    pub async fn record_value(&self, record: &RecordDef) -> ApiResult<Value> {
+        let stored = self.store.record(record.name).await?;
+        Ok(stored
+            .and_then(|text| serde_json::from_str::<Value>(&text).ok())
+            .filter(|value| record.kind.validate(value).is_ok())
+            .unwrap_or_else(record.default))
+    }
+}

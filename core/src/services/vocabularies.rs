@@ -1,0 +1,146 @@
+//! `@vocabularies`: the terms clients offer in choice and relation widgets.
+//!
+//! Each `Choice` field has a vocabulary named `<Type>.<field>` (the `@types` schema links it);
+//! `plone.app.vocabularies.PortalTypes` and `…ReviewStates` list types and workflow states;
+//! `plone.app.vocabularies.Catalog` searches the content the caller may see (relation widgets).
+
+use super::types::CATALOG_VOCABULARY;
+use crate::catalog::{Scope, SearchQuery, SearchSql};
+use crate::content::FieldKind;
+use crate::http::{ApiError, ApiResult, Batch, Ctx, ErrorCode, MAX_BATCH_SIZE, batching_links, json};
+use crate::security::{Csrf, Permission};
+use crate::service::{ContentKind, Service};
+use poem::Response;
+use poem::http::Method;
+use serde_json::{Value, json};
+
+const PORTAL_TYPES: &str = "plone.app.vocabularies.PortalTypes";
+const REVIEW_STATES: &str = "plone.app.vocabularies.ReviewStates";
+
+/// Lists the vocabularies, or with a name segment, the terms of one.
+pub static VOCABULARIES: Service = Service {
+    method: Method::GET,
+    name: "@vocabularies",
+    kind: ContentKind::Any,
+    permission: Permission::VIEW,
+    csrf: Csrf::Cookie,
+    summary: "List vocabularies, or GET @vocabularies/<name> for its terms \
+              (title or token or tokens filters; batched, b_size=-1 for all)",
+    request_schema: None,
+    response_schema: Some(super::schemas::vocabulary),
+    handler: |ctx| Box::pin(get(ctx)),
+};
+
+async fn get(ctx: Ctx) -> ApiResult<Response> {
+    let site_url = format!("{}/{}", ctx.request.base_url, ctx.context.site_id());
+    let Some(name) = ctx.subpath.first() else {
+        let list: Vec<Value> = names(&ctx)
+            .into_iter()
+            .map(|name| json!({"@id": format!("{site_url}/@vocabularies/{name}"), "title": name}))
+            .collect();
+        return Ok(json(&Value::Array(list)));
+    };
+    let filter = Filter::from_request(&ctx)?;
+    let (batch, all) = match ctx.request.query_value("b_size") {
+        Some("-1") => (Batch { start: 0, size: MAX_BATCH_SIZE }, true),
+        _ => (Batch::from_query(&ctx.request.query)?, false),
+    };
+    let terms = if name == CATALOG_VOCABULARY {
+        catalog_terms(&ctx, &filter).await?
+    } else {
+        static_terms(&ctx, name).ok_or_else(|| ApiError::not_found(&ctx.request.service_url))?
+    };
+    let matching: Vec<&(String, String)> = terms.iter().filter(|term| filter.matches(term)).collect();
+    let total = matching.len() as i64;
+    let page: Vec<Value> = matching
+        .iter()
+        .skip(if all { 0 } else { batch.start as usize })
+        .take(if all { usize::MAX } else { batch.size as usize })
+        .map(|(token, title)| json!({"token": token, "title": title}))
+        .collect();
+    let mut body = json!({"@id": ctx.request.service_url, "items": page, "items_total": total});
+    if !all && let Some(links) = batching_links(&ctx.request.service_url, &ctx.request.query, batch, total) {
+        body["batching"] = links;
+    }
+    Ok(json(&body))
+}
+
+fn names(ctx: &Ctx) -> Vec<String> {
+    let mut names = vec![CATALOG_VOCABULARY.to_owned(), PORTAL_TYPES.to_owned(), REVIEW_STATES.to_owned()];
+    for profile in ctx.app.types.all() {
+        names.extend(
+            profile.fields.iter().filter(|f| f.kind == FieldKind::Choice).map(|f| format!("{}.{}", profile.id, f.name)),
+        );
+    }
+    names.sort();
+    names
+}
+
+/// Terms that do not depend on content: types, states and choice fields.
+fn static_terms(ctx: &Ctx, name: &str) -> Option<Vec<(String, String)>> {
+    match name {
+        PORTAL_TYPES => Some(ctx.app.types.all().map(|t| (t.id.clone(), t.title.clone())).collect()),
+        REVIEW_STATES => {
+            let mut states: Vec<(String, String)> = Vec::new();
+            for state in ctx.app.workflows.all().flat_map(|w| &w.states) {
+                if !states.iter().any(|(id, _)| *id == state.id) {
+                    states.push((state.id.clone(), state.title.clone()));
+                }
+            }
+            Some(states)
+        }
+        _ => {
+            let (type_name, field_name) = name.split_once('.')?;
+            let field = ctx.app.types.get(type_name)?.field(field_name).filter(|f| f.kind == FieldKind::Choice)?;
+            Some(field.vocabulary.iter().map(|v| (v.clone(), v.clone())).collect())
+        }
+    }
+}
+
+/// Content the caller may see, best title matches first; the title filter runs in SQL.
+async fn catalog_terms(ctx: &Ctx, filter: &Filter) -> ApiResult<Vec<(String, String)>> {
+    let mut pairs = vec![("sort_on".to_owned(), "sortable_title".to_owned())];
+    if let Some(title) = &filter.title {
+        pairs.push(("SearchableText".to_owned(), title.clone()));
+    }
+    let site_path = format!("/{}", ctx.context.site_id());
+    let query = SearchQuery::parse(&pairs, &site_path)?;
+    let visibility = ctx.visibility();
+    let scope = Scope {
+        context_path: &site_path,
+        visibility: &visibility,
+        hide_inactive: !ctx.allows(Permission::ACCESS_INACTIVE_CONTENT),
+        now: chrono::Utc::now(),
+        backend: ctx.app.store.backend(),
+    };
+    let sql = SearchSql::build(&query, &scope);
+    let found = ctx.app.store.search(&sql, 0, MAX_BATCH_SIZE).await?;
+    Ok(found.into_iter().map(|o| (o.uid, o.title)).collect())
+}
+
+/// The term filters upstream accepts.
+struct Filter {
+    title: Option<String>,
+    token: Option<String>,
+    tokens: Vec<String>,
+}
+
+impl Filter {
+    fn from_request(ctx: &Ctx) -> ApiResult<Filter> {
+        let title = ctx.request.query_value("title").map(str::to_lowercase);
+        let token = ctx.request.query_value("token").map(str::to_lowercase);
+        if title.is_some() && token.is_some() {
+            return Err(ApiError::new(
+                ErrorCode::BadRequest,
+                "You can not filter by title and token at the same time.",
+            ));
+        }
+        Ok(Filter { title, token, tokens: ctx.request.query_values("tokens") })
+    }
+
+    fn matches(&self, (token, title): &&(String, String)) -> bool {
+        self.title.as_ref().is_none_or(|t| title.to_lowercase().contains(t.as_str()))
+            && self.token.as_ref().is_none_or(|t| token.to_lowercase() == *t)
+            && (self.tokens.is_empty() || self.tokens.contains(token))
+    }
+}

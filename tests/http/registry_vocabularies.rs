@@ -1,0 +1,115 @@
+//! `@registry` (declared records only, Manage portal) and `@vocabularies`.
+
+use crate::support::{TestServer, assert_error, read};
+use reqwest::Method;
+use serde_json::{Value, json};
+
+const GREETING: &str = "wcs.example.hello.greeting";
+
+#[tokio::test]
+async fn registry_lists_declared_records_and_never_secrets() {
+    let server = TestServer::start().await;
+    let (status, body) = server.get_json("@registry").await;
+    assert_eq!(status, 200, "{body}");
+    let names: Vec<&str> = body["items"].as_array().unwrap().iter().map(|i| i["name"].as_str().unwrap()).collect();
+    assert!(names.contains(&GREETING), "{names:?}");
+    assert!(names.iter().all(|n| !n.starts_with("wcs.secret")), "secrets never listed: {names:?}");
+    let greeting = body["items"].as_array().unwrap().iter().find(|i| i["name"] == GREETING).unwrap();
+    assert_eq!(greeting["value"], "Hello");
+    assert_eq!(greeting["schema"]["properties"]["type"], "string");
+    assert_eq!(body["items_total"], names.len());
+
+    let (_, filtered) = server.get_json("@registry?q=wcs.example.").await;
+    assert_eq!(filtered["items_total"], 1);
+    let (status, value) = server.get_json(&format!("@registry/{GREETING}")).await;
+    assert_eq!((status, value), (200, json!("Hello")));
+    for secret in ["wcs.secret.jwt", "wcs.secret.csrf"] {
+        assert_error(server.admin(Method::GET, &format!("@registry/{secret}")).send().await.unwrap(), 404, "not_found")
+            .await;
+        let patch = json!({secret: "stolen"});
+        let error = assert_error(
+            server.admin(Method::PATCH, "@registry").json(&patch).send().await.unwrap(),
+            400,
+            "validation_failed",
+        )
+        .await;
+        assert_eq!(error["errors"][0]["field"], secret);
+    }
+}
+
+#[tokio::test]
+async fn registry_changes_are_typed_all_or_nothing_and_take_effect() {
+    let server = TestServer::start().await;
+    let bad = json!({GREETING: "Moin", "no.such.record": 1});
+    assert_error(server.admin(Method::PATCH, "@registry").json(&bad).send().await.unwrap(), 400, "validation_failed")
+        .await;
+    let wrong_type = json!({GREETING: 5});
+    assert_error(
+        server.admin(Method::PATCH, "@registry").json(&wrong_type).send().await.unwrap(),
+        400,
+        "validation_failed",
+    )
+    .await;
+    let (_, value) = server.get_json(&format!("@registry/{GREETING}")).await;
+    assert_eq!(value, "Hello", "nothing written when one value is wrong");
+
+    let good = json!({GREETING: "Moin"});
+    assert_eq!(server.admin(Method::PATCH, "@registry").json(&good).send().await.unwrap().status(), 204);
+    let (_, hello) = server.get_json("@hello").await;
+    assert_eq!(hello["message"], "Moin admin, this is Site.");
+
+    server.user("member", &["Member"], &[]).await;
+    assert_error(server.as_user("member", Method::GET, "@registry").send().await.unwrap(), 403, "forbidden").await;
+    assert_error(server.anonymous(Method::GET, "@registry").send().await.unwrap(), 401, "unauthorized").await;
+    let response = server.as_user("member", Method::PATCH, "@registry").json(&good).send().await.unwrap();
+    assert_error(response, 403, "forbidden").await;
+}
+
+fn tokens(body: &Value) -> Vec<String> {
+    body["items"].as_array().unwrap().iter().map(|i| i["token"].as_str().unwrap().to_owned()).collect()
+}
+
+#[tokio::test]
+async fn vocabularies_list_terms_with_filters_and_batching() {
+    let server = TestServer::start().await;
+    let (status, list) = server.get_json("@vocabularies").await;
+    assert_eq!(status, 200);
+    let names: Vec<&str> = list.as_array().unwrap().iter().map(|v| v["title"].as_str().unwrap()).collect();
+    assert!(names.contains(&"plone.app.vocabularies.PortalTypes") && names.contains(&"plone.app.vocabularies.Catalog"));
+
+    let (_, types) = server.get_json("@vocabularies/plone.app.vocabularies.PortalTypes?b_size=-1").await;
+    assert!(tokens(&types).contains(&"Document".to_owned()));
+    assert!(types.get("batching").is_none());
+    let (_, page) = server.get_json("@vocabularies/plone.app.vocabularies.PortalTypes?b_size=2").await;
+    assert_eq!(page["items"].as_array().unwrap().len(), 2);
+    assert!(page["batching"]["next"].as_str().unwrap().contains("b_size=2"));
+    let (_, by_title) = server.get_json("@vocabularies/plone.app.vocabularies.PortalTypes?title=PAGE").await;
+    assert_eq!(tokens(&by_title), vec!["Document"]);
+    let (_, by_token) = server.get_json("@vocabularies/plone.app.vocabularies.ReviewStates?token=PUBLISHED").await;
+    assert_eq!(tokens(&by_token), vec!["published"]);
+    let (_, several) =
+        server.get_json("@vocabularies/plone.app.vocabularies.PortalTypes?tokens=File&tokens=Folder").await;
+    assert_eq!(tokens(&several), vec!["File", "Folder"]);
+    let both = server.admin(Method::GET, "@vocabularies/plone.app.vocabularies.PortalTypes?title=a&token=b");
+    assert_error(both.send().await.unwrap(), 400, "bad_request").await;
+    assert_error(server.admin(Method::GET, "@vocabularies/nothing.here").send().await.unwrap(), 404, "not_found").await;
+}
+
+#[tokio::test]
+async fn choice_fields_point_at_their_vocabulary_and_the_catalog_respects_security() {
+    let server = TestServer::start().await;
+    let (_, schema) = server.get_json("@types/SubTopic").await;
+    let vocabulary = schema["properties"]["main_topics"]["items"]["vocabulary"]["@id"].as_str().unwrap().to_owned();
+    assert!(vocabulary.ends_with("/@vocabularies/plone.app.vocabularies.Catalog"), "{vocabulary}");
+
+    let public = server.create("", json!({"@type": "Topic", "title": "Energie", "id": "energie"})).await;
+    server.create("", json!({"@type": "Topic", "title": "Energie intern", "id": "intern"})).await;
+    server.transition("energie", "publish").await;
+    let (_, mine) = server.get_json("@vocabularies/plone.app.vocabularies.Catalog?title=energie").await;
+    assert_eq!(mine["items_total"], 2);
+    let anonymous =
+        server.anonymous(Method::GET, "@vocabularies/plone.app.vocabularies.Catalog?title=energie").send().await;
+    let (status, theirs) = read(anonymous.unwrap()).await;
+    assert_eq!(status, 200);
+    assert_eq!(tokens(&theirs), vec![public["UID"].as_str().unwrap().to_owned()], "private content stays hidden");
+}
