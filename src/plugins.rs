@@ -2,8 +2,14 @@
 //! sees crates the binary names, so a plugin missing from this list would vanish silently.
 //! Start-up compares this list with the plugins actually found and fails loudly on a gap.
 
+#[cfg(feature = "navigation")]
+use wcs_plugin_navigation as _;
+
 /// Plugins this binary was built with (by cargo feature), besides `core`.
-pub const SHIPPED_PLUGINS: &[&str] = &[];
+pub const SHIPPED_PLUGINS: &[&str] = &[
+    #[cfg(feature = "navigation")]
+    wcs_plugin_navigation::PLUGIN_ID,
+];
 
 /// Checks that every manifest plugin was linked and built (unless disabled by configuration).
 pub fn check_linked(built: &[&str], disabled: &[String]) -> Result<(), wcs_core::plugin::StartupError> {

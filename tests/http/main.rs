@@ -4,6 +4,8 @@
 
 // The example third-party plugin is linked into this test binary like any plugin crate.
 use wcs_example_hello as _;
+#[cfg(feature = "navigation")]
+use wcs_plugin_navigation as _;
 
 mod api_mode;
 mod auth;
@@ -12,6 +14,8 @@ mod errors;
 mod files;
 mod folders;
 mod move_copy;
+#[cfg(feature = "navigation")]
+mod navigation;
 mod permission_matrix;
 mod plugins;
 mod principals;

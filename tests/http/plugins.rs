@@ -126,5 +126,12 @@ fn disabling_unknown_or_core_plugins_is_an_error() {
 #[test]
 fn the_manifest_check_reports_an_unlinked_plugin() {
     assert_eq!(wcs::check_linked(&["alpha"], &[]), Err(StartupError::NotLinked("core".into())));
-    assert_eq!(wcs::check_linked(&["core"], &[]), Ok(()));
+    let mut all = vec!["core"];
+    all.extend(wcs::SHIPPED_PLUGINS);
+    assert_eq!(wcs::check_linked(&all, &[]), Ok(()));
+    for plugin in wcs::SHIPPED_PLUGINS {
+        let without: Vec<&str> = all.iter().copied().filter(|p| p != plugin).collect();
+        assert_eq!(wcs::check_linked(&without, &[]), Err(StartupError::NotLinked((*plugin).into())));
+        assert_eq!(wcs::check_linked(&without, &[(*plugin).to_owned()]), Ok(()), "disabled on purpose");
+    }
 }

@@ -72,6 +72,8 @@ pub struct Ctx {
     pub subpath: Vec<String>,
     /// The raw request body.
     pub body: Vec<u8>,
+    /// Values computed once for this request.
+    pub memo: super::RequestMemo,
 }
 
 impl Ctx {
@@ -147,6 +149,7 @@ impl Ctx {
             options,
             query: &self.request.query,
             references: &crate::serialize::NO_REFERENCES,
+            memo: &self.memo,
         }
     }
 }

@@ -116,6 +116,7 @@ impl SiteEndpoint {
             auth: caller.method,
             subpath,
             body,
+            memo: Default::default(),
         };
         if !api && dispatch_method == Method::GET && name.is_empty() {
             ctx.check(Permission::VIEW)?;

@@ -22,7 +22,7 @@ pub use summary::{relation_summary, summary};
 
 use crate::app::App;
 use crate::content::{ContentObject, FieldDef, FieldKind, TypeProfile};
-use crate::http::ApiResult;
+use crate::http::{ApiResult, RequestMemo};
 use crate::security::{Access, Principal, Visibility};
 use crate::service::{BoxFuture, ContentKind};
 use serde_json::{Map, Value};
@@ -45,6 +45,8 @@ pub struct SerializeCtx<'a> {
     pub query: &'a [(String, String)],
     /// What the object being serialized points at; filled per object before its fields.
     pub references: &'a References,
+    /// Values computed once for the request.
+    pub memo: &'a RequestMemo,
 }
 
 impl SerializeCtx<'_> {

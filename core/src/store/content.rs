@@ -116,6 +116,47 @@ impl Store {
             .collect()
     }
 
+    /// The live descendants of any of `roots` at most `levels` below it that `visibility`
+    /// lets the caller see, in one statement; in path order. Navigation trees use it.
+    pub async fn descendants(
+        &self,
+        roots: &[String],
+        levels: usize,
+        visibility: &Visibility,
+    ) -> Result<Vec<ContentObject>, sqlx::Error> {
+        let depth = |path: &str| path.matches('/').count();
+        let Some(deepest) = roots.iter().map(|r| depth(r)).max() else {
+            return Ok(Vec::new());
+        };
+        let ranges: Vec<String> =
+            (0..roots.len()).map(|i| format!("(path >= ${} AND path < ${})", 2 * i + 2, 2 * i + 3)).collect();
+        let (filter, tokens) = visibility_filter(visibility, 2 * roots.len() + 2);
+        let sql = format!(
+            "SELECT {CONTENT_COLUMNS} FROM content WHERE trashed = 0              AND LENGTH(path) - LENGTH(REPLACE(path, '/', '')) <= $1 AND ({}){filter} ORDER BY path",
+            ranges.join(" OR ")
+        );
+        self.count();
+        let mut query = sqlx::query(AssertSqlSafe(sql)).bind((deepest + levels) as i64);
+        for root in roots {
+            query = query.bind(format!("{root}/")).bind(subtree_end(root));
+        }
+        for token in tokens {
+            query = query.bind(token.as_str());
+        }
+        let rows = query.fetch_all(&self.pool).await?;
+        let mut found = Vec::with_capacity(rows.len());
+        for row in &rows {
+            let object = content_from_row(row)?;
+            let within = roots.iter().any(|root| {
+                object.path.starts_with(&format!("{root}/")) && depth(&object.path) <= depth(root) + levels
+            });
+            if within {
+                found.push(object);
+            }
+        }
+        Ok(found)
+    }
+
     /// An object and all its descendants, parents before children.
     pub async fn subtree(&self, path: &str) -> Result<Vec<ContentObject>, sqlx::Error> {
         self.count();

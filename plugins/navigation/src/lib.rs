@@ -1,0 +1,27 @@
+//! Navigation for wcs-backend: `@navigation` (portal tabs and a tree of
+//! `expand.navigation.depth` levels) and `@navroot`, each also an `@components` entry.
+//!
+//! Beyond upstream, an object with the `main_topics` behaviour (a `SubTopic`) appears under
+//! every topic its `main_topics` relation names, not only under its physical parent.
+//! `nav_title` overrides the title, `exclude_from_nav` hides an item (unless the request is
+//! on or below it), items carry an icon name, links to Link targets are resolved, and no item
+//! links straight to a download.
+
+mod navigation;
+mod navroot;
+mod tree;
+
+use wcs_core::plugin::Registrar;
+
+/// The plugin's id, as named in `--disable-plugin` and the manifest.
+pub const PLUGIN_ID: &str = "navigation";
+
+fn build(r: &mut Registrar) {
+    r.service(&navigation::NAVIGATION);
+    r.component(&navigation::NAVIGATION_COMPONENT);
+    r.service(&navroot::NAVROOT);
+    r.component(&navroot::NAVROOT_COMPONENT);
+    r.record(&tree::DISPLAYED_TYPES);
+}
+
+wcs_core::plugin!(id: PLUGIN_ID, depends_on: ["core"], build: build);

@@ -1,0 +1,219 @@
+//! Builds the navigation tree in a fixed number of queries, however large the site: the
+//! visible objects up to the requested depth, the `main_topics` relations pointing into them,
+//! the subtopics those relations name with their own subtrees, and the targets of Link items.
+//! The result is memoized for the request.
+
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::sync::Arc;
+use wcs_core::content::ContentObject;
+use wcs_core::content::links::{linked_uids, resolve_links};
+use wcs_core::http::{ApiError, ApiResult};
+use wcs_core::records::{RecordDef, RecordKind};
+use wcs_core::serialize::SerializeCtx;
+use wcs_core::store::RelationQuery;
+
+/// The deepest tree a client may ask for.
+pub const MAX_DEPTH: usize = 10;
+/// The relation (field) that places an object under further topics.
+const MAIN_TOPICS: &str = "main_topics";
+/// The most topic placements considered per request.
+const MAX_PLACEMENTS: i64 = 10_000;
+
+/// Which types navigation lists; an empty list lists every type.
+pub static DISPLAYED_TYPES: RecordDef = RecordDef {
+    name: "wcs.backend.navigation.displayed_types",
+    title: "Types shown in navigation",
+    description: "Content types that navigation lists. An empty list lists every type.",
+    kind: RecordKind::TextList,
+    default: || json!([]),
+};
+
+/// The items of `@navigation`: Home, then the navigation root's children, `depth` levels deep.
+pub async fn navigation_items(ctx: &SerializeCtx<'_>, depth: usize) -> ApiResult<Arc<Vec<Value>>> {
+    let chain = ctx.access.chain();
+    let (Some(root), Some(context)) = (chain.first(), chain.last()) else {
+        return Err(ApiError::internal("traversal chain without a site root"));
+    };
+    let key = format!("navigation:{}:{depth}:{}", root.uid, context.path);
+    if let Some(items) = ctx.memo.get::<Vec<Value>>(&key) {
+        return Ok(items);
+    }
+    let tree = Tree::load(ctx, root, &context.path, depth).await?;
+    let mut items = vec![
+        json!({"@id": root.url(ctx.base_url), "title": "Home", "description": "", "review_state": null, "items": []}),
+    ];
+    items.extend(tree.children_of(&root.uid).iter().map(|child| tree.item(child, 1)));
+    let items = Arc::new(items);
+    ctx.memo.put(key, items.clone());
+    Ok(items)
+}
+
+/// Everything one navigation answer needs, loaded up front.
+struct Tree<'a> {
+    ctx: &'a SerializeCtx<'a>,
+    depth: usize,
+    context_path: &'a str,
+    site_url: String,
+    /// Shown objects by uid.
+    objects: HashMap<String, ContentObject>,
+    /// Physical children, in position order, then subtopics placed under further topics.
+    children: HashMap<String, Vec<String>>,
+    /// URLs of the visible targets of Link items.
+    link_targets: HashMap<String, String>,
+}
+
+impl<'a> Tree<'a> {
+    async fn load(
+        ctx: &'a SerializeCtx<'a>,
+        root: &ContentObject,
+        context_path: &'a str,
+        depth: usize,
+    ) -> ApiResult<Tree<'a>> {
+        let displayed = ctx.app.record_value(&DISPLAYED_TYPES).await?;
+        let displayed: Vec<&str> = displayed.as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+        let shown = |o: &ContentObject| {
+            (displayed.is_empty() || displayed.contains(&o.portal_type.as_str()))
+                && (o.fields.get("exclude_from_nav") != Some(&Value::Bool(true)) || on_path(context_path, o))
+        };
+        let store = &ctx.app.store;
+        let mut objects: HashMap<String, ContentObject> = HashMap::new();
+        for object in store.descendants(std::slice::from_ref(&root.path), depth, ctx.visibility).await? {
+            if shown(&object) {
+                objects.insert(object.uid.clone(), object);
+            }
+        }
+        let placements = placements(ctx, &objects, &root.path, depth).await?;
+        let placed_uids: Vec<String> = placements.iter().map(|(source, _, _)| source.clone()).collect();
+        let placed = store.visible_content_by_uids(&placed_uids, ctx.visibility).await?;
+        let placed: HashMap<String, ContentObject> = placed
+            .into_iter()
+            .filter(|o| shown(o) && ctx.app.types.get(&o.portal_type).is_some_and(|p| p.has_behaviour(MAIN_TOPICS)))
+            .map(|o| (o.uid.clone(), o))
+            .collect();
+        let levels_below_placed = placements
+            .iter()
+            .filter(|(source, _, _)| placed.contains_key(source))
+            .map(|(_, _, level)| depth.saturating_sub(level + 1))
+            .max()
+            .unwrap_or(0);
+        if levels_below_placed > 0 {
+            let roots: Vec<String> = placed.values().map(|o| o.path.clone()).collect();
+            for object in store.descendants(&roots, levels_below_placed, ctx.visibility).await? {
+                if shown(&object) {
+                    objects.insert(object.uid.clone(), object);
+                }
+            }
+        }
+        let mut children: HashMap<String, Vec<String>> = HashMap::new();
+        let mut physical: Vec<&ContentObject> = objects.values().collect();
+        physical.sort_by(|a, b| (a.position, &a.id).cmp(&(b.position, &b.id)));
+        for object in physical {
+            if let Some(parent) = &object.parent_uid {
+                children.entry(parent.clone()).or_default().push(object.uid.clone());
+            }
+        }
+        let mut extra: Vec<(&String, &ContentObject)> = placements
+            .iter()
+            .filter_map(|(source, topic, _)| placed.get(source).map(|o| (topic, o)))
+            .filter(|(topic, o)| o.parent_uid.as_ref() != Some(*topic))
+            .collect();
+        extra.sort_by(|a, b| (a.0, &a.1.title).cmp(&(b.0, &b.1.title)));
+        for (topic, object) in extra {
+            let list = children.entry(topic.clone()).or_default();
+            if !list.contains(&object.uid) {
+                list.push(object.uid.clone());
+            }
+        }
+        for (uid, object) in placed {
+            objects.entry(uid).or_insert(object);
+        }
+        let link_targets = link_targets(ctx, &objects).await?;
+        let site_url = ctx.site_url(root);
+        Ok(Tree { ctx, depth, context_path, site_url, objects, children, link_targets })
+    }
+
+    fn children_of(&self, uid: &str) -> Vec<&ContentObject> {
+        self.children.get(uid).into_iter().flatten().filter_map(|uid| self.objects.get(uid)).collect()
+    }
+
+    /// One navigation entry; `level` 1 is a child of the navigation root.
+    fn item(&self, object: &ContentObject, level: usize) -> Value {
+        let ctx = self.ctx;
+        let profile = ctx.app.types.get(&object.portal_type);
+        let title = object.fields.get("nav_title").and_then(Value::as_str).filter(|t| !t.is_empty());
+        let items: Vec<Value> = if level < self.depth {
+            self.children_of(&object.uid).into_iter().map(|child| self.item(child, level + 1)).collect()
+        } else {
+            Vec::new()
+        };
+        let mut item = json!({
+            "@id": object.url(ctx.base_url),
+            "title": title.unwrap_or(&object.title),
+            "description": object.description,
+            "review_state": object.review_state,
+            "portal_type": object.portal_type,
+            "icon": format!("contenttype/{}", object.portal_type.to_lowercase().replace(' ', "-")),
+            "is_folderish": profile.is_some_and(|p| p.folderish),
+            "is_current": object.path == self.context_path,
+            "is_in_path": on_path(self.context_path, object),
+            "use_view_action_in_listings": profile.is_some_and(|p| !p.folderish && p.primary_blob_field().is_some()),
+            "items": items,
+        });
+        if let Some(remote) = object.fields.get("remoteUrl").and_then(Value::as_str) {
+            let resolved = resolve_links(remote, &self.site_url, |uid| self.link_targets.get(uid).cloned());
+            item["remoteUrl"] = json!(resolved);
+        }
+        item
+    }
+}
+
+/// Whether the request is on `object` or below it.
+fn on_path(context_path: &str, object: &ContentObject) -> bool {
+    context_path == object.path
+        || context_path.strip_prefix(object.path.as_str()).is_some_and(|rest| rest.starts_with('/'))
+}
+
+/// `(subtopic uid, topic uid, topic level)` for every `main_topics` relation pointing at a
+/// topic in the tree, when the subtopic would still be within the depth there.
+async fn placements(
+    ctx: &SerializeCtx<'_>,
+    objects: &HashMap<String, ContentObject>,
+    root_path: &str,
+    depth: usize,
+) -> ApiResult<Vec<(String, String, usize)>> {
+    let root_depth = root_path.matches('/').count();
+    let level = |o: &ContentObject| o.path.matches('/').count() - root_depth;
+    let topics: Vec<String> = objects.values().filter(|o| level(o) < depth).map(|o| o.uid.clone()).collect();
+    if topics.is_empty() {
+        return Ok(Vec::new());
+    }
+    let query = RelationQuery {
+        targets: topics,
+        field: Some(MAIN_TOPICS.to_owned()),
+        limit: MAX_PLACEMENTS,
+        ..RelationQuery::default()
+    };
+    let rows = ctx.app.store.find_relations(&query, ctx.visibility).await?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|row| objects.get(&row.target_uid).map(|topic| (row.source_uid, row.target_uid, level(topic))))
+        .collect())
+}
+
+/// The URLs of the objects Link items point at through `resolveuid`, in one query.
+async fn link_targets(
+    ctx: &SerializeCtx<'_>,
+    objects: &HashMap<String, ContentObject>,
+) -> ApiResult<HashMap<String, String>> {
+    let uids: Vec<String> = objects
+        .values()
+        .filter_map(|o| o.fields.get("remoteUrl").and_then(Value::as_str))
+        .flat_map(linked_uids)
+        .collect();
+    if uids.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let found = ctx.app.store.visible_content_by_uids(&uids, ctx.visibility).await?;
+    Ok(found.into_iter().map(|o| (o.uid.clone(), o.url(ctx.base_url))).collect())
+}
