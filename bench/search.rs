@@ -1,0 +1,116 @@
+//! Load benchmark of `@search`: 10,000 documents in 10 folders, a Reader who may see half of
+//! them (so the security filter does real work), and 25-item pages. Prints p50/p99 latency
+//! and the SQL statements per request for a few query shapes.
+//!
+//! Run it with `cargo bench --bench search` (release build, SQLite in a temporary directory;
+//! set `WCS_BENCH_DATABASE_URL=postgres://…` to measure PostgreSQL instead, on an empty
+//! database). `WCS_BENCH_DOCUMENTS` changes the corpus size.
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+
+use serde_json::{Map, Value, json};
+use std::time::{Duration, Instant};
+use wcs_core::app::{ADMIN_USER, AppConfig};
+use wcs_core::ops::{self, WriteOrigin};
+use wcs_core::plugin::PluginSelection;
+use wcs_core::security::Visibility;
+
+const FOLDERS: usize = 10;
+const ROUNDS: usize = 300;
+const WORDS: [&str; 12] = [
+    "Energie", "Verkehr", "Schule", "Wasser", "Umwelt", "Gesundheit", "Kultur", "Sport", "Bauen", "Steuern",
+    "Abfall", "Jugend",
+];
+
+#[tokio::main]
+async fn main() {
+    let documents: usize = std::env::var("WCS_BENCH_DOCUMENTS").ok().and_then(|n| n.parse().ok()).unwrap_or(10_000);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let database_url = std::env::var("WCS_BENCH_DATABASE_URL")
+        .unwrap_or_else(|_| format!("sqlite://{}?mode=rwc", dir.path().join("bench.db").display()));
+    let config = AppConfig {
+        database_url,
+        site_id: "Plone".into(),
+        admin_password: Some("admin-bench".into()),
+        types_dir: None,
+        cors_origins: Vec::new(),
+        max_body_bytes: 1024 * 1024,
+        plugins: PluginSelection::default(),
+    };
+    let (app, _) = wcs::open_app(config).await.expect("server starts");
+    let started = Instant::now();
+    seed(&app, documents).await;
+    println!("seeded {documents} documents in {:.1} s", started.elapsed().as_secs_f64());
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let base = format!("http://{}/Plone", listener.local_addr().expect("address"));
+    let serving = app.clone();
+    tokio::spawn(async move { wcs_core::server::serve(serving, listener, std::future::pending()).await });
+    let client = reqwest::Client::new();
+    let reader = |path: &str| {
+        client.get(format!("{base}/{path}")).header("Accept", "application/json").basic_auth("reader", Some("reader-bench"))
+    };
+    println!("{:<60} {:>9} {:>9} {:>8} {:>7}", "query (as reader, b_size=25)", "p50 ms", "p99 ms", "queries", "total");
+    for query in [
+        "@search?portal_type=Document&b_size=25",
+        "@search?SearchableText=Energie&b_size=25",
+        "@search?portal_type=Document&sort_on=modified&sort_order=descending&b_size=25&b_start=2500",
+        "@search?Subject=Umwelt&metadata_fields=_all&b_size=25",
+    ] {
+        let warm = reader(query).send().await.expect("request");
+        let total = warm.json::<Value>().await.expect("JSON")["items_total"].clone();
+        let mut timings = Vec::with_capacity(ROUNDS);
+        let before = app.store.query_count();
+        for _ in 0..ROUNDS {
+            let start = Instant::now();
+            let response = reader(query).send().await.expect("request");
+            assert_eq!(response.status(), 200);
+            response.bytes().await.expect("body");
+            timings.push(start.elapsed());
+        }
+        let per_request = (app.store.query_count() - before) as f64 / ROUNDS as f64;
+        timings.sort();
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        let p50 = ms(timings[ROUNDS / 2]);
+        let p99 = ms(timings[ROUNDS * 99 / 100]);
+        println!("{query:<60} {p50:>9.2} {p99:>9.2} {per_request:>8.1} {total:>7}");
+    }
+}
+
+/// Folders `f0`…`f9` with the documents spread over them; `reader` may see the even folders.
+async fn seed(app: &wcs_core::app::App, documents: usize) {
+    let site = app.site_root().await.expect("site");
+    let origin = WriteOrigin { base_url: "", visibility: &Visibility::All };
+    let mut folders = Vec::new();
+    for n in 0..FOLDERS {
+        let body = object(json!({"@type": "Folder", "id": format!("f{n}"), "title": format!("Bereich {n}")}));
+        folders.push(ops::create(app, &site, &body, ADMIN_USER, true, &origin).await.expect("folder"));
+    }
+    for n in 0..documents {
+        let (a, b) = (WORDS[n % WORDS.len()], WORDS[(n / 7) % WORDS.len()]);
+        let body = object(json!({
+            "@type": "Document",
+            "title": format!("Bericht {n}: {a} und {b}"),
+            "description": format!("Neues zu {a}"),
+            "subjects": [b],
+            "text": format!("<p>Die Stadt informiert über {a}, {b} und vieles mehr (Nr. {n}).</p>"),
+        }));
+        ops::create(app, &folders[n % FOLDERS], &body, ADMIN_USER, true, &origin).await.expect("document");
+    }
+    let mut tx = app.store.begin().await.expect("transaction");
+    let hash = wcs_core::security::hash_password("reader-bench").expect("hash");
+    tx.upsert_user("reader", &hash, &["Member"]).await.expect("user");
+    for folder in folders.iter().step_by(2) {
+        tx.set_local_roles(&folder.uid, "reader", &["Reader".to_owned()]).await.expect("local roles");
+    }
+    for folder in &folders {
+        wcs_core::security::recompute_allowed(app, &mut tx, &folder.path).await.expect("allowed");
+    }
+    tx.commit().await.expect("commit");
+}
+
+fn object(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
