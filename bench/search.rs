@@ -17,8 +17,18 @@ use wcs_core::security::Visibility;
 const FOLDERS: usize = 10;
 const ROUNDS: usize = 300;
 const WORDS: [&str; 12] = [
-    "Energie", "Verkehr", "Schule", "Wasser", "Umwelt", "Gesundheit", "Kultur", "Sport", "Bauen", "Steuern",
-    "Abfall", "Jugend",
+    "Energie",
+    "Verkehr",
+    "Schule",
+    "Wasser",
+    "Umwelt",
+    "Gesundheit",
+    "Kultur",
+    "Sport",
+    "Bauen",
+    "Steuern",
+    "Abfall",
+    "Jugend",
 ];
 
 #[tokio::main]
@@ -47,7 +57,10 @@ async fn main() {
     tokio::spawn(async move { wcs_core::server::serve(serving, listener, std::future::pending()).await });
     let client = reqwest::Client::new();
     let reader = |path: &str| {
-        client.get(format!("{base}/{path}")).header("Accept", "application/json").basic_auth("reader", Some("reader-bench"))
+        client
+            .get(format!("{base}/{path}"))
+            .header("Accept", "application/json")
+            .basic_auth("reader", Some("reader-bench"))
     };
     println!("{:<60} {:>9} {:>9} {:>8} {:>7}", "query (as reader, b_size=25)", "p50 ms", "p99 ms", "queries", "total");
     for query in [

@@ -13,6 +13,7 @@ mod content;
 mod errors;
 mod files;
 mod folders;
+mod images;
 mod move_copy;
 #[cfg(feature = "navigation")]
 mod navigation;

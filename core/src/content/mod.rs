@@ -3,6 +3,7 @@
 pub mod ids;
 pub mod links;
 mod object;
+pub mod scales;
 pub mod types;
 pub mod values;
 

@@ -2,6 +2,7 @@
 
 use super::{FieldSerializer, SerializeCtx, sanitize_html, serialize_content};
 use crate::content::links::resolve_links;
+use crate::content::scales::{SCALES, scaled_size};
 use crate::content::{ContentObject, FieldDef, FieldKind};
 use crate::http::{ApiResult, PATH_SEGMENT};
 use crate::ops::{LINK_WIDGET, stored_targets};
@@ -104,20 +105,36 @@ pub static FILE_FIELD: FieldSerializer = FieldSerializer {
     },
 };
 
-/// An image: the file keys plus `width`, `height` and (empty) `scales`.
+/// An image: the file keys plus `width`, `height` and `scales` (each with `download`,
+/// `width`, `height`), computed from the original's size; scales render on first request.
 pub static IMAGE_FIELD: FieldSerializer = FieldSerializer {
     field_kind: FieldKind::Image,
     widget: None,
     serialize: |ctx, object, field, value| {
         Box::pin(async move {
             let mut out = blob_value(ctx, object, field, value);
+            let size = |key: &str| value.get(key).and_then(Value::as_u64).and_then(|n| u32::try_from(n).ok());
             out["width"] = value.get("width").cloned().unwrap_or(Value::Null);
             out["height"] = value.get("height").cloned().unwrap_or(Value::Null);
-            out["scales"] = json!({});
+            let mut scales = serde_json::Map::new();
+            if let (Some(width), Some(height)) = (size("width"), size("height")) {
+                let base = image_url(&object.url(ctx.base_url), object, &field.name);
+                for (name, max_width, max_height) in SCALES {
+                    let (w, h) = scaled_size(width, height, (max_width, max_height));
+                    let download = base.replacen("?_t=", &format!("/{name}?_t="), 1);
+                    scales.insert(name.into(), json!({"download": download, "width": w, "height": h}));
+                }
+            }
+            out["scales"] = Value::Object(scales);
             Ok(out)
         })
     },
 };
+
+/// `<object_url>/@@images/<field>?_t=<modified, ms>`; a scale name goes before the `?`.
+pub fn image_url(object_url: &str, object: &ContentObject, field: &str) -> String {
+    format!("{object_url}/@@images/{field}?_t={}", object.modified.timestamp_millis())
+}
 
 fn blob_value(ctx: &SerializeCtx<'_>, object: &ContentObject, field: &FieldDef, value: &Value) -> Value {
     let filename = value.get("filename").and_then(Value::as_str).unwrap_or_default();

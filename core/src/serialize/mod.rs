@@ -14,7 +14,7 @@ mod summary;
 pub use content::{CORE_BASE, CORE_FOLDER, serialize_content};
 pub use fields::{
     FILE_FIELD, IMAGE_FIELD, LINK_FIELD, RELATION_CHOICE_FIELD, RELATION_LIST_FIELD, RICH_TEXT_FIELD, URI_LINK_FIELD,
-    download_url,
+    download_url, image_url,
 };
 pub use options::SerializeOptions;
 pub use references::{NO_REFERENCES, References};

@@ -10,6 +10,7 @@ mod content_write;
 mod download;
 mod groups;
 pub mod html_view;
+mod images;
 mod move_copy;
 mod principal_search;
 mod principals;
@@ -65,6 +66,7 @@ fn build(r: &mut Registrar) {
     r.service(&registry::REGISTRY_PATCH);
     r.service(&vocabularies::VOCABULARIES);
     r.service(&resolveuid::RESOLVEUID);
+    r.service(&images::IMAGES);
     r.service(&sharing::SHARING_GET);
     r.service(&sharing::SHARING_POST);
     r.service(&trash::TRASH);

@@ -295,6 +295,7 @@ impl Tx {
             format!("DELETE FROM local_role WHERE content_uid IN ({within})"),
             format!("DELETE FROM workflow_history WHERE content_uid IN ({within})"),
             format!("DELETE FROM relation WHERE source_uid IN ({within})"),
+            format!("DELETE FROM image_scale WHERE content_uid IN ({within})"),
             "DELETE FROM content WHERE path = $1 OR (path >= $2 AND path < $3)".to_owned(),
         ] {
             self.count();

@@ -11,6 +11,7 @@ mod principal;
 mod redirect;
 mod relation;
 mod rows;
+mod scale;
 mod search;
 mod security;
 
@@ -19,6 +20,7 @@ pub use principal::{PrincipalQuery, StoredPrincipal};
 pub use redirect::RedirectHit;
 pub use relation::{RelationQuery, RelationRow};
 pub use rows::time_to_db;
+pub use scale::StoredScale;
 pub use security::{HistoryEntry, LocalRole, ancestor_paths};
 
 use sqlx::any::{AnyPoolOptions, install_default_drivers};

@@ -4,7 +4,8 @@
 //! Beyond upstream, an object with the `main_topics` behaviour (a `SubTopic`) appears under
 //! every topic its `main_topics` relation names, not only under its physical parent.
 //! `nav_title` overrides the title, `exclude_from_nav` hides an item (unless the request is
-//! on or below it), items carry an icon name, links to Link targets are resolved, and no item
+//! on or below it), items carry an icon name and
+//! a `thumb` scale URL when they have an image, links to Link targets are resolved, and no item
 //! links straight to a download.
 
 mod navigation;

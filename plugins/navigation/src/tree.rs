@@ -6,11 +6,11 @@
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::sync::Arc;
-use wcs_core::content::ContentObject;
 use wcs_core::content::links::{linked_uids, resolve_links};
+use wcs_core::content::{ContentObject, FieldKind};
 use wcs_core::http::{ApiError, ApiResult};
 use wcs_core::records::{RecordDef, RecordKind};
-use wcs_core::serialize::SerializeCtx;
+use wcs_core::serialize::{SerializeCtx, image_url};
 use wcs_core::store::RelationQuery;
 
 /// The deepest tree a client may ask for.
@@ -154,12 +154,22 @@ impl<'a> Tree<'a> {
             "review_state": object.review_state,
             "portal_type": object.portal_type,
             "icon": format!("contenttype/{}", object.portal_type.to_lowercase().replace(' ', "-")),
+            "thumb": null,
             "is_folderish": profile.is_some_and(|p| p.folderish),
             "is_current": object.path == self.context_path,
             "is_in_path": on_path(self.context_path, object),
             "use_view_action_in_listings": profile.is_some_and(|p| !p.folderish && p.primary_blob_field().is_some()),
             "items": items,
         });
+        let image_field = profile.and_then(|p| {
+            p.fields
+                .iter()
+                .find(|f| f.kind == FieldKind::Image && object.fields.get(&f.name).is_some_and(|v| !v.is_null()))
+        });
+        if let Some(field) = image_field {
+            let url = image_url(&object.url(ctx.base_url), object, &field.name);
+            item["thumb"] = json!(url.replacen("?_t=", "/thumb?_t=", 1));
+        }
         if let Some(remote) = object.fields.get("remoteUrl").and_then(Value::as_str) {
             let resolved = resolve_links(remote, &self.site_url, |uid| self.link_targets.get(uid).cloned());
             item["remoteUrl"] = json!(resolved);
