@@ -163,6 +163,20 @@ async fn nothing_private_leaks_through_parent_or_listings() {
     assert_eq!(expanded["@components"]["breadcrumbs"]["items"], crumbs["items"]);
     let (_, site) = read(server.anonymous(Method::GET, "").send().await.unwrap()).await;
     assert_eq!(site["items_total"], 0, "private folder hidden from the site listing: {site}");
+
+    let related = json!({"@type": "Document", "title": "Pointer", "id": "pointer",
+                         "relatedItems": ["/secret/hidden"], "text": "<a href=\"/Plone/secret/hidden\">x</a>"});
+    server.create("", related).await;
+    server.transition("pointer", "publish").await;
+    for path in
+        ["pointer", "@relations?targets=/secret/page", "@relations?sources=/pointer", "@search?SearchableText=page"]
+    {
+        let (status, body) = read(server.anonymous(Method::GET, path).send().await.unwrap()).await;
+        assert_eq!(status, 200, "{path}: {body}");
+        for secret in ["Hidden page", "Secret folder", "secret/hidden"] {
+            assert!(!body.to_string().contains(secret), "{path} leaks {secret}: {body}");
+        }
+    }
     server.user("reader", &["Member"], &[]).await;
     server.share("secret", "reader", &["Reader"]).await;
     let (_, folder) = read(server.as_user("reader", Method::GET, "secret").send().await.unwrap()).await;
@@ -170,5 +184,5 @@ async fn nothing_private_leaks_through_parent_or_listings() {
     let body = json!({"entries": [{"id": "reader", "type": "user", "roles": {"Reader": false}}]});
     server.admin(Method::POST, "secret/@sharing").json(&body).send().await.unwrap();
     let (_, site) = read(server.as_user("reader", Method::GET, "").send().await.unwrap()).await;
-    assert_eq!(site["items_total"], 0, "revoking the role hides the folder again");
+    assert_eq!(site["items_total"], 1, "revoking the role hides the folder again (the public pointer stays)");
 }
