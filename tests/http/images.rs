@@ -1,11 +1,11 @@
 //! Image scales: listed by the serializer, rendered on first request, cached, never stale.
 
-use crate::support::{TestServer, assert_error, read};
+use crate::support::{TestServer, assert_error};
 use base64::Engine;
 use reqwest::Method;
-use serde_json::{Value, json};
+use serde_json::json;
 
-fn png(width: u32, height: u32) -> String {
+pub fn png(width: u32, height: u32) -> String {
     let image = image::RgbImage::from_fn(width, height, |x, y| image::Rgb([(x % 256) as u8, (y % 256) as u8, 90]));
     let mut bytes = Vec::new();
     image::DynamicImage::ImageRgb8(image)
@@ -14,7 +14,7 @@ fn png(width: u32, height: u32) -> String {
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
-async fn fetch_image(server: &TestServer, url: &str, user: Option<&str>) -> (u16, Option<(u32, u32)>) {
+pub async fn fetch_image(server: &TestServer, url: &str, user: Option<&str>) -> (u16, Option<(u32, u32)>) {
     let request = server.raw(Method::GET, url);
     let request = match user {
         Some("admin") => request.basic_auth("admin", Some(crate::support::ADMIN_PASSWORD)),
@@ -65,22 +65,4 @@ async fn scales_are_listed_rendered_cached_and_follow_replacements() {
     {
         assert_error(server.admin(Method::GET, missing).send().await.unwrap(), 404, "not_found").await;
     }
-}
-
-#[cfg(feature = "navigation")]
-#[tokio::test]
-async fn navigation_items_carry_thumbnails() {
-    let server = TestServer::start().await;
-    let body = json!({"@type": "Image", "title": "Pic", "id": "pic",
-                      "image": {"data": png(40, 20), "filename": "pic.png", "content-type": "image/png"}});
-    server.create("", body).await;
-    server.create("", json!({"@type": "Folder", "title": "Plain", "id": "plain"})).await;
-    let (status, nav) = read(server.admin(Method::GET, "@navigation").send().await.unwrap()).await;
-    assert_eq!(status, 200);
-    let items: &Vec<Value> = nav["items"].as_array().unwrap();
-    let pic = items.iter().find(|i| i["title"] == "Pic").unwrap();
-    let thumb = pic["thumb"].as_str().unwrap();
-    assert!(thumb.contains("/pic/@@images/image/thumb?_t="), "{thumb}");
-    assert_eq!(fetch_image(&server, thumb, Some("admin")).await, (200, Some((40, 20))));
-    assert_eq!(items.iter().find(|i| i["title"] == "Plain").unwrap()["thumb"], Value::Null);
 }

@@ -1,6 +1,7 @@
 //! The navigation plugin: `@navigation` (depth, nav_title, exclude_from_nav, subtopics under
 //! every main topic, security) and `@navroot`.
 
+use crate::images::{fetch_image, png};
 use crate::support::{TestServer, assert_error, read, site_path};
 use reqwest::Method;
 use serde_json::{Value, json};
@@ -165,4 +166,21 @@ async fn navigation_costs_the_same_few_queries_whatever_the_site_size() {
         costs.push(server.app.store.query_count() - before);
     }
     assert_eq!(costs[0], costs[1], "no query per item: {costs:?}");
+}
+
+#[tokio::test]
+async fn navigation_items_carry_thumbnails() {
+    let server = TestServer::start().await;
+    let body = json!({"@type": "Image", "title": "Pic", "id": "pic",
+                      "image": {"data": png(40, 20), "filename": "pic.png", "content-type": "image/png"}});
+    server.create("", body).await;
+    server.create("", json!({"@type": "Folder", "title": "Plain", "id": "plain"})).await;
+    let (status, nav) = read(server.admin(Method::GET, "@navigation").send().await.unwrap()).await;
+    assert_eq!(status, 200);
+    let items: &Vec<Value> = nav["items"].as_array().unwrap();
+    let pic = items.iter().find(|i| i["title"] == "Pic").unwrap();
+    let thumb = pic["thumb"].as_str().unwrap();
+    assert!(thumb.contains("/pic/@@images/image/thumb?_t="), "{thumb}");
+    assert_eq!(fetch_image(&server, thumb, Some("admin")).await, (200, Some((40, 20))));
+    assert_eq!(items.iter().find(|i| i["title"] == "Plain").unwrap()["thumb"], Value::Null);
 }
