@@ -17,7 +17,8 @@ fn ends_url(c: char) -> bool {
     c.is_whitespace() || matches!(c, '"' | '\'' | '<' | '>' | '(' | ')' | '=' | '`')
 }
 
-fn is_uid(text: &str) -> bool {
+/// Whether `text` has the form of a uid (32 hex digits, either case).
+pub fn is_uid(text: &str) -> bool {
     text.len() == UID_LEN && text.bytes().all(|b| b.is_ascii_hexdigit())
 }
 

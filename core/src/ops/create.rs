@@ -4,6 +4,7 @@ use super::references::{WriteOrigin, index_relations, resolve_references};
 use super::{choose_id, conflict_or_internal, initial_state, initialise_security, new_uid, profile_of};
 use crate::app::App;
 use crate::content::ContentObject;
+use crate::content::links::is_uid;
 use crate::content::values::{Mode, parse_changes};
 use crate::http::{ApiError, ApiResult, ErrorCode};
 use crate::security::recompute_allowed;
@@ -49,9 +50,7 @@ pub async fn create(
                 "Setting UID of an object requires Manage Portal permission.",
             ));
         }
-        Some(Value::String(uid)) if uid.len() == 32 && uid.chars().all(|c| c.is_ascii_hexdigit()) => {
-            uid.to_ascii_lowercase()
-        }
+        Some(Value::String(uid)) if is_uid(uid) => uid.to_ascii_lowercase(),
         Some(_) => {
             return Err(ApiError::invalid_parameter("UID", "The UID must be 32 hexadecimal characters."));
         }

@@ -3,7 +3,7 @@
 //! and renames never break them.
 
 use crate::app::App;
-use crate::content::links::{SitePrefixes, internal_link_candidates, internalize_links};
+use crate::content::links::{SitePrefixes, internal_link_candidates, internalize_links, is_uid};
 use crate::content::values::ChangeSet;
 use crate::content::{ContentObject, FieldDef, FieldKind, TypeProfile};
 use crate::http::{ApiError, ApiResult, FieldError};
@@ -125,7 +125,7 @@ enum Key {
 /// A UID stays a UID; a URL or path into the site becomes its physical path; any other path
 /// is taken as relative to the site root.
 fn reference_key(reference: &str, prefixes: &SitePrefixes) -> Key {
-    if reference.len() == 32 && reference.bytes().all(|b| b.is_ascii_hexdigit()) {
+    if is_uid(reference) {
         return Key::Uid(reference.to_ascii_lowercase());
     }
     Key::Path(prefixes.physical_path(reference))

@@ -4,6 +4,7 @@
 //! a partial move is harder for an editor to undo than a clear error.
 
 use crate::content::ContentObject;
+use crate::content::links::is_uid;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError, json};
 use crate::ops;
 use crate::security::{Csrf, Permission};
@@ -105,7 +106,7 @@ async fn resolve_sources(ctx: &Ctx, references: &[&str]) -> ApiResult<Vec<Conten
 /// `(true, uid)` for a UID, else `(false, physical path)`.
 fn reference_key(reference: &str, site_path: &str) -> (bool, String) {
     let trimmed = reference.trim();
-    if trimmed.len() == 32 && trimmed.chars().all(|c| c.is_ascii_hexdigit()) {
+    if is_uid(trimmed) {
         return (true, trimmed.to_ascii_lowercase());
     }
     let path = match trimmed.split_once("://") {
