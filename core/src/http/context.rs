@@ -112,6 +112,11 @@ impl Ctx {
         self.access.parent().filter(|_| self.access.may_view_parent(&self.app))
     }
 
+    /// The context as serializers and component expanders see it.
+    pub fn subject(&self) -> crate::serialize::Subject<'_> {
+        crate::serialize::Subject { object: &self.context, parent: self.visible_parent(), profile: &self.profile }
+    }
+
     /// Whether the caller holds `permission` on the context.
     pub fn allows(&self, permission: Permission) -> bool {
         self.access.allows(&self.app, permission)

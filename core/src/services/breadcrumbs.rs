@@ -33,8 +33,7 @@ async fn get(ctx: Ctx) -> ApiResult<Response> {
     let options = ctx.serialize_options()?;
     let visibility = ctx.visibility();
     let sctx = ctx.serialize_ctx(&options, &visibility);
-    let subject = Subject { object: &ctx.context, parent: ctx.visible_parent(), profile: &ctx.profile };
-    Ok(json(&crumbs(&sctx, subject)))
+    Ok(json(&crumbs(&sctx, ctx.subject())))
 }
 
 fn crumbs(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> Value {

@@ -39,8 +39,7 @@ async fn types(ctx: Ctx) -> ApiResult<Response> {
     let options = ctx.serialize_options()?;
     let visibility = ctx.visibility();
     let sctx = ctx.serialize_ctx(&options, &visibility);
-    let subject = Subject { object: &ctx.context, parent: ctx.visible_parent(), profile: &ctx.profile };
-    Ok(json(&list(&sctx, subject)))
+    Ok(json(&list(&sctx, ctx.subject())))
 }
 
 fn list(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> Value {

@@ -30,8 +30,7 @@ async fn get(ctx: Ctx) -> ApiResult<Response> {
     let options = ctx.serialize_options()?;
     let visibility = ctx.visibility();
     let sctx = ctx.serialize_ctx(&options, &visibility);
-    let subject = Subject { object: &ctx.context, parent: ctx.visible_parent(), profile: &ctx.profile };
-    Ok(json(&navroot(&sctx, subject).await?))
+    Ok(json(&navroot(&sctx, ctx.subject()).await?))
 }
 
 async fn navroot(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ApiResult<Value> {
