@@ -39,6 +39,11 @@ pub enum FieldKind {
     RelationChoice,
     /// An ordered list of references to other objects, stored as uids.
     RelationList,
+    /// A small JSON object of plain values (text, numbers, booleans), such as a block's
+    /// display configuration.
+    Mapping,
+    /// A block page's layout: slots → rows → columns → block uids (see `crate::layout`).
+    PageLayout,
 }
 
 impl FieldKind {
@@ -82,12 +87,26 @@ pub struct FieldDef {
     /// The types a relation field may point at; empty allows every type.
     #[serde(default)]
     pub target_types: Vec<String>,
+    /// A regular expression a text or URL value must match as a whole.
+    #[serde(default)]
+    pub pattern: Option<String>,
+    /// A sentence telling editors what `pattern` accepts; shown in the field error.
+    #[serde(default)]
+    pub pattern_hint: Option<String>,
+    #[serde(skip)]
+    compiled_pattern: Option<regex::Regex>,
 }
 
 impl FieldDef {
     /// The default as JSON, or `null`.
     pub fn default_json(&self) -> serde_json::Value {
         self.default.as_ref().and_then(|v| serde_json::to_value(v).ok()).unwrap_or(serde_json::Value::Null)
+    }
+
+    /// Whether `text` satisfies the field's `pattern` (always, without one). The pattern is
+    /// compiled once when the profile is loaded.
+    pub fn matches_pattern(&self, text: &str) -> bool {
+        self.compiled_pattern.as_ref().is_none_or(|pattern| pattern.is_match(text))
     }
 }
 
@@ -149,6 +168,17 @@ impl TypeProfile {
         self.behaviours.iter().any(|b| b == name)
     }
 
+    /// Whether objects of this type are layout blocks: parts of a block page, listed in its
+    /// layout rather than its items, never shown in navigation.
+    pub fn is_block(&self) -> bool {
+        self.has_behaviour("block")
+    }
+
+    /// Whether objects of this type are block pages, with a layout of child blocks.
+    pub fn has_blocks(&self) -> bool {
+        self.has_behaviour("blocks")
+    }
+
     /// The first blob field, used when a download URL names no field.
     pub fn primary_blob_field(&self) -> Option<&FieldDef> {
         self.fields.iter().find(|f| f.kind.is_blob())
@@ -193,9 +223,10 @@ impl TypeRegistry {
         self.add(source_name, profile)
     }
 
-    fn add(&mut self, source_name: &str, profile: TypeProfile) -> Result<(), TypeError> {
+    fn add(&mut self, source_name: &str, mut profile: TypeProfile) -> Result<(), TypeError> {
         let invalid = |message: String| TypeError::Invalid { source_name: source_name.to_owned(), message };
         validate_fields(&profile).map_err(invalid)?;
+        compile_patterns(&mut profile).map_err(invalid)?;
         match (self.types.get_mut(&profile.id), profile.extend) {
             (Some(existing), true) => {
                 let existing = Arc::make_mut(existing);
@@ -288,6 +319,22 @@ impl TypeRegistry {
                 None => child.global_allow,
             }
     }
+}
+
+/// Compiles every field's `pattern`, anchored so it must match the whole value.
+fn compile_patterns(profile: &mut TypeProfile) -> Result<(), String> {
+    for field in &mut profile.fields {
+        if let Some(pattern) = &field.pattern {
+            if !matches!(field.kind, FieldKind::TextLine | FieldKind::Text | FieldKind::URI) {
+                return Err(format!("field '{}' has a pattern but is no text or URI field", field.name));
+            }
+            let anchored = format!("^(?:{pattern})$");
+            let compiled = regex::Regex::new(&anchored)
+                .map_err(|e| format!("field '{}' has an invalid pattern: {e}", field.name))?;
+            field.compiled_pattern = Some(compiled);
+        }
+    }
+    Ok(())
 }
 
 const RESERVED_FIELDS: [&str; 8] = ["id", "UID", "@type", "@id", "created", "modified", "review_state", "parent"];

@@ -37,6 +37,8 @@ const READ_ONLY_KEYS: [&str; 22] = [
 const TEXT_LINE_LIMIT: usize = 1_000;
 const TEXT_LIMIT: usize = 1_000_000;
 const LIST_ITEM_LIMIT: usize = 255;
+/// The setting of a folderish object that names the child shown as its view.
+pub const DEFAULT_PAGE: &str = "default_page";
 /// Columns of the `content` table that are also fields.
 const COLUMN_FIELDS: [&str; 4] = ["title", "description", "effective", "expires"];
 
@@ -129,6 +131,18 @@ pub fn parse_changes(
             }
             continue;
         }
+        if key == DEFAULT_PAGE && profile.folderish {
+            match value {
+                Value::Null => {
+                    changes.values.insert(DEFAULT_PAGE.into(), Value::Null);
+                }
+                Value::String(id) if super::ids::problem(id).is_none() => {
+                    changes.values.insert(DEFAULT_PAGE.into(), value.clone());
+                }
+                _ => errors.push(FieldError::new(DEFAULT_PAGE, "The default page must be the id of a child or null.")),
+            }
+            continue;
+        }
         let Some(field) = profile.field(key) else {
             errors.push(FieldError::new(key, format!("'{key}' is not a field of {}.", profile.id)));
             continue;
@@ -197,11 +211,13 @@ fn parse_value(field: &FieldDef, value: &Value) -> Result<Parsed, String> {
                 return Err("A text line must not contain line breaks.".into());
             }
             check_length(text, limit.unwrap_or(TEXT_LINE_LIMIT))?;
+            check_pattern(field, text)?;
             json!(text)
         }
         FieldKind::Text => {
             let text = expect_str(value)?;
             check_length(text, limit.unwrap_or(TEXT_LIMIT))?;
+            check_pattern(field, text)?;
             json!(text)
         }
         FieldKind::RichText => rich_text(value, limit.unwrap_or(TEXT_LIMIT))?,
@@ -237,9 +253,16 @@ fn parse_value(field: &FieldDef, value: &Value) -> Result<Parsed, String> {
             let text = expect_str(value)?;
             check_length(text, limit.unwrap_or(TEXT_LINE_LIMIT * 2))?;
             check_url(text)?;
+            check_pattern(field, text)?;
             json!(text)
         }
         FieldKind::File | FieldKind::Image => return blob(field, value),
+        FieldKind::Mapping => {
+            let map = value.as_object().ok_or("Expected an object of plain values.")?;
+            super::layout::check_config(map)?;
+            Value::Object(map.clone())
+        }
+        FieldKind::PageLayout => super::layout::parse(value)?.to_value(),
         FieldKind::RelationChoice => json!(reference(value)?),
         FieldKind::RelationList => {
             let items = value.as_array().ok_or(RELATION_LIST_EXPECTED)?;
@@ -276,6 +299,13 @@ fn reference(value: &Value) -> Result<String, String> {
     }
     check_length(text, TEXT_LINE_LIMIT * 2)?;
     Ok(text.to_owned())
+}
+
+fn check_pattern(field: &FieldDef, text: &str) -> Result<(), String> {
+    if text.is_empty() || field.matches_pattern(text) {
+        return Ok(());
+    }
+    Err(field.pattern_hint.clone().unwrap_or_else(|| "The value does not have the expected form.".to_owned()))
 }
 
 fn expect_str(value: &Value) -> Result<&str, String> {

@@ -93,6 +93,15 @@ fn build(r: &mut Registrar) {
         include_str!("../../types/link.toml"),
         include_str!("../../types/topic.toml"),
         include_str!("../../types/subtopic.toml"),
+        include_str!("../../types/content_page.toml"),
+        include_str!("../../types/chapter.toml"),
+        include_str!("../../types/news_folder.toml"),
+        include_str!("../../types/news.toml"),
+        include_str!("../../types/text_block.toml"),
+        include_str!("../../types/file_listing_block.toml"),
+        include_str!("../../types/gallery_block.toml"),
+        include_str!("../../types/video_block.toml"),
+        include_str!("../../types/news_listing_block.toml"),
     ] {
         r.content_type(profile);
     }

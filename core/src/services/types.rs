@@ -151,6 +151,8 @@ fn property(profile: &TypeProfile, field: &FieldDef, site_url: &str) -> Value {
             }),
             "Relation List",
         ),
+        FieldKind::Mapping => (json!({"type": "object", "additionalProperties": true}), "Dict"),
+        FieldKind::PageLayout => (json!({"type": "object", "widget": "simplelayout"}), "Page layout"),
     };
     schema["title"] = json!(if field.title.is_empty() { field.name.clone() } else { field.title.clone() });
     schema["description"] = json!("");
@@ -161,6 +163,9 @@ fn property(profile: &TypeProfile, field: &FieldDef, site_url: &str) -> Value {
     }
     if let Some(max) = field.max_length {
         schema["maxLength"] = json!(max);
+    }
+    if let Some(pattern) = &field.pattern {
+        schema["pattern"] = json!(format!("^(?:{pattern})$"));
     }
     let default = field.default_json();
     if !default.is_null() {
