@@ -170,6 +170,7 @@ impl App {
                 fields: serde_json::Map::new(),
                 block_local_roles: false,
                 trash_root: None,
+                working_copy_of: None,
             };
             tx.insert_content(&site).await?;
             recompute_allowed(self, &mut tx, &site.path).await?;

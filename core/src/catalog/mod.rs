@@ -5,4 +5,4 @@ mod query;
 mod sql;
 
 pub use query::{Criterion, DateRange, PathCriterion, SearchQuery, SortIndex};
-pub use sql::{Bind, Scope, SearchSql};
+pub use sql::{Bind, Scope, SearchSql, json_field};

@@ -63,6 +63,8 @@ pub enum SortIndex {
     Position,
     /// The physical path.
     Path,
+    /// The date of a news entry (`news_date`), as ftw.news indexes it.
+    Start,
 }
 
 impl SortIndex {
@@ -78,6 +80,7 @@ impl SortIndex {
             "review_state" => SortIndex::ReviewState,
             "getObjPositionInParent" => SortIndex::Position,
             "path" => SortIndex::Path,
+            "start" => SortIndex::Start,
             _ => return None,
         })
     }
@@ -100,7 +103,7 @@ pub struct SearchQuery {
     pub id: Criterion,
     /// `path`.
     pub path: PathCriterion,
-    /// Date ranges by column name (`created`, `modified`, `effective`, `expires`).
+    /// Date ranges by index name (`created`, `modified`, `effective`, `expires`, `start`).
     pub dates: BTreeMap<&'static str, DateRange>,
     /// Sort keys with descending flags.
     pub sort: Vec<(SortIndex, bool)>,
@@ -172,6 +175,9 @@ impl SearchQuery {
                 }
                 "expires" => {
                     query.dates.insert("expires", date_range(&index, raw)?);
+                }
+                "start" => {
+                    query.dates.insert("start", date_range(&index, raw)?);
                 }
                 "sort_on" => {
                     for name in &raw.plain {

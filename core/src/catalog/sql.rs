@@ -2,6 +2,7 @@
 //! a bound parameter; only column names from fixed lists are spliced in.
 
 use super::query::{Criterion, DateRange, PathCriterion, SearchQuery, SortIndex};
+use crate::content::values::format_time;
 use crate::security::Visibility;
 use crate::store::{Backend, time_to_db};
 use chrono::{DateTime, Utc};
@@ -39,6 +40,8 @@ pub struct Scope<'a> {
     pub now: DateTime<Utc>,
     /// The engine, for the few statements that differ.
     pub backend: Backend,
+    /// Block types: never results themselves, but their text finds the page they belong to.
+    pub block_types: &'a [String],
 }
 
 struct Builder {
@@ -126,20 +129,32 @@ impl Builder {
         self.clauses.push(format!("({})", alternatives.join(" OR ")));
     }
 
-    fn date(&mut self, column: &'static str, range: &DateRange) {
+    /// `format` writes the bounds the way the column stores times.
+    fn date(&mut self, column: &str, range: &DateRange, format: fn(DateTime<Utc>) -> String) {
         if let Some(min) = range.min {
-            let value = self.text(&time_to_db(min));
+            let value = self.text(&format(min));
             self.clauses.push(format!("{column} >= {value}"));
         }
         if let Some(max) = range.max {
-            let value = self.text(&time_to_db(max));
+            let value = self.text(&format(max));
             self.clauses.push(format!("{column} <= {value}"));
         }
     }
 }
 
-fn sort_column(index: SortIndex) -> &'static str {
-    match index {
+/// The SQL text of a top-level JSON field, e.g. `news_date`; `name` is a fixed identifier.
+pub fn json_field(backend: Backend, table: &str, name: &'static str) -> String {
+    match backend {
+        Backend::Sqlite => format!("json_extract({table}.fields, '$.{name}')"),
+        Backend::Postgres => format!("(CAST({table}.fields AS jsonb) ->> '{name}')"),
+    }
+}
+
+/// Where ftw.news keeps the date its `start` index holds.
+const NEWS_DATE: &str = "news_date";
+
+fn sort_column(index: SortIndex, backend: Backend) -> String {
+    let fixed = match index {
         SortIndex::Title => "LOWER(title)",
         SortIndex::Created => "created",
         SortIndex::Modified => "modified",
@@ -150,7 +165,9 @@ fn sort_column(index: SortIndex) -> &'static str {
         SortIndex::ReviewState => "COALESCE(review_state, '')",
         SortIndex::Position => "position",
         SortIndex::Path => "path",
-    }
+        SortIndex::Start => return format!("COALESCE({}, '')", json_field(backend, "content", NEWS_DATE)),
+    };
+    fixed.to_owned()
 }
 
 impl SearchSql {
@@ -165,19 +182,33 @@ impl SearchSql {
         b.column("uid", &query.uid);
         b.column("id", &query.id);
         b.subjects(&query.subject, scope.backend);
-        for (column, range) in &query.dates {
-            let column: &'static str = match *column {
-                "created" => "created",
-                "modified" => "modified",
-                "effective" => "effective",
-                _ => "expires",
-            };
-            b.date(column, range);
+        for (index, range) in &query.dates {
+            match *index {
+                "created" => b.date("created", range, time_to_db),
+                "modified" => b.date("modified", range, time_to_db),
+                "effective" => b.date("effective", range, time_to_db),
+                "start" => b.date(&json_field(scope.backend, "content", NEWS_DATE), range, format_time),
+                _ => b.date("expires", range, time_to_db),
+            }
+        }
+        let blocks = (!scope.block_types.is_empty()).then(|| b.list(scope.block_types));
+        if let Some(blocks) = &blocks {
+            b.clauses.push(format!("portal_type NOT IN ({blocks})"));
         }
         for word in &query.text {
             let escaped = word.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
             let pattern = b.text(&format!("%{escaped}%"));
-            b.clauses.push(format!("LOWER(title || ' ' || description || ' ' || fields) LIKE {pattern} ESCAPE '\\'"));
+            let own = format!("LOWER(title || ' ' || description || ' ' || fields) LIKE {pattern} ESCAPE '\\'");
+            let clause = match &blocks {
+                // A page is found by the text of its blocks, which are not results themselves.
+                Some(blocks) => format!(
+                    "({own} OR content.uid IN (SELECT blk.parent_uid FROM content blk WHERE blk.trashed = 0 \
+                     AND blk.portal_type IN ({blocks}) AND LOWER(blk.title || ' ' || blk.description || ' ' || blk.fields) \
+                     LIKE {pattern} ESCAPE '\\'))"
+                ),
+                None => own,
+            };
+            b.clauses.push(clause);
         }
         if scope.hide_inactive {
             let now = b.text(&time_to_db(scope.now));
@@ -196,7 +227,9 @@ impl SearchSql {
         let mut order: Vec<String> = query
             .sort
             .iter()
-            .map(|(index, descending)| format!("{} {}", sort_column(*index), if *descending { "DESC" } else { "ASC" }))
+            .map(|(index, descending)| {
+                format!("{} {}", sort_column(*index, scope.backend), if *descending { "DESC" } else { "ASC" })
+            })
             .collect();
         order.push("path ASC".to_owned());
         SearchSql { condition: b.clauses.join(" AND "), order: order.join(", "), binds: b.binds }

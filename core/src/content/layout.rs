@@ -230,7 +230,11 @@ pub fn check_config(config: &Map<String, Value>) -> Result<(), String> {
         match value {
             Value::Null | Value::Bool(_) | Value::Number(_) => {}
             Value::String(text) if text.chars().count() <= 1_000 => {}
-            _ => return Err(format!("The property '{key}' must be a text (at most 1000 characters), number or boolean.")),
+            _ => {
+                return Err(format!(
+                    "The property '{key}' must be a text (at most 1000 characters), number or boolean."
+                ));
+            }
         }
     }
     Ok(())

@@ -4,6 +4,7 @@ pub mod ids;
 pub mod layout;
 pub mod links;
 mod object;
+pub mod remap;
 pub mod scales;
 pub mod types;
 pub mod values;

@@ -40,6 +40,8 @@ pub struct ContentObject {
     pub block_local_roles: bool,
     /// When trashed: the uid of the object whose trashing hid this one.
     pub trash_root: Option<String>,
+    /// When this is a working copy: the uid of its baseline.
+    pub working_copy_of: Option<String>,
 }
 
 impl ContentObject {

@@ -311,6 +311,11 @@ impl TypeRegistry {
         self.types.values().map(|t| t.as_ref())
     }
 
+    /// The ids of every block type, sorted; listings, navigation and search leave them out.
+    pub fn block_types(&self) -> Vec<String> {
+        self.types.values().filter(|t| t.is_block()).map(|t| t.id.clone()).collect()
+    }
+
     /// Whether `container` accepts a child of type `child`.
     pub fn allows_child(&self, container: &TypeProfile, child: &TypeProfile) -> bool {
         container.folderish

@@ -10,7 +10,9 @@ use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
 /// Keys that serializations carry but clients may not set; sending them back is harmless.
-const READ_ONLY_KEYS: [&str; 22] = [
+const READ_ONLY_KEYS: [&str; 24] = [
+    "slblocks",
+    "default_page_object",
     "@id",
     "@type",
     "@components",

@@ -42,6 +42,8 @@ pub enum ErrorCode {
     MethodNotAllowed,
     /// The request conflicts with current state, e.g. an id that is taken.
     Conflict,
+    /// The object is checked out to a working copy; change the copy, or cancel it.
+    Locked,
     /// The request body is larger than the configured limit.
     PayloadTooLarge,
     /// The body is not in a media type the service accepts.
@@ -54,7 +56,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in catalogue order; the README table and tests iterate this.
-    pub const ALL: [ErrorCode; 19] = [
+    pub const ALL: [ErrorCode; 20] = [
         ErrorCode::InvalidJson,
         ErrorCode::ValidationFailed,
         ErrorCode::InvalidParameter,
@@ -70,6 +72,7 @@ impl ErrorCode {
         ErrorCode::NotFound,
         ErrorCode::MethodNotAllowed,
         ErrorCode::Conflict,
+        ErrorCode::Locked,
         ErrorCode::PayloadTooLarge,
         ErrorCode::UnsupportedMediaType,
         ErrorCode::RangeNotSatisfiable,
@@ -86,7 +89,7 @@ impl ErrorCode {
             Forbidden => StatusCode::FORBIDDEN,
             NotFound => StatusCode::NOT_FOUND,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
-            Conflict => StatusCode::CONFLICT,
+            Conflict | Locked => StatusCode::CONFLICT,
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             RangeNotSatisfiable => StatusCode::RANGE_NOT_SATISFIABLE,
@@ -108,6 +111,7 @@ impl ErrorCode {
             NotFound => "NotFound",
             MethodNotAllowed => "MethodNotAllowed",
             Conflict => "Conflict",
+            Locked => "Locked",
             PayloadTooLarge => "PayloadTooLarge",
             UnsupportedMediaType => "UnsupportedMediaType",
             RangeNotSatisfiable => "RangeNotSatisfiable",
@@ -134,6 +138,7 @@ impl ErrorCode {
             NotFound => "not_found",
             MethodNotAllowed => "method_not_allowed",
             Conflict => "conflict",
+            Locked => "locked",
             PayloadTooLarge => "payload_too_large",
             UnsupportedMediaType => "unsupported_media_type",
             RangeNotSatisfiable => "range_not_satisfiable",

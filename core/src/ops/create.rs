@@ -83,6 +83,7 @@ pub async fn create(
         fields: Map::new(),
         block_local_roles: false,
         trash_root: None,
+        working_copy_of: None,
     };
     changes.apply(&mut object);
     if object.title.is_empty()

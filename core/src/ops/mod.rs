@@ -2,15 +2,17 @@
 //! so a failure or a crash leaves the tree as it was.
 
 mod create;
+mod layout;
 mod move_copy;
 mod references;
 mod update;
 pub mod workflow;
+pub mod working_copy;
 
 pub use create::create;
 pub use move_copy::{copy_into, move_into, reorder};
 pub use references::{LINK_WIDGET, WriteOrigin, is_link_field, lookup_references, resolve_references, stored_targets};
-pub use update::{delete, update};
+pub use update::{check_unlocked, delete, update};
 
 use crate::app::App;
 use crate::content::{ContentObject, TypeProfile};

@@ -5,6 +5,8 @@ use super::{conflict_or_internal, initial_state, initialise_security, new_uid, p
 use crate::app::App;
 use crate::content::ContentObject;
 use crate::content::ids::unique;
+use crate::content::layout::LAYOUT_FIELD;
+use crate::content::remap::remap_uids;
 use crate::http::{ApiError, ApiResult, ErrorCode};
 use crate::security::recompute_allowed;
 use crate::store::Tx;
@@ -100,49 +102,87 @@ pub async fn copy_into(
     creator: &str,
 ) -> ApiResult<Vec<(String, ContentObject)>> {
     let Insertion { mut tx, mut taken, mut position } = begin_insertion(app, sources, target).await?;
-    let now = chrono::Utc::now();
     let mut results = Vec::with_capacity(sources.len());
     for source in sources {
         let id = copy_id(&source.id, &taken);
         taken.push(id.clone());
         let subtree = app.store.subtree(&source.path).await?;
-        let mut new_uids: HashMap<String, String> = HashMap::new();
-        let mut copied_root = None;
-        for original in &subtree {
-            let mut copy = original.clone();
-            copy.uid = new_uid();
-            new_uids.insert(original.uid.clone(), copy.uid.clone());
-            copy.path = format!("{}/{id}{}", target.path, &original.path[source.path.len()..]);
-            if original.uid == source.uid {
-                copy.id = id.clone();
-                copy.parent_uid = Some(target.uid.clone());
-                copy.position = position;
-            } else {
-                copy.parent_uid = original.parent_uid.as_ref().and_then(|p| new_uids.get(p).cloned());
-            }
-            copy.created = now;
-            copy.modified = now;
-            copy.creator = creator.to_owned();
-            copy.review_state = initial_state(app, profile_of(app, original)?);
-            tx.insert_content(&copy).await.map_err(conflict_or_internal)?;
-            tx.copy_blobs(&original.uid, &copy.uid).await?;
-            index_relations(&mut tx, profile_of(app, original)?, &copy).await?;
-            initialise_security(app, &mut tx, &copy, creator).await?;
-            if original.uid == source.uid {
-                copied_root = Some(copy);
-            }
-        }
+        let placement = Placement { parent: target, id: &id, position };
+        let copied_root = copy_objects(app, &mut tx, &subtree, &placement, creator).await?;
         position += 1;
-        let copied_root = copied_root.ok_or_else(|| ApiError::internal("copied subtree lost its root"))?;
-        recompute_allowed(app, &mut tx, &copied_root.path).await?;
-        results.push((source.path.clone(), copied_root));
+        results.push((source.path.clone(), copied_root.root));
     }
     tx.commit().await.map_err(conflict_or_internal)?;
     Ok(results)
 }
 
+/// Where the root of a copy goes.
+pub(super) struct Placement<'a> {
+    /// The new container.
+    pub parent: &'a ContentObject,
+    /// The root's id there.
+    pub id: &'a str,
+    /// The root's position there.
+    pub position: i64,
+}
+
+/// What [`copy_objects`] made.
+pub(super) struct Copied {
+    /// The copy of the first object.
+    pub root: ContentObject,
+    /// Original uid → copy uid.
+    pub uids: HashMap<String, String>,
+}
+
+/// Copies `objects` (a root first, then descendants, parents before children; a part of a
+/// subtree may be left out) with blobs, relations and owner roles. Every uid is chosen first,
+/// so references among the copied objects (a page's layout, links between its blocks) point
+/// at the copies.
+pub(super) async fn copy_objects(
+    app: &App,
+    tx: &mut Tx,
+    objects: &[ContentObject],
+    placement: &Placement<'_>,
+    creator: &str,
+) -> ApiResult<Copied> {
+    let source = objects.first().ok_or_else(|| ApiError::internal("nothing to copy"))?;
+    let uids: HashMap<String, String> = objects.iter().map(|o| (o.uid.clone(), new_uid())).collect();
+    let now = chrono::Utc::now();
+    let mut root = None;
+    for original in objects {
+        let mut copy = original.clone();
+        copy.uid = uids.get(&original.uid).cloned().unwrap_or_else(new_uid);
+        copy.working_copy_of = None;
+        copy.path = format!("{}/{}{}", placement.parent.path, placement.id, &original.path[source.path.len()..]);
+        if original.uid == source.uid {
+            copy.id = placement.id.to_owned();
+            copy.parent_uid = Some(placement.parent.uid.clone());
+            copy.position = placement.position;
+        } else {
+            copy.parent_uid = original.parent_uid.as_ref().and_then(|p| uids.get(p).cloned());
+        }
+        copy.created = now;
+        copy.modified = now;
+        copy.creator = creator.to_owned();
+        let profile = profile_of(app, original)?;
+        copy.review_state = initial_state(app, profile);
+        remap_uids(profile, &mut copy.fields, &uids);
+        tx.insert_content(&copy).await.map_err(conflict_or_internal)?;
+        tx.copy_blobs(&original.uid, &copy.uid).await?;
+        index_relations(tx, profile, &copy).await?;
+        initialise_security(app, tx, &copy, creator).await?;
+        if original.uid == source.uid {
+            root = Some(copy);
+        }
+    }
+    let root = root.ok_or_else(|| ApiError::internal("copied subtree lost its root"))?;
+    recompute_allowed(app, tx, &root.path).await?;
+    Ok(Copied { root, uids })
+}
+
 /// Applies a plone.restapi `ordering` request: `{obj_id, delta: "top"|"bottom"|n, subset_ids?}`.
-pub async fn reorder(app: &App, container: &ContentObject, ordering: &Value) -> ApiResult<()> {
+/// On a block page the layout follows in the same transaction; returns the container as stored.
+pub async fn reorder(app: &App, container: &ContentObject, ordering: &Value) -> ApiResult<ContentObject> {
     let invalid = |message: &str| ApiError::invalid_parameter("ordering", message);
     let obj_id = ordering
         .get("obj_id")
@@ -189,6 +229,12 @@ pub async fn reorder(app: &App, container: &ContentObject, ordering: &Value) -> 
         .map(|id| if subset.contains(id) { slots.next().unwrap_or_else(|| id.clone()) } else { id.clone() })
         .collect();
     tx.set_positions(&container.uid, &full).await?;
+    let mut stored = container.clone();
+    if profile_of(app, container)?.has_blocks() {
+        let layout = super::layout::follow_ordering(app, container, &full).await?;
+        stored.fields.insert(LAYOUT_FIELD.to_owned(), layout);
+        tx.update_content(&stored).await?;
+    }
     tx.commit().await?;
-    Ok(())
+    Ok(stored)
 }

@@ -4,8 +4,9 @@ use super::references::index_relations;
 use super::{choose_id, conflict_or_internal, profile_of};
 use crate::app::App;
 use crate::content::ContentObject;
-use crate::content::values::ChangeSet;
-use crate::http::{ApiError, ApiResult, ErrorCode};
+use crate::content::layout::LAYOUT_FIELD;
+use crate::content::values::{ChangeSet, DEFAULT_PAGE};
+use crate::http::{ApiError, ApiResult, ErrorCode, FieldError};
 
 /// Applies validated changes and an optional rename in one transaction; returns the object as
 /// stored. Nothing is written (and `modified` stays) when nothing changes. After a rename the
@@ -16,6 +17,18 @@ pub async fn update(
     changes: &ChangeSet,
     new_id: Option<&str>,
 ) -> ApiResult<ContentObject> {
+    let profile = profile_of(app, object)?;
+    check_unlocked(app, object).await?;
+    let mut changes = changes.clone();
+    let arranged = match changes.values.get(LAYOUT_FIELD) {
+        Some(requested) if profile.has_blocks() && !requested.is_null() => {
+            let (layout, ids) = super::layout::arrange(app, object, requested).await?;
+            changes.values.insert(LAYOUT_FIELD.to_owned(), layout);
+            Some(ids)
+        }
+        _ => None,
+    };
+    check_default_page(app, object, &changes).await?;
     let mut updated = object.clone();
     changes.apply(&mut updated);
     let renaming = new_id.is_some_and(|id| id != object.id);
@@ -25,13 +38,15 @@ pub async fn update(
     updated.modified = chrono::Utc::now();
     let mut tx = app.store.begin().await?;
     tx.update_content(&updated).await?;
+    if let Some(ids) = &arranged {
+        tx.set_positions(&object.uid, ids).await?;
+    }
     for upload in &changes.uploads {
         tx.put_blob(&updated.uid, upload).await?;
     }
     for field in &changes.cleared_blobs {
         tx.delete_blob(&updated.uid, field).await?;
     }
-    let profile = profile_of(app, object)?;
     if profile.relation_fields().any(|f| changes.values.contains_key(&f.name)) {
         index_relations(&mut tx, profile, &updated).await?;
     }
@@ -51,11 +66,39 @@ pub async fn update(
     Ok(updated)
 }
 
-/// Deletes an object with its subtree and blobs.
+/// Refuses to change a baseline while a working copy of it is checked out: the check-in
+/// would silently overwrite the change.
+pub async fn check_unlocked(app: &App, object: &ContentObject) -> ApiResult<()> {
+    match app.store.working_copy_of(&object.uid).await? {
+        Some(copy) => Err(ApiError::new(
+            ErrorCode::Locked,
+            format!("This object is checked out to the working copy {}; check it in or cancel it first.", copy.path),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// A default page must be a child that is not a block.
+async fn check_default_page(app: &App, object: &ContentObject, changes: &ChangeSet) -> ApiResult<()> {
+    let Some(id) = changes.values.get(DEFAULT_PAGE).and_then(|v| v.as_str()) else {
+        return Ok(());
+    };
+    let child = app.store.content_at_path(&format!("{}/{id}", object.path)).await?;
+    match child {
+        Some(child) if !profile_of(app, &child)?.is_block() => Ok(()),
+        _ => Err(ApiError::validation(vec![FieldError::new(
+            DEFAULT_PAGE,
+            format!("'{id}' is not a child of this folder that can be its default page."),
+        )])),
+    }
+}
+
+/// Deletes an object with its subtree and blobs. A baseline with a working copy is locked.
 pub async fn delete(app: &App, object: &ContentObject) -> ApiResult<()> {
     if object.is_site_root() {
         return Err(ApiError::new(ErrorCode::BadRequest, "The site root cannot be deleted."));
     }
+    check_unlocked(app, object).await?;
     let mut tx = app.store.begin().await?;
     tx.delete_subtree(&object.path).await?;
     tx.commit().await?;

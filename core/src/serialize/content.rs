@@ -1,10 +1,14 @@
 //! Core's content serializer layers and the function that runs all layers for an object.
 
 use super::{ContentSerializer, References, SerializeCtx, Subject, summary};
-use crate::content::values::{format_time, is_column};
+use crate::content::values::{DEFAULT_PAGE, format_time, is_column};
 use crate::content::{ContentObject, FieldKind};
 use crate::http::{ApiError, ApiResult, batching_links};
+use crate::ops::working_copy::pair_of;
+use crate::security::Permission;
 use crate::service::ContentKind;
+use crate::services::working_copy::info as working_copy_info;
+use crate::store::{Listing, ListingOrder, TypeFilter};
 use serde_json::{Map, Value, json};
 
 /// Serializes `object` through every layer that applies to its type.
@@ -67,8 +71,18 @@ async fn base(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<String
     out.insert("creators".into(), json!([object.creator]));
     out.insert("contributors".into(), json!([]));
     out.insert("previous_item".into(), json!({}));
+    let requested = ctx.access.object().is_some_and(|o| o.uid == object.uid);
+    let staging = if requested && ctx.access.allows(ctx.app, Permission::MODIFY_PORTAL_CONTENT) {
+        let pair = pair_of(ctx.app, object).await?;
+        working_copy_info(ctx, pair.as_ref()).await?
+    } else {
+        json!({"working_copy": null, "working_copy_of": null})
+    };
+    for key in ["working_copy", "working_copy_of"] {
+        out.insert(key.into(), staging.get(key).cloned().unwrap_or(Value::Null));
+    }
     out.insert("next_item".into(), json!({}));
-    let references = References::load(ctx, profile, object).await?;
+    let references = References::for_object(ctx, profile, object).await?;
     let ctx = &SerializeCtx { references: &references, ..*ctx };
     for field in &profile.fields {
         if is_column(&field.name) {
@@ -99,13 +113,24 @@ async fn components(ctx: &SerializeCtx<'_>, subject: Subject<'_>, url: &str) -> 
 }
 
 async fn folder(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<String, Value>) -> ApiResult<()> {
+    let Subject { object, profile, .. } = subject;
+    if profile.is_block() {
+        // A folderish block lists its files or images itself, sorted its own way.
+        return Ok(());
+    }
+    default_page(ctx, object, out).await?;
     if !ctx.options.include_items {
         return Ok(());
     }
-    let object = subject.object;
     let batch = ctx.options.batch;
-    let children = ctx.app.store.children(&object.uid, ctx.visibility, batch.start, batch.size).await?;
-    let total = ctx.app.store.count_children(&object.uid, ctx.visibility).await?;
+    let block_types = ctx.app.types.block_types();
+    // A working copy's own children come first, then its baseline's (SPEC folder rule 1).
+    let parents: Vec<String> = std::iter::once(object.uid.clone()).chain(object.working_copy_of.clone()).collect();
+    let order =
+        if profile.has_behaviour(NEWS_FOLDER) { ListingOrder::NewsDateDescending } else { ListingOrder::Position };
+    let listing = Listing { parents: &parents, types: TypeFilter::Except(&block_types), order };
+    let children = ctx.app.store.list(&listing, ctx.visibility, batch.start, batch.size).await?;
+    let total = ctx.app.store.count_listed(&listing, ctx.visibility).await?;
     let mut items = Vec::with_capacity(children.len());
     if ctx.options.fullobjects {
         let nested_options = ctx.options.for_nested_item();
@@ -123,3 +148,32 @@ async fn folder(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<Stri
     }
     Ok(())
 }
+
+/// The behaviour of folders that list news newest first.
+pub const NEWS_FOLDER: &str = "news_folder";
+
+/// `default_page` (the setting: a child id or null) and `default_page_object`: the serialized
+/// child, without items or expansions, or null when it is gone or hidden from the caller.
+async fn default_page(ctx: &SerializeCtx<'_>, object: &ContentObject, out: &mut Map<String, Value>) -> ApiResult<()> {
+    let Some(id) = object.fields.get(DEFAULT_PAGE).and_then(Value::as_str) else {
+        out.insert(DEFAULT_PAGE.into(), Value::Null);
+        out.insert(DEFAULT_PAGE_OBJECT.into(), Value::Null);
+        return Ok(());
+    };
+    out.insert(DEFAULT_PAGE.into(), json!(id));
+    let path = format!("{}/{id}", object.path);
+    let page = ctx.app.store.visible_content_at_paths(&[path], ctx.visibility).await?.pop();
+    let serialized = match page {
+        Some(page) => {
+            let nested_options = ctx.options.for_nested_item();
+            let nested = SerializeCtx { options: &nested_options, ..*ctx };
+            Value::Object(Box::pin(serialize_content(&nested, &page, Some(object))).await?)
+        }
+        None => Value::Null,
+    };
+    out.insert(DEFAULT_PAGE_OBJECT.into(), serialized);
+    Ok(())
+}
+
+/// The key under which a folder's result carries its serialized default page.
+pub const DEFAULT_PAGE_OBJECT: &str = "default_page_object";

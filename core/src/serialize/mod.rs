@@ -5,13 +5,15 @@
 //! type); a more specific layer sees and may override what the earlier ones wrote, so a
 //! plugin extends the standard shape without re-implementing it.
 
+mod blocks;
 mod content;
 mod fields;
 mod options;
 mod references;
 mod summary;
 
-pub use content::{CORE_BASE, CORE_FOLDER, serialize_content};
+pub use blocks::{BLOCK, BLOCK_CONFIGURATION, BLOCK_PAGE, NEWS_LISTING_BLOCK, visible_blocks};
+pub use content::{CORE_BASE, CORE_FOLDER, DEFAULT_PAGE_OBJECT, NEWS_FOLDER, serialize_content};
 pub use fields::{
     FILE_FIELD, IMAGE_FIELD, LINK_FIELD, RELATION_CHOICE_FIELD, RELATION_LIST_FIELD, RICH_TEXT_FIELD, URI_LINK_FIELD,
     download_url, image_url,

@@ -48,13 +48,15 @@ async fn write(ctx: Ctx, mode: Mode) -> ApiResult<Response> {
     let visibility = ctx.visibility();
     let origin = ops::WriteOrigin { base_url: &ctx.request.base_url, visibility: &visibility };
     ops::resolve_references(&ctx.app, &origin, ctx.context.site_id(), &ctx.profile, &mut changes).await?;
+    let mut current = ctx.context.clone();
     if let Some(ordering) = body.get("ordering") {
         if !ctx.profile.folderish {
             return Err(ApiError::new(ErrorCode::BadRequest, "Content ordering is not supported by this resource."));
         }
-        ops::reorder(&ctx.app, &ctx.context, ordering).await?;
+        ops::check_unlocked(&ctx.app, &ctx.context).await?;
+        current = ops::reorder(&ctx.app, &ctx.context, ordering).await?;
     }
-    let updated = ops::update(&ctx.app, &ctx.context, &changes, new_id).await?;
+    let updated = ops::update(&ctx.app, &current, &changes, new_id).await?;
     if !wants_representation(&ctx) {
         return Ok(Response::builder().status(StatusCode::NO_CONTENT).finish());
     }

@@ -9,9 +9,16 @@ use serde_json::{Value, json};
 /// How many children the page lists.
 const PAGE_ITEMS: i64 = 100;
 
-/// Renders `content.html` for the context.
+/// Renders `content.html` for the context. Blocks are parts of their page, not pages: a browser is sent to the page, at the block
+/// (ftw.simplelayout's `@@redirect_to_parent`).
 pub async fn render(ctx: Ctx) -> ApiResult<Response> {
     let object = &ctx.context;
+    if ctx.profile.is_block()
+        && let Some(page) = ctx.parent()
+    {
+        let target = format!("{}#{}", ctx.url_of(page), object.uid);
+        return Ok(Response::builder().status(poem::http::StatusCode::FOUND).header("location", target).finish());
+    }
     let base = &ctx.request.base_url;
     let segments: Vec<&str> = object.path.split('/').filter(|s| !s.is_empty()).collect();
     let ancestor_paths: Vec<String> = (1..segments.len()).map(|n| format!("/{}", segments[..n].join("/"))).collect();

@@ -25,6 +25,7 @@ mod types;
 mod users;
 mod vocabularies;
 mod workflow;
+pub mod working_copy;
 
 use crate::plugin::Registrar;
 use crate::serialize;
@@ -72,11 +73,17 @@ fn build(r: &mut Registrar) {
     r.service(&trash::TRASH);
     r.service(&trash::UNTRASH);
     r.service(&trash::TRASH_LIST);
+    for service in [&working_copy::CHECK_OUT, &working_copy::INFO, &working_copy::CHECK_IN, &working_copy::CANCEL] {
+        r.service(service);
+    }
     r.component(&types::TYPES_COMPONENT);
     r.service(&breadcrumbs::BREADCRUMBS);
     r.component(&breadcrumbs::BREADCRUMBS_COMPONENT);
     r.content_serializer(&serialize::CORE_BASE);
     r.content_serializer(&serialize::CORE_FOLDER);
+    r.content_serializer(&serialize::BLOCK_PAGE);
+    r.content_serializer(&serialize::BLOCK);
+    r.content_serializer(&serialize::NEWS_LISTING_BLOCK);
     r.field_serializer(&serialize::RICH_TEXT_FIELD);
     r.field_serializer(&serialize::FILE_FIELD);
     r.field_serializer(&serialize::IMAGE_FIELD);

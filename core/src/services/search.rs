@@ -28,12 +28,14 @@ async fn search(ctx: Ctx) -> ApiResult<Response> {
     let site_path = format!("/{}", ctx.context.site_id());
     let query = SearchQuery::parse(&ctx.request.query, &site_path)?;
     let visibility = ctx.visibility();
+    let block_types = ctx.app.types.block_types();
     let scope = Scope {
         context_path: &ctx.context.path,
         visibility: &visibility,
         hide_inactive: !ctx.allows(Permission::ACCESS_INACTIVE_CONTENT),
         now: chrono::Utc::now(),
         backend: ctx.app.store.backend(),
+        block_types: &block_types,
     };
     let sql = SearchSql::build(&query, &scope);
     let mut total = ctx.app.store.count_search(&sql).await?;

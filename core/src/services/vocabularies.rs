@@ -106,12 +106,14 @@ async fn catalog_terms(ctx: &Ctx, filter: &Filter) -> ApiResult<Vec<(String, Str
     let site_path = format!("/{}", ctx.context.site_id());
     let query = SearchQuery::parse(&pairs, &site_path)?;
     let visibility = ctx.visibility();
+    let block_types = ctx.app.types.block_types();
     let scope = Scope {
         context_path: &site_path,
         visibility: &visibility,
         hide_inactive: !ctx.allows(Permission::ACCESS_INACTIVE_CONTENT),
         now: chrono::Utc::now(),
         backend: ctx.app.store.backend(),
+        block_types: &block_types,
     };
     let sql = SearchSql::build(&query, &scope);
     let found = ctx.app.store.search(&sql, 0, MAX_BATCH_SIZE).await?;

@@ -157,6 +157,14 @@ impl Store {
         Ok(found)
     }
 
+    /// The live working copy checked out from `baseline_uid`, if any.
+    pub async fn working_copy_of(&self, baseline_uid: &str) -> Result<Option<ContentObject>, sqlx::Error> {
+        self.count();
+        let sql = format!("SELECT {CONTENT_COLUMNS} FROM content WHERE working_copy_of = $1 AND trashed = 0");
+        let row = sqlx::query(AssertSqlSafe(sql)).bind(baseline_uid).fetch_optional(&self.pool).await?;
+        row.as_ref().map(content_from_row).transpose()
+    }
+
     /// An object and all its descendants, parents before children.
     pub async fn subtree(&self, path: &str) -> Result<Vec<ContentObject>, sqlx::Error> {
         self.count();
@@ -182,8 +190,8 @@ impl Tx {
         self.count();
         sqlx::query(
             "INSERT INTO content (uid, parent_uid, path, id, portal_type, position, title, description, \
-             review_state, created, modified, effective, expires, creator, fields, block_local_roles) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
+             review_state, created, modified, effective, expires, creator, fields, block_local_roles, working_copy_of) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
         )
         .bind(&object.uid)
         .bind(object.parent_uid.as_deref())
@@ -201,6 +209,7 @@ impl Tx {
         .bind(&object.creator)
         .bind(serde_json::Value::Object(object.fields.clone()).to_string())
         .bind(i64::from(object.block_local_roles))
+        .bind(object.working_copy_of.as_deref())
         .execute(&mut *self.inner)
         .await?;
         Ok(())
@@ -223,6 +232,29 @@ impl Tx {
         .bind(&object.uid)
         .execute(&mut *self.inner)
         .await?;
+        Ok(())
+    }
+
+    /// Marks `uid` as the working copy of `baseline_uid`; fails on the unique index when the
+    /// baseline is already checked out.
+    pub async fn set_working_copy_of(&mut self, uid: &str, baseline_uid: &str) -> Result<(), sqlx::Error> {
+        self.count();
+        sqlx::query("UPDATE content SET working_copy_of = $1 WHERE uid = $2")
+            .bind(baseline_uid)
+            .bind(uid)
+            .execute(&mut *self.inner)
+            .await?;
+        Ok(())
+    }
+
+    /// Moves one object to `position` among its siblings.
+    pub async fn set_position(&mut self, uid: &str, position: i64) -> Result<(), sqlx::Error> {
+        self.count();
+        sqlx::query("UPDATE content SET position = $1 WHERE uid = $2")
+            .bind(position)
+            .bind(uid)
+            .execute(&mut *self.inner)
+            .await?;
         Ok(())
     }
 

@@ -7,6 +7,7 @@
 
 mod blob;
 mod content;
+mod listing;
 mod principal;
 mod redirect;
 mod relation;
@@ -16,6 +17,7 @@ mod search;
 mod security;
 
 pub use blob::{BlobMeta, BlobRange};
+pub use listing::{Listing, ListingOrder, TypeFilter};
 pub use principal::{PrincipalQuery, StoredPrincipal};
 pub use redirect::RedirectHit;
 pub use relation::{RelationQuery, RelationRow};

@@ -7,7 +7,8 @@ use sqlx::any::AnyRow;
 
 /// The columns every content query selects, in the order [`content_from_row`] reads them.
 pub const CONTENT_COLUMNS: &str = "uid, parent_uid, path, id, portal_type, position, title, description, \
-     review_state, created, modified, effective, expires, creator, fields, block_local_roles, trash_root";
+     review_state, created, modified, effective, expires, creator, fields, block_local_roles, trash_root, \
+     working_copy_of";
 
 /// Stored time format: microseconds keep text order equal to time order.
 pub fn time_to_db(time: DateTime<Utc>) -> String {
@@ -50,6 +51,7 @@ pub fn content_from_row(row: &AnyRow) -> Result<ContentObject, sqlx::Error> {
         fields,
         block_local_roles: row.try_get::<i64, _>(15)? != 0,
         trash_root: row.try_get(16)?,
+        working_copy_of: row.try_get(17)?,
     })
 }
 

@@ -143,7 +143,7 @@ impl Store {
             .await?
             .iter()
             .map(|row| {
-                let at: String = row.try_get(17)?;
+                let at: String = row.try_get(18)?;
                 let at = DateTime::parse_from_rfc3339(&at).map_err(|e| sqlx::Error::Decode(e.into()))?;
                 Ok((content_from_row(row)?, at.with_timezone(&Utc)))
             })

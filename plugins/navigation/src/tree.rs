@@ -72,8 +72,10 @@ impl<'a> Tree<'a> {
     ) -> ApiResult<Tree<'a>> {
         let displayed = ctx.app.record_value(&DISPLAYED_TYPES).await?;
         let displayed: Vec<&str> = displayed.as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+        // Blocks are parts of their page, never navigation entries (nor is what they hold).
         let shown = |o: &ContentObject| {
-            (displayed.is_empty() || displayed.contains(&o.portal_type.as_str()))
+            !ctx.app.types.get(&o.portal_type).is_some_and(|p| p.is_block())
+                && (displayed.is_empty() || displayed.contains(&o.portal_type.as_str()))
                 && (o.fields.get("exclude_from_nav") != Some(&Value::Bool(true)) || on_path(context_path, o))
         };
         let store = &ctx.app.store;

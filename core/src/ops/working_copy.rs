@@ -1,0 +1,228 @@
+//! Staging through working copies (plone.app.iterate): check out a copy of a page with its
+//! blocks, edit it, then check it in onto the baseline (which keeps its uid, URL and history)
+//! or cancel it. While a copy is out the baseline is locked against edits.
+
+use super::move_copy::{Placement, copy_objects};
+use super::references::index_relations;
+use super::{conflict_or_internal, profile_of};
+use crate::app::App;
+use crate::content::ContentObject;
+use crate::content::ids::unique;
+use crate::content::remap::remap_uids;
+use crate::http::{ApiError, ApiResult, ErrorCode};
+use crate::security::recompute_allowed;
+use serde_json::{Map, Value};
+use std::collections::{HashMap, HashSet};
+
+/// The hidden field of a working copy mapping each copied block (and its contents) to the
+/// baseline object it came from, so check-in updates those in place instead of replacing them.
+const ORIGINS: &str = "_working_copy_origins";
+
+/// A checked-out pair.
+pub struct WorkingCopyPair {
+    /// The original.
+    pub baseline: ContentObject,
+    /// The copy being edited.
+    pub working_copy: ContentObject,
+}
+
+/// The pair `object` belongs to (as baseline or as working copy), if one is checked out.
+pub async fn pair_of(app: &App, object: &ContentObject) -> ApiResult<Option<WorkingCopyPair>> {
+    if let Some(baseline_uid) = &object.working_copy_of {
+        let baseline = app.store.content_by_uids(std::slice::from_ref(baseline_uid)).await?.pop();
+        return Ok(baseline.map(|baseline| WorkingCopyPair { baseline, working_copy: object.clone() }));
+    }
+    let copy = app.store.working_copy_of(&object.uid).await?;
+    Ok(copy.map(|working_copy| WorkingCopyPair { baseline: object.clone(), working_copy }))
+}
+
+/// Whether `object` belongs in a working copy: blocks and what they contain are copied with
+/// the page; other children (sub-pages) stay with the baseline, and the copy lists them.
+fn in_copy(app: &App, root: &ContentObject, object: &ContentObject, included: &HashSet<String>) -> bool {
+    let Some(parent) = &object.parent_uid else { return false };
+    if *parent == root.uid {
+        return app.types.get(&object.portal_type).is_some_and(|p| p.is_block());
+    }
+    included.contains(parent)
+}
+
+/// Checks out `baseline` into its container as `working_copy_of_<id>`.
+pub async fn check_out(
+    app: &App,
+    baseline: &ContentObject,
+    container: &ContentObject,
+    creator: &str,
+) -> ApiResult<ContentObject> {
+    let profile = profile_of(app, baseline)?;
+    if baseline.is_site_root() || profile.is_block() {
+        return Err(ApiError::new(ErrorCode::BadRequest, "Only content pages and items can be checked out."));
+    }
+    if baseline.working_copy_of.is_some() {
+        return Err(ApiError::new(ErrorCode::BadRequest, "A working copy cannot be checked out again."));
+    }
+    if app.store.working_copy_of(&baseline.uid).await?.is_some() {
+        return Err(ApiError::new(ErrorCode::Locked, "This object is already checked out."));
+    }
+    let subtree = app.store.subtree(&baseline.path).await?;
+    let mut included: HashSet<String> = HashSet::new();
+    let mut objects = vec![baseline.clone()];
+    for object in subtree.iter().skip(1) {
+        if in_copy(app, baseline, object, &included) {
+            included.insert(object.uid.clone());
+            objects.push(object.clone());
+        }
+    }
+    let mut tx = app.store.begin().await?;
+    let taken = app.store.child_ids(&container.uid).await?;
+    let id = unique(&format!("working_copy_of_{}", baseline.id), &taken);
+    let position = tx.next_position(&container.uid).await?;
+    let placement = Placement { parent: container, id: &id, position };
+    let copied = copy_objects(app, &mut tx, &objects, &placement, creator).await?;
+    let mut root = copied.root;
+    root.working_copy_of = Some(baseline.uid.clone());
+    // Copy uid → baseline uid, for check-in.
+    let origins: Map<String, Value> =
+        copied.uids.iter().map(|(original, copy)| (copy.clone(), Value::String(original.clone()))).collect();
+    root.fields.insert(ORIGINS.to_owned(), Value::Object(origins));
+    tx.update_content(&root).await?;
+    tx.set_working_copy_of(&root.uid, &baseline.uid).await.map_err(|e| {
+        if crate::store::is_unique_violation(&e) {
+            ApiError::new(ErrorCode::Locked, "This object was checked out at the same time.")
+        } else {
+            ApiError::internal(e)
+        }
+    })?;
+    tx.commit().await.map_err(conflict_or_internal)?;
+    Ok(root)
+}
+
+/// Copies the working copy's fields and blocks onto the baseline and removes the copy, in one
+/// transaction. Blocks that came from the baseline are updated in place (they keep their
+/// uids, so links to them survive); new ones move over; ones deleted in the copy are deleted.
+/// Sub-pages added to the working copy move to the baseline.
+pub async fn check_in(app: &App, pair: &WorkingCopyPair) -> ApiResult<ContentObject> {
+    let WorkingCopyPair { baseline, working_copy } = pair;
+    let origins: HashMap<String, String> = working_copy
+        .fields
+        .get(ORIGINS)
+        .and_then(Value::as_object)
+        .map(|m| m.iter().filter_map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_owned()))).collect())
+        .unwrap_or_default();
+    let copy_tree = app.store.subtree(&working_copy.path).await?;
+    let base_tree = app.store.subtree(&baseline.path).await?;
+    let base_by_uid: HashMap<&str, &ContentObject> = base_tree.iter().map(|o| (o.uid.as_str(), o)).collect();
+    // Copy uid → the baseline uid it becomes: its origin when that still lives in the
+    // baseline's tree, itself (moved over) otherwise.
+    let mut renamed: HashMap<String, String> = HashMap::new();
+    renamed.insert(working_copy.uid.clone(), baseline.uid.clone());
+    for object in copy_tree.iter().skip(1) {
+        if let Some(origin) = origins.get(&object.uid).filter(|o| base_by_uid.contains_key(o.as_str())) {
+            renamed.insert(object.uid.clone(), origin.clone());
+        }
+    }
+    let kept: HashSet<&str> = renamed.values().map(String::as_str).collect();
+    let mut tx = app.store.begin().await?;
+    // Baseline blocks (and their contents) the copy no longer has.
+    for object in base_tree.iter().skip(1) {
+        if !kept.contains(object.uid.as_str()) && was_copied(app, baseline, object, &base_by_uid) {
+            tx.delete_subtree(&object.path).await?;
+        }
+    }
+    let mut updated_root = baseline.clone();
+    apply_content(&mut updated_root, working_copy);
+    remap_uids(profile_of(app, baseline)?, &mut updated_root.fields, &renamed);
+    updated_root.fields.remove(ORIGINS);
+    updated_root.modified = chrono::Utc::now();
+    tx.update_content(&updated_root).await?;
+    tx.replace_blobs(&working_copy.uid, &baseline.uid).await?;
+    index_relations(&mut tx, profile_of(app, baseline)?, &updated_root).await?;
+    let mut moved: HashSet<String> = HashSet::new();
+    let mut taken: HashMap<String, Vec<String>> = HashMap::new();
+    for object in copy_tree.iter().skip(1) {
+        let parent_moved = object.parent_uid.as_ref().is_some_and(|p| moved.contains(p));
+        if parent_moved {
+            moved.insert(object.uid.clone());
+            continue;
+        }
+        let profile = profile_of(app, object)?;
+        match renamed.get(&object.uid).and_then(|uid| base_by_uid.get(uid.as_str())) {
+            Some(target) => {
+                let mut updated = (*target).clone();
+                apply_content(&mut updated, object);
+                remap_uids(profile, &mut updated.fields, &renamed);
+                updated.modified = chrono::Utc::now();
+                tx.update_content(&updated).await?;
+                tx.set_position(&updated.uid, object.position).await?;
+                tx.replace_blobs(&object.uid, &updated.uid).await?;
+                index_relations(&mut tx, profile, &updated).await?;
+            }
+            None => {
+                let new_parent_uid =
+                    object.parent_uid.as_ref().and_then(|p| renamed.get(p)).cloned().unwrap_or(baseline.uid.clone());
+                let Some(new_parent) = base_by_uid.get(new_parent_uid.as_str()).copied() else {
+                    continue;
+                };
+                let siblings = match taken.get_mut(&new_parent.uid) {
+                    Some(ids) => ids,
+                    None => {
+                        let ids = app.store.child_ids(&new_parent.uid).await?;
+                        taken.entry(new_parent.uid.clone()).or_insert(ids)
+                    }
+                };
+                let id = unique(&object.id, siblings);
+                siblings.push(id.clone());
+                let new_path = format!("{}/{id}", new_parent.path);
+                let mut remapped = object.clone();
+                remap_uids(profile, &mut remapped.fields, &renamed);
+                tx.update_content(&remapped).await?;
+                tx.move_subtree(object, &new_parent.uid, &new_path, &id, object.position)
+                    .await
+                    .map_err(conflict_or_internal)?;
+                index_relations(&mut tx, profile, &remapped).await?;
+                moved.insert(object.uid.clone());
+            }
+        }
+    }
+    tx.delete_subtree(&working_copy.path).await?;
+    recompute_allowed(app, &mut tx, &baseline.path).await?;
+    tx.commit().await.map_err(conflict_or_internal)?;
+    Ok(updated_root)
+}
+
+/// Whether a baseline object was part of what check-out copies (a block or a block's content).
+fn was_copied(
+    app: &App,
+    baseline: &ContentObject,
+    object: &ContentObject,
+    by_uid: &HashMap<&str, &ContentObject>,
+) -> bool {
+    let mut current = object;
+    loop {
+        let Some(parent) = current.parent_uid.as_deref() else { return false };
+        if parent == baseline.uid {
+            return app.types.get(&current.portal_type).is_some_and(|p| p.is_block());
+        }
+        match by_uid.get(parent) {
+            Some(next) => current = next,
+            None => return false,
+        }
+    }
+}
+
+/// The editable content of `source` onto `target`: title, description, dates and fields; the
+/// target keeps its identity, place, creator and workflow state.
+fn apply_content(target: &mut ContentObject, source: &ContentObject) {
+    target.title = source.title.clone();
+    target.description = source.description.clone();
+    target.effective = source.effective;
+    target.expires = source.expires;
+    target.fields = source.fields.clone();
+}
+
+/// Deletes the working copy (and what was created in it); the baseline is unlocked.
+pub async fn cancel(app: &App, pair: &WorkingCopyPair) -> ApiResult<()> {
+    let mut tx = app.store.begin().await?;
+    tx.delete_subtree(&pair.working_copy.path).await?;
+    tx.commit().await?;
+    Ok(())
+}

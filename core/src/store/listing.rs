@@ -1,0 +1,121 @@
+//! Folder listings with the rules of the extended folder serializer: blocks left out (or only
+//! blocks), news ordered by date, and a working copy's children followed by its baseline's.
+//! Each page is one statement and each count another, whatever the length.
+
+use super::Store;
+use super::content::visibility_filter;
+use super::rows::{CONTENT_COLUMNS, content_from_row, placeholders};
+use crate::catalog::json_field;
+use crate::content::ContentObject;
+use crate::security::Visibility;
+use sqlx::{AssertSqlSafe, Row};
+
+/// Which types a listing keeps.
+#[derive(Clone, Copy, Debug)]
+pub enum TypeFilter<'a> {
+    /// Every type but these (folder items leave blocks out).
+    Except(&'a [String]),
+    /// Only these (a page's blocks).
+    Only(&'a [String]),
+}
+
+/// How a listing is ordered (within each parent).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListingOrder {
+    /// The editors' order.
+    Position,
+    /// Newest `news_date` first; entries without one last.
+    NewsDateDescending,
+}
+
+/// A listing of the children of one or more containers.
+#[derive(Clone, Copy, Debug)]
+pub struct Listing<'a> {
+    /// The containers, in order: all children of the first come before those of the second.
+    pub parents: &'a [String],
+    /// Which types are kept.
+    pub types: TypeFilter<'a>,
+    /// The order within each container.
+    pub order: ListingOrder,
+}
+
+impl Listing<'_> {
+    /// The `WHERE` condition and `ORDER BY` list, parameters from `$1`, and the parameters.
+    fn sql(&self, store: &Store, visibility: &Visibility) -> (String, String, Vec<String>) {
+        let mut binds: Vec<String> = self.parents.to_vec();
+        let parents = placeholders(1, self.parents.len());
+        let (types, op) = match self.types {
+            TypeFilter::Except(types) => (types, "NOT IN"),
+            TypeFilter::Only(types) => (types, "IN"),
+        };
+        let mut condition = format!("parent_uid IN ({parents}) AND trashed = 0");
+        if !types.is_empty() {
+            condition.push_str(&format!(" AND portal_type {op} ({})", placeholders(binds.len() + 1, types.len())));
+            binds.extend(types.iter().cloned());
+        } else if op == "IN" {
+            condition.push_str(" AND 1 = 0");
+        }
+        let (filter, tokens) = visibility_filter(visibility, binds.len() + 1);
+        condition.push_str(&filter);
+        binds.extend(tokens.iter().cloned());
+        let mut order = Vec::new();
+        if self.parents.len() > 1 {
+            // Children of earlier containers first: the position of parent_uid in the list.
+            let cases: Vec<String> =
+                (0..self.parents.len()).map(|i| format!("WHEN parent_uid = ${} THEN {i}", i + 1)).collect();
+            order.push(format!("CASE {} END", cases.join(" ")));
+        }
+        match self.order {
+            ListingOrder::Position => order.push("position".into()),
+            ListingOrder::NewsDateDescending => {
+                order.push(format!("COALESCE({}, '') DESC", json_field(store.backend(), "content", "news_date")));
+                order.push("position".into());
+            }
+        }
+        order.push("id".into());
+        (condition, order.join(", "), binds)
+    }
+}
+
+impl Store {
+    /// One page of a listing.
+    pub async fn list(
+        &self,
+        listing: &Listing<'_>,
+        visibility: &Visibility,
+        offset: i64,
+        limit: i64,
+    ) -> Result<Vec<ContentObject>, sqlx::Error> {
+        if listing.parents.is_empty() {
+            return Ok(Vec::new());
+        }
+        let (condition, order, binds) = listing.sql(self, visibility);
+        let n = binds.len();
+        let sql = format!(
+            "SELECT {CONTENT_COLUMNS} FROM content WHERE {condition} ORDER BY {order} LIMIT ${} OFFSET ${}",
+            n + 1,
+            n + 2
+        );
+        self.count();
+        let mut query = sqlx::query(AssertSqlSafe(sql));
+        for bind in &binds {
+            query = query.bind(bind.as_str());
+        }
+        query.bind(limit).bind(offset).fetch_all(&self.pool).await?.iter().map(content_from_row).collect()
+    }
+
+    /// How many objects a listing holds.
+    pub async fn count_listed(&self, listing: &Listing<'_>, visibility: &Visibility) -> Result<i64, sqlx::Error> {
+        if listing.parents.is_empty() {
+            return Ok(0);
+        }
+        let (condition, _, binds) = listing.sql(self, visibility);
+        self.count();
+        let sql = format!("SELECT COUNT(*) FROM content WHERE {condition}");
+        let mut query = sqlx::query(AssertSqlSafe(sql));
+        for bind in &binds {
+            query = query.bind(bind.as_str());
+        }
+        query.fetch_one(&self.pool).await?.try_get(0)
+    }
+}
