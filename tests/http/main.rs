@@ -9,6 +9,7 @@ use wcs_plugin_navigation as _;
 
 mod api_mode;
 mod auth;
+mod block_pages;
 mod content;
 mod errors;
 mod files;
