@@ -29,3 +29,4 @@ mod sharing_trash;
 mod support;
 mod types_dir;
 mod workflow;
+mod working_copies;
