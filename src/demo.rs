@@ -1,7 +1,14 @@
-//! Example content for `serve --demo` / `init --demo`, from `examples/demo/content.json`.
+//! Example content for `serve --demo` / `init --demo`, from `examples/demo/content.json`: a
+//! German/English municipal site with topics, subtopics, block pages, news and files.
+//!
+//! An entry either creates an object (`parent` path plus a POST body) or changes one
+//! (`patch` path plus a PATCH body, e.g. a default page or a page layout). In a layout,
+//! `{"uid": "@<id>"}` names the page's block with that id, since uids are made at load time.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 use wcs_core::app::{ADMIN_USER, App};
+use wcs_core::content::ContentObject;
+use wcs_core::content::values::{Mode, parse_changes};
 use wcs_core::http::ApiError;
 use wcs_core::ops::WriteOrigin;
 use wcs_core::security::Visibility;
@@ -16,23 +23,67 @@ pub async fn load_demo(app: &App) -> Result<usize, ApiError> {
         return Ok(0);
     }
     let entries: Vec<Value> = serde_json::from_str(DEMO).map_err(ApiError::internal)?;
+    let origin = WriteOrigin { base_url: "", visibility: &Visibility::All };
     let mut created = 0;
     for entry in &entries {
         let Some(body) = entry.as_object() else {
             continue;
         };
-        let parent_path = body.get("parent").and_then(Value::as_str).unwrap_or("");
-        let path = if parent_path.is_empty() { site.path.clone() } else { format!("{}/{parent_path}", site.path) };
-        let parent = app
-            .store
-            .content_at_path(&path)
-            .await?
-            .ok_or_else(|| ApiError::internal(format!("demo parent {path} missing")))?;
         let mut body = body.clone();
-        body.remove("parent");
-        let origin = WriteOrigin { base_url: "", visibility: &Visibility::All };
+        if let Some(Value::String(path)) = body.remove("patch") {
+            let object = at(app, &site, &path).await?;
+            patch(app, &object, &mut body, &origin).await?;
+            continue;
+        }
+        let parent_path = body.remove("parent").and_then(|p| p.as_str().map(str::to_owned)).unwrap_or_default();
+        let parent = at(app, &site, &parent_path).await?;
         wcs_core::ops::create(app, &parent, &body, ADMIN_USER, true, &origin).await?;
         created += 1;
     }
     Ok(created)
+}
+
+async fn at(app: &App, site: &ContentObject, path: &str) -> Result<ContentObject, ApiError> {
+    let path = if path.is_empty() { site.path.clone() } else { format!("{}/{path}", site.path) };
+    app.store.content_at_path(&path).await?.ok_or_else(|| ApiError::internal(format!("demo object {path} missing")))
+}
+
+async fn patch(
+    app: &App,
+    object: &ContentObject,
+    body: &mut Map<String, Value>,
+    origin: &WriteOrigin<'_>,
+) -> Result<(), ApiError> {
+    if let Some(layout) = body.get_mut("simplelayout") {
+        name_blocks_by_uid(app, object, layout).await?;
+    }
+    let profile =
+        app.types.get(&object.portal_type).ok_or_else(|| ApiError::internal("demo object of unknown type"))?;
+    let mut changes = parse_changes(profile, body, Mode::Patch, &[])?;
+    wcs_core::ops::resolve_references(app, origin, object.site_id(), profile, &mut changes).await?;
+    wcs_core::ops::update(app, object, &changes, None).await?;
+    Ok(())
+}
+
+/// Replaces `"@<id>"` uids in a layout by the uids of the page's children.
+async fn name_blocks_by_uid(app: &App, page: &ContentObject, layout: &mut Value) -> Result<(), ApiError> {
+    match layout {
+        Value::Object(map) => {
+            if let Some(Value::String(uid)) = map.get_mut("uid")
+                && let Some(id) = uid.strip_prefix('@')
+            {
+                *uid = at(app, page, id).await?.uid;
+            }
+            for value in map.values_mut() {
+                Box::pin(name_blocks_by_uid(app, page, value)).await?;
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                Box::pin(name_blocks_by_uid(app, page, item)).await?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
 }

@@ -70,15 +70,39 @@ async fn first_start_prints_the_admin_password_once_and_sigterm_stops_gracefully
     assert!(line.contains("generated password") && password.len() >= 16, "{line}");
     let url = format!("http://127.0.0.1:{port}/Plone");
     let site = wait_ready(&client, &url, &password).await;
-    assert_eq!(site["items_total"], 3, "demo content: {site}");
+    assert_eq!(site["items_total"], 4, "demo content: {site}");
+    demo_shows_every_feature(&client, &url, &password).await;
     assert!(terminate(child).success());
 
     let port = free_port();
     let (child, lines) = start(dir.path(), port);
     let url = format!("http://127.0.0.1:{port}/Plone");
     let site = wait_ready(&client, &url, &password).await;
-    assert_eq!(site["items_total"], 3, "--demo does not load twice");
+    assert_eq!(site["items_total"], 4, "--demo does not load twice");
     assert!(terminate(child).success());
     let printed: Vec<String> = lines.try_iter().collect();
     assert!(printed.iter().all(|l| !l.contains("password")), "printed again: {printed:?}");
+}
+
+async fn demo_shows_every_feature(client: &reqwest::Client, url: &str, password: &str) {
+    let get = |path: &str| {
+        client
+            .get(format!("{url}/{path}"))
+            .header("Accept", "application/json")
+            .basic_auth("admin", Some(password))
+            .send()
+    };
+    let page: serde_json::Value = get("umwelt/abfall").await.unwrap().json().await.unwrap();
+    assert_eq!(page["slblocks"].as_object().map(|b| b.len()), Some(3), "{page}");
+    assert_eq!(page["simplelayout"]["default"][0]["cols"][0]["width"], 8);
+    let folder: serde_json::Value = get("leben/schule").await.unwrap().json().await.unwrap();
+    assert_eq!(folder["default_page_object"]["title"], "Schulen im Überblick");
+    let news: serde_json::Value = get("aktuelles").await.unwrap().json().await.unwrap();
+    let first = news["items"][0]["title"].as_str().unwrap_or_default().to_owned();
+    assert_eq!(first, "Straßenfest im Sommer", "newest first: {news}");
+    let listing =
+        news["slblocks"].as_object().and_then(|b| b.values().find(|b| b["@type"] == "NewsListingBlock")).cloned();
+    assert_eq!(listing.map(|l| l["items_total"].clone()), Some(serde_json::json!(3)));
+    let subtopic: serde_json::Value = get("umwelt/energie").await.unwrap().json().await.unwrap();
+    assert_eq!(subtopic["main_topics"].as_array().map(Vec::len), Some(2));
 }

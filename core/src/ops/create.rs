@@ -5,8 +5,8 @@ use super::{choose_id, conflict_or_internal, initial_state, initialise_security,
 use crate::app::App;
 use crate::content::ContentObject;
 use crate::content::links::is_uid;
-use crate::content::values::{Mode, parse_changes};
-use crate::http::{ApiError, ApiResult, ErrorCode};
+use crate::content::values::{DEFAULT_PAGE, Mode, parse_changes};
+use crate::http::{ApiError, ApiResult, ErrorCode, FieldError};
 use crate::security::recompute_allowed;
 use serde_json::{Map, Value};
 
@@ -63,6 +63,12 @@ pub async fn create(
         }
     };
     let mut changes = parse_changes(profile, body, Mode::Create, &["id", "UID"])?;
+    if changes.values.get(DEFAULT_PAGE).is_some_and(|v| !v.is_null()) {
+        return Err(ApiError::validation(vec![FieldError::new(
+            DEFAULT_PAGE,
+            "A new folder has no children yet; set its default page once the page exists.",
+        )]));
+    }
     resolve_references(app, origin, container.site_id(), profile, &mut changes).await?;
     let now = chrono::Utc::now();
     let mut object = ContentObject {

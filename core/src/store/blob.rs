@@ -124,6 +124,7 @@ impl Tx {
     pub async fn replace_blobs(&mut self, from_uid: &str, to_uid: &str) -> Result<(), sqlx::Error> {
         self.count();
         sqlx::query("DELETE FROM blob WHERE content_uid = $1").bind(to_uid).execute(&mut *self.inner).await?;
+        self.count();
         sqlx::query("DELETE FROM image_scale WHERE content_uid = $1").bind(to_uid).execute(&mut *self.inner).await?;
         self.copy_blobs(from_uid, to_uid).await
     }
