@@ -184,3 +184,22 @@ async fn navigation_items_carry_thumbnails() {
     assert_eq!(fetch_image(&server, thumb, Some("admin")).await, (200, Some((40, 20))));
     assert_eq!(items.iter().find(|i| i["title"] == "Plain").unwrap()["thumb"], Value::Null);
 }
+
+#[tokio::test]
+async fn blocks_never_show_in_navigation() {
+    let server = TestServer::start().await;
+    server.create("", json!({"@type": "ContentPage", "title": "Page", "id": "page"})).await;
+    server.create("page", json!({"@type": "TextBlock", "title": "Block", "id": "block"})).await;
+    server.create("page", json!({"@type": "GalleryBlock", "title": "Gallery", "id": "gallery"})).await;
+    server
+        .create(
+            "page/gallery",
+            json!({"@type": "Image", "title": "Pic", "image": {"data": png(20, 20), "filename": "p.png"}}),
+        )
+        .await;
+    server.create("page", json!({"@type": "ContentPage", "title": "Subpage", "id": "sub"})).await;
+    let (status, nav) = server.get_json("page/@navigation?expand.navigation.depth=3").await;
+    assert_eq!(status, 200);
+    let page = find(&nav["items"], "Page");
+    assert_eq!(titles(&page["items"]), vec!["Subpage"]);
+}

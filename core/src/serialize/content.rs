@@ -1,13 +1,12 @@
 //! Core's content serializer layers and the function that runs all layers for an object.
 
-use super::{ContentSerializer, References, SerializeCtx, Subject, summary};
+use super::{ContentSerializer, References, SerializeCtx, Subject, summary, working_copy_info};
 use crate::content::values::{DEFAULT_PAGE, format_time, is_column};
 use crate::content::{ContentObject, FieldKind};
 use crate::http::{ApiError, ApiResult, batching_links};
 use crate::ops::working_copy::pair_of;
 use crate::security::Permission;
 use crate::service::ContentKind;
-use crate::services::working_copy::info as working_copy_info;
 use crate::store::{Listing, ListingOrder, TypeFilter};
 use serde_json::{Map, Value, json};
 

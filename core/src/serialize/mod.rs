@@ -10,6 +10,7 @@ mod content;
 mod fields;
 mod options;
 mod references;
+mod staging;
 mod summary;
 
 pub use blocks::{BLOCK, BLOCK_CONFIGURATION, BLOCK_PAGE, NEWS_LISTING_BLOCK, visible_blocks};
@@ -20,6 +21,7 @@ pub use fields::{
 };
 pub use options::SerializeOptions;
 pub use references::{NO_REFERENCES, References};
+pub use staging::working_copy_info;
 pub use summary::{relation_summary, summary};
 
 use crate::app::App;

@@ -25,7 +25,7 @@ mod types;
 mod users;
 mod vocabularies;
 mod workflow;
-pub mod working_copy;
+mod working_copy;
 
 use crate::plugin::Registrar;
 use crate::serialize;

@@ -5,11 +5,11 @@
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, json, json_with_status};
 use crate::ops::working_copy::{WorkingCopyPair, cancel, check_in, check_out, pair_of};
 use crate::security::{Csrf, Permission, denied};
-use crate::serialize::SerializeCtx;
+use crate::serialize::working_copy_info as info;
 use crate::service::{ContentKind, Service};
 use poem::Response;
 use poem::http::{Method, StatusCode};
-use serde_json::{Value, json};
+use serde_json::json;
 
 /// Checks out a working copy next to the object.
 pub static CHECK_OUT: Service = Service {
@@ -108,25 +108,4 @@ async fn delete(ctx: Ctx) -> ApiResult<Response> {
     ctx.check_on(&pair.working_copy, Permission::DELETE_OBJECTS).await?;
     cancel(&ctx.app, &pair).await?;
     Ok(Response::builder().status(StatusCode::NO_CONTENT).finish())
-}
-
-/// `{working_copy, working_copy_of}` as plone.restapi shapes them; both null when nothing is
-/// checked out. Content serializations carry the same two keys.
-pub async fn info(ctx: &SerializeCtx<'_>, pair: Option<&WorkingCopyPair>) -> ApiResult<Value> {
-    let Some(WorkingCopyPair { baseline, working_copy }) = pair else {
-        return Ok(json!({"working_copy": null, "working_copy_of": null}));
-    };
-    let creator = ctx.app.store.principal(&working_copy.creator).await?;
-    let creator_name = creator.map(|p| p.fullname).filter(|n| !n.is_empty()).unwrap_or(working_copy.creator.clone());
-    let site_url = ctx.site_url(working_copy);
-    Ok(json!({
-        "working_copy": {
-            "@id": working_copy.url(ctx.base_url),
-            "title": working_copy.title,
-            "created": crate::content::values::format_time(working_copy.created),
-            "creator_name": creator_name,
-            "creator_url": format!("{site_url}/author/{}", working_copy.creator),
-        },
-        "working_copy_of": {"@id": baseline.url(ctx.base_url), "title": baseline.title},
-    }))
 }
