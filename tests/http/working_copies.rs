@@ -56,7 +56,8 @@ async fn check_in_updates_the_baseline_in_place() {
     let text = json!({"text": "<p>neu</p>"});
     assert_eq!(server.admin(Method::PATCH, &copied_kept).json(&text).send().await.unwrap().status(), 204);
     assert_eq!(server.admin(Method::DELETE, &format!("{copy}/dropped")).send().await.unwrap().status(), 204);
-    let added = server.create(&copy, json!({"@type": "TextBlock", "id": "added", "text": "<p>dazu</p>"})).await;
+    let link = format!("<p>dazu <a href=\"{}\">siehe oben</a></p>", server.url(&copied_kept));
+    let added = server.create(&copy, json!({"@type": "TextBlock", "id": "added", "text": link})).await;
     server.create(&copy, json!({"@type": "ContentPage", "id": "new-sub", "title": "Neue Unterseite"})).await;
     let (_, wc) = server.get_json(&copy).await;
     let titles: Vec<&str> = wc["items"].as_array().unwrap().iter().map(|i| i["title"].as_str().unwrap()).collect();
@@ -73,7 +74,8 @@ async fn check_in_updates_the_baseline_in_place() {
     let blocks = after["slblocks"].as_object().unwrap();
     assert_eq!(blocks[&uid(&kept)]["text"]["data"], "<p>neu</p>", "changed blocks keep their uids");
     assert!(!blocks.contains_key(&uid(&dropped)));
-    assert_eq!(blocks[&uid(&added)]["text"]["data"], "<p>dazu</p>");
+    let data = blocks[&uid(&added)]["text"]["data"].as_str().unwrap();
+    assert!(data.contains(&format!("href=\"{}\"", server.url("p/kept"))), "links between blocks survive: {data}");
     let titles: Vec<&str> = after["items"].as_array().unwrap().iter().map(|i| i["title"].as_str().unwrap()).collect();
     assert!(titles.contains(&"Neue Unterseite") && titles.contains(&"Unterseite"), "{titles:?}");
     let (_, history) = server.get_json("p/@workflow").await;
