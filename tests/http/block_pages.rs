@@ -2,13 +2,9 @@
 //! and links between blocks.
 
 use crate::images::png;
-use crate::support::{TestServer, assert_error, read, site_path};
+use crate::support::{TestServer, assert_error, read, site_path, uid};
 use reqwest::Method;
 use serde_json::{Value, json};
-
-fn uid(object: &Value) -> String {
-    object["UID"].as_str().unwrap().to_owned()
-}
 
 fn layout_uids(page: &Value) -> Vec<String> {
     let mut out = Vec::new();

@@ -188,3 +188,8 @@ pub async fn assert_error(response: Response, status: u16, code: &str) -> Value 
     assert!(body["type"].is_string() && body["message"].is_string(), "error body shape: {body}");
     body
 }
+
+/// The `UID` of a serialized object.
+pub fn uid(object: &Value) -> String {
+    object["UID"].as_str().expect("UID string").to_owned()
+}

@@ -1,12 +1,8 @@
 //! `@workingcopy`: check-out, the merged listing of a working copy, check-in and cancel.
 
-use crate::support::{TestServer, assert_error, read, site_path};
+use crate::support::{TestServer, assert_error, read, site_path, uid};
 use reqwest::Method;
 use serde_json::{Value, json};
-
-fn uid(object: &Value) -> String {
-    object["UID"].as_str().unwrap().to_owned()
-}
 
 async fn check_out(server: &TestServer, path: &str) -> String {
     let response = server.admin(Method::POST, &format!("{path}/@workingcopy")).send().await.unwrap();

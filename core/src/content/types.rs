@@ -316,6 +316,11 @@ impl TypeRegistry {
         self.types.values().filter(|t| t.is_block()).map(|t| t.id.clone()).collect()
     }
 
+    /// Whether objects of `portal_type` are layout blocks (unknown types are not).
+    pub fn is_block_type(&self, portal_type: &str) -> bool {
+        self.types.get(portal_type).is_some_and(|t| t.is_block())
+    }
+
     /// Whether `container` accepts a child of type `child`.
     pub fn allows_child(&self, container: &TypeProfile, child: &TypeProfile) -> bool {
         container.folderish

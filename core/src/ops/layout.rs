@@ -21,7 +21,7 @@ async fn children(app: &App, page: &ContentObject) -> ApiResult<Vec<ContentObjec
 }
 
 fn is_block(app: &App, object: &ContentObject) -> bool {
-    app.types.get(&object.portal_type).is_some_and(|p| p.is_block())
+    app.types.is_block_type(&object.portal_type)
 }
 
 /// A client's layout for `page` made consistent with its children: a placed uid that names an

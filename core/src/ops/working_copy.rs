@@ -41,7 +41,7 @@ pub async fn pair_of(app: &App, object: &ContentObject) -> ApiResult<Option<Work
 fn in_copy(app: &App, root: &ContentObject, object: &ContentObject, included: &HashSet<String>) -> bool {
     let Some(parent) = &object.parent_uid else { return false };
     if *parent == root.uid {
-        return app.types.get(&object.portal_type).is_some_and(|p| p.is_block());
+        return app.types.is_block_type(&object.portal_type);
     }
     included.contains(parent)
 }
@@ -200,7 +200,7 @@ fn was_copied(
     loop {
         let Some(parent) = current.parent_uid.as_deref() else { return false };
         if parent == baseline.uid {
-            return app.types.get(&current.portal_type).is_some_and(|p| p.is_block());
+            return app.types.is_block_type(&current.portal_type);
         }
         match by_uid.get(parent) {
             Some(next) => current = next,

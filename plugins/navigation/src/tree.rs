@@ -74,7 +74,7 @@ impl<'a> Tree<'a> {
         let displayed: Vec<&str> = displayed.as_array().into_iter().flatten().filter_map(Value::as_str).collect();
         // Blocks are parts of their page, never navigation entries (nor is what they hold).
         let shown = |o: &ContentObject| {
-            !ctx.app.types.get(&o.portal_type).is_some_and(|p| p.is_block())
+            !ctx.app.types.is_block_type(&o.portal_type)
                 && (displayed.is_empty() || displayed.contains(&o.portal_type.as_str()))
                 && (o.fields.get("exclude_from_nav") != Some(&Value::Bool(true)) || on_path(context_path, o))
         };
