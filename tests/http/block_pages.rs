@@ -168,6 +168,10 @@ async fn file_and_gallery_blocks_list_their_contents_sorted() {
     let titles: Vec<&str> = listed["items"].as_array().unwrap().iter().map(|i| i["title"].as_str().unwrap()).collect();
     assert_eq!(titles, vec!["beta", "alpha"]);
     assert!(listed["items"][0]["file"]["download"].as_str().unwrap().contains("@@download/file"));
+    let (_, direct) = server.get_json("p/files").await;
+    let direct_titles: Vec<&str> =
+        direct["items"].as_array().unwrap().iter().map(|i| i["title"].as_str().unwrap()).collect();
+    assert_eq!(direct_titles, titles, "a block fetched alone lists the same, sorted the same");
     let image = &page["slblocks"][uid(&gallery)]["items"][0]["image"];
     assert_eq!(image["scales"]["thumb"]["width"], 128);
     // More blocks do not mean more queries.

@@ -77,8 +77,7 @@ pub async fn follow_ordering(app: &App, page: &ContentObject, ids_in_order: &[St
         .collect();
     // The layout's reading order is the page order of its blocks: the n-th cell takes the
     // n-th block of the new order.
-    let mut placed_in_new_order: Vec<String> = new_order.into_iter().filter(|uid| placed.contains(uid)).collect();
-    placed_in_new_order.truncate(placed.len());
+    let placed_in_new_order: Vec<String> = new_order.into_iter().filter(|uid| placed.contains(uid)).collect();
     if placed_in_new_order.len() == placed.len() {
         layout.pour(&placed_in_new_order);
     }

@@ -36,14 +36,23 @@ pub async fn pair_of(app: &App, object: &ContentObject) -> ApiResult<Option<Work
     Ok(copy.map(|working_copy| WorkingCopyPair { baseline: object.clone(), working_copy }))
 }
 
-/// Whether `object` belongs in a working copy: blocks and what they contain are copied with
-/// the page; other children (sub-pages) stay with the baseline, and the copy lists them.
-fn in_copy(app: &App, root: &ContentObject, object: &ContentObject, included: &HashSet<String>) -> bool {
-    let Some(parent) = &object.parent_uid else { return false };
-    if *parent == root.uid {
-        return app.types.is_block_type(&object.portal_type);
+/// The part of a baseline's subtree (the baseline first, parents before children) that a
+/// working copy holds: the object, its blocks and what they contain. Other children
+/// (sub-pages) stay with the baseline, and the copy lists them.
+fn copied_part(app: &App, subtree: &[ContentObject]) -> Vec<ContentObject> {
+    let Some(root) = subtree.first() else { return Vec::new() };
+    let mut included: HashSet<&str> = HashSet::from([root.uid.as_str()]);
+    let mut part = vec![root.clone()];
+    for object in &subtree[1..] {
+        let Some(parent) = object.parent_uid.as_deref() else { continue };
+        let belongs =
+            if parent == root.uid { app.types.is_block_type(&object.portal_type) } else { included.contains(parent) };
+        if belongs {
+            included.insert(object.uid.as_str());
+            part.push(object.clone());
+        }
     }
-    included.contains(parent)
+    part
 }
 
 /// Checks out `baseline` into its container as `working_copy_of_<id>`.
@@ -63,15 +72,7 @@ pub async fn check_out(
     if app.store.working_copy_of(&baseline.uid).await?.is_some() {
         return Err(ApiError::new(ErrorCode::Locked, "This object is already checked out."));
     }
-    let subtree = app.store.subtree(&baseline.path).await?;
-    let mut included: HashSet<String> = HashSet::new();
-    let mut objects = vec![baseline.clone()];
-    for object in subtree.iter().skip(1) {
-        if in_copy(app, baseline, object, &included) {
-            included.insert(object.uid.clone());
-            objects.push(object.clone());
-        }
-    }
+    let objects = copied_part(app, &app.store.subtree(&baseline.path).await?);
     let mut tx = app.store.begin().await?;
     let taken = app.store.child_ids(&container.uid).await?;
     let id = unique(&format!("working_copy_of_{}", baseline.id), &taken);
@@ -123,8 +124,8 @@ pub async fn check_in(app: &App, pair: &WorkingCopyPair) -> ApiResult<ContentObj
     let kept: HashSet<&str> = renamed.values().map(String::as_str).collect();
     let mut tx = app.store.begin().await?;
     // Baseline blocks (and their contents) the copy no longer has.
-    for object in base_tree.iter().skip(1) {
-        if !kept.contains(object.uid.as_str()) && was_copied(app, baseline, object, &base_by_uid) {
+    for object in copied_part(app, &base_tree).iter().skip(1) {
+        if !kept.contains(object.uid.as_str()) {
             tx.delete_subtree(&object.path).await?;
         }
     }
@@ -187,26 +188,6 @@ pub async fn check_in(app: &App, pair: &WorkingCopyPair) -> ApiResult<ContentObj
     recompute_allowed(app, &mut tx, &baseline.path).await?;
     tx.commit().await.map_err(conflict_or_internal)?;
     Ok(updated_root)
-}
-
-/// Whether a baseline object was part of what check-out copies (a block or a block's content).
-fn was_copied(
-    app: &App,
-    baseline: &ContentObject,
-    object: &ContentObject,
-    by_uid: &HashMap<&str, &ContentObject>,
-) -> bool {
-    let mut current = object;
-    loop {
-        let Some(parent) = current.parent_uid.as_deref() else { return false };
-        if parent == baseline.uid {
-            return app.types.is_block_type(&current.portal_type);
-        }
-        match by_uid.get(parent) {
-            Some(next) => current = next,
-            None => return false,
-        }
-    }
 }
 
 /// The editable content of `source` onto `target`: title, description, dates and fields; the

@@ -87,10 +87,16 @@ fn contents_key(uid: &str) -> String {
 /// The files and images of every folderish block, in one query, kept for the request.
 async fn preload_block_contents(ctx: &SerializeCtx<'_>, blocks: &[(&TypeProfile, &ContentObject)]) -> ApiResult<()> {
     let parents: Vec<String> = blocks.iter().filter(|(p, _)| p.folderish).map(|(_, b)| b.uid.clone()).collect();
-    if parents.is_empty() {
-        return Ok(());
+    if !parents.is_empty() {
+        load_block_contents(ctx, &parents).await?;
     }
-    let listing = Listing { parents: &parents, types: TypeFilter::Except(&[]), order: ListingOrder::Position };
+    Ok(())
+}
+
+/// Loads the contents of the blocks `parents` in one query and keeps each block's list for
+/// the request.
+async fn load_block_contents(ctx: &SerializeCtx<'_>, parents: &[String]) -> ApiResult<()> {
+    let listing = Listing { parents, types: TypeFilter::Except(&[]), order: ListingOrder::Position };
     let limit = MAX_BLOCK_ITEMS * parents.len() as i64;
     let mut by_parent: HashMap<String, Vec<ContentObject>> = parents.iter().map(|p| (p.clone(), Vec::new())).collect();
     for child in ctx.app.store.list(&listing, ctx.visibility, 0, limit).await? {
@@ -112,14 +118,11 @@ async fn block(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<Strin
     if !profile.folderish {
         return Ok(());
     }
-    let mut children = match ctx.memo.get::<Vec<ContentObject>>(&contents_key(&object.uid)) {
-        Some(children) => children.as_ref().clone(),
-        None => {
-            let parents = [object.uid.clone()];
-            let listing = Listing { parents: &parents, types: TypeFilter::Except(&[]), order: ListingOrder::Position };
-            ctx.app.store.list(&listing, ctx.visibility, 0, MAX_BLOCK_ITEMS).await?
-        }
-    };
+    let key = contents_key(&object.uid);
+    if ctx.memo.get::<Vec<ContentObject>>(&key).is_none() {
+        load_block_contents(ctx, std::slice::from_ref(&object.uid)).await?;
+    }
+    let mut children = ctx.memo.get::<Vec<ContentObject>>(&key).map(|c| c.as_ref().clone()).unwrap_or_default();
     sort_contents(&mut children, object);
     let mut items = Vec::with_capacity(children.len());
     for child in &children {
