@@ -4,11 +4,15 @@
 
 #[cfg(feature = "navigation")]
 use wcs_plugin_navigation as _;
+#[cfg(feature = "versioning")]
+use wcs_plugin_versioning as _;
 
 /// Plugins this binary was built with (by cargo feature), besides `core`.
 pub const SHIPPED_PLUGINS: &[&str] = &[
     #[cfg(feature = "navigation")]
     wcs_plugin_navigation::PLUGIN_ID,
+    #[cfg(feature = "versioning")]
+    wcs_plugin_versioning::PLUGIN_ID,
 ];
 
 /// Checks that every manifest plugin was linked and built (unless disabled by configuration).

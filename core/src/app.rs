@@ -4,6 +4,7 @@
 use crate::content::types::TypeError;
 use crate::content::{ContentObject, TypeRegistry};
 use crate::http::CorsPolicy;
+use crate::i18n::{Catalogs, SITE_LANGUAGE, Translator};
 use crate::plugin::{PluginSelection, Registry, StartupError};
 use crate::render::Templates;
 use crate::security::{Policy, Secrets, Security, hash_password, recompute_allowed};
@@ -60,6 +61,8 @@ pub struct App {
     pub policy: Policy,
     /// HTML templates.
     pub templates: Templates,
+    /// Translations for browser views.
+    pub i18n: Catalogs,
     /// Cross-origin policy.
     pub cors: CorsPolicy,
     /// Other settings.
@@ -84,6 +87,9 @@ pub enum StartupFailure {
     /// A template does not compile.
     #[error("templates: {0}")]
     Templates(String),
+    /// A message catalog does not compile.
+    #[error("translations: {0}")]
+    Messages(String),
 }
 
 /// What the first start did, for the operator's eyes.
@@ -118,7 +124,8 @@ impl App {
         for (permission, roles) in registry.permissions() {
             policy.add_default(permission.name(), roles);
         }
-        let templates = Templates::load().map_err(StartupFailure::Templates)?;
+        let templates = Templates::load(registry.templates()).map_err(StartupFailure::Templates)?;
+        let i18n = Catalogs::load(registry.messages()).map_err(StartupFailure::Messages)?;
         let store = Store::open(&config.database_url).await?;
         let secrets = Secrets {
             jwt: ensure_secret(&store, "wcs.secret.jwt").await?,
@@ -132,6 +139,7 @@ impl App {
             security: Security::new(secrets),
             policy,
             templates,
+            i18n,
             cors: CorsPolicy::new(config.cors_origins.clone()),
             settings: Settings {
                 site_id: config.site_id.clone(),
@@ -207,6 +215,13 @@ impl App {
         }
         tx.commit().await?;
         Ok(report)
+    }
+
+    /// The translator for a request: its `Accept-Language`, else the site language.
+    pub async fn translator(&self, accept_language: Option<&str>) -> crate::http::ApiResult<Translator<'_>> {
+        let site_language = self.record_value(&SITE_LANGUAGE).await?;
+        let language = self.i18n.negotiate(accept_language, site_language.as_str().unwrap_or_default());
+        Ok(self.i18n.translator(&language))
     }
 
     /// The site root object.

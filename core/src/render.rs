@@ -14,10 +14,10 @@ const TEMPLATES: [(&str, &str); 3] = [
 ];
 
 impl Templates {
-    /// Compiles the embedded templates.
-    pub fn load() -> Result<Templates, String> {
+    /// Compiles core's templates and those plugins registered.
+    pub fn load(plugin_templates: &[(&'static str, &'static str)]) -> Result<Templates, String> {
         let mut tera = Tera::new();
-        tera.add_raw_templates(TEMPLATES).map_err(|e| e.to_string())?;
+        tera.add_raw_templates(TEMPLATES.iter().chain(plugin_templates).copied()).map_err(|e| e.to_string())?;
         Ok(Templates { tera })
     }
 

@@ -6,6 +6,8 @@
 use wcs_example_hello as _;
 #[cfg(feature = "navigation")]
 use wcs_plugin_navigation as _;
+#[cfg(feature = "versioning")]
+use wcs_plugin_versioning as _;
 
 mod api_mode;
 mod auth;
@@ -28,5 +30,7 @@ mod search;
 mod sharing_trash;
 mod support;
 mod types_dir;
+#[cfg(feature = "versioning")]
+mod versioning;
 mod workflow;
 mod working_copies;

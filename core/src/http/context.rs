@@ -20,6 +20,8 @@ pub struct RequestInfo {
     pub base_url: String,
     /// Decoded query pairs, in order.
     pub query: Vec<(String, String)>,
+    /// The query string as sent, for links back to this request.
+    pub raw_query: String,
     /// Whether the client asked for the API (JSON) rather than HTML.
     pub api: bool,
     /// The service's own URL (object URL plus `@name/…`), without query; batch links use it.

@@ -103,6 +103,7 @@ impl SiteEndpoint {
             headers: req.headers().clone(),
             base_url,
             query: parse_query(&raw_query),
+            raw_query: raw_query.clone(),
             api,
             service_url,
         };
@@ -119,7 +120,9 @@ impl SiteEndpoint {
             memo: Default::default(),
         };
         if !api && dispatch_method == Method::GET && name.is_empty() {
-            ctx.check(Permission::VIEW)?;
+            if let Err(denied) = ctx.check(Permission::VIEW) {
+                return login_or(&ctx, denied);
+            }
             return html_view::render(ctx).await;
         }
         let Some(service) = app.registry.service(&dispatch_method, &name, &ctx.profile) else {
@@ -134,7 +137,9 @@ impl SiteEndpoint {
             )
             .with_header("Allow", allow));
         };
-        ctx.check(service.permission)?;
+        if let Err(denied) = ctx.check(service.permission) {
+            return login_or(&ctx, denied);
+        }
         check_csrf(&ctx, service.csrf)?;
         let mut response = (service.handler)(ctx).await?;
         if method == Method::HEAD {
@@ -155,14 +160,51 @@ fn check_csrf(ctx: &Ctx, policy: Csrf) -> ApiResult<()> {
     if !needed {
         return Ok(());
     }
-    let token = ctx.request.header("x-csrf-token").unwrap_or_default();
-    if ctx.app.security.verify_csrf(&ctx.principal, token) {
+    let token = match ctx.request.header("x-csrf-token") {
+        Some(token) => token.to_owned(),
+        None => form_authenticator(ctx).unwrap_or_default(),
+    };
+    if ctx.app.security.verify_csrf(&ctx.principal, &token) {
         return Ok(());
     }
     Err(ApiError::new(
         ErrorCode::Forbidden,
         "Missing or invalid CSRF token: send the X-CSRF-TOKEN header from @@authenticator/token.",
     ))
+}
+
+/// The `_authenticator` field of an HTML form post, which carries the CSRF token as in Plone.
+fn form_authenticator(ctx: &Ctx) -> Option<String> {
+    let form = ctx.request.header("content-type")?.starts_with("application/x-www-form-urlencoded");
+    if !form {
+        return None;
+    }
+    let fields = parse_query(&String::from_utf8_lossy(&ctx.body));
+    fields.into_iter().find(|(k, _)| k == "_authenticator").map(|(_, v)| v)
+}
+
+/// What `came_from` escapes: everything but a readable path.
+const CAME_FROM: &percent_encoding::AsciiSet =
+    &percent_encoding::NON_ALPHANUMERIC.remove(b'/').remove(b'-').remove(b'_').remove(b'.').remove(b'~');
+
+/// A browser (not the API) that is not logged in and navigates (`Accept: text/html`) to a
+/// page it may not see is sent to the login form, which brings it back afterwards; everyone
+/// else (images, scripts, API clients) gets the error.
+fn login_or(ctx: &Ctx, denied: ApiError) -> ApiResult<Response> {
+    let wants_page = ctx.request.header("accept").is_some_and(|accept| accept.contains("text/html"));
+    let anonymous_browser =
+        wants_page && !ctx.request.api && ctx.request.method == Method::GET && ctx.principal.user_id().is_none();
+    if !anonymous_browser {
+        return Err(denied);
+    }
+    let site = ctx.context.site_id();
+    let mut came_from = ctx.request.service_url.strip_prefix(&ctx.request.base_url).unwrap_or_default().to_owned();
+    if !ctx.request.raw_query.is_empty() {
+        came_from.push('?');
+        came_from.push_str(&ctx.request.raw_query);
+    }
+    let location = format!("/{site}/login?came_from={}", percent_encoding::utf8_percent_encode(&came_from, CAME_FROM));
+    Ok(Response::builder().status(StatusCode::FOUND).header("Location", location).finish())
 }
 
 /// `scheme://host` as the client addressed us, so `@id` URLs work behind a proxy. Only a

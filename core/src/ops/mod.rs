@@ -11,7 +11,9 @@ pub mod working_copy;
 
 pub use create::create;
 pub use move_copy::{copy_into, move_into, reorder};
-pub use references::{LINK_WIDGET, WriteOrigin, is_link_field, lookup_references, resolve_references, stored_targets};
+pub use references::{
+    LINK_WIDGET, WriteOrigin, index_relations, is_link_field, lookup_references, resolve_references, stored_targets,
+};
 pub use update::{check_unlocked, delete, update};
 
 use crate::app::App;
@@ -31,7 +33,12 @@ fn initial_state(app: &App, profile: &TypeProfile) -> Option<String> {
 }
 
 /// Makes the creator the object's Owner and records its initial workflow state.
-async fn initialise_security(app: &App, tx: &mut Tx, object: &ContentObject, creator: &str) -> Result<(), sqlx::Error> {
+pub async fn initialise_security(
+    app: &App,
+    tx: &mut Tx,
+    object: &ContentObject,
+    creator: &str,
+) -> Result<(), sqlx::Error> {
     if creator != "Anonymous" {
         tx.set_local_roles(&object.uid, creator, &["Owner".to_owned()]).await?;
     }

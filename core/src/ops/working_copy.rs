@@ -36,10 +36,10 @@ pub async fn pair_of(app: &App, object: &ContentObject) -> ApiResult<Option<Work
     Ok(copy.map(|working_copy| WorkingCopyPair { baseline: object.clone(), working_copy }))
 }
 
-/// The part of a baseline's subtree (the baseline first, parents before children) that a
-/// working copy holds: the object, its blocks and what they contain. Other children
-/// (sub-pages) stay with the baseline, and the copy lists them.
-fn copied_part(app: &App, subtree: &[ContentObject]) -> Vec<ContentObject> {
+/// The part of a page's subtree (the page first, parents before children) that belongs to
+/// the page itself: the object, its blocks and what they contain. Other children (sub-pages)
+/// are content of their own. A working copy and a version hold exactly this part.
+pub fn page_part(app: &App, subtree: &[ContentObject]) -> Vec<ContentObject> {
     let Some(root) = subtree.first() else { return Vec::new() };
     let mut included: HashSet<&str> = HashSet::from([root.uid.as_str()]);
     let mut part = vec![root.clone()];
@@ -72,7 +72,7 @@ pub async fn check_out(
     if app.store.working_copy_of(&baseline.uid).await?.is_some() {
         return Err(ApiError::new(ErrorCode::Locked, "This object is already checked out."));
     }
-    let objects = copied_part(app, &app.store.subtree(&baseline.path).await?);
+    let objects = page_part(app, &app.store.subtree(&baseline.path).await?);
     let mut tx = app.store.begin().await?;
     let taken = app.store.child_ids(&container.uid).await?;
     let id = unique(&format!("working_copy_of_{}", baseline.id), &taken);
@@ -124,7 +124,7 @@ pub async fn check_in(app: &App, pair: &WorkingCopyPair) -> ApiResult<ContentObj
     let kept: HashSet<&str> = renamed.values().map(String::as_str).collect();
     let mut tx = app.store.begin().await?;
     // Baseline blocks (and their contents) the copy no longer has.
-    for object in copied_part(app, &base_tree).iter().skip(1) {
+    for object in page_part(app, &base_tree).iter().skip(1) {
         if !kept.contains(object.uid.as_str()) {
             tx.delete_subtree(&object.path).await?;
         }

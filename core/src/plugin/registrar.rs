@@ -17,6 +17,8 @@ pub struct Registrar {
     pub(super) workflows: Vec<(&'static str, &'static str)>,
     pub(super) permissions: Vec<(Permission, &'static [&'static str])>,
     pub(super) records: Vec<(&'static str, &'static RecordDef)>,
+    pub(super) templates: Vec<(&'static str, &'static str)>,
+    pub(super) messages: Vec<(&'static str, &'static str)>,
 }
 
 impl Registrar {
@@ -58,5 +60,17 @@ impl Registrar {
     /// Declares a plugin permission and the roles that hold it site-wide by default.
     pub fn permission(&mut self, permission: Permission, default_roles: &'static [&'static str]) {
         self.permissions.push((permission, default_roles));
+    }
+
+    /// Adds an HTML template (tera source, usually `include_str!`) for browser views. Templates
+    /// may extend core's `layout.html`.
+    pub fn template(&mut self, name: &'static str, source: &'static str) {
+        self.templates.push((name, source));
+    }
+
+    /// Adds translations: a Fluent resource (`.ftl` text) for a language such as `de`. Message
+    /// ids are global, so a plugin prefixes its own (`versioning-…`).
+    pub fn messages(&mut self, language: &'static str, ftl: &'static str) {
+        self.messages.push((language, ftl));
     }
 }

@@ -66,6 +66,8 @@ pub struct Registry {
     workflows: Vec<(&'static str, &'static str)>,
     permissions: Vec<(Permission, &'static [&'static str])>,
     records: BTreeMap<&'static str, &'static RecordDef>,
+    templates: Vec<(&'static str, &'static str)>,
+    messages: Vec<(&'static str, &'static str)>,
 }
 
 impl Registry {
@@ -186,6 +188,16 @@ impl Registry {
         self.records.get(name).copied()
     }
 
+    /// The plugins' HTML templates: name and tera source.
+    pub fn templates(&self) -> &[(&'static str, &'static str)] {
+        &self.templates
+    }
+
+    /// The plugins' Fluent resources: language and `.ftl` text, in build order.
+    pub fn messages(&self) -> &[(&'static str, &'static str)] {
+        &self.messages
+    }
+
     /// The workflow definitions, with the plugin that registered each.
     pub fn workflows(&self) -> &[(&'static str, &'static str)] {
         &self.workflows
@@ -253,6 +265,8 @@ fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result<Registry, 
         workflows: registrar.workflows,
         permissions: registrar.permissions,
         records: registrar.records.into_iter().map(|(_, r)| (r.name, r)).collect(),
+        templates: registrar.templates,
+        messages: registrar.messages,
     })
 }
 

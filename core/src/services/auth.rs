@@ -160,6 +160,7 @@ async fn form(ctx: Ctx) -> ApiResult<Response> {
 
 fn render_form(ctx: &Ctx, status: StatusCode, login: &str, came_from: &str, error: &str) -> ApiResult<Response> {
     let context = json!({
+        "lang": "en",
         "site_title": ctx.context.title,
         "action": format!("/{}/login", ctx.context.id),
         "came_from": came_from,

@@ -59,6 +59,7 @@ pub async fn render(ctx: Ctx) -> ApiResult<Response> {
         .unwrap_or_default();
     let link_url = object.fields.get("remoteUrl").and_then(Value::as_str).unwrap_or_default();
     let context = json!({
+        "lang": "en",
         "site_title": site_title,
         "title": object.title,
         "description": object.description,

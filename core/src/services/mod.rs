@@ -112,6 +112,7 @@ fn build(r: &mut Registrar) {
     ] {
         r.content_type(profile);
     }
+    r.record(&crate::i18n::SITE_LANGUAGE);
     r.workflow(include_str!("../../workflows/simple_publication_workflow.toml"));
     r.workflow(include_str!("../../workflows/one_state_workflow.toml"));
 }

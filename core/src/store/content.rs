@@ -328,8 +328,11 @@ impl Tx {
             format!("DELETE FROM workflow_history WHERE content_uid IN ({within})"),
             format!("DELETE FROM relation WHERE source_uid IN ({within})"),
             format!("DELETE FROM image_scale WHERE content_uid IN ({within})"),
-            "DELETE FROM content WHERE path = $1 OR (path >= $2 AND path < $3)".to_owned(),
-        ] {
+        ]
+        .into_iter()
+        .chain(super::version::subtree_version_cleanup(within))
+        .chain(["DELETE FROM content WHERE path = $1 OR (path >= $2 AND path < $3)".to_owned()])
+        {
             self.count();
             sqlx::query(AssertSqlSafe(sql))
                 .bind(path)

@@ -15,6 +15,7 @@ mod rows;
 mod scale;
 mod search;
 mod security;
+mod version;
 
 pub use blob::{BlobMeta, BlobRange};
 pub use listing::{Listing, ListingOrder, TypeFilter};
@@ -24,6 +25,7 @@ pub use relation::{RelationQuery, RelationRow};
 pub use rows::time_to_db;
 pub use scale::StoredScale;
 pub use security::{HistoryEntry, LocalRole, ancestor_paths};
+pub use version::{NewVersion, VersionInfo};
 
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{Any, AnyPool};

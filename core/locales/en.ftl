@@ -1,0 +1,55 @@
+# Core messages, English. Type titles are `type-<portal type>` (spaces become dashes), field
+# labels `field-<field name>`; both fall back to the type profile when missing.
+datetime-format = %b %-d, %Y %-I:%M %p UTC
+date-format = %b %-d, %Y
+yes = Yes
+no = No
+
+type-Plone-Site = Site
+type-Folder = Folder
+type-Document = Page
+type-File = File
+type-Image = Image
+type-Link = Link
+type-Topic = Topic
+type-SubTopic = Subtopic
+type-ContentPage = Content page
+type-Chapter = Chapter
+type-NewsFolder = News folder
+type-News = News
+type-TextBlock = Text block
+type-FileListingBlock = File listing block
+type-GalleryBlock = Gallery block
+type-VideoBlock = Video block
+type-NewsListingBlock = News listing block
+
+field-title = Title
+field-description = Summary
+field-subjects = Tags
+field-exclude_from_nav = Exclude from navigation
+field-nav_title = Navigation title
+field-effective = Publishing date
+field-expires = Expiration date
+field-show_title = Show title
+field-text = Text
+field-file = File
+field-image = Image
+field-image_alt_text = Alternative text
+field-image_caption = Image caption
+field-open_image_in_overlay = Open image in overlay
+field-columns = Columns
+field-sort_on = Sort by
+field-sort_order = Sort order
+field-video_url = Video URL
+field-player_height = Player height
+field-quantity = Number of items
+field-maximum_age = Maximum age (days)
+field-show_description = Show description
+field-show_more_news_link = Show "more news" link
+field-current_context = Only news of this page
+field-filter_by_path = Filter by path
+field-news_date = News date
+field-remoteUrl = Link target
+field-relatedItems = Related items
+field-main_topics = Main topics
+field-link = Link

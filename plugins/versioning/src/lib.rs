@@ -1,0 +1,53 @@
+//! Versioning for wcs-backend: up to ten snapshots per object of a type with the `versioning`
+//! behaviour (ContentPage and Chapter by default), kept in the `version` table outside the
+//! content tree.
+//!
+//! A snapshot freezes the page, its layout, every block with its files, and the links among
+//! them. Versions are listed, created, restored and deleted through `@versions` (stable ids)
+//! and through the browser views `list_versions`, `display_version`, `compare_version`,
+//! `create_version`, `restore_version` and `delete_version` (positional indexes, oldest = 0).
+//! `@history` merges them with the workflow history for clients that know CMFEditions.
+
+mod compare;
+mod component;
+mod history;
+mod items;
+mod permissions;
+mod render;
+mod rest;
+mod restore;
+mod snapshot;
+mod store;
+mod views;
+
+pub use permissions::{ACCESS_VERSIONS, CREATE_VERSIONS};
+use wcs_core::plugin::Registrar;
+
+/// The plugin's id, as named in `--disable-plugin` and the manifest.
+pub const PLUGIN_ID: &str = "versioning";
+
+/// The behaviour that switches versioning on for a type.
+pub const VERSIONING: &str = "versioning";
+
+/// How many versions an object keeps; creating one more drops the oldest.
+pub const MAX_VERSIONS: usize = 10;
+
+fn build(r: &mut Registrar) {
+    r.permission(ACCESS_VERSIONS, permissions::ACCESS_ROLES);
+    r.permission(CREATE_VERSIONS, permissions::CREATE_ROLES);
+    for service in [&rest::LIST_OR_GET, &rest::CREATE_OR_RESTORE, &rest::DELETE] {
+        r.service(service);
+    }
+    r.component(&component::VERSIONS_COMPONENT);
+    r.service(&history::HISTORY);
+    for service in views::SERVICES {
+        r.service(service);
+    }
+    for (name, source) in views::TEMPLATES {
+        r.template(name, source);
+    }
+    r.messages("en", include_str!("../locales/en.ftl"));
+    r.messages("de", include_str!("../locales/de.ftl"));
+}
+
+wcs_core::plugin!(id: PLUGIN_ID, depends_on: ["core"], build: build);

@@ -1,0 +1,202 @@
+//! Restoring a version onto the live page, in one transaction.
+//!
+//! The page takes the frozen fields and layout. Frozen blocks that still live are updated in
+//! place (uids, links and URLs stay). Frozen blocks deleted since are re-created as copies
+//! under new uids, and the page remembers which copy stands for which frozen block, so
+//! restoring the same version again updates those copies instead of adding more. Blocks
+//! added since the version go to the trash, where they can be brought back. Links among the
+//! page and its blocks, and the layout, are rewritten to the uids that now stand for them.
+
+use crate::snapshot::{FrozenObject, Snapshot, is_bookkeeping};
+use serde_json::{Map, Value};
+use std::collections::{HashMap, HashSet};
+use wcs_core::app::App;
+use wcs_core::content::ids::unique;
+use wcs_core::content::remap::remap_uids;
+use wcs_core::content::{ContentObject, TypeProfile};
+use wcs_core::http::{ApiError, ApiResult};
+use wcs_core::ops::working_copy::page_part;
+use wcs_core::ops::{check_unlocked, index_relations, initialise_security, new_uid};
+use wcs_core::security::{Principal, recompute_allowed};
+use wcs_core::store::{HistoryEntry, Tx, VersionInfo};
+
+/// The page's record of which live copy stands for a frozen block that had been deleted:
+/// frozen uid → copy uid.
+const RESTORED_COPIES: &str = "_restored_copies";
+
+/// The review-history action a restore appends.
+pub const RESTORED_ACTION: &str = "Restored from Version";
+
+/// Restores `snapshot` (of `version`) onto `page`; returns the page as stored.
+pub async fn restore(
+    app: &App,
+    page: &ContentObject,
+    version: &VersionInfo,
+    snapshot: &Snapshot,
+    actor: &Principal,
+) -> ApiResult<ContentObject> {
+    check_unlocked(app, page).await?;
+    let live_part = page_part(app, &app.store.subtree(&page.path).await?);
+    let live: HashMap<&str, &ContentObject> = live_part.iter().map(|o| (o.uid.as_str(), o)).collect();
+    let mut remembered: Map<String, Value> =
+        page.fields.get(RESTORED_COPIES).and_then(Value::as_object).cloned().unwrap_or_default();
+    let frozen_page = snapshot.page()?;
+    // Frozen uid → the live uid that stands for it now.
+    let mut targets: HashMap<String, String> = HashMap::from([(frozen_page.uid.clone(), page.uid.clone())]);
+    for frozen in snapshot.parts() {
+        let target = if live.contains_key(frozen.uid.as_str()) {
+            frozen.uid.clone()
+        } else {
+            match remembered.get(&frozen.uid).and_then(Value::as_str).filter(|copy| live.contains_key(copy)) {
+                Some(copy) => copy.to_owned(),
+                None => {
+                    let copy = new_uid();
+                    remembered.insert(frozen.uid.clone(), Value::String(copy.clone()));
+                    copy
+                }
+            }
+        };
+        targets.insert(frozen.uid.clone(), target);
+    }
+    let kept: HashSet<&str> = targets.values().map(String::as_str).collect();
+    let page_ids = app.store.child_ids(&page.uid).await?;
+    let now = chrono::Utc::now();
+    let actor_id = actor.actor().to_owned();
+
+    let mut tx = app.store.begin().await?;
+    for object in live_part.iter().skip(1) {
+        let parent_kept = object.parent_uid.as_deref().is_some_and(|p| kept.contains(p));
+        if !kept.contains(object.uid.as_str()) && parent_kept {
+            tx.trash(object, now).await?;
+        }
+    }
+    let page_profile = profile(app, &page.portal_type)?;
+    let mut restored_page = frozen_page.onto(page);
+    keep_bookkeeping(&mut restored_page.fields, &page.fields);
+    remap_uids(page_profile, &mut restored_page.fields, &targets);
+    restored_page.fields.insert(RESTORED_COPIES.to_owned(), Value::Object(remembered));
+    restored_page.modified = now;
+    tx.update_content(&restored_page).await?;
+    tx.restore_version_files(version, &frozen_page.uid, &page.uid).await?;
+    index_relations(&mut tx, page_profile, &restored_page).await?;
+
+    let mut paths: HashMap<String, String> = live_part.iter().map(|o| (o.uid.clone(), o.path.clone())).collect();
+    let mut taken: HashMap<String, Vec<String>> = HashMap::from([(page.uid.clone(), page_ids)]);
+    for frozen in snapshot.parts() {
+        let Ok(profile) = profile(app, &frozen.portal_type) else {
+            // The type was removed from the site since; nothing can stand for this part.
+            continue;
+        };
+        let (Some(target), Some(parent)) =
+            (targets.get(&frozen.uid), frozen.parent_uid.as_ref().and_then(|p| targets.get(p)))
+        else {
+            continue;
+        };
+        match live.get(target.as_str()) {
+            Some(existing) => {
+                let mut updated = frozen.onto(existing);
+                keep_bookkeeping(&mut updated.fields, &existing.fields);
+                remap_uids(profile, &mut updated.fields, &targets);
+                updated.modified = now;
+                tx.update_content(&updated).await?;
+                tx.set_position(&updated.uid, frozen.position).await?;
+                tx.restore_version_files(version, &frozen.uid, &updated.uid).await?;
+                index_relations(&mut tx, profile, &updated).await?;
+            }
+            None => {
+                let Some(parent_path) = paths.get(parent).cloned() else { continue };
+                let siblings = taken.entry(parent.clone()).or_default();
+                let id = unique(&frozen.id, siblings);
+                siblings.push(id.clone());
+                let place = Place { uid: target, parent_uid: parent, path: format!("{parent_path}/{id}"), id };
+                let mut copy = recreated(app, frozen, profile, place, &actor_id);
+                remap_uids(profile, &mut copy.fields, &targets);
+                insert(app, &mut tx, &copy, &actor_id).await?;
+                tx.restore_version_files(version, &frozen.uid, &copy.uid).await?;
+                index_relations(&mut tx, profile, &copy).await?;
+                paths.insert(copy.uid.clone(), copy.path.clone());
+            }
+        }
+    }
+    let entry = HistoryEntry {
+        action: Some(RESTORED_ACTION.to_owned()),
+        actor: actor_id,
+        comment: restore_comment(version),
+        review_state: page.review_state.clone().unwrap_or_default(),
+        time: now,
+    };
+    tx.append_history(&page.uid, &entry).await?;
+    recompute_allowed(app, &mut tx, &page.path).await?;
+    tx.commit().await?;
+    Ok(restored_page)
+}
+
+fn profile<'a>(app: &'a App, portal_type: &str) -> ApiResult<&'a TypeProfile> {
+    app.types
+        .get(portal_type)
+        .map(|p| p.as_ref())
+        .ok_or_else(|| ApiError::internal(format!("unknown portal type {portal_type}")))
+}
+
+/// Bookkeeping fields are the live object's, never the version's.
+fn keep_bookkeeping(restored: &mut Map<String, Value>, live: &Map<String, Value>) {
+    restored.retain(|k, _| !is_bookkeeping(k));
+    for (key, value) in live.iter().filter(|(k, _)| is_bookkeeping(k)) {
+        restored.insert(key.clone(), value.clone());
+    }
+}
+
+/// Where a re-created part goes.
+struct Place<'a> {
+    uid: &'a str,
+    parent_uid: &'a str,
+    path: String,
+    id: String,
+}
+
+/// A new object standing for a frozen part that was deleted since.
+fn recreated(
+    app: &App,
+    frozen: &FrozenObject,
+    profile: &TypeProfile,
+    place: Place<'_>,
+    creator: &str,
+) -> ContentObject {
+    let now = chrono::Utc::now();
+    let review_state = profile.workflow.first().and_then(|w| app.workflows.get(w)).map(|w| w.initial_state.clone());
+    ContentObject {
+        uid: place.uid.to_owned(),
+        parent_uid: Some(place.parent_uid.to_owned()),
+        path: place.path,
+        id: place.id,
+        portal_type: frozen.portal_type.clone(),
+        position: frozen.position,
+        title: frozen.title.clone(),
+        description: frozen.description.clone(),
+        review_state,
+        created: now,
+        modified: now,
+        effective: frozen.effective,
+        expires: frozen.expires,
+        creator: creator.to_owned(),
+        fields: frozen.fields.clone(),
+        block_local_roles: false,
+        trash_root: None,
+        working_copy_of: None,
+    }
+}
+
+async fn insert(app: &App, tx: &mut Tx, object: &ContentObject, creator: &str) -> ApiResult<()> {
+    tx.insert_content(object).await?;
+    initialise_security(app, tx, object, creator).await?;
+    Ok(())
+}
+
+/// The history comment of a restore: which version, and its own comment.
+fn restore_comment(version: &VersionInfo) -> String {
+    if version.comment.is_empty() {
+        format!("Version {}", version.seq)
+    } else {
+        format!("Version {}: {}", version.seq, version.comment)
+    }
+}

@@ -1,0 +1,260 @@
+//! The browser views: `list_versions`, `display_version`, `compare_version` and the form
+//! posts `create_version`, `restore_version`, `delete_version`. They address versions by
+//! position (`version_id`, 0 = the oldest kept), render tera templates in the caller's
+//! language, and carry the CSRF token in every form (`_authenticator`).
+
+use crate::compare::{Row, compare};
+use crate::render::render_body;
+use crate::restore::restore;
+use crate::store::{create_version, find_version, index_of, version_at};
+use crate::{ACCESS_VERSIONS, CREATE_VERSIONS, VERSIONING};
+use serde_json::{Value, json};
+use wcs_core::http::{ApiError, ApiResult, Ctx, parse_query};
+use wcs_core::i18n::Translator;
+use wcs_core::poem_reexports::{Method, Response, StatusCode};
+use wcs_core::security::{Csrf, Permission};
+use wcs_core::service::{BoxFuture, ContentKind, Service};
+use wcs_core::store::VersionInfo;
+
+/// The templates the views render (they extend core's `layout.html`).
+pub const TEMPLATES: [(&str, &str); 3] = [
+    ("list_versions.html", include_str!("../../../templates/list_versions.html")),
+    ("display_version.html", include_str!("../../../templates/display_version.html")),
+    ("compare_version.html", include_str!("../../../templates/compare_version.html")),
+];
+
+const fn view(
+    method: Method,
+    name: &'static str,
+    permission: Permission,
+    summary: &'static str,
+    handler: fn(Ctx) -> BoxFuture<'static, ApiResult<Response>>,
+) -> Service {
+    Service {
+        method,
+        name,
+        kind: ContentKind::Behaviour(VERSIONING),
+        permission,
+        csrf: Csrf::Always,
+        summary,
+        request_schema: None,
+        response_schema: None,
+        handler,
+    }
+}
+
+static LIST: Service = view(
+    Method::GET,
+    "list_versions",
+    ACCESS_VERSIONS,
+    "HTML: the versions with author, time, comment and actions",
+    |ctx| Box::pin(list(ctx)),
+);
+static DISPLAY: Service = view(
+    Method::GET,
+    "display_version",
+    ACCESS_VERSIONS,
+    "HTML: the body of the version at position version_id (0 = oldest kept)",
+    |ctx| Box::pin(display(ctx)),
+);
+static COMPARE: Service = view(
+    Method::GET,
+    "compare_version",
+    ACCESS_VERSIONS,
+    "HTML: the version at position version_id compared with the current content",
+    |ctx| Box::pin(compare_view(ctx)),
+);
+static CREATE: Service = view(
+    Method::POST,
+    "create_version",
+    CREATE_VERSIONS,
+    "Form post (comment, _authenticator): create a version, then back to list_versions",
+    |ctx| Box::pin(create(ctx)),
+);
+static RESTORE: Service = view(
+    Method::POST,
+    "restore_version",
+    CREATE_VERSIONS,
+    "Form post (version_id, _authenticator): restore that version, then back to the object",
+    |ctx| Box::pin(restore_post(ctx)),
+);
+static DELETE: Service = view(
+    Method::POST,
+    "delete_version",
+    CREATE_VERSIONS,
+    "Form post (version_id, _authenticator): delete that version, then back to list_versions",
+    |ctx| Box::pin(delete_post(ctx)),
+);
+
+/// Every browser view.
+pub const SERVICES: [&Service; 6] = [&LIST, &DISPLAY, &COMPARE, &CREATE, &RESTORE, &DELETE];
+
+/// The views' page, shared context first: site, object, language, labels.
+struct Page<'a> {
+    ctx: &'a Ctx,
+    translator: Translator<'a>,
+}
+
+impl<'a> Page<'a> {
+    async fn new(ctx: &'a Ctx) -> ApiResult<Page<'a>> {
+        if !ctx.allows(Permission::VIEW) {
+            return Err(ApiError::not_found(&ctx.request.service_url));
+        }
+        let translator = ctx.app.translator(ctx.request.header("accept-language")).await?;
+        Ok(Page { ctx, translator })
+    }
+
+    fn url(&self) -> String {
+        self.ctx.url_of(&self.ctx.context)
+    }
+
+    fn labels(&self) -> Value {
+        let t = |id: &str| Value::String(self.translator.text(id));
+        json!({
+            "versions": t("versioning-versions"),
+            "version": t("versioning-version"),
+            "created": t("versioning-created"),
+            "author": t("versioning-author"),
+            "comment": t("versioning-comment"),
+            "actions": t("versioning-actions"),
+            "view": t("versioning-view"),
+            "compare": t("versioning-compare"),
+            "restore": t("versioning-restore"),
+            "delete": t("versioning-delete"),
+            "create": t("versioning-create"),
+            "none": t("versioning-none"),
+            "back": t("versioning-back"),
+            "no_changes": t("versioning-no-changes"),
+            "moved": t("versioning-moved"),
+            "changed": t("versioning-changed"),
+            "added": t("versioning-added"),
+            "removed": t("versioning-removed"),
+            "page_metadata": t("versioning-page-metadata"),
+            "skipped": t("versioning-skipped"),
+            "old": t("versioning-old"),
+            "new": t("versioning-new"),
+            "confirm_restore": t("versioning-confirm-restore"),
+            "confirm_delete": t("versioning-confirm-delete"),
+        })
+    }
+
+    fn render(&self, template: &str, extra: Value) -> ApiResult<Response> {
+        let ctx = self.ctx;
+        let mut context = json!({
+            "lang": self.translator.language(),
+            "site_title": ctx.access.chain().first().map_or(ctx.context.title.as_str(), |s| s.title.as_str()),
+            "title": ctx.context.title,
+            "url": self.url(),
+            "type_title": self.translator.type_title(&ctx.profile),
+            "t": self.labels(),
+            "authenticator": ctx.app.security.csrf_token(&ctx.principal),
+            "can_create": ctx.allows(CREATE_VERSIONS),
+        });
+        if let (Some(base), Value::Object(extra)) = (context.as_object_mut(), extra) {
+            base.extend(extra);
+        }
+        let html = ctx.app.templates.render(template, &context).map_err(ApiError::internal)?;
+        Ok(Response::builder().content_type("text/html; charset=utf-8").header("Cache-Control", "no-store").body(html))
+    }
+
+    fn version_json(&self, versions: &[VersionInfo], version: &VersionInfo) -> Value {
+        let index = index_of(versions, version.seq).unwrap_or_default();
+        let url = self.url();
+        json!({
+            "index": index,
+            "id": version.seq,
+            "title": version.title,
+            "created": self.translator.datetime(version.created),
+            "creator": version.creator_fullname,
+            "comment": version.comment,
+            "display_url": format!("{url}/display_version?version_id={index}"),
+            "compare_url": format!("{url}/compare_version?version_id={index}"),
+        })
+    }
+
+    /// The versions and the one `version_id` names (query or form); missing or unknown is 404.
+    async fn chosen(&self, version_id: Option<&str>) -> ApiResult<(Vec<VersionInfo>, VersionInfo)> {
+        let versions = self.ctx.app.store.versions(&self.ctx.context.uid).await?;
+        let chosen = version_id.and_then(|id| version_at(&versions, id));
+        let chosen = chosen.ok_or_else(|| {
+            ApiError::new(wcs_core::http::ErrorCode::NotFound, "No version at this version_id; see list_versions.")
+        })?;
+        Ok((versions, chosen))
+    }
+}
+
+fn see_other(location: &str) -> Response {
+    Response::builder().status(StatusCode::SEE_OTHER).header("Location", location).finish()
+}
+
+fn form_value(ctx: &Ctx, name: &str) -> Option<String> {
+    parse_query(&String::from_utf8_lossy(&ctx.body)).into_iter().find(|(k, _)| k == name).map(|(_, v)| v)
+}
+
+async fn list(ctx: Ctx) -> ApiResult<Response> {
+    let page = Page::new(&ctx).await?;
+    let versions = ctx.app.store.versions(&ctx.context.uid).await?;
+    let items: Vec<Value> = versions.iter().map(|v| page.version_json(&versions, v)).collect();
+    page.render("list_versions.html", json!({"versions": items}))
+}
+
+async fn display(ctx: Ctx) -> ApiResult<Response> {
+    let page = Page::new(&ctx).await?;
+    let (versions, chosen) = page.chosen(ctx.request.query_value("version_id")).await?;
+    let (_, snapshot) = find_version(&ctx.app, &ctx.context, &chosen.seq.to_string(), &ctx.request.service_url).await?;
+    let body = render_body(&ctx.app, &snapshot, &page.translator);
+    let version = page.version_json(&versions, &chosen);
+    page.render("display_version.html", json!({"version": version, "body_html": body}))
+}
+
+async fn compare_view(ctx: Ctx) -> ApiResult<Response> {
+    let page = Page::new(&ctx).await?;
+    let (versions, chosen) = page.chosen(ctx.request.query_value("version_id")).await?;
+    let (_, snapshot) = find_version(&ctx.app, &ctx.context, &chosen.seq.to_string(), &ctx.request.service_url).await?;
+    let comparison = compare(&ctx.app, &ctx.context, &snapshot, &page.translator).await?;
+    let rows = comparison.rows_json();
+    let skipped_label = |row: &Row| match row {
+        Row::Skipped(count) => page.translator.text_with("versioning-skipped", &[("count", count.to_string())]),
+        _ => String::new(),
+    };
+    let rows: Vec<Value> = rows
+        .into_iter()
+        .zip(&comparison.rows)
+        .map(|(mut json, row)| {
+            if let Some(map) = json.as_object_mut() {
+                map.insert("skipped_text".into(), json!(skipped_label(row)));
+            }
+            json
+        })
+        .collect();
+    let version = page.version_json(&versions, &chosen);
+    page.render(
+        "compare_version.html",
+        json!({"version": version, "rows": rows, "changes_total": comparison.changes_total()}),
+    )
+}
+
+async fn create(ctx: Ctx) -> ApiResult<Response> {
+    let page = Page::new(&ctx).await?;
+    let comment = form_value(&ctx, "comment").unwrap_or_default();
+    create_version(&ctx.app, &ctx.context, &ctx.principal, &comment).await?;
+    Ok(see_other(&format!("{}/list_versions", page.url())))
+}
+
+async fn restore_post(ctx: Ctx) -> ApiResult<Response> {
+    let page = Page::new(&ctx).await?;
+    let (_, chosen) = page.chosen(form_value(&ctx, "version_id").as_deref()).await?;
+    let (info, snapshot) =
+        find_version(&ctx.app, &ctx.context, &chosen.seq.to_string(), &ctx.request.service_url).await?;
+    restore(&ctx.app, &ctx.context, &info, &snapshot, &ctx.principal).await?;
+    Ok(see_other(&page.url()))
+}
+
+async fn delete_post(ctx: Ctx) -> ApiResult<Response> {
+    let page = Page::new(&ctx).await?;
+    let (_, chosen) = page.chosen(form_value(&ctx, "version_id").as_deref()).await?;
+    let mut tx = ctx.app.store.begin().await?;
+    tx.delete_version(&chosen.object_uid, chosen.seq).await?;
+    tx.commit().await?;
+    Ok(see_other(&format!("{}/list_versions", page.url())))
+}
