@@ -478,9 +478,7 @@ async fn browser_views_list_show_compare_create_restore_and_delete() {
     assert_eq!(navigate().send().await.unwrap().status(), 401, "what is not a page navigation gets the error");
 
     let token = csrf_token(&server, &Auth::admin()).await;
-    let form = |path: &str, fields: &[(&str, &str)]| {
-        browser(&server, Method::POST, path).form(fields)
-    };
+    let form = |path: &str, fields: &[(&str, &str)]| browser(&server, Method::POST, path).form(fields);
     let response = form("p/create_version", &[("comment", "Vom Formular")]).send().await.unwrap();
     assert_eq!(response.status(), 403, "the form must carry the token");
     let response = form("p/create_version", &[("comment", "Vom Formular"), ("_authenticator", &token)]).send().await;
