@@ -9,6 +9,7 @@
 //! markup.
 
 use crate::render::{blocks_in_order, render_part, shows_title};
+use crate::restore::RESTORED_COPIES;
 use crate::snapshot::{FrozenObject, Snapshot};
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
@@ -18,9 +19,6 @@ use wcs_core::content::{ContentObject, FieldKind, TypeProfile};
 use wcs_core::http::ApiResult;
 use wcs_core::i18n::Translator;
 use wcs_core::ops::working_copy::page_part;
-
-/// The page field remembering which copies stand for deleted frozen blocks.
-const RESTORED_COPIES: &str = "_restored_copies";
 
 /// One changed metadata value, formatted for display.
 #[derive(Clone, Debug, PartialEq)]

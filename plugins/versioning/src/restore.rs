@@ -22,7 +22,7 @@ use wcs_core::store::{HistoryEntry, Tx, VersionInfo};
 
 /// The page's record of which live copy stands for a frozen block that had been deleted:
 /// frozen uid → copy uid.
-const RESTORED_COPIES: &str = "_restored_copies";
+pub const RESTORED_COPIES: &str = "_restored_copies";
 
 /// The review-history action a restore appends.
 pub const RESTORED_ACTION: &str = "Restored from Version";

@@ -49,7 +49,12 @@ pub async fn find_version(
     url: &str,
 ) -> ApiResult<(VersionInfo, Snapshot)> {
     let seq = id.parse::<i64>().ok().filter(|n| *n > 0).ok_or_else(|| ApiError::not_found(url))?;
-    let (info, text) = app.store.version(&object.uid, seq).await?.ok_or_else(|| ApiError::not_found(url))?;
+    load_version(app, &object.uid, seq, url).await
+}
+
+/// A version by its number, with its snapshot; gone (deleted meanwhile) is 404.
+pub async fn load_version(app: &App, object_uid: &str, seq: i64, url: &str) -> ApiResult<(VersionInfo, Snapshot)> {
+    let (info, text) = app.store.version(object_uid, seq).await?.ok_or_else(|| ApiError::not_found(url))?;
     Ok((info, Snapshot::parse(&text)?))
 }
 

@@ -6,7 +6,7 @@
 use crate::compare::{Row, compare};
 use crate::render::render_body;
 use crate::restore::restore;
-use crate::store::{create_version, find_version, index_of, version_at};
+use crate::store::{create_version, index_of, load_version, version_at};
 use crate::{ACCESS_VERSIONS, CREATE_VERSIONS, VERSIONING};
 use serde_json::{Value, json};
 use wcs_core::http::{ApiError, ApiResult, Ctx, parse_query};
@@ -201,7 +201,7 @@ async fn list(ctx: Ctx) -> ApiResult<Response> {
 async fn display(ctx: Ctx) -> ApiResult<Response> {
     let page = Page::new(&ctx).await?;
     let (versions, chosen) = page.chosen(ctx.request.query_value("version_id")).await?;
-    let (_, snapshot) = find_version(&ctx.app, &ctx.context, &chosen.seq.to_string(), &ctx.request.service_url).await?;
+    let (_, snapshot) = load_version(&ctx.app, &ctx.context.uid, chosen.seq, &ctx.request.service_url).await?;
     let body = render_body(&ctx.app, &snapshot, &page.translator);
     let version = page.version_json(&versions, &chosen);
     page.render("display_version.html", json!({"version": version, "body_html": body}))
@@ -210,7 +210,7 @@ async fn display(ctx: Ctx) -> ApiResult<Response> {
 async fn compare_view(ctx: Ctx) -> ApiResult<Response> {
     let page = Page::new(&ctx).await?;
     let (versions, chosen) = page.chosen(ctx.request.query_value("version_id")).await?;
-    let (_, snapshot) = find_version(&ctx.app, &ctx.context, &chosen.seq.to_string(), &ctx.request.service_url).await?;
+    let (_, snapshot) = load_version(&ctx.app, &ctx.context.uid, chosen.seq, &ctx.request.service_url).await?;
     let comparison = compare(&ctx.app, &ctx.context, &snapshot, &page.translator).await?;
     let rows = comparison.rows_json();
     let skipped_label = |row: &Row| match row {
@@ -244,8 +244,7 @@ async fn create(ctx: Ctx) -> ApiResult<Response> {
 async fn restore_post(ctx: Ctx) -> ApiResult<Response> {
     let page = Page::new(&ctx).await?;
     let (_, chosen) = page.chosen(form_value(&ctx, "version_id").as_deref()).await?;
-    let (info, snapshot) =
-        find_version(&ctx.app, &ctx.context, &chosen.seq.to_string(), &ctx.request.service_url).await?;
+    let (info, snapshot) = load_version(&ctx.app, &ctx.context.uid, chosen.seq, &ctx.request.service_url).await?;
     restore(&ctx.app, &ctx.context, &info, &snapshot, &ctx.principal).await?;
     Ok(see_other(&page.url()))
 }
