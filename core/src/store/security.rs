@@ -2,7 +2,7 @@
 //! Reads that a write transaction needs (it must see its own changes) are generic over the
 //! executor and exposed on both [`Store`] and [`Tx`].
 
-use super::rows::{CONTENT_COLUMNS, content_from_row, placeholders, time_to_db};
+use super::rows::{CONTENT_COLUMNS, content_from_row, placeholders, time_from_db, time_to_db};
 use super::{Store, Tx, subtree_end};
 use crate::content::ContentObject;
 use chrono::{DateTime, Utc};
@@ -114,9 +114,7 @@ impl Store {
                 actor: row.try_get(1)?,
                 comment: row.try_get(2)?,
                 review_state: row.try_get(3)?,
-                time: DateTime::parse_from_rfc3339(&time)
-                    .map(|t| t.with_timezone(&Utc))
-                    .map_err(|e| sqlx::Error::Decode(e.into()))?,
+                time: time_from_db(&time)?,
             })
         })
         .collect()
@@ -144,8 +142,7 @@ impl Store {
             .iter()
             .map(|row| {
                 let at: String = row.try_get(18)?;
-                let at = DateTime::parse_from_rfc3339(&at).map_err(|e| sqlx::Error::Decode(e.into()))?;
-                Ok((content_from_row(row)?, at.with_timezone(&Utc)))
+                Ok((content_from_row(row)?, time_from_db(&at)?))
             })
             .collect()
     }

@@ -3,7 +3,7 @@
 //! without ever reusing a number, prunes to a limit in the creating transaction, and keeps
 //! the frozen files (bytes shared by hash, so ten versions of a page cost one copy of a file).
 
-use super::rows::{placeholders, time_to_db};
+use super::rows::{placeholders, time_from_db, time_to_db};
 use super::{Store, Tx};
 use chrono::{DateTime, Utc};
 use sqlx::any::AnyRow;
@@ -47,9 +47,7 @@ fn info_from_row(row: &AnyRow) -> Result<VersionInfo, sqlx::Error> {
     Ok(VersionInfo {
         object_uid: row.try_get(0)?,
         seq: row.try_get(1)?,
-        created: DateTime::parse_from_rfc3339(&created)
-            .map(|t| t.with_timezone(&Utc))
-            .map_err(|e| sqlx::Error::Decode(e.into()))?,
+        created: time_from_db(&created)?,
         creator: row.try_get(3)?,
         creator_fullname: row.try_get(4)?,
         comment: row.try_get(5)?,

@@ -79,12 +79,7 @@ fn render_fields(profile: &TypeProfile, part: &FrozenObject) -> String {
             FieldKind::Image => {
                 if let Some(name) = value.get("filename").and_then(Value::as_str) {
                     let alt = part.fields.get("image_alt_text").and_then(Value::as_str).unwrap_or(name);
-                    html.push_str(&format!(
-                        "<figure class=\"image\" data-filename=\"{}\" data-size=\"{}\"><figcaption>{}</figcaption></figure>",
-                        escape(name),
-                        value.get("size").and_then(Value::as_i64).unwrap_or(0),
-                        escape(alt)
-                    ));
+                    html.push_str(&figure(value, alt));
                 }
             }
             FieldKind::File => {
@@ -106,14 +101,19 @@ fn render_fields(profile: &TypeProfile, part: &FrozenObject) -> String {
 /// A file or image inside a block: compared by title (files) or file name and size (images).
 fn child_markup(child: &FrozenObject) -> String {
     match child.fields.get("image") {
-        Some(image) => format!(
-            "<figure class=\"image\" data-filename=\"{}\" data-size=\"{}\"><figcaption>{}</figcaption></figure>",
-            escape(image.get("filename").and_then(Value::as_str).unwrap_or_default()),
-            image.get("size").and_then(Value::as_i64).unwrap_or(0),
-            escape(&child.title)
-        ),
+        Some(image) => figure(image, &child.title),
         None => format!("<span class=\"file\">{}</span>", escape(&child.title)),
     }
+}
+
+/// An image as a figure naming its file and size (what the comparison treats as its identity).
+fn figure(image: &Value, caption: &str) -> String {
+    format!(
+        "<figure class=\"image\" data-filename=\"{}\" data-size=\"{}\"><figcaption>{}</figcaption></figure>",
+        escape(image.get("filename").and_then(Value::as_str).unwrap_or_default()),
+        image.get("size").and_then(Value::as_i64).unwrap_or(0),
+        escape(caption)
+    )
 }
 
 /// The whole body of a frozen page: title, description, then the blocks (or, for a page
