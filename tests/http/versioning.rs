@@ -521,7 +521,8 @@ async fn browser_views_list_show_compare_create_restore_and_delete() {
     let compared = browser(&server, Method::GET, "p/compare_version?version_id=0").send().await.unwrap();
     assert_eq!(compared.status(), 200);
     let compared = compared.text().await.unwrap();
-    assert!(compared.contains("version-diff-change-1") && compared.contains("Zweiter Stand"), "{compared}");
+    assert!(compared.contains("version-diff-change-1"), "{compared}");
+    assert!(compared.contains("<del>Erster</del><ins>Zweiter</ins> Stand"), "{compared}");
 
     let response = form("p/restore_version", &[("version_id", "0"), ("_authenticator", &token)]).send().await.unwrap();
     assert_eq!(response.status(), 303);

@@ -20,6 +20,7 @@ mod snapshot;
 mod store;
 mod views;
 
+pub use compare::html::{DEFAULT_DEADLINE, DiffOptions, HtmlDiff, MAX_ALIGNED_BYTES, diff_html};
 pub use permissions::{ACCESS_VERSIONS, CREATE_VERSIONS};
 use wcs_core::plugin::Registrar;
 
@@ -31,6 +32,11 @@ pub const VERSIONING: &str = "versioning";
 
 /// How many versions an object keeps; creating one more drops the oldest.
 pub const MAX_VERSIONS: usize = 10;
+
+/// The plugin's message catalogs by language (also what tests and benchmarks build a
+/// translator from).
+pub const MESSAGES: [(&str, &str); 2] =
+    [("en", include_str!("../locales/en.ftl")), ("de", include_str!("../locales/de.ftl"))];
 
 fn build(r: &mut Registrar) {
     r.permission(ACCESS_VERSIONS, permissions::ACCESS_ROLES);
@@ -46,8 +52,9 @@ fn build(r: &mut Registrar) {
     for (name, source) in views::TEMPLATES {
         r.template(name, source);
     }
-    r.messages("en", include_str!("../locales/en.ftl"));
-    r.messages("de", include_str!("../locales/de.ftl"));
+    for (language, source) in MESSAGES {
+        r.messages(language, source);
+    }
 }
 
 wcs_core::plugin!(id: PLUGIN_ID, depends_on: ["core"], build: build);

@@ -5,6 +5,7 @@ use crate::snapshot::{FrozenObject, Snapshot};
 use serde_json::Value;
 use wcs_core::app::App;
 use wcs_core::content::layout::{LAYOUT_FIELD, PageLayout};
+use wcs_core::content::links::resolve_links;
 use wcs_core::content::{FieldKind, TypeProfile};
 use wcs_core::i18n::Translator;
 use wcs_core::serialize::sanitize_html;
@@ -45,15 +46,34 @@ pub fn blocks_in_order<'a>(app: &App, snapshot: &'a Snapshot) -> Vec<&'a FrozenO
     blocks
 }
 
+/// How rich text goes into the markup.
+#[derive(Clone, Copy)]
+pub enum RichText<'a> {
+    /// Sanitised now: the markup is shown as it is.
+    Sanitized,
+    /// As stored, with internal links pointing at the site's `resolveuid` view: for the
+    /// comparison, which must see custom elements and frames and sanitises what it writes.
+    Raw {
+        /// The site's URL.
+        site_url: &'a str,
+    },
+}
+
 /// A block (or a page without blocks) as markup: its title when shown, its text, media and
 /// contained files or images.
-pub fn render_part(app: &App, snapshot: &Snapshot, part: &FrozenObject, with_title: bool) -> String {
+pub fn render_part(
+    app: &App,
+    snapshot: &Snapshot,
+    part: &FrozenObject,
+    with_title: bool,
+    text: RichText<'_>,
+) -> String {
     let mut html = String::new();
     if with_title && !part.title.is_empty() {
         html.push_str(&format!("<h2>{}</h2>", escape(&part.title)));
     }
     let Some(profile) = app.types.get(&part.portal_type) else { return html };
-    html.push_str(&render_fields(profile, part));
+    html.push_str(&render_fields(profile, part, text));
     let children: Vec<&FrozenObject> =
         snapshot.parts().iter().filter(|o| o.parent_uid.as_deref() == Some(part.uid.as_str())).collect();
     if !children.is_empty() {
@@ -66,14 +86,17 @@ pub fn render_part(app: &App, snapshot: &Snapshot, part: &FrozenObject, with_tit
     html
 }
 
-fn render_fields(profile: &TypeProfile, part: &FrozenObject) -> String {
+fn render_fields(profile: &TypeProfile, part: &FrozenObject, text: RichText<'_>) -> String {
     let mut html = String::new();
     for field in &profile.fields {
         let Some(value) = part.fields.get(&field.name) else { continue };
         match field.kind {
             FieldKind::RichText => {
                 if let Some(data) = value.get("data").and_then(Value::as_str) {
-                    html.push_str(&sanitize_html(data));
+                    match text {
+                        RichText::Sanitized => html.push_str(&sanitize_html(data)),
+                        RichText::Raw { site_url } => html.push_str(&resolve_links(data, site_url, |_| None)),
+                    }
                 }
             }
             FieldKind::Image => {
@@ -126,7 +149,7 @@ pub fn render_body(app: &App, snapshot: &Snapshot, translator: &Translator) -> S
     }
     let has_blocks = app.types.get(&page.portal_type).is_some_and(|p| p.has_blocks());
     if !has_blocks {
-        html.push_str(&render_part(app, snapshot, page, false));
+        html.push_str(&render_part(app, snapshot, page, false, RichText::Sanitized));
         return html;
     }
     for block in blocks_in_order(app, snapshot) {
@@ -136,7 +159,7 @@ pub fn render_body(app: &App, snapshot: &Snapshot, translator: &Translator) -> S
             "<section class=\"block\" id=\"{}\" data-type=\"{}\">{}</section>",
             escape(&block.uid),
             escape(&type_title),
-            render_part(app, snapshot, block, shows_title(block))
+            render_part(app, snapshot, block, shows_title(block), RichText::Sanitized)
         ));
     }
     html

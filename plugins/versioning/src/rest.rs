@@ -77,7 +77,8 @@ async fn get(ctx: Ctx) -> ApiResult<Response> {
         [id, comparison] if comparison == "comparison" => {
             let (info, snapshot) = find_version(&ctx.app, &ctx.context, id, &ctx.request.service_url).await?;
             let translator = ctx.app.translator(ctx.request.header("accept-language")).await?;
-            let result = compare::compare(&ctx.app, &ctx.context, &snapshot, &translator).await?;
+            let result =
+                compare::compare(&ctx.app, &ctx.context, &snapshot, &translator, &ctx.request.base_url).await?;
             let item = version_item(&url, &info, may_change);
             Ok(json(&result.to_json(&format!("{url}/@versions/{}/comparison", info.seq), item)))
         }

@@ -211,7 +211,7 @@ async fn compare_view(ctx: Ctx) -> ApiResult<Response> {
     let page = Page::new(&ctx).await?;
     let (versions, chosen) = page.chosen(ctx.request.query_value("version_id")).await?;
     let (_, snapshot) = load_version(&ctx.app, &ctx.context.uid, chosen.seq, &ctx.request.service_url).await?;
-    let comparison = compare(&ctx.app, &ctx.context, &snapshot, &page.translator).await?;
+    let comparison = compare(&ctx.app, &ctx.context, &snapshot, &page.translator, &ctx.request.base_url).await?;
     let rows = comparison.rows_json();
     let skipped_label = |row: &Row| match row {
         Row::Skipped(count) => page.translator.text_with("versioning-skipped", &[("count", count.to_string())]),

@@ -1,0 +1,2 @@
+//! Placeholder until the comparison benchmark lands in the next commit.
+fn main() {}

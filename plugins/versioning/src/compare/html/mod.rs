@@ -1,0 +1,138 @@
+//! The word-level comparison of two pieces of HTML.
+//!
+//! Both sides are parsed (html5ever) and flattened into atoms that carry their formatting;
+//! the compared atoms (words, punctuation, embedded objects; never whitespace or line breaks)
+//! are aligned with a Myers diff under a deadline; equal atoms whose formatting or
+//! properties differ become `<mark title="…">`, the rest `<del>`/`<ins>`. The merged
+//! sequence is written in the current structure through a stack of open elements, removed
+//! text in the place it had, and finally sanitised. When aligning takes too long, the whole
+//! version is shown removed and the whole current text added.
+
+mod align;
+mod compose;
+mod document;
+mod format;
+mod map;
+mod render;
+mod sanitize;
+mod words;
+
+use compose::Composer;
+use document::{Interner, SamePage, flatten};
+use render::{Place, Status, Writer};
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+use wcs_core::i18n::Translator;
+
+/// How long one comparison may align before it falls back to "all removed, all added".
+pub const DEFAULT_DEADLINE: Duration = Duration::from_millis(200);
+
+/// Inputs larger than this (per side) are not aligned at all but replaced as a whole.
+pub const MAX_ALIGNED_BYTES: usize = 2 * 1024 * 1024;
+
+/// What a comparison needs besides the two texts.
+pub struct DiffOptions<'a> {
+    /// Writes the titles of marks in the reader's language.
+    pub translator: &'a Translator<'a>,
+    /// Whether a uid is the page's own or one of its blocks': links to them are not reported.
+    pub same_page: &'a dyn Fn(&str) -> bool,
+    /// When aligning gives up.
+    pub deadline: Duration,
+    /// Show only the top-level elements with changes (and a gap marker where others were
+    /// left out) rather than everything.
+    pub only_changes: bool,
+    /// Always show the first top-level element (the block title heading).
+    pub keep_first: bool,
+}
+
+/// The result of a comparison.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HtmlDiff {
+    /// Sanitised, well-formed markup with the marks.
+    pub html: String,
+    /// Whether anything is reported.
+    pub changed: bool,
+    /// Whether the deadline (or the size limit) replaced the word diff by a whole
+    /// replacement.
+    pub replaced_whole: bool,
+}
+
+/// Compares `old` (the version) with `new` (the current content).
+pub fn diff_html(old: &str, new: &str, options: &DiffOptions<'_>) -> HtmlDiff {
+    let deadline = Instant::now() + options.deadline;
+    let same_page = SamePage { uids: options.same_page };
+    let mut interner = Interner::default();
+    let old_doc = flatten(old, &mut interner, &same_page);
+    let new_doc = flatten(new, &mut interner, &same_page);
+    let old_compared: Vec<usize> = (0..old_doc.atoms.len()).filter(|i| old_doc.atoms[*i].is_compared()).collect();
+    let new_compared: Vec<usize> = (0..new_doc.atoms.len()).filter(|i| new_doc.atoms[*i].is_compared()).collect();
+    let old_keys: Vec<u32> = old_compared.iter().map(|i| old_doc.atoms[*i].key).collect();
+    let new_keys: Vec<u32> = new_compared.iter().map(|i| new_doc.atoms[*i].key).collect();
+    let too_big = old.len() > MAX_ALIGNED_BYTES || new.len() > MAX_ALIGNED_BYTES;
+    let steps = if too_big || Instant::now() >= deadline {
+        None
+    } else {
+        align::align(&old_keys, &new_keys, &interner.weighty, deadline)
+    };
+    let replaced_whole = steps.is_none();
+    let element_map = match &steps {
+        Some(steps) => map::map_elements(&old_doc, &new_doc, &old_compared, &new_compared, steps),
+        None => vec![None; old_doc.elements.len()],
+    };
+    let mut composer = Composer::new(&old_doc, &new_doc, &element_map, options.translator);
+    match &steps {
+        Some(steps) => composer.compose(steps, &old_compared, &new_compared),
+        None => composer.replace_whole(),
+    }
+    let items = composer.items;
+    let changed = items.iter().any(|i| i.status != Status::Same && i.has_substance());
+    if !changed {
+        return HtmlDiff { html: String::new(), changed, replaced_whole };
+    }
+    let mut writer = Writer::new(&old_doc, &new_doc, new.len() + old.len() / 4 + 64);
+    let shown = shown_groups(&items, options);
+    let mut gap = false;
+    for item in &items {
+        let group = item.path.first().copied();
+        if shown.as_ref().is_none_or(|s| s.contains(&group)) {
+            if gap {
+                writer.gap();
+                gap = false;
+            }
+            writer.write(item);
+        } else if item.has_substance() {
+            gap = true;
+        }
+    }
+    if gap {
+        writer.gap();
+    }
+    writer.close_all();
+    HtmlDiff { html: sanitize::sanitize(&writer.out), changed, replaced_whole }
+}
+
+/// Whole markup (an added or removed block) cleaned like every comparison.
+pub fn clean(html: &str) -> String {
+    sanitize::sanitize(html)
+}
+
+/// The top-level elements to show (`None` = all): those with a change, and the first when
+/// asked to keep it.
+fn shown_groups(items: &[render::Item<'_>], options: &DiffOptions<'_>) -> Option<HashSet<Option<Place>>> {
+    if !options.only_changes {
+        return None;
+    }
+    let mut shown: HashSet<Option<Place>> = HashSet::new();
+    if options.keep_first
+        && let Some(first) = items.iter().find_map(|i| i.path.first().copied())
+    {
+        shown.insert(Some(first));
+    }
+    for item in items {
+        let group = item.path.first().copied();
+        if item.status != Status::Same && item.has_substance() {
+            shown.insert(group);
+        }
+    }
+    Some(shown)
+}
