@@ -70,3 +70,18 @@ fn run(file: &str) {
 fn text_rules() {
     run("text.txt");
 }
+
+#[test]
+fn formatting_rules() {
+    run("formatting.txt");
+}
+
+#[test]
+fn embedded_things() {
+    run("embedded.txt");
+}
+
+#[test]
+fn markup_is_well_formed_and_safe() {
+    run("markup.txt");
+}

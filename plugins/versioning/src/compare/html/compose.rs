@@ -24,30 +24,25 @@ impl Paths<'_> {
         element.map(|e| self.map.get(e).copied().flatten().map_or(Place::Old(e), Place::New))
     }
 
+    /// The places from the top down to `place`, remembered per place asked for (only
+    /// those, so deep nesting stays linear).
     fn path(&mut self, place: Option<Place>) -> Rc<[Place]> {
         if let Some(path) = self.known.get(&place) {
             return path.clone();
         }
-        // Collect the chain upwards, then build the paths from the top down.
         let mut chain = Vec::new();
         let mut at = place;
         while let Some(p) = at {
-            if self.known.contains_key(&Some(p)) {
-                break;
-            }
             chain.push(p);
             at = match p {
                 Place::New(e) => self.new.elements[e].parent.map(Place::New),
                 Place::Old(e) => self.translate(self.old.elements[e].parent),
             };
         }
-        let mut path: Vec<Place> = self.known.get(&at).map(|p| p.to_vec()).unwrap_or_default();
-        for p in chain.into_iter().rev() {
-            path.push(p);
-            self.known.insert(Some(p), Rc::from(path.as_slice()));
-        }
-        self.known.entry(None).or_insert_with(|| Rc::from(Vec::new()));
-        self.known.get(&place).cloned().unwrap_or_else(|| Rc::from(path))
+        chain.reverse();
+        let path: Rc<[Place]> = Rc::from(chain);
+        self.known.insert(place, path.clone());
+        path
     }
 }
 
@@ -117,6 +112,7 @@ impl<'d, 't> Composer<'d, 't> {
                 })
                 .map(|(name, _)| name.as_str())
                 .collect();
+            names.sort_unstable();
             names.dedup();
             let changed = self.translator.text_with("versioning-mark-properties", &[("names", names.join(", "))]);
             title = if title.is_empty() { changed } else { format!("{title}; {changed}") };
@@ -211,6 +207,11 @@ impl<'d, 't> Composer<'d, 't> {
             self.push_uncompared(cursor, next_new, &Status::Same);
             cursor = next_new;
         }
+        // A removed stretch from an element that has no counterpart, between two parts of one
+        // current element (paragraphs merged), is shown inline there rather than splitting it.
+        let next_place = new.atoms.get(next_new).and_then(|a| a.element.map(Place::New));
+        let inline = matches!(place, Some(Place::Old(_))) && next_place.is_some() && here == next_place;
+        let place = if inline { here } else { place };
         let before_is_space = from > 0 && old.atoms[from - 1].kind == AtomKind::Space;
         let written_space =
             self.items.last().is_none_or(|i| matches!(i.content, Content::Text(t) if t.trim().is_empty()));
@@ -221,12 +222,13 @@ impl<'d, 't> Composer<'d, 't> {
             if matches!(atom.kind, AtomKind::Break | AtomKind::Empty) {
                 continue;
             }
-            let path = self.paths.path(self.paths.translate(atom.element));
+            let shown_in = if inline { place } else { self.paths.translate(atom.element) };
+            let path = self.paths.path(shown_in);
             self.items.push(Item { path, status: Status::Removed, content: Self::content(old, atom) });
         }
         let after_is_space = old.atoms.get(to + 1).is_some_and(|a| a.kind == AtomKind::Space);
         let next_is_space = new.atoms.get(cursor).is_some_and(|a| a.kind == AtomKind::Space);
-        if after_is_space && !next_is_space && !replaced && cursor < new.atoms.len() {
+        if (after_is_space || inline) && !next_is_space && !replaced && cursor < new.atoms.len() {
             self.push_space(place);
         }
         cursor

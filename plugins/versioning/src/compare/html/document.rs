@@ -320,8 +320,10 @@ fn is_void(name: &str) -> bool {
 }
 
 /// Canonical markup of a subtree compared as a whole: names checked, attributes sorted and
-/// escaped, text normalised with whitespace collapsed. Also its key.
-fn canonical_markup(node: ego_tree::NodeRef<'_, Node>) -> String {
+/// escaped, text normalised with whitespace collapsed. As a key (`shown` false) it keeps
+/// every name and attribute; to be shown, elements take their output names (unknown ones,
+/// and foreign ones like SVG's, become `span`, whose text the sanitiser keeps).
+fn canonical_markup(node: ego_tree::NodeRef<'_, Node>, shown: bool) -> String {
     let mut out = String::new();
     let mut skip_until: Option<ego_tree::NodeId> = None;
     for edge in node.traverse() {
@@ -330,9 +332,11 @@ fn canonical_markup(node: ego_tree::NodeRef<'_, Node>) -> String {
                 Node::Element(e) if is_dropped(e.name()) => skip_until = Some(n.id()),
                 Node::Element(e) if is_plain_name(e.name()) => {
                     out.push('<');
-                    out.push_str(&e.name().to_ascii_lowercase());
-                    let mut attrs: Vec<(&str, &str)> =
-                        e.attrs().filter(|(n, _)| is_plain_name(n) && !n.starts_with("on")).collect();
+                    out.push_str(&element_name(e, shown));
+                    let mut attrs: Vec<(&str, &str)> = e
+                        .attrs()
+                        .filter(|(n, _)| is_plain_name(n) && !n.starts_with("on") && (!shown || kept_attribute(n)))
+                        .collect();
                     attrs.sort();
                     for (name, value) in attrs {
                         out.push(' ');
@@ -370,7 +374,7 @@ fn canonical_markup(node: ego_tree::NodeRef<'_, Node>) -> String {
                     && !is_void(e.name())
                 {
                     out.push_str("</");
-                    out.push_str(&e.name().to_ascii_lowercase());
+                    out.push_str(&element_name(e, shown));
                     out.push('>');
                 }
             }
@@ -379,10 +383,24 @@ fn canonical_markup(node: ego_tree::NodeRef<'_, Node>) -> String {
     out
 }
 
+/// An element's name in canonical markup: as parsed for keys, its output name when shown.
+fn element_name(element: &scraper::node::Element, shown: bool) -> String {
+    let name = element.name().to_ascii_lowercase();
+    if !shown {
+        return name;
+    }
+    if is_html(element) { output_name(&name).to_owned() } else { "span".to_owned() }
+}
+
+/// Whether an element is in the HTML namespace (not SVG or MathML).
+fn is_html(element: &scraper::node::Element) -> bool {
+    &*element.name.ns == "http://www.w3.org/1999/xhtml"
+}
+
 /// Whether an element is compared as one piece rather than looked into.
 fn is_whole(element: &scraper::node::Element) -> bool {
     let name = element.name();
-    &*element.name.ns != "http://www.w3.org/1999/xhtml"
+    !is_html(element)
         || name.contains('-')
         || matches!(name, "video" | "audio" | "canvas" | "svg" | "math" | "picture")
         || name == "figure" && element.attr("data-filename").is_some()
@@ -507,19 +525,15 @@ fn push_object(
         };
         (Object { markup: ObjectMarkup::Element { name, attrs }, properties }, key)
     } else {
-        let inner = node.children().map(canonical_markup).collect::<String>();
+        let inner = node.children().map(|child| canonical_markup(child, true)).collect::<String>();
         let (key, properties) = if attrs.iter().any(|(n, _)| n == "data-filename") {
             let (key, mut properties) = object_identity(name, &attrs);
             properties.push(("caption".to_owned(), inner.clone()));
             (key, properties)
         } else {
-            (format!("\u{0}whole\u{0}{}", canonical_markup(node)), Vec::new())
+            (format!("\u{0}whole\u{0}{}", canonical_markup(node, false)), Vec::new())
         };
-        let shown = if is_plain_name(name) && &*element.name.ns == "http://www.w3.org/1999/xhtml" {
-            output_name(name)
-        } else {
-            "span"
-        };
+        let shown = if is_plain_name(name) && is_html(element) { output_name(name) } else { "span" };
         (Object { markup: ObjectMarkup::Whole { name: shown, attrs, inner }, properties }, key)
     };
     let key = interner.intern(&key, true);

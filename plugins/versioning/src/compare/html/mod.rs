@@ -13,6 +13,7 @@ mod compose;
 mod document;
 mod format;
 mod map;
+mod plain;
 mod render;
 mod sanitize;
 mod words;
@@ -29,6 +30,11 @@ pub const DEFAULT_DEADLINE: Duration = Duration::from_millis(200);
 
 /// Inputs larger than this (per side) are not aligned at all but replaced as a whole.
 pub const MAX_ALIGNED_BYTES: usize = 2 * 1024 * 1024;
+
+/// Markup nested deeper than this (estimated without parsing) is not parsed: HTML parsers
+/// take time that grows with the square of the depth, so such input is compared as plain
+/// text, replaced as a whole.
+pub const MAX_NESTING: usize = 2_000;
 
 /// What a comparison needs besides the two texts.
 pub struct DiffOptions<'a> {
@@ -59,6 +65,9 @@ pub struct HtmlDiff {
 
 /// Compares `old` (the version) with `new` (the current content).
 pub fn diff_html(old: &str, new: &str, options: &DiffOptions<'_>) -> HtmlDiff {
+    if plain::nesting(old) > MAX_NESTING || plain::nesting(new) > MAX_NESTING {
+        return plain::replace_whole(old, new);
+    }
     let deadline = Instant::now() + options.deadline;
     let same_page = SamePage { uids: options.same_page };
     let mut interner = Interner::default();
