@@ -31,6 +31,8 @@ mod sharing_trash;
 mod support;
 mod types_dir;
 #[cfg(feature = "versioning")]
+mod version_comparison;
+#[cfg(feature = "versioning")]
 mod versioning;
 mod workflow;
 mod working_copies;

@@ -176,7 +176,7 @@ pub fn compare_snapshots(
         let moved = !kept.next().unwrap_or(true);
         let Some(block_profile) = app.types.get(&block.portal_type) else { continue };
         let metadata = metadata_changes(block_profile, frozen, block, reader.translator, false);
-        let text = sides.diff(frozen, block, shows_title(block) && !block.title.is_empty());
+        let text = sides.diff(frozen, block, true);
         if text.is_none() && !moved && metadata.is_empty() {
             skipped += 1;
             continue;
@@ -223,10 +223,12 @@ impl Sides<'_> {
         html::clean(&self.markup(snapshot, part, with_title))
     }
 
-    /// The marked-up changes of a part's text, or `None` when nothing is reported.
-    fn diff(&self, old: &FrozenObject, new: &FrozenObject, keep_title: bool) -> Option<String> {
-        let old_markup = self.markup(self.old, old, shows_title(old));
-        let new_markup = self.markup(self.new, new, shows_title(new));
+    /// The marked-up changes of a part's text, or `None` when nothing is reported; a block's
+    /// title is part of its text where the page shows it (`titled`), and then always shown.
+    fn diff(&self, old: &FrozenObject, new: &FrozenObject, titled: bool) -> Option<String> {
+        let old_markup = self.markup(self.old, old, titled && shows_title(old));
+        let new_markup = self.markup(self.new, new, titled && shows_title(new));
+        let keep_title = titled && shows_title(new) && !new.title.is_empty();
         if old_markup == new_markup {
             return None;
         }
