@@ -154,7 +154,7 @@ fn apply(pieces: &[String], edits: &[Edit]) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
 
     #[test]
     fn edited_documents_compare_honestly(pieces in prop::collection::vec(piece(), 0..60), edits in prop::collection::vec(edit(), 0..8)) {

@@ -207,10 +207,13 @@ impl<'d, 't> Composer<'d, 't> {
             self.push_uncompared(cursor, next_new, &Status::Same);
             cursor = next_new;
         }
-        // A removed stretch from an element that has no counterpart, between two parts of one
-        // current element (paragraphs merged), is shown inline there rather than splitting it.
+        // A removed stretch of text from an element that has no counterpart, between two parts
+        // of one current element (paragraphs merged), is shown inline there rather than
+        // splitting it. Objects never move: a rule or figure inside a paragraph would make
+        // the parser restructure the output.
         let next_place = new.atoms.get(next_new).and_then(|a| a.element.map(Place::New));
-        let inline = matches!(place, Some(Place::Old(_))) && next_place.is_some() && here == next_place;
+        let only_text = old.atoms[from..=to].iter().all(|a| !matches!(a.kind, AtomKind::Object(_)));
+        let inline = matches!(place, Some(Place::Old(_))) && next_place.is_some() && here == next_place && only_text;
         let place = if inline { here } else { place };
         let before_is_space = from > 0 && old.atoms[from - 1].kind == AtomKind::Space;
         let written_space =
