@@ -13,6 +13,13 @@ use wcs_core::serialize::sanitize_html;
 /// Escapes text for HTML content and attribute values.
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
+    escape_into(&mut out, text);
+    out
+}
+
+/// Escapes text onto `out`: what every writer of markup in this plugin goes through, so no
+/// text or attribute value can become markup.
+pub fn escape_into(out: &mut String, text: &str) {
     for c in text.chars() {
         match c {
             '&' => out.push_str("&amp;"),
@@ -23,7 +30,6 @@ pub fn escape(text: &str) -> String {
             _ => out.push(c),
         }
     }
-    out
 }
 
 /// Whether the page shows a block's title (`show_title`, on unless switched off).

@@ -4,6 +4,7 @@
 //! output is balanced by construction; no tag is ever spliced into text.
 
 use super::document::{Document, ElementId, Object, ObjectMarkup};
+pub(super) use crate::render::escape_into;
 use std::rc::Rc;
 
 /// An element of the output: one of the current side, or a copy of one of the version's that
@@ -52,20 +53,6 @@ impl Item<'_> {
             Content::Text(text) => !text.trim().is_empty(),
             Content::Object(_) => true,
             Content::Break | Content::Nothing => false,
-        }
-    }
-}
-
-/// Escapes text for element content and attribute values.
-pub(super) fn escape_into(out: &mut String, text: &str) {
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\u{a0}' => out.push_str("&nbsp;"),
-            _ => out.push(c),
         }
     }
 }
