@@ -112,17 +112,11 @@ impl Interner {
     }
 }
 
-/// How links inside the page are recognised: fragment links and links to the page's own
-/// objects by uid.
-pub(super) struct SamePage<'a> {
-    pub uids: &'a dyn Fn(&str) -> bool,
-}
-
-impl SamePage<'_> {
-    fn contains(&self, href: &str) -> bool {
-        let href = href.trim();
-        href.starts_with('#') || linked_uids(href).iter().any(|uid| (self.uids)(uid))
-    }
+/// Whether a link stays inside the page: a fragment link, or a link to one of the page's own
+/// objects (`same_page` says which uids those are).
+fn is_within_page(href: &str, same_page: &dyn Fn(&str) -> bool) -> bool {
+    let href = href.trim();
+    href.starts_with('#') || linked_uids(href).iter().any(|uid| same_page(uid))
 }
 
 /// Elements whose content is never shown.
@@ -300,7 +294,7 @@ fn object_identity(name: &str, attrs: &[(String, String)]) -> (String, Vec<(Stri
 }
 
 /// Elements without content or end tag.
-fn is_void(name: &str) -> bool {
+pub(super) fn is_void(name: &str) -> bool {
     matches!(
         name,
         "area"
@@ -407,7 +401,7 @@ fn is_whole(element: &scraper::node::Element) -> bool {
 }
 
 /// Parses one side and flattens it into atoms.
-pub(super) fn flatten(html: &str, interner: &mut Interner, same_page: &SamePage<'_>) -> Document {
+pub(super) fn flatten(html: &str, interner: &mut Interner, same_page: &dyn Fn(&str) -> bool) -> Document {
     let parsed = Html::parse_fragment(html);
     let mut doc = Document { elements: Vec::new(), atoms: Vec::new(), text: String::with_capacity(html.len() / 2) };
     let root_format = Rc::new(Format::root());
@@ -452,7 +446,7 @@ pub(super) fn flatten(html: &str, interner: &mut Interner, same_page: &SamePage<
                         let link = (name == "a")
                             .then(|| attribute(&attrs, "href"))
                             .flatten()
-                            .filter(|href| !same_page.contains(href))
+                            .filter(|href| !is_within_page(href, same_page))
                             .map(|href| Rc::from(href.trim()));
                         let parent_format = parent.map_or(&root_format, |p| &doc.elements[p].format);
                         let format = Rc::new(parent_format.inside(name, link));
@@ -516,26 +510,25 @@ fn push_object(
 ) {
     let name = element.name();
     let attrs = attributes(element);
-    let (object, key) = if matches!(name, "img" | "hr" | "iframe") && !attrs.iter().any(|(n, _)| n == "data-filename") {
-        let (key, properties) = object_identity(name, &attrs);
-        let name = match name {
-            "img" => "img",
-            "hr" => "hr",
-            _ => "iframe",
-        };
-        (Object { markup: ObjectMarkup::Element { name, attrs }, properties }, key)
-    } else {
-        let inner = node.children().map(|child| canonical_markup(child, true)).collect::<String>();
-        let (key, properties) = if attrs.iter().any(|(n, _)| n == "data-filename") {
-            let (key, mut properties) = object_identity(name, &attrs);
-            properties.push(("caption".to_owned(), inner.clone()));
-            (key, properties)
-        } else {
-            (format!("\u{0}whole\u{0}{}", canonical_markup(node, false)), Vec::new())
-        };
-        let shown = if is_plain_name(name) && is_html(element) { output_name(name) } else { "span" };
-        (Object { markup: ObjectMarkup::Whole { name: shown, attrs, inner }, properties }, key)
+    let (mut key, mut properties) = object_identity(name, &attrs);
+    let markup = match name {
+        "img" => ObjectMarkup::Element { name: "img", attrs },
+        "hr" => ObjectMarkup::Element { name: "hr", attrs },
+        "iframe" => ObjectMarkup::Element { name: "iframe", attrs },
+        _ => {
+            let inner = node.children().map(|child| canonical_markup(child, true)).collect::<String>();
+            let shown = if is_plain_name(name) && is_html(element) { output_name(name) } else { "span" };
+            if attribute(&attrs, "data-filename").is_some() {
+                // A stored image's caption is a property; its file is its identity.
+                properties.push(("caption".to_owned(), inner.clone()));
+            } else {
+                key = format!("\u{0}whole\u{0}{}", canonical_markup(node, false));
+                properties.clear();
+            }
+            ObjectMarkup::Whole { name: shown, attrs, inner }
+        }
     };
+    let object = Object { markup, properties };
     let key = interner.intern(&key, true);
     doc.atoms.push(Atom { kind: AtomKind::Object(object), text: 0..0, element: parent, key });
 }

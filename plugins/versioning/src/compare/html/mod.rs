@@ -19,7 +19,7 @@ mod sanitize;
 mod words;
 
 use compose::Composer;
-use document::{Interner, SamePage, flatten};
+use document::{Interner, flatten};
 use render::{Place, Status, Writer};
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
@@ -69,10 +69,9 @@ pub fn diff_html(old: &str, new: &str, options: &DiffOptions<'_>) -> HtmlDiff {
         return plain::replace_whole(old, new);
     }
     let deadline = Instant::now() + options.deadline;
-    let same_page = SamePage { uids: options.same_page };
     let mut interner = Interner::default();
-    let old_doc = flatten(old, &mut interner, &same_page);
-    let new_doc = flatten(new, &mut interner, &same_page);
+    let old_doc = flatten(old, &mut interner, options.same_page);
+    let new_doc = flatten(new, &mut interner, options.same_page);
     let old_compared: Vec<usize> = (0..old_doc.atoms.len()).filter(|i| old_doc.atoms[*i].is_compared()).collect();
     let new_compared: Vec<usize> = (0..new_doc.atoms.len()).filter(|i| new_doc.atoms[*i].is_compared()).collect();
     let old_keys: Vec<u32> = old_compared.iter().map(|i| old_doc.atoms[*i].key).collect();

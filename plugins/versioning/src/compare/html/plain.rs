@@ -2,28 +2,9 @@
 //! of the nesting depth, and a comparison of the bare text as a whole replacement.
 
 use super::HtmlDiff;
+use super::document::is_void;
 use super::render::escape_into;
 use super::sanitize::sanitize;
-
-/// Elements that never contain anything, so they do not nest.
-fn is_void(name: &[u8]) -> bool {
-    matches!(
-        name.to_ascii_lowercase().as_slice(),
-        b"area"
-            | b"base"
-            | b"br"
-            | b"col"
-            | b"embed"
-            | b"hr"
-            | b"img"
-            | b"input"
-            | b"link"
-            | b"meta"
-            | b"source"
-            | b"track"
-            | b"wbr"
-    )
-}
 
 /// The deepest nesting of start tags over end tags, estimated in one pass without parsing
 /// (elements whose end tag is implied count as open: an overestimate, never less).
@@ -46,7 +27,8 @@ pub(super) fn nesting(html: &str) -> usize {
                 }
                 let closes_itself =
                     bytes[end..].iter().position(|b| *b == b'>').is_some_and(|p| p > 0 && bytes[end + p - 1] == b'/');
-                if !is_void(&bytes[start..end]) && !closes_itself {
+                let name = std::str::from_utf8(&bytes[start..end]).unwrap_or_default().to_ascii_lowercase();
+                if !is_void(&name) && !closes_itself {
                     depth += 1;
                     deepest = deepest.max(depth);
                 }
