@@ -12,6 +12,8 @@ use wcs_plugin_versioning as _;
 mod api_mode;
 mod auth;
 mod block_pages;
+#[cfg(feature = "versioning")]
+mod comparison_embedded;
 mod content;
 mod errors;
 mod files;

@@ -8,13 +8,13 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 /// A CSRF token for admin, as every versioning write needs.
-async fn admin_token(server: &TestServer) -> String {
+pub async fn admin_token(server: &TestServer) -> String {
     let response = server.admin(Method::GET, "@@authenticator/token").send().await.unwrap();
     assert_eq!(response.status(), 200);
     response.text().await.unwrap()
 }
 
-async fn snapshot(server: &TestServer, path: &str) -> String {
+pub async fn snapshot(server: &TestServer, path: &str) -> String {
     let token = admin_token(server).await;
     let request = server.admin(Method::POST, &format!("{path}/@versions")).header("X-CSRF-TOKEN", token);
     let response = request.send().await.unwrap();
@@ -23,12 +23,12 @@ async fn snapshot(server: &TestServer, path: &str) -> String {
     item["id"].as_str().unwrap().to_owned()
 }
 
-async fn patch(server: &TestServer, path: &str, body: Value) {
+pub async fn patch(server: &TestServer, path: &str, body: Value) {
     let response = server.admin(Method::PATCH, path).json(&body).send().await.unwrap();
     assert_eq!(response.status(), 204, "PATCH {path} {body}");
 }
 
-async fn compare(server: &TestServer, path: &str, id: &str) -> Value {
+pub async fn compare(server: &TestServer, path: &str, id: &str) -> Value {
     let (status, comparison) = server.get_json(&format!("{path}/@versions/{id}/comparison")).await;
     assert_eq!(status, 200, "{comparison}");
     comparison
@@ -38,7 +38,7 @@ fn kinds(comparison: &Value) -> Vec<&str> {
     comparison["items"].as_array().unwrap().iter().map(|i| i["kind"].as_str().unwrap()).collect()
 }
 
-fn text_block(id: &str, title: &str, text: &str) -> Value {
+pub fn text_block(id: &str, title: &str, text: &str) -> Value {
     json!({"@type": "TextBlock", "id": id, "title": title, "text": text})
 }
 

@@ -3,6 +3,7 @@
 pub mod ids;
 pub mod layout;
 pub mod links;
+pub mod markup;
 mod object;
 pub mod remap;
 pub mod scales;

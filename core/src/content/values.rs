@@ -332,7 +332,7 @@ fn rich_text(value: &Value, limit: usize) -> Result<Value, String> {
     };
     check_length(data, limit)?;
     let html = match content_type {
-        "text/html" => crate::serialize::sanitize_html(data),
+        "text/html" => crate::content::markup::sanitize_for_storage(data),
         "text/plain" => format!("<p>{}</p>", ammonia::clean_text(data)),
         other => return Err(format!("Unsupported rich text content-type '{other}'.")),
     };

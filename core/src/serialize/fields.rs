@@ -1,7 +1,8 @@
 //! Core's field serializers: rich text, links, relations, files and images.
 
-use super::{FieldSerializer, SerializeCtx, sanitize_html, serialize_content};
+use super::{FieldSerializer, SerializeCtx, serialize_content};
 use crate::content::links::resolve_links;
+use crate::content::markup::sanitize_html;
 use crate::content::scales::{SCALES, scaled_size};
 use crate::content::{ContentObject, FieldDef, FieldKind};
 use crate::http::{ApiResult, PATH_SEGMENT};

@@ -103,8 +103,3 @@ pub struct Component {
     /// The expanded value; the same body its endpoint returns.
     pub expand: for<'a> fn(&'a SerializeCtx<'a>, Subject<'a>) -> BoxFuture<'a, ApiResult<Value>>,
 }
-
-/// Cleans HTML with ammonia's conservative defaults; used on write and again before sending.
-pub fn sanitize_html(html: &str) -> String {
-    ammonia::clean(html)
-}

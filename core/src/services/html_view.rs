@@ -1,8 +1,9 @@
 //! The small HTML page a browser gets for content (no `Accept: application/json`).
 
 use crate::content::FieldKind;
+use crate::content::markup::sanitize_html;
 use crate::http::{ApiError, ApiResult, Ctx};
-use crate::serialize::{download_url, sanitize_html};
+use crate::serialize::download_url;
 use poem::Response;
 use serde_json::{Value, json};
 

@@ -8,7 +8,7 @@
 
 use std::time::{Duration, Instant};
 use wcs_core::i18n::Catalogs;
-use wcs_plugin_versioning::{DEFAULT_DEADLINE, DiffOptions, MESSAGES, diff_html};
+use wcs_plugin_versioning::{DEFAULT_DEADLINE, DiffOptions, MESSAGES, diff_html, no_image_files};
 
 /// A small deterministic generator, so every run compares the same texts.
 struct Lcg(u64);
@@ -108,6 +108,7 @@ fn main() {
     let options = DiffOptions {
         translator: &translator,
         same_page: &same_page,
+        image_file: &no_image_files,
         deadline: DEFAULT_DEADLINE,
         only_changes: true,
         keep_first: true,

@@ -20,7 +20,9 @@ mod snapshot;
 mod store;
 mod views;
 
-pub use compare::html::{DEFAULT_DEADLINE, DiffOptions, HtmlDiff, MAX_ALIGNED_BYTES, diff_html};
+pub use compare::html::{
+    DEFAULT_DEADLINE, DiffOptions, HtmlDiff, ImageFile, MAX_ALIGNED_BYTES, Side, diff_html, no_image_files,
+};
 pub use permissions::{ACCESS_VERSIONS, CREATE_VERSIONS};
 use wcs_core::plugin::Registrar;
 

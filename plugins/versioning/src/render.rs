@@ -6,9 +6,9 @@ use serde_json::Value;
 use wcs_core::app::App;
 use wcs_core::content::layout::{LAYOUT_FIELD, PageLayout};
 use wcs_core::content::links::resolve_links;
+use wcs_core::content::markup::sanitize_html;
 use wcs_core::content::{FieldKind, TypeProfile};
 use wcs_core::i18n::Translator;
-use wcs_core::serialize::sanitize_html;
 
 /// Escapes text for HTML content and attribute values.
 pub fn escape(text: &str) -> String {

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 use wcs_core::i18n::Catalogs;
-use wcs_plugin_versioning::{DiffOptions, MESSAGES, diff_html};
+use wcs_plugin_versioning::{DiffOptions, ImageFile, MESSAGES, Side, diff_html};
 
 /// One case of a corpus file.
 struct Case {
@@ -18,7 +18,7 @@ fn parse(text: &str) -> Vec<Case> {
     let mut cases = Vec::new();
     for chunk in text.split("\n=== ").skip(1) {
         let (name, rest) = chunk.split_once('\n').unwrap_or((chunk, ""));
-        let mut section = |label: &str| -> Option<String> {
+        let section = |label: &str| -> Option<String> {
             let start = rest.find(&format!("--- {label}\n"))? + label.len() + 5;
             let end = rest[start..].find("\n--- ").map_or(rest.len(), |e| start + e);
             Some(rest[start..end].trim_end_matches('\n').to_owned())
@@ -44,9 +44,11 @@ fn run(file: &str) {
         let translator = catalogs.translator(if words.contains(&"de") { "de" } else { "en" });
         let own: Vec<&str> = words.iter().filter_map(|w| w.strip_prefix("same_page=")).collect();
         let same_page = |uid: &str| own.contains(&uid);
+        let image_file = |side: Side, uid: &str| image_of(&words, side, uid);
         let options = DiffOptions {
             translator: &translator,
             same_page: &same_page,
+            image_file: &image_file,
             deadline: Duration::from_secs(10),
             only_changes: words.contains(&"only_changes"),
             keep_first: words.contains(&"keep_first"),
@@ -84,4 +86,19 @@ fn embedded_things() {
 #[test]
 fn markup_is_well_formed_and_safe() {
     run("markup.txt");
+}
+
+/// The file of the image object `uid`, as a case declares it: `image=<uid>:<name>:<size>`
+/// for both sides, `old_image=…` or `new_image=…` for one.
+fn image_of(words: &[&str], side: Side, uid: &str) -> Option<ImageFile> {
+    let own_side = match side {
+        Side::Version => "old_image=",
+        Side::Current => "new_image=",
+    };
+    words.iter().rev().find_map(|word| {
+        let declared = word.strip_prefix("image=").or_else(|| word.strip_prefix(own_side))?;
+        let mut parts = declared.split(':');
+        let (declared_uid, filename, size) = (parts.next()?, parts.next()?, parts.next()?.parse().ok()?);
+        (declared_uid == uid).then(|| ImageFile { filename: filename.to_owned(), size })
+    })
 }

@@ -7,7 +7,7 @@ use scraper::{Html, Node};
 use std::time::Duration;
 use unicode_normalization::UnicodeNormalization;
 use wcs_core::i18n::Catalogs;
-use wcs_plugin_versioning::{DiffOptions, HtmlDiff, MESSAGES, diff_html};
+use wcs_plugin_versioning::{DiffOptions, HtmlDiff, MESSAGES, diff_html, no_image_files};
 
 /// Elements whose text the comparison never shows (scripts, form controls, frames…).
 const SILENT: [&str; 26] = [
@@ -77,6 +77,7 @@ fn compare(old: &str, new: &str, deadline: Duration) -> HtmlDiff {
     let options = DiffOptions {
         translator: &translator,
         same_page: &same_page,
+        image_file: &no_image_files,
         deadline,
         only_changes: false,
         keep_first: false,

@@ -9,6 +9,7 @@
 //! marks what changed; added and removed blocks are shown whole, without marks.
 
 pub mod html;
+mod images;
 mod metadata;
 mod moves;
 
@@ -16,6 +17,7 @@ use crate::render::{RichText, blocks_in_order, render_part, shows_title};
 use crate::restore::RESTORED_COPIES;
 use crate::snapshot::{FrozenObject, Snapshot};
 use html::{DiffOptions, diff_html};
+use images::ImageFiles;
 use metadata::metadata_changes;
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
@@ -86,7 +88,8 @@ pub async fn compare(
         .map(|m| m.iter().filter_map(|(k, v)| v.as_str().map(|v| (v.to_owned(), k.clone()))).collect())
         .unwrap_or_default();
     let site_url = format!("{base_url}/{}", page.site_id());
-    Ok(compare_snapshots(app, snapshot, &current, &copies, &Reader { translator, site_url: &site_url }))
+    let images = ImageFiles::load(app, snapshot, &current).await?;
+    Ok(compare_snapshots(app, snapshot, &current, &copies, &images, &Reader { translator, site_url: &site_url }))
 }
 
 /// Who the comparison is written for.
@@ -98,12 +101,13 @@ pub struct Reader<'a> {
 }
 
 /// Compares two snapshots of one page; `copies` maps a current uid to the frozen uid it
-/// stands for.
-pub fn compare_snapshots(
+/// stands for, `images` names the files of inline images.
+fn compare_snapshots(
     app: &App,
     old: &Snapshot,
     new: &Snapshot,
     copies: &HashMap<String, String>,
+    images: &ImageFiles,
     reader: &Reader<'_>,
 ) -> Comparison {
     let (Ok(old_page), Ok(new_page)) = (old.page(), new.page()) else {
@@ -120,7 +124,8 @@ pub fn compare_snapshots(
         .chain(copies.keys().map(String::as_str))
         .collect();
     let same_page = |uid: &str| own.contains(uid);
-    let sides = Sides { app, old, new, reader, same_page: &same_page };
+    let image_file = |side, uid: &str| images.file(side, uid);
+    let sides = Sides { app, old, new, reader, same_page: &same_page, image_file: &image_file };
     let page_metadata = metadata_changes(profile, old_page, new_page, reader.translator, true);
     if !profile.has_blocks() {
         let text = sides.diff(old_page, new_page, false);
@@ -211,6 +216,7 @@ struct Sides<'a> {
     new: &'a Snapshot,
     reader: &'a Reader<'a>,
     same_page: &'a dyn Fn(&str) -> bool,
+    image_file: &'a dyn Fn(html::Side, &str) -> Option<html::ImageFile>,
 }
 
 impl Sides<'_> {
@@ -235,6 +241,7 @@ impl Sides<'_> {
         let options = DiffOptions {
             translator: self.reader.translator,
             same_page: self.same_page,
+            image_file: self.image_file,
             deadline: html::DEFAULT_DEADLINE,
             only_changes: true,
             keep_first: keep_title,

@@ -7,14 +7,17 @@
 //! `ins`, `mark`) keeps its meaning but is shown as `s`, `u` and `span`, so the only marks
 //! in the output are the comparison's.
 
+use super::ImageFile;
 use super::format::Format;
 use super::render::escape_into;
 use super::words::{Piece, normalize, pieces};
 use scraper::{Html, Node};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::ops::Range;
 use std::rc::Rc;
 use wcs_core::content::links::linked_uids;
+use wcs_core::content::markup::{is_custom_element_name, is_safe_custom_attribute};
 
 /// Index of an element in its document's arena.
 pub(super) type ElementId = usize;
@@ -61,8 +64,9 @@ pub(super) enum ObjectMarkup {
     /// A void element (`img`, `hr`) or an `iframe`, written with its attributes and, when
     /// it is marked, frame classes.
     Element { name: &'static str, attrs: Vec<(String, String)> },
-    /// Whole markup, already escaped (custom elements, figures of stored images).
-    Whole { name: &'static str, attrs: Vec<(String, String)>, inner: String },
+    /// Whole markup, already escaped (custom elements, figures of stored images). A custom
+    /// element keeps its own name.
+    Whole { name: Cow<'static, str>, attrs: Vec<(String, String)>, inner: String },
 }
 
 /// One atom.
@@ -260,9 +264,10 @@ fn kept_attribute(name: &str) -> bool {
 }
 
 fn attributes(element: &scraper::node::Element) -> Vec<(String, String)> {
+    let custom = is_custom(element);
     let mut attrs: Vec<(String, String)> = element
         .attrs()
-        .filter(|(name, _)| kept_attribute(name))
+        .filter(|(name, _)| if custom { is_safe_custom_attribute(name) } else { kept_attribute(name) })
         .map(|(name, value)| (name.to_owned(), value.to_owned()))
         .collect();
     attrs.sort();
@@ -274,22 +279,30 @@ fn attribute<'a>(attrs: &'a [(String, String)], name: &str) -> Option<&'a str> {
 }
 
 /// What makes an object itself (its key) and what are its properties, by kind.
-fn object_identity(name: &str, attrs: &[(String, String)]) -> (String, Vec<(String, String)>) {
-    let properties = |skip: &[&str]| -> Vec<(String, String)> {
-        attrs.iter().filter(|(n, _)| !skip.contains(&n.as_str())).cloned().collect()
-    };
-    match (attribute(attrs, "data-filename"), attribute(attrs, "data-size")) {
-        // Stored images: the same file name and size are the same image.
-        (Some(file), Some(size)) => {
-            (format!("\u{0}image\u{0}{file}\u{0}{size}"), properties(&["data-filename", "data-size", "src"]))
-        }
-        _ => match name {
-            "img" | "iframe" => {
-                let src = attribute(attrs, "src").unwrap_or_default().trim().to_owned();
-                (format!("\u{0}{name}\u{0}{src}"), properties(&["src"]))
-            }
-            _ => (format!("\u{0}{name}"), properties(&[])),
+///
+/// An image is its file: a stored image (`data-filename`, `data-size`, as block figures are
+/// written) by that name and size, an inline `img` whose `src` is a `resolveuid` link by the
+/// name and size of the image object it names (`image_file`), any other `img` by its `src`.
+/// Everything else about an image (alt text, size on the page, classes, caption, scale) is
+/// not compared. Frames are their `src`, with the other attributes as properties; a rule is
+/// just a rule.
+fn object_identity(
+    name: &str,
+    attrs: &[(String, String)],
+    image_file: &dyn Fn(&str) -> Option<ImageFile>,
+) -> (String, Vec<(String, String)>) {
+    let image = |file: &str, size: &str| format!("\u{0}image\u{0}{file}\u{0}{size}");
+    if let (Some(file), Some(size)) = (attribute(attrs, "data-filename"), attribute(attrs, "data-size")) {
+        return (image(file, size), Vec::new());
+    }
+    let src = attribute(attrs, "src").unwrap_or_default().trim();
+    match name {
+        "img" => match linked_uids(src).first().and_then(|uid| image_file(uid)) {
+            Some(file) => (image(&file.filename, &file.size.to_string()), Vec::new()),
+            None => (format!("\u{0}img\u{0}{src}"), Vec::new()),
         },
+        "iframe" => (format!("\u{0}iframe\u{0}{src}"), attrs.iter().filter(|(n, _)| n != "src").cloned().collect()),
+        _ => (format!("\u{0}{name}"), Vec::new()),
     }
 }
 
@@ -329,7 +342,12 @@ fn canonical_markup(node: ego_tree::NodeRef<'_, Node>, shown: bool) -> String {
                     out.push_str(&element_name(e, shown));
                     let mut attrs: Vec<(&str, &str)> = e
                         .attrs()
-                        .filter(|(n, _)| is_plain_name(n) && !n.starts_with("on") && (!shown || kept_attribute(n)))
+                        .filter(|(n, _)| {
+                            let custom = is_custom(e);
+                            is_plain_name(n)
+                                && !n.starts_with("on")
+                                && (!shown || custom && is_safe_custom_attribute(n) || !custom && kept_attribute(n))
+                        })
                         .collect();
                     attrs.sort();
                     for (name, value) in attrs {
@@ -380,7 +398,7 @@ fn canonical_markup(node: ego_tree::NodeRef<'_, Node>, shown: bool) -> String {
 /// An element's name in canonical markup: as parsed for keys, its output name when shown.
 fn element_name(element: &scraper::node::Element, shown: bool) -> String {
     let name = element.name().to_ascii_lowercase();
-    if !shown {
+    if !shown || is_custom(element) {
         return name;
     }
     if is_html(element) { output_name(&name).to_owned() } else { "span".to_owned() }
@@ -389,6 +407,11 @@ fn element_name(element: &scraper::node::Element, shown: bool) -> String {
 /// Whether an element is in the HTML namespace (not SVG or MathML).
 fn is_html(element: &scraper::node::Element) -> bool {
     &*element.name.ns == "http://www.w3.org/1999/xhtml"
+}
+
+/// Whether an element is a custom element (an HTML element with a name such as `x-karte`).
+fn is_custom(element: &scraper::node::Element) -> bool {
+    is_html(element) && is_custom_element_name(element.name())
 }
 
 /// Whether an element is compared as one piece rather than looked into.
@@ -400,8 +423,16 @@ fn is_whole(element: &scraper::node::Element) -> bool {
         || name == "figure" && element.attr("data-filename").is_some()
 }
 
+/// What flattening one side needs to know about the page.
+pub(super) struct SideInfo<'a> {
+    /// Whether a uid is the page's own or one of its blocks'.
+    pub same_page: &'a dyn Fn(&str) -> bool,
+    /// The stored file of the image object a uid names, on this side.
+    pub image_file: &'a dyn Fn(&str) -> Option<ImageFile>,
+}
+
 /// Parses one side and flattens it into atoms.
-pub(super) fn flatten(html: &str, interner: &mut Interner, same_page: &dyn Fn(&str) -> bool) -> Document {
+pub(super) fn flatten(html: &str, interner: &mut Interner, side: &SideInfo<'_>) -> Document {
     let parsed = Html::parse_fragment(html);
     let mut doc = Document { elements: Vec::new(), atoms: Vec::new(), text: String::with_capacity(html.len() / 2) };
     let root_format = Rc::new(Format::root());
@@ -429,7 +460,7 @@ pub(super) fn flatten(html: &str, interner: &mut Interner, same_page: &dyn Fn(&s
                         }
                         let parent = current(&open);
                         if is_whole(e) || matches!(name, "img" | "hr" | "iframe") {
-                            push_object(&mut doc, interner, node, e, parent);
+                            push_object(&mut doc, interner, node, e, parent, side);
                             skip_until = Some(node.id());
                             continue;
                         }
@@ -446,7 +477,7 @@ pub(super) fn flatten(html: &str, interner: &mut Interner, same_page: &dyn Fn(&s
                         let link = (name == "a")
                             .then(|| attribute(&attrs, "href"))
                             .flatten()
-                            .filter(|href| !is_within_page(href, same_page))
+                            .filter(|href| !is_within_page(href, side.same_page))
                             .map(|href| Rc::from(href.trim()));
                         let parent_format = parent.map_or(&root_format, |p| &doc.elements[p].format);
                         let format = Rc::new(parent_format.inside(name, link));
@@ -507,23 +538,26 @@ fn push_object(
     node: ego_tree::NodeRef<'_, Node>,
     element: &scraper::node::Element,
     parent: Option<ElementId>,
+    side: &SideInfo<'_>,
 ) {
     let name = element.name();
     let attrs = attributes(element);
-    let (mut key, mut properties) = object_identity(name, &attrs);
+    let (mut key, properties) = object_identity(name, &attrs, side.image_file);
     let markup = match name {
         "img" => ObjectMarkup::Element { name: "img", attrs },
         "hr" => ObjectMarkup::Element { name: "hr", attrs },
         "iframe" => ObjectMarkup::Element { name: "iframe", attrs },
         _ => {
             let inner = node.children().map(|child| canonical_markup(child, true)).collect::<String>();
-            let shown = if is_plain_name(name) && is_html(element) { output_name(name) } else { "span" };
-            if attribute(&attrs, "data-filename").is_some() {
-                // A stored image's caption is a property; its file is its identity.
-                properties.push(("caption".to_owned(), inner.clone()));
+            let shown: Cow<'static, str> = if is_custom(element) {
+                Cow::Owned(name.to_owned())
+            } else if is_plain_name(name) && is_html(element) {
+                Cow::Borrowed(output_name(name))
             } else {
+                Cow::Borrowed("span")
+            };
+            if attribute(&attrs, "data-filename").is_none() {
                 key = format!("\u{0}whole\u{0}{}", canonical_markup(node, false));
-                properties.clear();
             }
             ObjectMarkup::Whole { name: shown, attrs, inner }
         }

@@ -19,7 +19,7 @@ mod sanitize;
 mod words;
 
 use compose::Composer;
-use document::{Interner, flatten};
+use document::{Interner, SideInfo, flatten};
 use render::{Place, Status, Writer};
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
@@ -42,6 +42,9 @@ pub struct DiffOptions<'a> {
     pub translator: &'a Translator<'a>,
     /// Whether a uid is the page's own or one of its blocks': links to them are not reported.
     pub same_page: &'a dyn Fn(&str) -> bool,
+    /// The stored file of the image object a `resolveuid` link names, in the version or now:
+    /// an inline image is the same image when this file is (see [`ImageFile`]).
+    pub image_file: &'a dyn Fn(Side, &str) -> Option<ImageFile>,
     /// When aligning gives up.
     pub deadline: Duration,
     /// Show only the top-level elements with changes (and a gap marker where others were
@@ -49,6 +52,32 @@ pub struct DiffOptions<'a> {
     pub only_changes: bool,
     /// Always show the first top-level element (the block title heading).
     pub keep_first: bool,
+}
+
+/// Which side of a comparison.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// The selected version.
+    Version,
+    /// The current content.
+    Current,
+}
+
+/// What makes two images the same image: the stored file's name and size (SPEC: "An image
+/// is unchanged when filename and file size match"). For an inline `img` whose `src` is a
+/// `resolveuid` link, it is the file of the image object that link names; an `img` with any
+/// other `src` is the same image when the `src` is the same.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImageFile {
+    /// The stored file name.
+    pub filename: String,
+    /// The stored size in bytes.
+    pub size: i64,
+}
+
+/// For comparisons whose images are not stored objects (tests, benchmarks).
+pub fn no_image_files(_: Side, _: &str) -> Option<ImageFile> {
+    None
 }
 
 /// The result of a comparison.
@@ -70,8 +99,10 @@ pub fn diff_html(old: &str, new: &str, options: &DiffOptions<'_>) -> HtmlDiff {
     }
     let deadline = Instant::now() + options.deadline;
     let mut interner = Interner::default();
-    let old_doc = flatten(old, &mut interner, options.same_page);
-    let new_doc = flatten(new, &mut interner, options.same_page);
+    let side = |which: Side| move |uid: &str| (options.image_file)(which, uid);
+    let (old_files, new_files) = (side(Side::Version), side(Side::Current));
+    let old_doc = flatten(old, &mut interner, &SideInfo { same_page: options.same_page, image_file: &old_files });
+    let new_doc = flatten(new, &mut interner, &SideInfo { same_page: options.same_page, image_file: &new_files });
     let old_compared: Vec<usize> = (0..old_doc.atoms.len()).filter(|i| old_doc.atoms[*i].is_compared()).collect();
     let new_compared: Vec<usize> = (0..new_doc.atoms.len()).filter(|i| new_doc.atoms[*i].is_compared()).collect();
     let old_keys: Vec<u32> = old_compared.iter().map(|i| old_doc.atoms[*i].key).collect();

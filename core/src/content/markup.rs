@@ -1,0 +1,201 @@
+//! The HTML policy of rich text: what is kept when text is stored and what is sent.
+//!
+//! Both keep embedded frames (`iframe`) whose source is http(s), because editors embed maps
+//! and videos that way. Stored text also keeps custom elements (names with `-`, such as
+//! `<x-karte>`) with their safe attributes: nothing an editor placed is lost, and the version
+//! comparison, which compares such elements as a whole, sees them. Text sent to clients drops
+//! the custom element tags (their text stays); only the comparison shows them.
+//!
+//! ammonia allowlists tags by exact name, so custom elements are found first (a cheap scan
+//! decides whether a parse is needed at all) and allowed by name for that one piece of text.
+
+use ammonia::Builder;
+use scraper::{Html, Node};
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
+/// Attributes an `iframe` keeps.
+const FRAME_ATTRIBUTES: [&str; 6] = ["src", "title", "width", "height", "allow", "allowfullscreen"];
+
+/// Names the HTML standard reserves although they contain `-` (SVG and MathML elements).
+const RESERVED_NAMES: [&str; 8] = [
+    "annotation-xml",
+    "color-profile",
+    "font-face",
+    "font-face-src",
+    "font-face-uri",
+    "font-face-format",
+    "font-face-name",
+    "missing-glyph",
+];
+
+/// Attributes a custom element never keeps: behaviour, styling and identity are the page's,
+/// not the text's.
+const UNSAFE_CUSTOM_ATTRIBUTES: [&str; 8] = ["style", "class", "id", "is", "srcdoc", "action", "formaction", "xmlns"];
+
+/// Whether `name` is a valid custom element name (lowercase, with `-`, not reserved).
+pub fn is_custom_element_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_lowercase())
+        && name.contains('-')
+        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '.' | '_'))
+        && !RESERVED_NAMES.contains(&name)
+}
+
+/// Whether a custom element may keep an attribute: a plain name that is no event handler and
+/// none of [`UNSAFE_CUSTOM_ATTRIBUTES`]. URL-valued ones (`src`, `href`) are checked by value
+/// as on every element.
+pub fn is_safe_custom_attribute(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_lowercase())
+        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '.' | '_'))
+        && !name.starts_with("on")
+        && !UNSAFE_CUSTOM_ATTRIBUTES.contains(&name)
+}
+
+/// Whether a frame may load `url`: http or https, or a relative URL (which the browser
+/// resolves against the page, so also http(s)). `javascript:`, `data:` and other schemes are
+/// refused.
+pub fn is_frame_source(url: &str) -> bool {
+    let url = url.trim();
+    match url.find([':', '/', '?', '#']) {
+        Some(pos) if url[pos..].starts_with(':') => {
+            let scheme = url[..pos].to_ascii_lowercase();
+            scheme == "http" || scheme == "https"
+        }
+        _ => true,
+    }
+}
+
+/// The custom elements in a piece of markup: their names and the safe attributes they use.
+#[derive(Debug, Default)]
+pub struct CustomElements {
+    elements: Vec<(String, Vec<String>)>,
+}
+
+impl CustomElements {
+    /// Finds them; markup without a tag name containing `-` is not parsed.
+    pub fn scan(html: &str) -> CustomElements {
+        if !may_contain_custom_element(html) {
+            return CustomElements::default();
+        }
+        let mut elements: Vec<(String, Vec<String>)> = Vec::new();
+        let parsed = Html::parse_fragment(html);
+        for node in parsed.tree.root().descendants() {
+            let Node::Element(element) = node.value() else { continue };
+            if &*element.name.ns != "http://www.w3.org/1999/xhtml" || !is_custom_element_name(element.name()) {
+                continue;
+            }
+            let index = match elements.iter().position(|(name, _)| name == element.name()) {
+                Some(index) => index,
+                None => {
+                    elements.push((element.name().to_owned(), Vec::new()));
+                    elements.len() - 1
+                }
+            };
+            let attributes = &mut elements[index].1;
+            for (name, _) in element.attrs() {
+                if is_safe_custom_attribute(name) && !attributes.iter().any(|a| a == name) {
+                    attributes.push(name.to_owned());
+                }
+            }
+        }
+        CustomElements { elements }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.elements.is_empty()
+    }
+
+    /// Their names.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.elements.iter().map(|(name, _)| name.as_str())
+    }
+}
+
+/// Whether some `<name` in `html` has a `-` in the name: the only way a custom element can
+/// be there.
+fn may_contain_custom_element(html: &str) -> bool {
+    html.match_indices('<').any(|(at, _)| {
+        let name: &str = html[at + 1..]
+            .split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_')))
+            .next()
+            .unwrap_or_default();
+        name.starts_with(|c: char| c.is_ascii_alphabetic()) && name.contains('-')
+    })
+}
+
+/// ammonia's defaults plus frames with http(s) sources and the custom elements given; the
+/// version comparison adds its own classes to it.
+pub fn policy(custom: &CustomElements) -> Builder<'_> {
+    let mut builder = Builder::default();
+    builder.add_tags(["iframe"]).add_tag_attributes("iframe", FRAME_ATTRIBUTES).attribute_filter(keep_frame_source);
+    for (name, attributes) in &custom.elements {
+        builder.add_tags([name.as_str()]).add_tag_attributes(name.as_str(), attributes.iter().map(String::as_str));
+    }
+    builder
+}
+
+fn keep_frame_source<'u>(element: &str, attribute: &str, value: &'u str) -> Option<Cow<'u, str>> {
+    if element == "iframe" && attribute == "src" && !is_frame_source(value) {
+        return None;
+    }
+    Some(Cow::Borrowed(value))
+}
+
+/// Cleans rich text on its way into storage: keeps frames and custom elements.
+pub fn sanitize_for_storage(html: &str) -> String {
+    let custom = CustomElements::scan(html);
+    policy(&custom).clean(html).to_string()
+}
+
+/// Cleans rich text on its way to a reader: keeps frames, drops the tags of custom elements.
+pub fn sanitize_html(html: &str) -> String {
+    OUTPUT.clean(html).to_string()
+}
+
+/// The output policy is the same for every text, so it is built once.
+static NO_CUSTOM_ELEMENTS: LazyLock<CustomElements> = LazyLock::new(CustomElements::default);
+static OUTPUT: LazyLock<Builder<'static>> = LazyLock::new(|| policy(&NO_CUSTOM_ELEMENTS));
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_keep_http_sources_only() {
+        let stored = sanitize_for_storage(
+            "<iframe src=\"https://maps.example/embed?x=1\" onload=\"x()\" srcdoc=\"<b>\"></iframe>\
+             <iframe src=\"javascript:alert(1)\"></iframe><iframe src=\"data:text/html,x\"></iframe>",
+        );
+        assert_eq!(
+            stored,
+            "<iframe src=\"https://maps.example/embed?x=1\"></iframe><iframe></iframe><iframe></iframe>"
+        );
+        assert!(is_frame_source("HTTP://a.example/"));
+        assert!(is_frame_source("resolveuid/0123456789abcdef0123456789abcdef"));
+        assert!(is_frame_source("//cdn.example/embed"));
+        assert!(!is_frame_source("mailto:a@example.org"));
+        assert!(!is_frame_source(" vbscript:x"));
+    }
+
+    #[test]
+    fn custom_elements_are_stored_with_safe_attributes_and_dropped_on_output() {
+        let html = "<p>Karte:</p><x-karte lat=\"47.3\" data-zoom=\"12\" onclick=\"x()\" style=\"color:red\" \
+                    class=\"c\" src=\"javascript:x\">Bern <b>Mitte</b></x-karte>";
+        let stored = sanitize_for_storage(html);
+        assert_eq!(stored, "<p>Karte:</p><x-karte lat=\"47.3\" data-zoom=\"12\">Bern <b>Mitte</b></x-karte>");
+        assert_eq!(sanitize_html(&stored), "<p>Karte:</p>Bern <b>Mitte</b>");
+    }
+
+    #[test]
+    fn custom_element_names_follow_the_standard() {
+        assert!(is_custom_element_name("x-karte"));
+        assert!(is_custom_element_name("my-el.v2_a"));
+        assert!(!is_custom_element_name("font-face"));
+        assert!(!is_custom_element_name("div"));
+        assert!(!is_custom_element_name("-x"));
+        assert!(!may_contain_custom_element("<p>a-b</p><hr>"));
+        assert!(may_contain_custom_element("<p><X-Karte>"));
+        assert!(CustomElements::scan("<svg><font-face></font-face></svg>").is_empty());
+    }
+}
