@@ -36,5 +36,7 @@ mod types_dir;
 mod version_comparison;
 #[cfg(feature = "versioning")]
 mod versioning;
+#[cfg(feature = "versioning")]
+mod versioning_rules;
 mod workflow;
 mod working_copies;

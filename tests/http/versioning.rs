@@ -8,18 +8,18 @@ use serde_json::{Value, json};
 
 /// How a test authenticates.
 #[derive(Clone)]
-enum Auth {
+pub enum Auth {
     Basic(String, String),
     Bearer(String),
     Cookie(String),
 }
 
 impl Auth {
-    fn admin() -> Auth {
+    pub fn admin() -> Auth {
         Auth::Basic("admin".into(), crate::support::ADMIN_PASSWORD.into())
     }
 
-    fn user(id: &str) -> Auth {
+    pub fn user(id: &str) -> Auth {
         Auth::Basic(id.into(), format!("secret-{id}"))
     }
 
@@ -32,11 +32,11 @@ impl Auth {
     }
 }
 
-fn api(server: &TestServer, auth: &Auth, method: Method, path: &str) -> RequestBuilder {
+pub fn api(server: &TestServer, auth: &Auth, method: Method, path: &str) -> RequestBuilder {
     auth.apply(server.anonymous(method, path))
 }
 
-async fn csrf_token(server: &TestServer, auth: &Auth) -> String {
+pub async fn csrf_token(server: &TestServer, auth: &Auth) -> String {
     let response = api(server, auth, Method::GET, "@@authenticator/token").send().await.unwrap();
     assert_eq!(response.status(), 200);
     response.text().await.unwrap()
@@ -50,7 +50,7 @@ async fn jwt(server: &TestServer, login: &str, password: &str) -> String {
 }
 
 /// Creates a version as admin; returns the version item.
-async fn create_version(server: &TestServer, path: &str, comment: Option<&str>) -> Value {
+pub async fn create_version(server: &TestServer, path: &str, comment: Option<&str>) -> Value {
     let admin = Auth::admin();
     let token = csrf_token(server, &admin).await;
     let request = api(server, &admin, Method::POST, &format!("{path}/@versions")).header("X-CSRF-TOKEN", token);
@@ -63,7 +63,7 @@ async fn create_version(server: &TestServer, path: &str, comment: Option<&str>) 
     item
 }
 
-async fn versions(server: &TestServer, path: &str) -> Value {
+pub async fn versions(server: &TestServer, path: &str) -> Value {
     let (status, list) = server.get_json(&format!("{path}/@versions")).await;
     assert_eq!(status, 200, "{list}");
     list
@@ -302,12 +302,12 @@ async fn the_two_permissions_decide_who_may_do_what() {
     // (user, path, GET list, POST create, DELETE)
     let matrix = [
         ("ed", "private", 200, 201, 200),
-        ("rd", "private", 200, 403, 403),
-        ("rd", "public", 200, 403, 403),
-        ("rv", "public", 200, 403, 403),
-        ("rv", "private", 404, 403, 403),
-        ("co", "private", 403, 403, 403),
-        ("mb", "public", 403, 403, 403),
+        ("rd", "private", 200, 401, 401),
+        ("rd", "public", 200, 401, 401),
+        ("rv", "public", 200, 401, 401),
+        ("rv", "private", 404, 401, 401),
+        ("co", "private", 401, 401, 401),
+        ("mb", "public", 401, 401, 401),
     ];
     for (user, path, get, post, delete) in matrix {
         let auth = Auth::user(user);
@@ -344,7 +344,8 @@ async fn the_two_permissions_decide_who_may_do_what() {
     )
     .await;
     // Anonymous callers get 401, whatever the operation.
-    assert_error(server.anonymous(Method::GET, "public/@versions").send().await.unwrap(), 401, "unauthorized").await;
+    let response = server.anonymous(Method::GET, "public/@versions").send().await.unwrap();
+    assert_eq!(assert_error(response, 401, "unauthorized").await["type"], "Unauthorized", "log in");
     assert_error(server.anonymous(Method::POST, "public/@versions").send().await.unwrap(), 401, "unauthorized").await;
     assert_error(
         server.anonymous(Method::POST, "public/@versions/1/restore").send().await.unwrap(),
@@ -360,7 +361,10 @@ async fn the_two_permissions_decide_who_may_do_what() {
     let reader = Auth::user("rd");
     let token = csrf_token(&server, &reader).await;
     let response = api(&server, &reader, Method::POST, "public/@versions/1/restore").header("X-CSRF-TOKEN", &token);
-    assert_error(response.send().await.unwrap(), 403, "forbidden").await;
+    let refusal = assert_error(response.send().await.unwrap(), 401, "not_allowed").await;
+    assert_eq!(refusal["type"], "Forbidden", "not allowed, as opposed to not logged in");
+    let response = api(&server, &reader, Method::POST, "public/@versions/1/restore");
+    assert_error(response.send().await.unwrap(), 401, "not_allowed").await;
 }
 
 #[tokio::test]

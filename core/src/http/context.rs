@@ -3,7 +3,7 @@
 use super::{ApiError, ApiResult, ErrorCode, parse_bool};
 use crate::app::App;
 use crate::content::{ContentObject, TypeProfile};
-use crate::security::{Access, AuthMethod, Permission, Principal, Visibility, denied};
+use crate::security::{Access, AuthMethod, Permission, Principal, Visibility};
 use crate::serialize::{SerializeCtx, SerializeOptions};
 use poem::http::{HeaderMap, Method};
 use serde_json::{Map, Value};
@@ -124,15 +124,15 @@ impl Ctx {
         self.access.allows(&self.app, permission)
     }
 
-    /// Like [`Ctx::allows`], as a 401 or 403.
+    /// Like [`Ctx::allows`], as the permission's refusal (401 or 403).
     pub fn check(&self, permission: Permission) -> ApiResult<()> {
-        if self.allows(permission) { Ok(()) } else { Err(denied(&self.principal, permission.name())) }
+        if self.allows(permission) { Ok(()) } else { Err(permission.refuse(&self.principal)) }
     }
 
     /// Checks a permission on another object than the context (e.g. a move source).
     pub async fn check_on(&self, object: &ContentObject, permission: Permission) -> ApiResult<()> {
         let access = Access::for_object(&self.app, &self.principal, object).await?;
-        if access.allows(&self.app, permission) { Ok(()) } else { Err(denied(&self.principal, permission.name())) }
+        if access.allows(&self.app, permission) { Ok(()) } else { Err(permission.refuse(&self.principal)) }
     }
 
     /// What the caller may see in listings.

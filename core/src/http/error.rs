@@ -36,6 +36,9 @@ pub enum ErrorCode {
     Unauthorized,
     /// An authenticated principal lacks the permission.
     Forbidden,
+    /// An authenticated principal lacks a permission the specification refuses with 401
+    /// (versions); type `Forbidden`, so it differs from "log in" (`unauthorized`).
+    NotAllowed,
     /// Nothing lives at this path, or the service does not exist here.
     NotFound,
     /// The path exists but does not answer this method.
@@ -56,7 +59,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in catalogue order; the README table and tests iterate this.
-    pub const ALL: [ErrorCode; 20] = [
+    pub const ALL: [ErrorCode; 21] = [
         ErrorCode::InvalidJson,
         ErrorCode::ValidationFailed,
         ErrorCode::InvalidParameter,
@@ -69,6 +72,7 @@ impl ErrorCode {
         ErrorCode::BadRequest,
         ErrorCode::Unauthorized,
         ErrorCode::Forbidden,
+        ErrorCode::NotAllowed,
         ErrorCode::NotFound,
         ErrorCode::MethodNotAllowed,
         ErrorCode::Conflict,
@@ -85,7 +89,7 @@ impl ErrorCode {
         match self {
             InvalidJson | ValidationFailed | InvalidParameter | MissingProperty | UnknownType | DisallowedType
             | OrderingMismatch | WorkflowError | ValueError | BadRequest => StatusCode::BAD_REQUEST,
-            Unauthorized => StatusCode::UNAUTHORIZED,
+            Unauthorized | NotAllowed => StatusCode::UNAUTHORIZED,
             Forbidden => StatusCode::FORBIDDEN,
             NotFound => StatusCode::NOT_FOUND,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
@@ -107,7 +111,7 @@ impl ErrorCode {
             ValidationFailed | InvalidParameter | MissingProperty | UnknownType | DisallowedType | OrderingMismatch
             | BadRequest => "BadRequest",
             Unauthorized => "Unauthorized",
-            Forbidden => "Forbidden",
+            Forbidden | NotAllowed => "Forbidden",
             NotFound => "NotFound",
             MethodNotAllowed => "MethodNotAllowed",
             Conflict => "Conflict",
@@ -135,6 +139,7 @@ impl ErrorCode {
             BadRequest => "bad_request",
             Unauthorized => "unauthorized",
             Forbidden => "forbidden",
+            NotAllowed => "not_allowed",
             NotFound => "not_found",
             MethodNotAllowed => "method_not_allowed",
             Conflict => "conflict",

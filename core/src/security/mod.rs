@@ -19,7 +19,7 @@ pub use access::{AUTHENTICATED_GROUP, Access};
 pub use csrf::Csrf;
 pub use jwt::TOKEN_LIFETIME_SECS;
 pub use password::{hash_password, verify_password};
-pub use permission::Permission;
+pub use permission::{Permission, Refusal};
 pub use policy::Policy;
 pub use principal::{Principal, User};
 pub use tokens::{Visibility, recompute_allowed};

@@ -3,7 +3,7 @@
 use crate::content::values::{Mode, parse_changes};
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, json};
 use crate::ops;
-use crate::security::{Csrf, Permission, denied};
+use crate::security::{Csrf, Permission};
 use crate::serialize::serialize_content;
 use crate::service::{ContentKind, Service};
 use poem::Response;
@@ -72,7 +72,7 @@ fn requested_id<'a>(ctx: &Ctx, body: &'a Map<String, Value>) -> ApiResult<Option
         Some(Value::String(id)) if *id == ctx.context.id => Ok(None),
         Some(Value::String(id)) => {
             if !ctx.access.allows_on_parent(&ctx.app, Permission::ADD_PORTAL_CONTENT) {
-                return Err(denied(&ctx.principal, Permission::ADD_PORTAL_CONTENT.name()));
+                return Err(Permission::ADD_PORTAL_CONTENT.refuse(&ctx.principal));
             }
             Ok(Some(id.as_str()))
         }

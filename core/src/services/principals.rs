@@ -1,7 +1,7 @@
 //! Shared parts of `@users`, `@groups` and `@principals`: wire shapes and input checks.
 
 use crate::http::{ApiError, ApiResult, Batch, Ctx, FieldError, batching_links};
-use crate::security::{AUTHENTICATED_GROUP, Permission, denied};
+use crate::security::{AUTHENTICATED_GROUP, Permission};
 use crate::store::{PrincipalQuery, StoredPrincipal};
 use serde_json::{Map, Value, json};
 
@@ -93,11 +93,7 @@ pub fn authenticated_group() -> StoredPrincipal {
 
 /// Refuses callers without `Manage users`.
 pub fn require_manager(ctx: &Ctx) -> ApiResult<()> {
-    if ctx.allows(Permission::MANAGE_USERS) {
-        Ok(())
-    } else {
-        Err(denied(&ctx.principal, Permission::MANAGE_USERS.name()))
-    }
+    if ctx.allows(Permission::MANAGE_USERS) { Ok(()) } else { Err(Permission::MANAGE_USERS.refuse(&ctx.principal)) }
 }
 
 /// Checks a new principal id.

@@ -9,7 +9,7 @@ use crate::content::ContentObject;
 use crate::content::links::SitePrefixes;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, json};
 use crate::ops::lookup_references;
-use crate::security::{Csrf, Permission, Visibility, denied};
+use crate::security::{Csrf, Permission, Visibility};
 use crate::serialize::{SerializeCtx, relation_summary};
 use crate::service::{ContentKind, Service};
 use crate::store::{RelationQuery, RelationRow};
@@ -38,7 +38,7 @@ pub static RELATIONS: Service = Service {
 async fn relations(ctx: Ctx) -> ApiResult<Response> {
     let unrestricted = ctx.request.query_bool("unrestricted")?.unwrap_or(false);
     if unrestricted && !ctx.allows(Permission::MANAGE_PORTAL) {
-        return Err(denied(&ctx.principal, Permission::MANAGE_PORTAL.name()));
+        return Err(Permission::MANAGE_PORTAL.refuse(&ctx.principal));
     }
     let visibility = if unrestricted { Visibility::All } else { ctx.visibility() };
     let only_broken = ctx.request.query_bool("onlyBroken")?.unwrap_or(false);

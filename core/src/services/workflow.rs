@@ -184,7 +184,7 @@ async fn post_set_state(ctx: Ctx) -> ApiResult<Response> {
         _ => return Err(ApiError::not_found(&ctx.request.service_url)),
     };
     if !ctx.allows(Permission::REVIEW_PORTAL_CONTENT) && !ctx.allows(Permission::MANAGE_PORTAL) {
-        return Err(denied(&ctx.principal, Permission::REVIEW_PORTAL_CONTENT.name()));
+        return Err(Permission::REVIEW_PORTAL_CONTENT.refuse(&ctx.principal));
     }
     let body = ctx.optional_json_body()?;
     let comment = comment(&body)?;

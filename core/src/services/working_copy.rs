@@ -4,7 +4,7 @@
 
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, json, json_with_status};
 use crate::ops::working_copy::{WorkingCopyPair, cancel, check_in, check_out, pair_of};
-use crate::security::{Csrf, Permission, denied};
+use crate::security::{Csrf, Permission};
 use crate::serialize::working_copy_info as info;
 use crate::service::{ContentKind, Service};
 use poem::Response;
@@ -67,7 +67,7 @@ async fn post(ctx: Ctx) -> ApiResult<Response> {
     let container =
         ctx.parent().ok_or_else(|| ApiError::new(ErrorCode::BadRequest, "The site root cannot be checked out."))?;
     if !ctx.access.allows_on_parent(&ctx.app, Permission::ADD_PORTAL_CONTENT) {
-        return Err(denied(&ctx.principal, Permission::ADD_PORTAL_CONTENT.name()));
+        return Err(Permission::ADD_PORTAL_CONTENT.refuse(&ctx.principal));
     }
     let copy = check_out(&ctx.app, &ctx.context, container, ctx.principal.actor()).await?;
     let url = ctx.url_of(&copy);

@@ -2,11 +2,14 @@
 
 use wcs_core::security::Permission;
 
-/// List, view and compare versions.
-pub const ACCESS_VERSIONS: Permission = Permission("wcs.backend Versioning: Access versions");
+/// List, view and compare versions. Refused with 401 for every caller, as the specification
+/// fixes it (its 403 is reserved for a bad CSRF token).
+pub const ACCESS_VERSIONS: Permission =
+    Permission::new("wcs.backend Versioning: Access versions").refused_as_unauthorized();
 
-/// Create, restore and delete versions.
-pub const CREATE_VERSIONS: Permission = Permission("wcs.backend Versioning: Create versions");
+/// Create, restore and delete versions; refused like [`ACCESS_VERSIONS`].
+pub const CREATE_VERSIONS: Permission =
+    Permission::new("wcs.backend Versioning: Create versions").refused_as_unauthorized();
 
 /// Who may look at versions by default: everyone who edits or reviews content, and Readers.
 pub const ACCESS_ROLES: &[&str] = &["Manager", "Site Administrator", "Owner", "Editor", "Reviewer", "Reader"];
