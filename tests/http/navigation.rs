@@ -203,3 +203,31 @@ async fn blocks_never_show_in_navigation() {
     let page = find(&nav["items"], "Page");
     assert_eq!(titles(&page["items"]), vec!["Subpage"]);
 }
+
+#[tokio::test]
+async fn navigation_is_computed_once_per_request_as_component_and_as_endpoint() {
+    let server = TestServer::start().await;
+    site(&server).await;
+    server.user("reader", &["Reader"], &[]).await;
+    let queries = |path: &'static str| {
+        let server = &server;
+        async move {
+            let before = server.app.store.query_count();
+            let status = server.as_user("reader", Method::GET, path).send().await.unwrap().status();
+            (status.as_u16(), server.app.store.query_count() - before)
+        }
+    };
+    queries("energy").await;
+    // Traversal and the permission check alone: the depth parameter fails before any tree.
+    let (status, bare_endpoint) = queries("energy/@navigation?expand.navigation.depth=0").await;
+    assert_eq!(status, 400);
+    let (_, endpoint) = queries("energy/@navigation?expand.navigation.depth=2").await;
+    let (_, content) = queries("energy").await;
+    let (_, expanded) = queries("energy?expand=navigation&expand.navigation.depth=2").await;
+    let tree = endpoint - bare_endpoint;
+    assert!(tree > 0, "the tree takes queries");
+    assert_eq!(expanded - content, tree, "the component computes the tree once, as the endpoint does");
+    let (_, both) = queries("energy?expand=navigation,navroot,breadcrumbs&expand.navigation.depth=2").await;
+    let (_, others) = queries("energy?expand=navroot,breadcrumbs").await;
+    assert_eq!(both - others, tree, "other components do not compute it again");
+}

@@ -207,3 +207,37 @@ async fn link_fields_and_rich_text_links_survive_moves() {
     let private = server.anonymous(Method::GET, &format!("resolveuid/{uid}")).send().await.unwrap();
     assert_error(private, 404, "not_found").await;
 }
+
+#[tokio::test]
+async fn a_single_relation_is_a_summary_or_null_when_its_target_is_hidden_trashed_or_gone() {
+    let server = TestServer::start().await;
+    let page = server.create("", json!({"@type": "Document", "id": "page", "title": "Seite"})).await;
+    let body = json!({"@type": "Topic", "id": "topic", "title": "Thema", "featured_page": page["UID"]});
+    server.create("", body).await;
+    server.transition("topic", "publish").await;
+
+    let (_, topic) = server.get_json("topic").await;
+    assert_eq!(topic["featured_page"]["UID"], page["UID"]);
+    assert_eq!(site_path(&topic["featured_page"]["@id"]), "page");
+    let (_, full) = server.get_json("topic?fullobjects=1").await;
+    assert!(full["featured_page"].get("text").is_some(), "fullobjects gives the whole object");
+
+    let (status, anonymous) = read(server.anonymous(Method::GET, "topic").send().await.unwrap()).await;
+    assert_eq!(status, 200);
+    assert!(anonymous["featured_page"].is_null(), "a private target is null for anonymous: {anonymous}");
+    server.transition("page", "publish").await;
+    let (_, anonymous) = read(server.anonymous(Method::GET, "topic").send().await.unwrap()).await;
+    assert_eq!(anonymous["featured_page"]["UID"], page["UID"], "published now");
+
+    assert_eq!(server.admin(Method::POST, "page/@trash").send().await.unwrap().status(), 204);
+    assert!(server.get_json("topic").await.1["featured_page"].is_null(), "a trashed target is null");
+    assert_eq!(server.admin(Method::POST, "page/@untrash").send().await.unwrap().status(), 204);
+    assert_eq!(server.get_json("topic").await.1["featured_page"]["UID"], page["UID"]);
+    assert_eq!(server.admin(Method::DELETE, "page").send().await.unwrap().status(), 204);
+    assert!(server.get_json("topic").await.1["featured_page"].is_null(), "a deleted target is null");
+
+    let news_folder = json!({"@type": "NewsFolder", "id": "nf", "title": "News"});
+    let wrong = server.create("", news_folder).await;
+    let response = server.admin(Method::PATCH, "topic").json(&json!({"featured_page": wrong["UID"]})).send().await;
+    assert_error(response.unwrap(), 400, "validation_failed").await;
+}

@@ -59,6 +59,21 @@ async fn results_stay_in_the_context_unless_narrowed() {
         Vec::<String>::new(),
         "a string path stays inside the context"
     );
+    for outside in
+        ["path.query=/Plone/b&path.depth=1", "path.query=/Plone/b&path.depth=0", "path.query=/Plone&path.navtree=1"]
+    {
+        let found = search(&server, &format!("a/@search?{outside}")).await;
+        assert!(
+            ids(&found).iter().all(|id| ["a", "deep", "m", "p", "z"].contains(&id.as_str())),
+            "a full query dictionary pointing outside stays inside the context ({outside}): {found}"
+        );
+    }
+    assert_eq!(ids(&search(&server, "a/@search?path.query=/Plone/b&path.depth=1").await), Vec::<String>::new());
+    assert_eq!(
+        ids(&search(&server, "a/@search?path.query=/Plone&path.depth=2").await),
+        vec!["a", "deep", "p", "z"],
+        "a query above the context reaches only into it (m is three levels down)"
+    );
     assert_eq!(ids(&search(&server, "@search?path.query=/Plone/b&path.depth=0").await), vec!["b"]);
     assert_eq!(ids(&search(&server, "@search?path.query=/a/deep&path.query=/b&path.depth=1").await), vec!["m", "n"]);
     assert_eq!(search(&server, "@search").await["items_total"], 8, "site search includes the site root");
