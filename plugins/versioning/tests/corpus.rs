@@ -1,5 +1,6 @@
 //! The comparison corpus: cases of old and new HTML with the exact markup the engine must
 //! answer, one file per group of rules under `tests/corpus/`.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::time::Duration;
 use wcs_core::i18n::Catalogs;

@@ -1,6 +1,7 @@
 //! Random and hostile HTML through the comparison: it never panics, what it writes is
 //! well-formed, and the marks are honest — dropping every `<ins>` (keeping what `<del>`
 //! holds) gives the version's text back, dropping every `<del>` gives the current text.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use proptest::prelude::*;
 use scraper::{Html, Node};

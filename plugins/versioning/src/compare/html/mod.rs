@@ -13,6 +13,8 @@ mod compose;
 mod document;
 mod format;
 mod map;
+mod names;
+mod objects;
 mod plain;
 mod render;
 mod sanitize;

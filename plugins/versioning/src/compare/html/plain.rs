@@ -2,7 +2,7 @@
 //! of the nesting depth, and a comparison of the bare text as a whole replacement.
 
 use super::HtmlDiff;
-use super::document::is_void;
+use super::names::is_void;
 use super::render::escape_into;
 use super::sanitize::sanitize;
 
