@@ -43,8 +43,9 @@ fn object_identity(
 
 /// Canonical markup of a subtree compared as a whole: names checked, attributes sorted and
 /// escaped, text normalised with whitespace collapsed. As a key (`shown` false) it keeps
-/// every name and attribute; to be shown, elements take their output names (unknown ones,
-/// and foreign ones like SVG's, become `span`, whose text the sanitiser keeps).
+/// every name and attribute; to be shown, custom elements keep their names and safe
+/// attributes, other elements take their output names (unknown ones, and foreign ones like
+/// SVG's, become `span`, whose text the sanitiser keeps).
 fn canonical_markup(node: ego_tree::NodeRef<'_, Node>, shown: bool) -> String {
     let mut out = String::new();
     let mut skip_until: Option<ego_tree::NodeId> = None;
