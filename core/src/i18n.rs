@@ -11,7 +11,7 @@ use fluent_bundle::{FluentArgs, FluentResource};
 use unic_langid::LanguageIdentifier;
 
 /// The catalogs core itself ships.
-const CORE_MESSAGES: [(&str, &str); 2] =
+pub(crate) const CORE_MESSAGES: [(&str, &str); 2] =
     [("en", include_str!("../locales/en.ftl")), ("de", include_str!("../locales/de.ftl"))];
 
 /// The language used when neither the client nor the site names one we have.

@@ -82,3 +82,14 @@ pub struct Service {
     /// The code.
     pub handler: Handler,
 }
+
+/// A hook run for every traversed request before dispatch, in the order the registry lists
+/// them. It may answer the request itself (`Some`); `None` lets the request go on.
+pub struct RequestHook {
+    /// A name for listings and logs, e.g. `directdownload`.
+    pub name: &'static str,
+    /// What it does, for the plugin listing.
+    pub summary: &'static str,
+    /// The code.
+    pub run: for<'a> fn(&'a Ctx) -> BoxFuture<'a, ApiResult<Option<Response>>>,
+}

@@ -28,6 +28,7 @@ mod principals;
 mod redirects;
 mod registry_vocabularies;
 mod relations;
+mod request_hooks;
 mod search;
 mod sharing_trash;
 mod support;

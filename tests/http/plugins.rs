@@ -135,3 +135,47 @@ fn the_manifest_check_reports_an_unlinked_plugin() {
         assert_eq!(wcs::check_linked(&without, &[(*plugin).to_owned()]), Ok(()), "disabled on purpose");
     }
 }
+
+static TEMPLATE_A: PluginDescriptor =
+    PluginDescriptor { id: "alpha", depends_on: &[], build: |r| r.template("page.html", "a") };
+static TEMPLATE_B: PluginDescriptor =
+    PluginDescriptor { id: "beta", depends_on: &[], build: |r| r.template("page.html", "b") };
+static PERMISSION_A: PluginDescriptor =
+    PluginDescriptor { id: "alpha", depends_on: &[], build: |r| r.permission(Permission::new("Edit maps"), &[]) };
+static PERMISSION_B: PluginDescriptor = PluginDescriptor {
+    id: "beta",
+    depends_on: &[],
+    build: |r| r.permission(Permission::new("Edit maps"), &["Editor"]),
+};
+static MESSAGE_A: PluginDescriptor =
+    PluginDescriptor { id: "alpha", depends_on: &[], build: |r| r.messages("de", "# x\nmap-title = Karte\n") };
+static MESSAGE_B: PluginDescriptor = PluginDescriptor {
+    id: "beta",
+    depends_on: &[],
+    build: |r| r.messages("de", "other = Andere\n    .attr = x\nmap-title = Landkarte\n"),
+};
+static MESSAGE_EN: PluginDescriptor =
+    PluginDescriptor { id: "beta", depends_on: &[], build: |r| r.messages("en", "map-title = Map\n") };
+
+#[test]
+fn duplicate_templates_permissions_and_messages_name_both_plugins() {
+    let cases: [(&PluginDescriptor, &PluginDescriptor, &str); 3] = [
+        (&TEMPLATE_A, &TEMPLATE_B, "template page.html"),
+        (&PERMISSION_A, &PERMISSION_B, "permission 'Edit maps'"),
+        (&MESSAGE_A, &MESSAGE_B, "message map-title (de)"),
+    ];
+    for (first, second, what) in cases {
+        let err = Registry::build_from(&[second, first], &PluginSelection::default()).err();
+        assert_eq!(err, Some(StartupError::DuplicateKey { what: what.into(), first: "alpha", second: "beta" }));
+    }
+    assert!(Registry::build_from(&[&MESSAGE_A, &MESSAGE_EN], &PluginSelection::default()).is_ok(), "per language");
+    let err = Registry::build_from(&[&CORE_CLASH], &PluginSelection::default()).err();
+    assert_eq!(
+        err,
+        Some(StartupError::DuplicateKey { what: "message yes (en)".into(), first: "core", second: "alpha" }),
+        "core's own messages count too"
+    );
+}
+
+static CORE_CLASH: PluginDescriptor =
+    PluginDescriptor { id: "alpha", depends_on: &[], build: |r| r.messages("en", "yes = Sure\n") };

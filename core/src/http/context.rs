@@ -70,6 +70,8 @@ pub struct Ctx {
     pub principal: Principal,
     /// How the caller authenticated.
     pub auth: AuthMethod,
+    /// The `@name` or view name after the object; empty when the object itself is asked for.
+    pub name: String,
     /// Path segments after the `@name` segment, e.g. `["file", "a.pdf"]` for `@@download`.
     pub subpath: Vec<String>,
     /// The raw request body.

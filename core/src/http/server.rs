@@ -3,8 +3,8 @@
 
 use super::{ApiError, ApiResult, Ctx, ErrorCode, RequestInfo, parse_query};
 use crate::app::App;
-use crate::security::{Access, AuthMethod, Csrf, Permission};
-use crate::services::html_view;
+use crate::security::{Access, AuthMethod, Csrf};
+use crate::services::DEFAULT_VIEW;
 use crate::traverse::{Target, parse_path, resolve};
 use poem::http::{HeaderMap, Method, StatusCode};
 use poem::{Endpoint, IntoResponse, Request, Response};
@@ -115,18 +115,20 @@ impl SiteEndpoint {
             profile,
             principal: caller.principal,
             auth: caller.method,
+            name,
             subpath,
             body,
             memo: Default::default(),
         };
-        if !api && dispatch_method == Method::GET && name.is_empty() {
-            if let Err(denied) = ctx.check(Permission::VIEW) {
-                return login_or(&ctx, denied);
+        for (_, hook) in app.registry.request_hooks() {
+            if let Some(response) = (hook.run)(&ctx).await? {
+                return Ok(response);
             }
-            return html_view::render(ctx).await;
         }
-        let Some(service) = app.registry.service(&dispatch_method, &name, &ctx.profile) else {
-            let allowed = app.registry.methods_for(&name, &ctx.profile);
+        // A browser asking for an object gets its default view, a service like any other.
+        let name = if !api && dispatch_method == Method::GET && ctx.name.is_empty() { DEFAULT_VIEW } else { &ctx.name };
+        let Some(service) = app.registry.service(&dispatch_method, name, &ctx.profile) else {
+            let allowed = app.registry.methods_for(name, &ctx.profile);
             if allowed.is_empty() {
                 return Err(ApiError::not_found(&url));
             }

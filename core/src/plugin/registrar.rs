@@ -3,7 +3,7 @@
 use crate::records::RecordDef;
 use crate::security::Permission;
 use crate::serialize::{Component, ContentSerializer, FieldSerializer};
-use crate::service::Service;
+use crate::service::{RequestHook, Service};
 
 /// Collects contributions while plugins are built; each remembers which plugin added it.
 #[derive(Default)]
@@ -15,10 +15,11 @@ pub struct Registrar {
     pub(super) components: Vec<(&'static str, &'static Component)>,
     pub(super) type_profiles: Vec<(&'static str, &'static str)>,
     pub(super) workflows: Vec<(&'static str, &'static str)>,
-    pub(super) permissions: Vec<(Permission, &'static [&'static str])>,
+    pub(super) permissions: Vec<(&'static str, Permission, &'static [&'static str])>,
     pub(super) records: Vec<(&'static str, &'static RecordDef)>,
-    pub(super) templates: Vec<(&'static str, &'static str)>,
-    pub(super) messages: Vec<(&'static str, &'static str)>,
+    pub(super) templates: Vec<(&'static str, &'static str, &'static str)>,
+    pub(super) messages: Vec<(&'static str, &'static str, &'static str)>,
+    pub(super) request_hooks: Vec<(&'static str, &'static RequestHook)>,
 }
 
 impl Registrar {
@@ -59,18 +60,25 @@ impl Registrar {
 
     /// Declares a plugin permission and the roles that hold it site-wide by default.
     pub fn permission(&mut self, permission: Permission, default_roles: &'static [&'static str]) {
-        self.permissions.push((permission, default_roles));
+        self.permissions.push((self.current, permission, default_roles));
     }
 
     /// Adds an HTML template (tera source, usually `include_str!`) for browser views. Templates
     /// may extend core's `layout.html`.
     pub fn template(&mut self, name: &'static str, source: &'static str) {
-        self.templates.push((name, source));
+        self.templates.push((self.current, name, source));
     }
 
     /// Adds translations: a Fluent resource (`.ftl` text) for a language such as `de`. Message
     /// ids are global, so a plugin prefixes its own (`versioning-…`).
     pub fn messages(&mut self, language: &'static str, ftl: &'static str) {
-        self.messages.push((language, ftl));
+        self.messages.push((self.current, language, ftl));
+    }
+
+    /// Adds a hook that sees every request after traversal and before dispatch, and may
+    /// answer it itself (directdownload answers an anonymous GET of a File with its bytes).
+    /// Hooks run in plugin order, then in the order a plugin adds them.
+    pub fn request_hook(&mut self, hook: &'static RequestHook) {
+        self.request_hooks.push((self.current, hook));
     }
 }

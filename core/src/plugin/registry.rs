@@ -6,7 +6,7 @@ use crate::content::TypeProfile;
 use crate::records::RecordDef;
 use crate::security::Permission;
 use crate::serialize::{Component, ContentSerializer, FieldSerializer};
-use crate::service::Service;
+use crate::service::{RequestHook, Service};
 use poem::http::Method;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -68,6 +68,7 @@ pub struct Registry {
     records: BTreeMap<&'static str, &'static RecordDef>,
     templates: Vec<(&'static str, &'static str)>,
     messages: Vec<(&'static str, &'static str)>,
+    request_hooks: Vec<(&'static str, &'static RequestHook)>,
 }
 
 impl Registry {
@@ -198,6 +199,11 @@ impl Registry {
         &self.messages
     }
 
+    /// The request hooks with the plugin that added each, in the order they run.
+    pub fn request_hooks(&self) -> &[(&'static str, &'static RequestHook)] {
+        &self.request_hooks
+    }
+
     /// The workflow definitions, with the plugin that registered each.
     pub fn workflows(&self) -> &[(&'static str, &'static str)] {
         &self.workflows
@@ -253,6 +259,20 @@ fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result<Registry, 
         format!("field serializer for {:?} with widget {:?}", s.field_kind, s.widget)
     })?;
     check_unique(&registrar.records, |r| format!("registry record {}", r.name))?;
+    check_unique(&registrar.request_hooks, |h| format!("request hook {}", h.name))?;
+    check_unique_keys(
+        registrar.permissions.iter().map(|(plugin, p, _)| (*plugin, format!("permission '{}'", p.name()))),
+    )?;
+    check_unique_keys(registrar.templates.iter().map(|(plugin, name, _)| (*plugin, format!("template {name}"))))?;
+    check_unique_keys(
+        crate::i18n::CORE_MESSAGES
+            .iter()
+            .map(|(language, ftl)| ("core", *language, *ftl))
+            .chain(registrar.messages.iter().copied())
+            .flat_map(|(plugin, language, ftl)| {
+                message_ids(ftl).map(move |id| (plugin, format!("message {id} ({language})")))
+            }),
+    )?;
     let mut content_serializers: Vec<_> = registrar.content_serializers.into_iter().map(|(_, s)| s).collect();
     content_serializers.sort_by_key(|s| s.kind.specificity());
     Ok(Registry {
@@ -263,22 +283,38 @@ fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result<Registry, 
         components: registrar.components.into_iter().map(|(_, c)| c).collect(),
         type_profiles: registrar.type_profiles,
         workflows: registrar.workflows,
-        permissions: registrar.permissions,
+        permissions: registrar.permissions.into_iter().map(|(_, p, roles)| (p, roles)).collect(),
         records: registrar.records.into_iter().map(|(_, r)| (r.name, r)).collect(),
-        templates: registrar.templates,
-        messages: registrar.messages,
+        templates: registrar.templates.into_iter().map(|(_, name, source)| (name, source)).collect(),
+        messages: registrar.messages.into_iter().map(|(_, language, ftl)| (language, ftl)).collect(),
+        request_hooks: registrar.request_hooks,
     })
 }
 
 fn check_unique<T>(items: &[(&'static str, &'static T)], key: impl Fn(&T) -> String) -> Result<(), StartupError> {
+    check_unique_keys(items.iter().map(|(plugin, item)| (*plugin, key(item))))
+}
+
+/// Fails on the first key two contributions share, naming both plugins.
+fn check_unique_keys(keys: impl Iterator<Item = (&'static str, String)>) -> Result<(), StartupError> {
     let mut seen: HashMap<String, &'static str> = HashMap::new();
-    for (plugin, item) in items {
-        let what = key(item);
+    for (plugin, what) in keys {
         if let Some(first) = seen.insert(what.clone(), plugin) {
             return Err(StartupError::DuplicateKey { what, first, second: plugin });
         }
     }
     Ok(())
+}
+
+/// The ids a Fluent resource defines: messages and terms start a line (`id = …`); comments,
+/// attributes and continuations do not.
+fn message_ids(ftl: &str) -> impl Iterator<Item = &str> {
+    ftl.lines().filter_map(|line| {
+        let (id, _) = line.split_once('=')?;
+        let id = id.trim_end();
+        let starts_entry = line.starts_with(|c: char| c.is_ascii_alphabetic() || c == '-');
+        (starts_entry && id.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))).then_some(id)
+    })
 }
 
 fn display_name(name: &str) -> &str {

@@ -1,8 +1,10 @@
 //! `GET <obj>/@breadcrumbs`: the path from the site to the object, each crumb with its
 //! `portal_type`. Containers the caller may not view are left out, so their titles never leak.
 
+use crate::app::App;
+use crate::content::ContentObject;
 use crate::http::{ApiResult, Ctx, json};
-use crate::security::{Csrf, Permission};
+use crate::security::{Access, Csrf, Permission};
 use crate::serialize::{Component, SerializeCtx, Subject};
 use crate::service::{ContentKind, Service};
 use poem::Response;
@@ -36,13 +38,22 @@ async fn get(ctx: Ctx) -> ApiResult<Response> {
     Ok(json(&crumbs(&sctx, ctx.subject())))
 }
 
-fn crumbs(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> Value {
-    let chain = ctx.access.chain();
-    let items: Vec<Value> = chain
+/// The objects of the traversal chain (site root first, the object last) that the caller may
+/// view, with their place in the chain: what breadcrumbs may name.
+pub(super) fn visible_chain<'a>(app: &App, access: &'a Access) -> Vec<(usize, &'a ContentObject)> {
+    access
+        .chain()
         .iter()
         .enumerate()
-        .skip(1)
-        .filter(|(index, _)| ctx.access.allows_named_at(ctx.app, *index, Permission::VIEW.name()))
+        .filter(|(index, _)| access.allows_named_at(app, *index, Permission::VIEW.name()))
+        .collect()
+}
+
+fn crumbs(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> Value {
+    let chain = ctx.access.chain();
+    let items: Vec<Value> = visible_chain(ctx.app, ctx.access)
+        .into_iter()
+        .filter(|(index, _)| *index > 0)
         .map(|(_, object)| {
             let title = object
                 .fields

@@ -9,7 +9,6 @@ mod content_post;
 mod content_write;
 mod download;
 mod groups;
-pub mod html_view;
 mod images;
 mod move_copy;
 mod principal_search;
@@ -23,15 +22,18 @@ mod sharing;
 mod trash;
 mod types;
 mod users;
+mod view;
 mod vocabularies;
 mod workflow;
 mod working_copy;
 
 use crate::plugin::Registrar;
 use crate::serialize;
+pub use view::DEFAULT_VIEW;
 
 fn build(r: &mut Registrar) {
     r.service(&content_get::GET);
+    r.service(&view::VIEW);
     r.service(&content_post::POST);
     r.service(&content_write::PATCH);
     r.service(&content_write::PUT);

@@ -1,6 +1,7 @@
 //! A third-party plugin for wcs-backend, built only on the public registration API: it adds
-//! a content type (`Greeting`), a serializer layer for it, a service (`@hello`) and a registry
-//! record (`wcs.example.hello.greeting`).
+//! a content type (`Greeting`), a serializer layer for it, a service (`@hello`), a registry
+//! record (`wcs.example.hello.greeting`) and a request hook that answers a plain-text GET of a
+//! greeting before the default view does.
 //!
 //! To ship it in a server, depend on this crate and name it once so the linker keeps it:
 //! `use wcs_example_hello as _;`.
@@ -12,7 +13,7 @@ use wcs_core::poem_reexports::{Method, Response};
 use wcs_core::records::{RecordDef, RecordKind};
 use wcs_core::security::{Csrf, Permission};
 use wcs_core::serialize::ContentSerializer;
-use wcs_core::service::{ContentKind, Service};
+use wcs_core::service::{ContentKind, RequestHook, Service};
 
 /// The plugin's id.
 pub const PLUGIN_ID: &str = "example-hello";
@@ -76,12 +77,33 @@ pub static GREETING_SERIALIZER: ContentSerializer = ContentSerializer {
     },
 };
 
+/// A `Greeting` asked for as `text/plain` is answered with its greeting alone, before
+/// dispatch: the way directdownload answers a File with its bytes.
+pub static GREETING_AS_TEXT: RequestHook = RequestHook {
+    name: "greeting-as-text",
+    summary: "GET of a Greeting with Accept: text/plain answers the greeting as plain text",
+    run: |ctx| Box::pin(greeting_as_text(ctx)),
+};
+
+async fn greeting_as_text(ctx: &Ctx) -> ApiResult<Option<Response>> {
+    let wants_text = ctx.request.header("accept").is_some_and(|accept| accept.starts_with("text/plain"));
+    let the_object_itself = ctx.name.is_empty();
+    if ctx.request.method != Method::GET || ctx.context.portal_type != "Greeting" || !the_object_itself || !wants_text {
+        return Ok(None);
+    }
+    // A hook runs before the service's permission check, so it checks what it serves.
+    ctx.check(Permission::VIEW)?;
+    let recipient = ctx.context.fields.get("recipient").and_then(Value::as_str).unwrap_or("world");
+    Ok(Some(Response::builder().content_type("text/plain; charset=utf-8").body(format!("Hello, {recipient}!"))))
+}
+
 fn build(r: &mut Registrar) {
     r.content_type(include_str!("greeting.toml"));
     r.content_serializer(&GREETING_SERIALIZER);
     r.service(&HELLO);
     r.service(&HELLO_VIEW);
     r.record(&GREETING_WORD);
+    r.request_hook(&GREETING_AS_TEXT);
 }
 
 wcs_core::plugin!(id: PLUGIN_ID, depends_on: ["core"], build: build);

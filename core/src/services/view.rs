@@ -1,18 +1,41 @@
-//! The small HTML page a browser gets for content (no `Accept: application/json`).
+//! `GET <obj>/view`: the small HTML page a browser gets for content. A browser asking for the
+//! object itself (no `Accept: application/json`, no `++api++`) is dispatched here, as Plone
+//! serves an object's default view.
 
+use super::breadcrumbs::visible_chain;
 use crate::content::FieldKind;
 use crate::content::markup::sanitize_html;
 use crate::http::{ApiError, ApiResult, Ctx};
+use crate::security::{Csrf, Permission};
 use crate::serialize::download_url;
+use crate::service::{ContentKind, Service};
 use poem::Response;
+use poem::http::Method;
 use serde_json::{Value, json};
+
+/// The name of an object's default view.
+pub const DEFAULT_VIEW: &str = "view";
 
 /// How many children the page lists.
 const PAGE_ITEMS: i64 = 100;
 
-/// Renders `content.html` for the context. Blocks are parts of their page, not pages: a browser is sent to the page, at the block
-/// (ftw.simplelayout's `@@redirect_to_parent`).
-pub async fn render(ctx: Ctx) -> ApiResult<Response> {
+/// The default HTML page of any object.
+pub static VIEW: Service = Service {
+    method: Method::GET,
+    name: DEFAULT_VIEW,
+    kind: ContentKind::Any,
+    permission: Permission::VIEW,
+    csrf: Csrf::Cookie,
+    summary: "HTML: the object's page (what a browser gets for the object itself)",
+    request_schema: None,
+    response_schema: None,
+    handler: |ctx| Box::pin(render(ctx)),
+};
+
+/// Renders `content.html` for the context. Blocks are parts of their page, not pages: a
+/// browser is sent to the page, at the block (ftw.simplelayout's `@@redirect_to_parent`).
+/// Containers the caller may not view are left out of the breadcrumbs, as in `@breadcrumbs`.
+async fn render(ctx: Ctx) -> ApiResult<Response> {
     let object = &ctx.context;
     if ctx.profile.is_block()
         && let Some(page) = ctx.parent()
@@ -21,12 +44,16 @@ pub async fn render(ctx: Ctx) -> ApiResult<Response> {
         return Ok(Response::builder().status(poem::http::StatusCode::FOUND).header("location", target).finish());
     }
     let base = &ctx.request.base_url;
-    let segments: Vec<&str> = object.path.split('/').filter(|s| !s.is_empty()).collect();
-    let ancestor_paths: Vec<String> = (1..segments.len()).map(|n| format!("/{}", segments[..n].join("/"))).collect();
-    let mut ancestors = ctx.app.store.content_at_paths(&ancestor_paths).await?;
-    ancestors.sort_by_key(|a| a.path.len());
-    let site_title = ancestors.first().map_or(object.title.as_str(), |site| site.title.as_str()).to_owned();
-    let breadcrumbs: Vec<Value> = ancestors.iter().map(|a| json!({"url": a.url(base), "title": a.title})).collect();
+    let visible = visible_chain(&ctx.app, &ctx.access);
+    let site_title = match visible.first() {
+        Some((0, site)) => site.title.clone(),
+        _ => object.site_id().to_owned(),
+    };
+    let breadcrumbs: Vec<Value> = visible
+        .iter()
+        .filter(|(index, _)| index + 1 < ctx.access.chain().len())
+        .map(|(_, a)| json!({"url": a.url(base), "title": a.title}))
+        .collect();
     let items: Vec<Value> = if ctx.profile.folderish {
         let children = ctx.app.store.children(&object.uid, &ctx.visibility(), 0, PAGE_ITEMS).await?;
         children
