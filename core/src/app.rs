@@ -3,6 +3,7 @@
 
 use crate::content::types::TypeError;
 use crate::content::{ContentObject, TypeRegistry};
+use crate::events::Subscribers;
 use crate::http::CorsPolicy;
 use crate::i18n::{Catalogs, SITE_LANGUAGE, Translator};
 use crate::plugin::{PluginSelection, Registry, StartupError};
@@ -127,6 +128,9 @@ impl App {
         let templates = Templates::load(registry.templates()).map_err(StartupFailure::Templates)?;
         let i18n = Catalogs::load(registry.messages()).map_err(StartupFailure::Messages)?;
         let store = Store::open(&config.database_url).await?;
+        store.set_subscribers(Subscribers::new(registry.subscribers().to_vec()));
+        let cutoff = chrono::Utc::now() - crate::events::feed::RETENTION;
+        store.trim_feed(cutoff).await.map_err(StoreError::from)?;
         let secrets = Secrets {
             jwt: ensure_secret(&store, "wcs.secret.jwt").await?,
             csrf: ensure_secret(&store, "wcs.secret.csrf").await?,
@@ -252,7 +256,7 @@ async fn ensure_secret(store: &Store, name: &str) -> Result<Vec<u8>, StartupFail
     rand::rng().fill(&mut fresh);
     let mut tx = store.begin().await.map_err(StoreError::from)?;
     tx.insert_record_if_missing(name, &hex::encode(fresh)).await.map_err(StoreError::from)?;
-    tx.commit().await.map_err(StoreError::from)?;
+    tx.commit().await.map_err(|e| StartupFailure::Bootstrap(format!("secret {name}: {e}")))?;
     let value = store.record(name).await.map_err(StoreError::from)?;
     read(value.ok_or_else(|| StartupFailure::Bootstrap(format!("secret {name} was not stored")))?)
 }

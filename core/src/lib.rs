@@ -7,6 +7,7 @@
 pub mod app;
 pub mod catalog;
 pub mod content;
+pub mod events;
 pub mod http;
 pub mod i18n;
 pub mod ops;

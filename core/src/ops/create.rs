@@ -111,6 +111,6 @@ pub async fn create(
     index_relations(&mut tx, profile, &object).await?;
     initialise_security(app, &mut tx, &object, creator).await?;
     recompute_allowed(app, &mut tx, &object.path).await?;
-    tx.commit().await.map_err(conflict_or_internal)?;
+    tx.commit().await?;
     Ok(object)
 }

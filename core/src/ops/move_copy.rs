@@ -7,6 +7,7 @@ use crate::content::ContentObject;
 use crate::content::ids::unique;
 use crate::content::layout::LAYOUT_FIELD;
 use crate::content::remap::remap_uids;
+use crate::events::Event;
 use crate::http::{ApiError, ApiResult, ErrorCode};
 use crate::security::recompute_allowed;
 use crate::store::Tx;
@@ -70,7 +71,7 @@ pub async fn move_into(
         position += 1;
         moved_paths.push((source.path.clone(), new_path));
     }
-    tx.commit().await.map_err(conflict_or_internal)?;
+    tx.commit().await?;
     let new_paths: Vec<String> = moved_paths.iter().map(|(_, new)| new.clone()).collect();
     let mut by_path: HashMap<String, ContentObject> =
         app.store.content_at_paths(&new_paths).await?.into_iter().map(|o| (o.path.clone(), o)).collect();
@@ -112,7 +113,7 @@ pub async fn copy_into(
         position += 1;
         results.push((source.path.clone(), copied_root.root));
     }
-    tx.commit().await.map_err(conflict_or_internal)?;
+    tx.commit().await?;
     Ok(results)
 }
 
@@ -177,6 +178,7 @@ pub(super) async fn copy_objects(
     }
     let root = root.ok_or_else(|| ApiError::internal("copied subtree lost its root"))?;
     recompute_allowed(app, tx, &root.path).await?;
+    tx.emit(Event::Copied { uid: root.uid.clone(), source: source.uid.clone() });
     Ok(Copied { root, uids })
 }
 
@@ -233,7 +235,7 @@ pub async fn reorder(app: &App, container: &ContentObject, ordering: &Value) -> 
     if profile_of(app, container)?.has_blocks() {
         let layout = super::layout::follow_ordering(app, container, &full).await?;
         stored.fields.insert(LAYOUT_FIELD.to_owned(), layout);
-        tx.update_content(&stored).await?;
+        tx.update_content(container, &stored).await?;
     }
     tx.commit().await?;
     Ok(stored)

@@ -37,7 +37,7 @@ pub async fn update(
     }
     updated.modified = chrono::Utc::now();
     let mut tx = app.store.begin().await?;
-    tx.update_content(&updated).await?;
+    tx.update_content(object, &updated).await?;
     if let Some(ids) = &arranged {
         tx.set_positions(&object.uid, ids).await?;
     }
@@ -62,7 +62,7 @@ pub async fn update(
         updated.path = new_path;
         updated.id = id;
     }
-    tx.commit().await.map_err(conflict_or_internal)?;
+    tx.commit().await?;
     Ok(updated)
 }
 
@@ -100,7 +100,7 @@ pub async fn delete(app: &App, object: &ContentObject) -> ApiResult<()> {
     }
     check_unlocked(app, object).await?;
     let mut tx = app.store.begin().await?;
-    tx.delete_subtree(&object.path).await?;
+    tx.delete_subtree(object).await?;
     tx.commit().await?;
     Ok(())
 }

@@ -57,7 +57,7 @@ async fn change_state(
     if request.expires.is_some() {
         updated.expires = request.expires;
     }
-    tx.update_content(&updated).await?;
+    tx.update_content(object, &updated).await?;
     let entry = HistoryEntry {
         action: Some(action.to_owned()),
         actor: actor.to_owned(),

@@ -9,6 +9,7 @@ use crate::app::App;
 use crate::content::ContentObject;
 use crate::content::ids::unique;
 use crate::content::remap::remap_uids;
+use crate::events::Event;
 use crate::http::{ApiError, ApiResult, ErrorCode};
 use crate::security::recompute_allowed;
 use serde_json::{Map, Value};
@@ -79,13 +80,14 @@ pub async fn check_out(
     let position = tx.next_position(&container.uid).await?;
     let placement = Placement { parent: container, id: &id, position };
     let copied = copy_objects(app, &mut tx, &objects, &placement, creator).await?;
+    let copied_root = copied.root.clone();
     let mut root = copied.root;
     root.working_copy_of = Some(baseline.uid.clone());
     // Copy uid → baseline uid, for check-in.
     let origins: Map<String, Value> =
         copied.uids.iter().map(|(original, copy)| (copy.clone(), Value::String(original.clone()))).collect();
     root.fields.insert(ORIGINS.to_owned(), Value::Object(origins));
-    tx.update_content(&root).await?;
+    tx.update_content(&copied_root, &root).await?;
     tx.set_working_copy_of(&root.uid, &baseline.uid).await.map_err(|e| {
         if crate::store::is_unique_violation(&e) {
             ApiError::new(ErrorCode::Locked, "This object was checked out at the same time.")
@@ -93,7 +95,8 @@ pub async fn check_out(
             ApiError::internal(e)
         }
     })?;
-    tx.commit().await.map_err(conflict_or_internal)?;
+    tx.emit(Event::CheckedOut { uid: baseline.uid.clone(), working_copy: root.uid.clone() });
+    tx.commit().await?;
     Ok(root)
 }
 
@@ -126,7 +129,7 @@ pub async fn check_in(app: &App, pair: &WorkingCopyPair) -> ApiResult<ContentObj
     // Baseline blocks (and their contents) the copy no longer has.
     for object in page_part(app, &base_tree).iter().skip(1) {
         if !kept.contains(object.uid.as_str()) {
-            tx.delete_subtree(&object.path).await?;
+            tx.delete_subtree(object).await?;
         }
     }
     let mut updated_root = baseline.clone();
@@ -134,7 +137,7 @@ pub async fn check_in(app: &App, pair: &WorkingCopyPair) -> ApiResult<ContentObj
     remap_uids(profile_of(app, baseline)?, &mut updated_root.fields, &renamed);
     updated_root.fields.remove(ORIGINS);
     updated_root.modified = chrono::Utc::now();
-    tx.update_content(&updated_root).await?;
+    tx.update_content(baseline, &updated_root).await?;
     tx.replace_blobs(&working_copy.uid, &baseline.uid).await?;
     index_relations(&mut tx, profile_of(app, baseline)?, &updated_root).await?;
     let mut moved: HashSet<String> = HashSet::new();
@@ -152,7 +155,7 @@ pub async fn check_in(app: &App, pair: &WorkingCopyPair) -> ApiResult<ContentObj
                 apply_content(&mut updated, object);
                 remap_uids(profile, &mut updated.fields, &renamed);
                 updated.modified = chrono::Utc::now();
-                tx.update_content(&updated).await?;
+                tx.update_content(target, &updated).await?;
                 tx.set_position(&updated.uid, object.position).await?;
                 tx.replace_blobs(&object.uid, &updated.uid).await?;
                 index_relations(&mut tx, profile, &updated).await?;
@@ -175,7 +178,7 @@ pub async fn check_in(app: &App, pair: &WorkingCopyPair) -> ApiResult<ContentObj
                 let new_path = format!("{}/{id}", new_parent.path);
                 let mut remapped = object.clone();
                 remap_uids(profile, &mut remapped.fields, &renamed);
-                tx.update_content(&remapped).await?;
+                tx.update_content(object, &remapped).await?;
                 tx.move_subtree(object, &new_parent.uid, &new_path, &id, object.position)
                     .await
                     .map_err(conflict_or_internal)?;
@@ -184,9 +187,10 @@ pub async fn check_in(app: &App, pair: &WorkingCopyPair) -> ApiResult<ContentObj
             }
         }
     }
-    tx.delete_subtree(&working_copy.path).await?;
+    tx.delete_subtree(working_copy).await?;
     recompute_allowed(app, &mut tx, &baseline.path).await?;
-    tx.commit().await.map_err(conflict_or_internal)?;
+    tx.emit(Event::CheckedIn { uid: baseline.uid.clone(), working_copy: working_copy.uid.clone() });
+    tx.commit().await?;
     Ok(updated_root)
 }
 
@@ -203,7 +207,8 @@ fn apply_content(target: &mut ContentObject, source: &ContentObject) {
 /// Deletes the working copy (and what was created in it); the baseline is unlocked.
 pub async fn cancel(app: &App, pair: &WorkingCopyPair) -> ApiResult<()> {
     let mut tx = app.store.begin().await?;
-    tx.delete_subtree(&pair.working_copy.path).await?;
+    tx.delete_subtree(&pair.working_copy).await?;
+    tx.emit(Event::CheckoutCancelled { uid: pair.baseline.uid.clone(), working_copy: pair.working_copy.uid.clone() });
     tx.commit().await?;
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! What a plugin's `build` function receives: one method per kind of contribution.
 
+use crate::events::Subscriber;
 use crate::records::RecordDef;
 use crate::security::Permission;
 use crate::serialize::{Component, ContentSerializer, FieldSerializer};
@@ -20,6 +21,7 @@ pub struct Registrar {
     pub(super) templates: Vec<(&'static str, &'static str, &'static str)>,
     pub(super) messages: Vec<(&'static str, &'static str, &'static str)>,
     pub(super) request_hooks: Vec<(&'static str, &'static RequestHook)>,
+    pub(super) subscribers: Vec<(&'static str, &'static Subscriber)>,
 }
 
 impl Registrar {
@@ -80,5 +82,12 @@ impl Registrar {
     /// Hooks run in plugin order, then in the order a plugin adds them.
     pub fn request_hook(&mut self, hook: &'static RequestHook) {
         self.request_hooks.push((self.current, hook));
+    }
+
+    /// Subscribes to content events, in the transaction of the write or after its commit
+    /// (see [`crate::events`]). Subscribers run in plugin order, then in the order a plugin
+    /// adds them.
+    pub fn subscriber(&mut self, subscriber: &'static Subscriber) {
+        self.subscribers.push((self.current, subscriber));
     }
 }

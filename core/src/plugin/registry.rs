@@ -3,6 +3,7 @@
 use super::{PluginDescriptor, Registrar};
 use crate::content::FieldKind;
 use crate::content::TypeProfile;
+use crate::events::Subscriber;
 use crate::records::RecordDef;
 use crate::security::Permission;
 use crate::serialize::{Component, ContentSerializer, FieldSerializer};
@@ -69,6 +70,7 @@ pub struct Registry {
     templates: Vec<(&'static str, &'static str)>,
     messages: Vec<(&'static str, &'static str)>,
     request_hooks: Vec<(&'static str, &'static RequestHook)>,
+    subscribers: Vec<(&'static str, &'static Subscriber)>,
 }
 
 impl Registry {
@@ -204,6 +206,11 @@ impl Registry {
         &self.request_hooks
     }
 
+    /// The event subscribers with the plugin that added each, in the order they run.
+    pub fn subscribers(&self) -> &[(&'static str, &'static Subscriber)] {
+        &self.subscribers
+    }
+
     /// The workflow definitions, with the plugin that registered each.
     pub fn workflows(&self) -> &[(&'static str, &'static str)] {
         &self.workflows
@@ -260,6 +267,7 @@ fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result<Registry, 
     })?;
     check_unique(&registrar.records, |r| format!("registry record {}", r.name))?;
     check_unique(&registrar.request_hooks, |h| format!("request hook {}", h.name))?;
+    check_unique(&registrar.subscribers, |s| format!("event subscriber {}", s.name))?;
     check_unique_keys(
         registrar.permissions.iter().map(|(plugin, p, _)| (*plugin, format!("permission '{}'", p.name()))),
     )?;
@@ -288,6 +296,7 @@ fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result<Registry, 
         templates: registrar.templates.into_iter().map(|(_, name, source)| (name, source)).collect(),
         messages: registrar.messages.into_iter().map(|(_, language, ftl)| (language, ftl)).collect(),
         request_hooks: registrar.request_hooks,
+        subscribers: registrar.subscribers,
     })
 }
 

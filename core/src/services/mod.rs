@@ -78,6 +78,7 @@ fn build(r: &mut Registrar) {
     for service in [&working_copy::CHECK_OUT, &working_copy::INFO, &working_copy::CHECK_IN, &working_copy::CANCEL] {
         r.service(service);
     }
+    r.subscriber(&crate::events::feed::CHANGE_FEED);
     r.component(&types::TYPES_COMPONENT);
     r.service(&breadcrumbs::BREADCRUMBS);
     r.component(&breadcrumbs::BREADCRUMBS_COMPONENT);

@@ -3,6 +3,7 @@
 use super::rows::{CONTENT_COLUMNS, content_from_row, placeholders, time_to_db};
 use super::{Store, Tx, subtree_end};
 use crate::content::ContentObject;
+use crate::events::Event;
 use crate::security::Visibility;
 use sqlx::{AssertSqlSafe, Row};
 
@@ -212,11 +213,13 @@ impl Tx {
         .bind(object.working_copy_of.as_deref())
         .execute(&mut *self.inner)
         .await?;
+        self.emit(Event::Added { uid: object.uid.clone(), path: object.path.clone() });
         Ok(())
     }
 
-    /// Writes an object's editable columns and fields (not its place in the tree).
-    pub async fn update_content(&mut self, object: &ContentObject) -> Result<(), sqlx::Error> {
+    /// Writes an object's editable columns and fields (not its place in the tree); `before`
+    /// is what it was, so the event names what changed.
+    pub async fn update_content(&mut self, before: &ContentObject, object: &ContentObject) -> Result<(), sqlx::Error> {
         self.count();
         sqlx::query(
             "UPDATE content SET title = $1, description = $2, review_state = $3, modified = $4, \
@@ -232,6 +235,13 @@ impl Tx {
         .bind(&object.uid)
         .execute(&mut *self.inner)
         .await?;
+        let fields = changed_fields(before, object);
+        if let Some(state) = object.review_state.as_ref().filter(|s| before.review_state.as_ref() != Some(*s)) {
+            self.emit(Event::WorkflowChanged { uid: object.uid.clone(), state: state.clone() });
+        }
+        if !fields.is_empty() {
+            self.emit(Event::Modified { uid: object.uid.clone(), fields });
+        }
         Ok(())
     }
 
@@ -255,6 +265,7 @@ impl Tx {
             .bind(uid)
             .execute(&mut *self.inner)
             .await?;
+        self.emit(Event::Modified { uid: uid.to_owned(), fields: vec!["position".to_owned()] });
         Ok(())
     }
 
@@ -279,6 +290,7 @@ impl Tx {
                 .execute(&mut *self.inner)
                 .await?;
         }
+        self.emit(Event::Modified { uid: parent_uid.to_owned(), fields: vec![ORDERING.to_owned()] });
         Ok(())
     }
 
@@ -314,11 +326,14 @@ impl Tx {
             .bind(&object.uid)
             .execute(&mut *self.inner)
             .await?;
-        self.record_redirects(old_path, new_path).await
+        self.record_redirects(old_path, new_path).await?;
+        self.emit(Event::Moved { uid: object.uid.clone(), from: old_path.to_owned(), to: new_path.to_owned() });
+        Ok(())
     }
 
     /// Removes an object, its descendants, their blobs and the redirects that point at them.
-    pub async fn delete_subtree(&mut self, path: &str) -> Result<(), sqlx::Error> {
+    pub async fn delete_subtree(&mut self, root: &ContentObject) -> Result<(), sqlx::Error> {
+        let path = root.path.as_str();
         let within = "SELECT uid FROM content WHERE path = $1 OR (path >= $2 AND path < $3)";
         for sql in [
             format!("DELETE FROM blob WHERE content_uid IN ({within})"),
@@ -341,8 +356,30 @@ impl Tx {
                 .execute(&mut *self.inner)
                 .await?;
         }
+        self.emit(Event::Removed { uid: root.uid.clone(), path: root.path.clone() });
         Ok(())
     }
+}
+
+/// What a container's `Modified` event names when the order of its children changed.
+pub const ORDERING: &str = "ordering";
+
+/// The names of what differs between two states of an object: its columns by field name,
+/// and its stored fields.
+fn changed_fields(before: &ContentObject, after: &ContentObject) -> Vec<String> {
+    let mut changed: Vec<String> = Vec::new();
+    let columns = [
+        ("title", before.title != after.title),
+        ("description", before.description != after.description),
+        ("review_state", before.review_state != after.review_state),
+        ("modified", before.modified != after.modified),
+        ("effective", before.effective != after.effective),
+        ("expires", before.expires != after.expires),
+    ];
+    changed.extend(columns.iter().filter(|(_, differs)| *differs).map(|(name, _)| (*name).to_owned()));
+    let names = before.fields.keys().chain(after.fields.keys().filter(|k| !before.fields.contains_key(*k)));
+    changed.extend(names.filter(|name| before.fields.get(*name) != after.fields.get(*name)).cloned());
+    changed
 }
 
 /// The SQL condition that keeps only what `visibility` allows, with its parameters starting

@@ -7,6 +7,7 @@
 
 mod blob;
 mod content;
+mod feed;
 mod listing;
 mod principal;
 mod redirect;
@@ -18,6 +19,7 @@ mod security;
 mod version;
 
 pub use blob::{BlobMeta, BlobRange};
+pub use feed::Change;
 pub use listing::{Listing, ListingOrder, TypeFilter};
 pub use principal::{PrincipalQuery, StoredPrincipal};
 pub use redirect::RedirectHit;
@@ -27,10 +29,12 @@ pub use scale::StoredScale;
 pub use security::{HistoryEntry, LocalRole, ancestor_paths};
 pub use version::{NewVersion, VersionInfo};
 
+use crate::events::{Event, Phase, Subscribers, coalesce};
+use crate::http::ApiError;
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{Any, AnyPool};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use tokio::sync::{Mutex, OwnedMutexGuard};
 
 /// Which database engine is behind the pool.
@@ -49,6 +53,7 @@ pub struct Store {
     backend: Backend,
     write_lock: Arc<Mutex<()>>,
     queries: Arc<AtomicU64>,
+    subscribers: Arc<OnceLock<Subscribers>>,
 }
 
 /// Why the store could not be opened.
@@ -90,7 +95,19 @@ impl Store {
             }
             Backend::Postgres => sqlx::migrate!("./migrations/postgres").run(&pool).await?,
         }
-        Ok(Store { pool, backend, write_lock: Arc::new(Mutex::new(())), queries: Arc::new(AtomicU64::new(0)) })
+        Ok(Store {
+            pool,
+            backend,
+            write_lock: Arc::new(Mutex::new(())),
+            queries: Arc::new(AtomicU64::new(0)),
+            subscribers: Arc::new(OnceLock::new()),
+        })
+    }
+
+    /// Hands every commit's events to `subscribers` from now on (once, at start-up, before the
+    /// first write).
+    pub(crate) fn set_subscribers(&self, subscribers: Subscribers) {
+        let _ = self.subscribers.set(subscribers);
     }
 
     /// The engine behind this store.
@@ -115,7 +132,7 @@ impl Store {
         };
         self.count();
         let inner = self.pool.begin().await?;
-        Ok(Tx { inner, _lock: lock, store: self.clone() })
+        Ok(Tx { inner, _lock: lock, store: self.clone(), events: Vec::new() })
     }
 
     /// Closes every connection; used on shutdown so SQLite checkpoints its WAL.
@@ -124,18 +141,41 @@ impl Store {
     }
 }
 
-/// A write transaction.
+/// A write transaction. Its content writes record their events (see [`crate::events`]), and
+/// [`Tx::commit`] hands them to the subscribers.
 pub struct Tx {
     inner: sqlx::Transaction<'static, Any>,
     _lock: Option<OwnedMutexGuard<()>>,
     store: Store,
+    events: Vec<Event>,
 }
 
 impl Tx {
-    /// Makes every change of the transaction durable at once.
-    pub async fn commit(self) -> Result<(), sqlx::Error> {
+    /// Records an event that no single write tells (a copy, a check-in, a restore).
+    pub fn emit(&mut self, event: Event) {
+        self.events.push(event);
+    }
+
+    /// Runs the in-transaction subscribers (an error rolls everything back), makes every
+    /// change durable at once, then starts the after-commit subscribers without waiting.
+    pub async fn commit(mut self) -> Result<(), ApiError> {
+        let events = coalesce(std::mem::take(&mut self.events));
+        let store = self.store.clone();
+        let subscribers = store.subscribers.get().filter(|_| !events.is_empty());
+        for subscriber in subscribers.into_iter().flat_map(Subscribers::in_transaction) {
+            if let Phase::InTransaction(run) = subscriber.phase {
+                run(&mut self, &events).await?;
+            }
+        }
         self.store.count();
-        self.inner.commit().await
+        self.inner.commit().await?;
+        let events: Arc<[Event]> = events.into();
+        for subscriber in subscribers.into_iter().flat_map(Subscribers::after_commit) {
+            if let Phase::AfterCommit(run) = subscriber.phase {
+                tokio::spawn(run(store.clone(), events.clone()));
+            }
+        }
+        Ok(())
     }
 
     fn count(&self) {

@@ -5,6 +5,7 @@
 use super::rows::{CONTENT_COLUMNS, content_from_row, placeholders, time_from_db, time_to_db};
 use super::{Store, Tx, subtree_end};
 use crate::content::ContentObject;
+use crate::events::Event;
 use chrono::{DateTime, Utc};
 use sqlx::{Any, AssertSqlSafe, Executor, Row};
 
@@ -200,6 +201,7 @@ impl Tx {
                 .execute(&mut *self.inner)
                 .await?;
         }
+        self.emit(Event::LocalRolesChanged { uid: uid.to_owned() });
         Ok(())
     }
 
@@ -214,6 +216,7 @@ impl Tx {
         .bind(from_uid)
         .execute(&mut *self.inner)
         .await?;
+        self.emit(Event::LocalRolesChanged { uid: to_uid.to_owned() });
         Ok(())
     }
 
@@ -225,6 +228,7 @@ impl Tx {
             .bind(uid)
             .execute(&mut *self.inner)
             .await?;
+        self.emit(Event::LocalRolesChanged { uid: uid.to_owned() });
         Ok(())
     }
 
@@ -312,6 +316,7 @@ impl Tx {
         .bind(subtree_end(&object.path))
         .execute(&mut *self.inner)
         .await?;
+        self.emit(Event::Trashed { uid: object.uid.clone() });
         Ok(())
     }
 
@@ -322,6 +327,7 @@ impl Tx {
             .bind(root_uid)
             .execute(&mut *self.inner)
             .await?;
+        self.emit(Event::Untrashed { uid: root_uid.to_owned() });
         Ok(())
     }
 }

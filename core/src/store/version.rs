@@ -5,6 +5,7 @@
 
 use super::rows::{placeholders, time_from_db, time_to_db};
 use super::{Store, Tx};
+use crate::events::Event;
 use chrono::{DateTime, Utc};
 use sqlx::any::AnyRow;
 use sqlx::{AssertSqlSafe, Row};
@@ -143,6 +144,7 @@ impl Tx {
             .collect::<Result<_, _>>()?;
         let pruned: Vec<i64> = kept.into_iter().skip(new.keep).collect();
         self.remove_versions(&info.object_uid, &pruned).await?;
+        self.emit(Event::VersionCreated { uid: info.object_uid.clone(), version: seq });
         Ok((info, pruned))
     }
 
@@ -184,6 +186,9 @@ impl Tx {
                 query = query.bind(*seq);
             }
             query.execute(&mut *self.inner).await?;
+        }
+        for seq in seqs {
+            self.emit(Event::VersionDeleted { uid: object_uid.to_owned(), version: *seq });
         }
         Ok(())
     }

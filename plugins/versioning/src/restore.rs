@@ -14,6 +14,7 @@ use wcs_core::app::App;
 use wcs_core::content::ids::unique;
 use wcs_core::content::remap::remap_uids;
 use wcs_core::content::{ContentObject, TypeProfile};
+use wcs_core::events::Event;
 use wcs_core::http::{ApiError, ApiResult};
 use wcs_core::ops::working_copy::page_part;
 use wcs_core::ops::{check_unlocked, index_relations, initialise_security, new_uid};
@@ -76,7 +77,7 @@ pub async fn restore(
     remap_uids(page_profile, &mut restored_page.fields, &targets);
     restored_page.fields.insert(RESTORED_COPIES.to_owned(), Value::Object(remembered));
     restored_page.modified = now;
-    tx.update_content(&restored_page).await?;
+    tx.update_content(page, &restored_page).await?;
     tx.restore_version_files(version, &frozen_page.uid, &page.uid).await?;
     index_relations(&mut tx, page_profile, &restored_page).await?;
 
@@ -98,7 +99,7 @@ pub async fn restore(
                 keep_bookkeeping(&mut updated.fields, &existing.fields);
                 remap_uids(profile, &mut updated.fields, &targets);
                 updated.modified = now;
-                tx.update_content(&updated).await?;
+                tx.update_content(existing, &updated).await?;
                 tx.set_position(&updated.uid, frozen.position).await?;
                 tx.restore_version_files(version, &frozen.uid, &updated.uid).await?;
                 index_relations(&mut tx, profile, &updated).await?;
@@ -127,6 +128,7 @@ pub async fn restore(
     };
     tx.append_history(&page.uid, &entry).await?;
     recompute_allowed(app, &mut tx, &page.path).await?;
+    tx.emit(Event::VersionRestored { uid: page.uid.clone(), version: version.seq });
     tx.commit().await?;
     Ok(restored_page)
 }

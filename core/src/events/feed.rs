@@ -1,0 +1,181 @@
+//! The change feed: core's in-transaction subscriber writes one row per event, numbered in
+//! commit order, in the same transaction as the change, so a rolled-back write leaves no
+//! entry and an acknowledged one always has its entry. A consumer ([`FeedConsumer`]) reads
+//! after its remembered position and moves the position on once it has handled a batch, so
+//! a consumer stopped anywhere resumes without missing or repeating an entry.
+//!
+//! Trimming: at every start, entries older than [`RETENTION`] that every known consumer has
+//! read are deleted (with no consumer, every entry older than that). A consumer that comes
+//! back after longer, or a new one, rebuilds from storage (the feed is derived, storage is the
+//! truth) and starts at [`crate::store::Store::feed_end`].
+
+use super::{Phase, Subscriber};
+use crate::http::ApiResult;
+use crate::store::{Change, Store};
+use chrono::Duration;
+
+/// How long entries every consumer has read are kept.
+pub const RETENTION: Duration = Duration::days(7);
+
+/// Core's subscriber that writes the feed.
+pub static CHANGE_FEED: Subscriber = Subscriber {
+    name: "change-feed",
+    phase: Phase::InTransaction(|tx, events| {
+        Box::pin(async move {
+            tx.append_changes(events).await?;
+            Ok(())
+        })
+    }),
+};
+
+/// A reader of the feed that remembers its position in storage under its name.
+pub struct FeedConsumer {
+    name: String,
+}
+
+impl FeedConsumer {
+    /// The consumer called `name` (e.g. `es-search`).
+    pub fn new(name: impl Into<String>) -> FeedConsumer {
+        FeedConsumer { name: name.into() }
+    }
+
+    /// The next entries after what was acknowledged, at most `limit`.
+    pub async fn next(&self, store: &Store, limit: i64) -> ApiResult<Vec<Change>> {
+        let position = store.feed_position(&self.name).await?;
+        Ok(store.changes_after(position, limit).await?)
+    }
+
+    /// Records that everything up to `seq` is handled; what follows comes next time, also
+    /// after a restart.
+    pub async fn acknowledge(&self, store: &Store, seq: i64) -> ApiResult<()> {
+        let mut tx = store.begin().await?;
+        tx.set_feed_position(&self.name, seq).await?;
+        tx.commit().await
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::content::ContentObject;
+    use crate::events::{Event, Subscribers};
+    use crate::http::{ApiError, ErrorCode};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    async fn store(dir: &tempfile::TempDir) -> Store {
+        Store::open(&format!("sqlite://{}?mode=rwc", dir.path().join("feed.db").display())).await.unwrap()
+    }
+
+    fn object(id: &str) -> ContentObject {
+        let now = chrono::Utc::now();
+        ContentObject {
+            uid: crate::ops::new_uid(),
+            parent_uid: None,
+            path: format!("/{id}"),
+            id: id.to_owned(),
+            portal_type: "Folder".to_owned(),
+            position: 0,
+            title: id.to_owned(),
+            description: String::new(),
+            review_state: None,
+            created: now,
+            modified: now,
+            effective: None,
+            expires: None,
+            creator: "admin".to_owned(),
+            fields: serde_json::Map::new(),
+            block_local_roles: false,
+            trash_root: None,
+            working_copy_of: None,
+        }
+    }
+
+    static REFUSE: Subscriber = Subscriber {
+        name: "refuse-vetoed",
+        phase: Phase::InTransaction(|_, events| {
+            Box::pin(async move {
+                let vetoed = events.iter().any(|e| matches!(e, Event::Added { path, .. } if path == "/vetoed"));
+                if vetoed { Err(ApiError::new(ErrorCode::Conflict, "vetoed")) } else { Ok(()) }
+            })
+        }),
+    };
+
+    static SEEN_AFTER_COMMIT: AtomicUsize = AtomicUsize::new(0);
+    static COUNT: Subscriber = Subscriber {
+        name: "count",
+        phase: Phase::AfterCommit(|_, events| {
+            Box::pin(async move {
+                SEEN_AFTER_COMMIT.fetch_add(events.len(), Ordering::SeqCst);
+            })
+        }),
+    };
+
+    #[tokio::test]
+    async fn a_rolled_back_write_leaves_no_entry_and_a_committed_one_has_its_entries() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = store(&dir).await;
+        store.set_subscribers(Subscribers::new(vec![("core", &CHANGE_FEED), ("test", &REFUSE), ("test", &COUNT)]));
+
+        let mut tx = store.begin().await.unwrap();
+        tx.insert_content(&object("vetoed")).await.unwrap();
+        let refused = tx.commit().await.err().map(|e| e.code);
+        assert_eq!(refused, Some(ErrorCode::Conflict), "an in-transaction subscriber's error fails the commit");
+        assert!(store.content_at_path("/vetoed").await.unwrap().is_none(), "the write was rolled back");
+        assert_eq!(store.changes_after(0, 100).await.unwrap(), vec![], "and left no entry");
+
+        let mut tx = store.begin().await.unwrap();
+        tx.insert_content(&object("dropped")).await.unwrap();
+        drop(tx);
+        assert_eq!(store.changes_after(0, 100).await.unwrap(), vec![], "a dropped transaction leaves none");
+
+        let kept = object("kept");
+        let mut tx = store.begin().await.unwrap();
+        tx.insert_content(&kept).await.unwrap();
+        let mut renamed = kept.clone();
+        renamed.title = "Kept".to_owned();
+        tx.update_content(&kept, &renamed).await.unwrap();
+        tx.commit().await.unwrap();
+        let changes = store.changes_after(0, 100).await.unwrap();
+        let told: Vec<(&str, &str, Option<&str>)> =
+            changes.iter().map(|c| (c.uid.as_str(), c.kind.as_str(), c.path.as_deref())).collect();
+        assert_eq!(told, [(kept.uid.as_str(), "added", Some("/kept"))], "added once, the change folded in");
+        assert_eq!(store.feed_end().await.unwrap(), changes[0].seq);
+
+        for _ in 0..50 {
+            if SEEN_AFTER_COMMIT.load(Ordering::SeqCst) == 1 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        assert_eq!(SEEN_AFTER_COMMIT.load(Ordering::SeqCst), 1, "after commit, the committed write only");
+    }
+
+    #[tokio::test]
+    async fn a_consumer_resumes_where_it_stopped_and_trimming_keeps_what_is_unread() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = store(&dir).await;
+        store.set_subscribers(Subscribers::new(vec![("core", &CHANGE_FEED)]));
+        for n in 0..5 {
+            let mut tx = store.begin().await.unwrap();
+            tx.insert_content(&object(&format!("o{n}"))).await.unwrap();
+            tx.commit().await.unwrap();
+        }
+        let consumer = FeedConsumer::new("indexer");
+        let first = consumer.next(&store, 2).await.unwrap();
+        assert_eq!(first.len(), 2);
+        consumer.acknowledge(&store, first[1].seq).await.unwrap();
+        // Stopped here; a new reader under the same name (as after a restart) goes on.
+        let again = FeedConsumer::new("indexer");
+        let rest = again.next(&store, 100).await.unwrap();
+        let paths: Vec<Option<&str>> = first.iter().chain(&rest).map(|c| c.path.as_deref()).collect();
+        assert_eq!(paths, [Some("/o0"), Some("/o1"), Some("/o2"), Some("/o3"), Some("/o4")], "none missed or repeated");
+
+        let future = chrono::Utc::now() + chrono::Duration::days(1);
+        assert_eq!(store.trim_feed(future).await.unwrap(), 2, "only what every consumer read goes");
+        assert_eq!(again.next(&store, 100).await.unwrap(), rest);
+        again.acknowledge(&store, rest[2].seq).await.unwrap();
+        assert_eq!(store.trim_feed(future).await.unwrap(), 3);
+        assert_eq!(store.feed_end().await.unwrap(), rest[2].seq, "numbers are never reused");
+    }
+}

@@ -1,0 +1,281 @@
+//! What happened to content, told to whoever subscribed.
+//!
+//! Every write goes through a [`Tx`](crate::store::Tx), and the transaction records the
+//! events itself: its content writes (insert, update, move, delete, trash, workflow history,
+//! local roles, versions) each add theirs, so no write path can forget them; operations that
+//! mean more than one write (a copy, a check-in, a restore) add their own on top. When the
+//! transaction commits, the events go to the subscribers plugins registered
+//! ([`crate::plugin::Registrar::subscriber`]): those *in the transaction* first, with the
+//! open transaction, so an error rolls the whole write back (the change feed is one); then
+//! those *after commit*, on a task of their own, best effort, never delaying the response.
+
+pub mod feed;
+
+use crate::http::ApiResult;
+use crate::service::BoxFuture;
+use crate::store::{Store, Tx};
+use std::sync::Arc;
+
+/// A change to content.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// An object was created (also each object of a copy, and a block re-created by a restore).
+    Added {
+        /// The new object.
+        uid: String,
+        /// Where it is.
+        path: String,
+    },
+    /// An object's fields changed.
+    Modified {
+        /// The object.
+        uid: String,
+        /// The names of the changed fields (`title`, `review_state`, `text`…).
+        fields: Vec<String>,
+    },
+    /// An object and its subtree moved or were renamed.
+    Moved {
+        /// The subtree's root.
+        uid: String,
+        /// Its path before.
+        from: String,
+        /// Its path now.
+        to: String,
+    },
+    /// An object was copied (each object of the copy is also `Added`).
+    Copied {
+        /// The copy's root.
+        uid: String,
+        /// The original.
+        source: String,
+    },
+    /// A subtree went to the trash.
+    Trashed {
+        /// The subtree's root.
+        uid: String,
+    },
+    /// A subtree came back from the trash.
+    Untrashed {
+        /// The subtree's root.
+        uid: String,
+    },
+    /// A subtree was deleted for good.
+    Removed {
+        /// The subtree's root.
+        uid: String,
+        /// Where it was.
+        path: String,
+    },
+    /// An object's workflow state changed (a transition, a set state or a restore).
+    WorkflowChanged {
+        /// The object.
+        uid: String,
+        /// The new state.
+        state: String,
+    },
+    /// Local roles (or their inheritance) changed on an object, and so for its subtree.
+    LocalRolesChanged {
+        /// The subtree's root.
+        uid: String,
+    },
+    /// A working copy of an object was made.
+    CheckedOut {
+        /// The original.
+        uid: String,
+        /// The working copy.
+        working_copy: String,
+    },
+    /// A working copy went onto its original.
+    CheckedIn {
+        /// The original.
+        uid: String,
+        /// The working copy, gone now.
+        working_copy: String,
+    },
+    /// A working copy was dropped.
+    CheckoutCancelled {
+        /// The original.
+        uid: String,
+        /// The working copy, gone now.
+        working_copy: String,
+    },
+    /// A version of an object was stored.
+    VersionCreated {
+        /// The object.
+        uid: String,
+        /// The version's number.
+        version: i64,
+    },
+    /// An object was restored from a version.
+    VersionRestored {
+        /// The object.
+        uid: String,
+        /// The version's number.
+        version: i64,
+    },
+    /// A version of an object was deleted.
+    VersionDeleted {
+        /// The object.
+        uid: String,
+        /// The version's number.
+        version: i64,
+    },
+}
+
+impl Event {
+    /// The object the event is about.
+    pub fn uid(&self) -> &str {
+        use Event::*;
+        match self {
+            Added { uid, .. }
+            | Modified { uid, .. }
+            | Moved { uid, .. }
+            | Copied { uid, .. }
+            | Trashed { uid }
+            | Untrashed { uid }
+            | Removed { uid, .. }
+            | WorkflowChanged { uid, .. }
+            | LocalRolesChanged { uid }
+            | CheckedOut { uid, .. }
+            | CheckedIn { uid, .. }
+            | CheckoutCancelled { uid, .. }
+            | VersionCreated { uid, .. }
+            | VersionRestored { uid, .. }
+            | VersionDeleted { uid, .. } => uid,
+        }
+    }
+
+    /// The kind, as the change feed stores it.
+    pub fn kind(&self) -> &'static str {
+        use Event::*;
+        match self {
+            Added { .. } => "added",
+            Modified { .. } => "modified",
+            Moved { .. } => "moved",
+            Copied { .. } => "copied",
+            Trashed { .. } => "trashed",
+            Untrashed { .. } => "untrashed",
+            Removed { .. } => "removed",
+            WorkflowChanged { .. } => "workflow_changed",
+            LocalRolesChanged { .. } => "local_roles_changed",
+            CheckedOut { .. } => "checked_out",
+            CheckedIn { .. } => "checked_in",
+            CheckoutCancelled { .. } => "checkout_cancelled",
+            VersionCreated { .. } => "version_created",
+            VersionRestored { .. } => "version_restored",
+            VersionDeleted { .. } => "version_deleted",
+        }
+    }
+}
+
+/// When a subscriber runs.
+#[derive(Clone, Copy)]
+pub enum Phase {
+    /// Inside the write's transaction, before it commits, with all of its events; an error
+    /// rolls the write back.
+    InTransaction(for<'a> fn(&'a mut Tx, &'a [Event]) -> BoxFuture<'a, ApiResult<()>>),
+    /// After the commit, on a task of its own with every event of the transaction; best
+    /// effort (a failure is the subscriber's to log) and never delaying the response.
+    AfterCommit(fn(Store, Arc<[Event]>) -> BoxFuture<'static, ()>),
+}
+
+/// A plugin's handler of events.
+pub struct Subscriber {
+    /// A name for listings and logs.
+    pub name: &'static str,
+    /// When it runs, and the code.
+    pub phase: Phase,
+}
+
+/// The subscribers of every plugin, in plugin order; what a commit tells.
+#[derive(Default)]
+pub struct Subscribers {
+    list: Vec<(&'static str, &'static Subscriber)>,
+}
+
+impl Subscribers {
+    /// The subscribers with the plugin that registered each, in the order they run.
+    pub fn new(list: Vec<(&'static str, &'static Subscriber)>) -> Subscribers {
+        Subscribers { list }
+    }
+
+    /// In-transaction handlers, in order.
+    pub(crate) fn in_transaction(&self) -> impl Iterator<Item = &'static Subscriber> + '_ {
+        self.list.iter().map(|(_, s)| *s).filter(|s| matches!(s.phase, Phase::InTransaction(_)))
+    }
+
+    /// After-commit handlers, in order.
+    pub(crate) fn after_commit(&self) -> impl Iterator<Item = &'static Subscriber> + '_ {
+        self.list.iter().map(|(_, s)| *s).filter(|s| matches!(s.phase, Phase::AfterCommit(_)))
+    }
+
+    /// Every subscriber with its plugin.
+    pub fn all(&self) -> &[(&'static str, &'static Subscriber)] {
+        &self.list
+    }
+}
+
+/// The events of one transaction as subscribers get them: an object added in it is told only
+/// as added (its owner role and first state belong to being added), and the changes of one
+/// object are told once, with every changed field.
+pub(crate) fn coalesce(events: Vec<Event>) -> Vec<Event> {
+    let added: Vec<String> =
+        events.iter().filter(|e| matches!(e, Event::Added { .. })).map(|e| e.uid().to_owned()).collect();
+    let mut out: Vec<Event> = Vec::with_capacity(events.len());
+    for event in events {
+        let is_new = added.iter().any(|uid| uid == event.uid());
+        match event {
+            Event::Modified { .. } | Event::LocalRolesChanged { .. } | Event::WorkflowChanged { .. } if is_new => {}
+            Event::Modified { uid, fields } => {
+                let earlier = out.iter_mut().find_map(|e| match e {
+                    Event::Modified { uid: u, fields: f } if *u == uid => Some(f),
+                    _ => None,
+                });
+                match earlier {
+                    Some(known) => {
+                        for field in fields {
+                            if !known.contains(&field) {
+                                known.push(field);
+                            }
+                        }
+                    }
+                    None => out.push(Event::Modified { uid, fields }),
+                }
+            }
+            Event::LocalRolesChanged { ref uid }
+                if out.iter().any(|e| e == &Event::LocalRolesChanged { uid: uid.clone() }) => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn modified(uid: &str, fields: &[&str]) -> Event {
+        Event::Modified { uid: uid.into(), fields: fields.iter().map(|f| (*f).to_owned()).collect() }
+    }
+
+    #[test]
+    fn an_added_object_is_told_once_and_changes_merge() {
+        let events = vec![
+            Event::Added { uid: "a".into(), path: "/p/a".into() },
+            Event::LocalRolesChanged { uid: "a".into() },
+            modified("a", &["title"]),
+            modified("b", &["title"]),
+            Event::LocalRolesChanged { uid: "b".into() },
+            modified("b", &["text", "title"]),
+            Event::LocalRolesChanged { uid: "b".into() },
+        ];
+        assert_eq!(
+            coalesce(events),
+            vec![
+                Event::Added { uid: "a".into(), path: "/p/a".into() },
+                modified("b", &["title", "text"]),
+                Event::LocalRolesChanged { uid: "b".into() },
+            ]
+        );
+    }
+}

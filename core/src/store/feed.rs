@@ -1,0 +1,143 @@
+//! The change feed's rows: appending a transaction's events, reading them by sequence
+//! number, consumers' positions, and trimming.
+
+use super::rows::{time_from_db, time_to_db};
+use super::{Store, Tx};
+use crate::events::Event;
+use chrono::{DateTime, Utc};
+use sqlx::Row;
+
+/// One entry of the change feed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Change {
+    /// Its place in the feed: increasing in commit order, never reused.
+    pub seq: i64,
+    /// The object.
+    pub uid: String,
+    /// What happened ([`Event::kind`]).
+    pub kind: String,
+    /// The object's path then, where the event names one (added, moved, removed).
+    pub path: Option<String>,
+    /// When the change was committed (near enough: when it was recorded).
+    pub time: DateTime<Utc>,
+}
+
+/// Rows per `INSERT` statement (five parameters each).
+const ROWS_PER_STATEMENT: usize = 100;
+
+fn path_of(event: &Event) -> Option<&str> {
+    match event {
+        Event::Added { path, .. } | Event::Removed { path, .. } => Some(path),
+        Event::Moved { to, .. } => Some(to),
+        _ => None,
+    }
+}
+
+impl Tx {
+    /// Appends `events` to the feed. Reserving their numbers locks the counter row until this
+    /// transaction ends, so numbers follow commit order.
+    pub(crate) async fn append_changes(&mut self, events: &[Event]) -> Result<(), sqlx::Error> {
+        let count = i64::try_from(events.len()).unwrap_or(i64::MAX);
+        self.count();
+        let row =
+            sqlx::query("UPDATE change_feed_counter SET last_seq = last_seq + $1 WHERE id = 1 RETURNING last_seq")
+                .bind(count)
+                .fetch_one(&mut *self.inner)
+                .await?;
+        let last: i64 = row.try_get(0)?;
+        let now = time_to_db(Utc::now());
+        let mut seq = last - count;
+        for chunk in events.chunks(ROWS_PER_STATEMENT) {
+            let values: Vec<String> = (0..chunk.len())
+                .map(|i| {
+                    let p = i * 5;
+                    format!("(${}, ${}, ${}, ${}, ${})", p + 1, p + 2, p + 3, p + 4, p + 5)
+                })
+                .collect();
+            let sql = format!("INSERT INTO change_feed (seq, uid, kind, path, time) VALUES {}", values.join(", "));
+            let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+            for event in chunk {
+                seq += 1;
+                query = query
+                    .bind(seq)
+                    .bind(event.uid().to_owned())
+                    .bind(event.kind())
+                    .bind(path_of(event).map(str::to_owned))
+                    .bind(now.clone());
+            }
+            self.count();
+            query.execute(&mut *self.inner).await?;
+        }
+        Ok(())
+    }
+
+    /// Remembers that `consumer` has handled everything up to `seq`.
+    pub async fn set_feed_position(&mut self, consumer: &str, seq: i64) -> Result<(), sqlx::Error> {
+        self.count();
+        sqlx::query(
+            "INSERT INTO change_feed_position (consumer, seq, updated) VALUES ($1, $2, $3) \
+             ON CONFLICT (consumer) DO UPDATE SET seq = excluded.seq, updated = excluded.updated",
+        )
+        .bind(consumer)
+        .bind(seq)
+        .bind(time_to_db(Utc::now()))
+        .execute(&mut *self.inner)
+        .await?;
+        Ok(())
+    }
+}
+
+impl Store {
+    /// Up to `limit` entries after `seq`, oldest first.
+    pub async fn changes_after(&self, seq: i64, limit: i64) -> Result<Vec<Change>, sqlx::Error> {
+        self.count();
+        let rows =
+            sqlx::query("SELECT seq, uid, kind, path, time FROM change_feed WHERE seq > $1 ORDER BY seq LIMIT $2")
+                .bind(seq)
+                .bind(limit)
+                .fetch_all(&self.pool)
+                .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(Change {
+                    seq: row.try_get(0)?,
+                    uid: row.try_get(1)?,
+                    kind: row.try_get(2)?,
+                    path: row.try_get(3)?,
+                    time: time_from_db(&row.try_get::<String, _>(4)?)?,
+                })
+            })
+            .collect()
+    }
+
+    /// How far `consumer` has read; 0 for one never seen.
+    pub async fn feed_position(&self, consumer: &str) -> Result<i64, sqlx::Error> {
+        self.count();
+        let row = sqlx::query("SELECT seq FROM change_feed_position WHERE consumer = $1")
+            .bind(consumer)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map_or(Ok(0), |row| row.try_get(0))
+    }
+
+    /// The newest entry's number (0 for an empty feed): where a consumer that has just
+    /// rebuilt everything from storage starts.
+    pub async fn feed_end(&self) -> Result<i64, sqlx::Error> {
+        self.count();
+        sqlx::query("SELECT last_seq FROM change_feed_counter WHERE id = 1").fetch_one(&self.pool).await?.try_get(0)
+    }
+
+    /// Deletes the entries recorded before `cutoff` that every consumer has read; returns how
+    /// many went.
+    pub async fn trim_feed(&self, cutoff: DateTime<Utc>) -> Result<u64, sqlx::Error> {
+        self.count();
+        let done = sqlx::query(
+            "DELETE FROM change_feed WHERE time < $1 \
+             AND seq <= COALESCE((SELECT MIN(seq) FROM change_feed_position), seq)",
+        )
+        .bind(time_to_db(cutoff))
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected())
+    }
+}
