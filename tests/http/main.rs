@@ -16,6 +16,8 @@ mod block_pages;
 mod comparison_embedded;
 mod content;
 mod errors;
+#[cfg(feature = "versioning")]
+mod events;
 mod files;
 mod folders;
 mod images;

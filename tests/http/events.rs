@@ -1,0 +1,116 @@
+//! Every write service leaves the events it must in the change feed, and only those: a walk
+//! through each registered write service (every method but GET and HEAD), checked against
+//! the frozen registry so that a new write service without an assertion here fails.
+
+use crate::support::{ADMIN_PASSWORD, TestServer, read};
+use reqwest::{Method, RequestBuilder};
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+
+/// Runs requests and checks what each added to the feed.
+struct Walk<'s> {
+    server: &'s TestServer,
+    seen: i64,
+    covered: BTreeSet<(String, String)>,
+}
+
+impl Walk<'_> {
+    /// Sends `request` (a use of the service `method name`), expects a success and exactly
+    /// `kinds` in the feed, in order; returns the response body.
+    async fn step(&mut self, method: Method, name: &str, request: RequestBuilder, kinds: &[&str]) -> Value {
+        let (status, body) = read(request.send().await.unwrap()).await;
+        assert!(status < 400, "{method} {name}: {status} {body}");
+        let changes = self.server.app.store.changes_after(self.seen, 1000).await.unwrap();
+        let told: Vec<&str> = changes.iter().map(|c| c.kind.as_str()).collect();
+        assert_eq!(told, kinds, "{method} {name}");
+        if let Some(last) = changes.last() {
+            self.seen = last.seq;
+        }
+        self.covered.insert((method.to_string(), name.to_owned()));
+        body
+    }
+}
+
+fn form(server: &TestServer, path: &str, fields: &[(&str, &str)]) -> RequestBuilder {
+    server.raw(Method::POST, &server.url(path)).basic_auth("admin", Some(ADMIN_PASSWORD)).form(fields)
+}
+
+#[tokio::test]
+async fn every_write_service_records_its_events() {
+    let server = TestServer::start().await;
+    let token = {
+        let response = server.admin(Method::GET, "@@authenticator/token").send().await.unwrap();
+        response.text().await.unwrap()
+    };
+    let mut walk = Walk { server: &server, seen: server.app.store.feed_end().await.unwrap(), covered: BTreeSet::new() };
+    let (post, patch, put, delete) = (Method::POST, Method::PATCH, Method::PUT, Method::DELETE);
+    let admin = |method: Method, path: &str| server.admin(method, path);
+
+    // Content.
+    walk.step(post.clone(), "", admin(post.clone(), "").json(&json!({"@type": "Folder", "id": "f", "title": "F"})), &["added"]).await;
+    let doc = json!({"@type": "Document", "id": "d", "title": "D"});
+    walk.step(post.clone(), "", admin(post.clone(), "f").json(&doc), &["added"]).await;
+    walk.step(patch.clone(), "", admin(patch.clone(), "f/d").json(&json!({"title": "D2"})), &["modified"]).await;
+    let replacement = json!({"@type": "Document", "title": "D3", "text": "<p>x</p>"});
+    walk.step(put.clone(), "", admin(put.clone(), "f/d").json(&replacement), &["modified"]).await;
+    walk.step(patch.clone(), "", admin(patch.clone(), "").json(&json!({"ordering": {"obj_id": "f", "delta": "top"}})), &["modified"]).await;
+    walk.step(post.clone(), "@workflow", admin(post.clone(), "f/d/@workflow/publish"), &["workflow_changed", "modified"]).await;
+    walk.step(post.clone(), "@workflow-set-state", admin(post.clone(), "f/d/@workflow-set-state/private"), &["workflow_changed", "modified"]).await;
+    let sharing = json!({"entries": [{"id": "Reviewers", "type": "group", "roles": {"Reader": true}}]});
+    walk.step(post.clone(), "@sharing", admin(post.clone(), "f/@sharing").json(&sharing), &["local_roles_changed"]).await;
+    walk.step(post.clone(), "@copy", admin(post.clone(), "@copy").json(&json!({"source": server.url("f/d")})), &["added", "copied"]).await;
+    walk.step(post.clone(), "@move", admin(post.clone(), "f/@move").json(&json!({"source": server.url("d")})), &["moved"]).await;
+    walk.step(post.clone(), "@trash", admin(post.clone(), "f/d-1/@trash"), &["trashed"]).await;
+    walk.step(post.clone(), "@untrash", admin(post.clone(), "f/d-1/@untrash"), &["untrashed"]).await;
+    walk.step(delete.clone(), "", admin(delete.clone(), "f/d-1"), &["removed"]).await;
+
+    // Working copies.
+    walk.step(post.clone(), "", admin(post.clone(), "").json(&json!({"@type": "ContentPage", "id": "p", "title": "P"})), &["added"]).await;
+    walk.step(post.clone(), "@workingcopy", admin(post.clone(), "p/@workingcopy"), &["added", "copied", "checked_out"]).await;
+    let copy_edit = json!({"title": "P2"});
+    walk.step(patch.clone(), "", admin(patch.clone(), "working_copy_of_p").json(&copy_edit), &["modified"]).await;
+    walk.step(patch.clone(), "@workingcopy", admin(patch.clone(), "p/@workingcopy"), &["modified", "removed", "checked_in"]).await;
+    walk.step(post.clone(), "@workingcopy", admin(post.clone(), "p/@workingcopy"), &["added", "copied", "checked_out"]).await;
+    walk.step(delete.clone(), "@workingcopy", admin(delete.clone(), "p/@workingcopy"), &["removed", "checkout_cancelled"]).await;
+
+    // Versions, by REST and by the browser forms.
+    let versions = |method: Method, path: &str| admin(method, path).header("X-CSRF-TOKEN", &token);
+    walk.step(post.clone(), "@versions", versions(post.clone(), "p/@versions"), &["version_created"]).await;
+    walk.step(patch.clone(), "", admin(patch.clone(), "p").json(&json!({"title": "P3"})), &["modified"]).await;
+    walk.step(post.clone(), "@versions", versions(post.clone(), "p/@versions/1/restore"), &["modified", "version_restored"]).await;
+    walk.step(delete.clone(), "@versions", versions(delete.clone(), "p/@versions/1"), &["version_deleted"]).await;
+    walk.step(post.clone(), "create_version", form(&server, "p/create_version", &[("_authenticator", &token)]), &["version_created"]).await;
+    walk.step(patch.clone(), "", admin(patch.clone(), "p").json(&json!({"title": "P4"})), &["modified"]).await;
+    let chosen = [("version_id", "0"), ("_authenticator", token.as_str())];
+    walk.step(post.clone(), "restore_version", form(&server, "p/restore_version", &chosen), &["modified", "version_restored"]).await;
+    walk.step(post.clone(), "delete_version", form(&server, "p/delete_version", &chosen), &["version_deleted"]).await;
+
+    // Writes that change no content leave no entry.
+    let user = json!({"username": "anna", "password": "secret-anna", "email": "anna@example.org"});
+    walk.step(post.clone(), "@users", admin(post.clone(), "@users").json(&user), &[]).await;
+    walk.step(patch.clone(), "@users", admin(patch.clone(), "@users/anna").json(&json!({"fullname": "Anna"})), &[]).await;
+    walk.step(delete.clone(), "@users", admin(delete.clone(), "@users/anna"), &[]).await;
+    walk.step(post.clone(), "@groups", admin(post.clone(), "@groups").json(&json!({"groupname": "editors"})), &[]).await;
+    walk.step(patch.clone(), "@groups", admin(patch.clone(), "@groups/editors").json(&json!({"title": "Editors"})), &[]).await;
+    walk.step(delete.clone(), "@groups", admin(delete.clone(), "@groups/editors"), &[]).await;
+    walk.step(patch.clone(), "@registry", admin(patch.clone(), "@registry").json(&json!({"plone.default_language": "de"})), &[]).await;
+    let login = json!({"login": "admin", "password": ADMIN_PASSWORD});
+    let jwt = walk.step(post.clone(), "@login", server.anonymous(post.clone(), "@login").json(&login), &[]).await;
+    let jwt = jwt["token"].as_str().unwrap().to_owned();
+    walk.step(Method::OPTIONS, "@login", server.anonymous(Method::OPTIONS, "@login"), &[]).await;
+    walk.step(post.clone(), "@login-renew", server.anonymous(post.clone(), "@login-renew").bearer_auth(&jwt), &[]).await;
+    walk.step(post.clone(), "@logout", server.anonymous(post.clone(), "@logout").bearer_auth(&jwt), &[]).await;
+    let login_form = server.raw(post.clone(), &server.url("login")).form(&[("login", "admin"), ("password", ADMIN_PASSWORD)]);
+    walk.step(post.clone(), "login", login_form, &[]).await;
+
+    let writes: BTreeSet<(String, String)> = server
+        .app
+        .registry
+        .services()
+        .iter()
+        .filter(|(_, s)| s.method != Method::GET && s.method != Method::HEAD)
+        .map(|(_, s)| (s.method.to_string(), s.name.to_owned()))
+        .collect();
+    let missing: Vec<_> = writes.difference(&walk.covered).collect();
+    assert!(missing.is_empty(), "write services without an event assertion: {missing:?}");
+}
