@@ -84,7 +84,8 @@ async fn first_start_prints_the_admin_password_once_and_sigterm_stops_gracefully
     assert!(printed.iter().all(|l| !l.contains("password")), "printed again: {printed:?}");
 
     // The first start (the site root) and the demo loader wrote through the change feed.
-    let store = wcs_core::store::Store::open(&format!("sqlite://{}", dir.path().join("wcs.db").display())).await.unwrap();
+    let store =
+        wcs_core::store::Store::open(&format!("sqlite://{}", dir.path().join("wcs.db").display())).await.unwrap();
     let changes = store.changes_after(0, 10_000).await.unwrap();
     assert_eq!((changes[0].kind.as_str(), changes[0].path.as_deref()), ("added", Some("/Plone")), "the site root");
     let added = changes.iter().filter(|c| c.kind == "added").count();

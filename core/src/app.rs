@@ -128,6 +128,9 @@ impl App {
         let templates = Templates::load(registry.templates()).map_err(StartupFailure::Templates)?;
         let i18n = Catalogs::load(registry.messages()).map_err(StartupFailure::Messages)?;
         let store = Store::open(&config.database_url).await?;
+        for (plugin, migrations) in registry.migrations() {
+            store.apply_plugin_migrations(plugin, migrations).await.map_err(StoreError::from)?;
+        }
         store.set_subscribers(Subscribers::new(registry.subscribers().to_vec()));
         let cutoff = chrono::Utc::now() - crate::events::feed::RETENTION;
         store.trim_feed(cutoff).await.map_err(StoreError::from)?;

@@ -47,60 +47,151 @@ async fn every_write_service_records_its_events() {
     let admin = |method: Method, path: &str| server.admin(method, path);
 
     // Content.
-    walk.step(post.clone(), "", admin(post.clone(), "").json(&json!({"@type": "Folder", "id": "f", "title": "F"})), &["added"]).await;
+    walk.step(
+        post.clone(),
+        "",
+        admin(post.clone(), "").json(&json!({"@type": "Folder", "id": "f", "title": "F"})),
+        &["added"],
+    )
+    .await;
     let doc = json!({"@type": "Document", "id": "d", "title": "D"});
     walk.step(post.clone(), "", admin(post.clone(), "f").json(&doc), &["added"]).await;
     walk.step(patch.clone(), "", admin(patch.clone(), "f/d").json(&json!({"title": "D2"})), &["modified"]).await;
     let replacement = json!({"@type": "Document", "title": "D3", "text": "<p>x</p>"});
     walk.step(put.clone(), "", admin(put.clone(), "f/d").json(&replacement), &["modified"]).await;
-    walk.step(patch.clone(), "", admin(patch.clone(), "").json(&json!({"ordering": {"obj_id": "f", "delta": "top"}})), &["modified"]).await;
-    walk.step(post.clone(), "@workflow", admin(post.clone(), "f/d/@workflow/publish"), &["workflow_changed", "modified"]).await;
-    walk.step(post.clone(), "@workflow-set-state", admin(post.clone(), "f/d/@workflow-set-state/private"), &["workflow_changed", "modified"]).await;
+    walk.step(
+        patch.clone(),
+        "",
+        admin(patch.clone(), "").json(&json!({"ordering": {"obj_id": "f", "delta": "top"}})),
+        &["modified"],
+    )
+    .await;
+    walk.step(
+        post.clone(),
+        "@workflow",
+        admin(post.clone(), "f/d/@workflow/publish"),
+        &["workflow_changed", "modified"],
+    )
+    .await;
+    walk.step(
+        post.clone(),
+        "@workflow-set-state",
+        admin(post.clone(), "f/d/@workflow-set-state/private"),
+        &["workflow_changed", "modified"],
+    )
+    .await;
     let sharing = json!({"entries": [{"id": "Reviewers", "type": "group", "roles": {"Reader": true}}]});
-    walk.step(post.clone(), "@sharing", admin(post.clone(), "f/@sharing").json(&sharing), &["local_roles_changed"]).await;
-    walk.step(post.clone(), "@copy", admin(post.clone(), "@copy").json(&json!({"source": server.url("f/d")})), &["added", "copied"]).await;
-    walk.step(post.clone(), "@move", admin(post.clone(), "f/@move").json(&json!({"source": server.url("d")})), &["moved"]).await;
+    walk.step(post.clone(), "@sharing", admin(post.clone(), "f/@sharing").json(&sharing), &["local_roles_changed"])
+        .await;
+    walk.step(
+        post.clone(),
+        "@copy",
+        admin(post.clone(), "@copy").json(&json!({"source": server.url("f/d")})),
+        &["added", "copied"],
+    )
+    .await;
+    walk.step(
+        post.clone(),
+        "@move",
+        admin(post.clone(), "f/@move").json(&json!({"source": server.url("d")})),
+        &["moved"],
+    )
+    .await;
     walk.step(post.clone(), "@trash", admin(post.clone(), "f/d-1/@trash"), &["trashed"]).await;
     walk.step(post.clone(), "@untrash", admin(post.clone(), "f/d-1/@untrash"), &["untrashed"]).await;
     walk.step(delete.clone(), "", admin(delete.clone(), "f/d-1"), &["removed"]).await;
 
     // Working copies.
-    walk.step(post.clone(), "", admin(post.clone(), "").json(&json!({"@type": "ContentPage", "id": "p", "title": "P"})), &["added"]).await;
-    walk.step(post.clone(), "@workingcopy", admin(post.clone(), "p/@workingcopy"), &["added", "copied", "checked_out"]).await;
+    walk.step(
+        post.clone(),
+        "",
+        admin(post.clone(), "").json(&json!({"@type": "ContentPage", "id": "p", "title": "P"})),
+        &["added"],
+    )
+    .await;
+    walk.step(post.clone(), "@workingcopy", admin(post.clone(), "p/@workingcopy"), &["added", "copied", "checked_out"])
+        .await;
     let copy_edit = json!({"title": "P2"});
     walk.step(patch.clone(), "", admin(patch.clone(), "working_copy_of_p").json(&copy_edit), &["modified"]).await;
-    walk.step(patch.clone(), "@workingcopy", admin(patch.clone(), "p/@workingcopy"), &["modified", "removed", "checked_in"]).await;
-    walk.step(post.clone(), "@workingcopy", admin(post.clone(), "p/@workingcopy"), &["added", "copied", "checked_out"]).await;
-    walk.step(delete.clone(), "@workingcopy", admin(delete.clone(), "p/@workingcopy"), &["removed", "checkout_cancelled"]).await;
+    walk.step(
+        patch.clone(),
+        "@workingcopy",
+        admin(patch.clone(), "p/@workingcopy"),
+        &["modified", "removed", "checked_in"],
+    )
+    .await;
+    walk.step(post.clone(), "@workingcopy", admin(post.clone(), "p/@workingcopy"), &["added", "copied", "checked_out"])
+        .await;
+    walk.step(
+        delete.clone(),
+        "@workingcopy",
+        admin(delete.clone(), "p/@workingcopy"),
+        &["removed", "checkout_cancelled"],
+    )
+    .await;
 
     // Versions, by REST and by the browser forms.
     let versions = |method: Method, path: &str| admin(method, path).header("X-CSRF-TOKEN", &token);
     walk.step(post.clone(), "@versions", versions(post.clone(), "p/@versions"), &["version_created"]).await;
     walk.step(patch.clone(), "", admin(patch.clone(), "p").json(&json!({"title": "P3"})), &["modified"]).await;
-    walk.step(post.clone(), "@versions", versions(post.clone(), "p/@versions/1/restore"), &["modified", "version_restored"]).await;
+    walk.step(
+        post.clone(),
+        "@versions",
+        versions(post.clone(), "p/@versions/1/restore"),
+        &["modified", "version_restored"],
+    )
+    .await;
     walk.step(delete.clone(), "@versions", versions(delete.clone(), "p/@versions/1"), &["version_deleted"]).await;
-    walk.step(post.clone(), "create_version", form(&server, "p/create_version", &[("_authenticator", &token)]), &["version_created"]).await;
+    walk.step(
+        post.clone(),
+        "create_version",
+        form(&server, "p/create_version", &[("_authenticator", &token)]),
+        &["version_created"],
+    )
+    .await;
     walk.step(patch.clone(), "", admin(patch.clone(), "p").json(&json!({"title": "P4"})), &["modified"]).await;
     let chosen = [("version_id", "0"), ("_authenticator", token.as_str())];
-    walk.step(post.clone(), "restore_version", form(&server, "p/restore_version", &chosen), &["modified", "version_restored"]).await;
+    walk.step(
+        post.clone(),
+        "restore_version",
+        form(&server, "p/restore_version", &chosen),
+        &["modified", "version_restored"],
+    )
+    .await;
     walk.step(post.clone(), "delete_version", form(&server, "p/delete_version", &chosen), &["version_deleted"]).await;
 
     // Writes that change no content leave no entry.
     let user = json!({"username": "anna", "password": "secret-anna", "email": "anna@example.org"});
     walk.step(post.clone(), "@users", admin(post.clone(), "@users").json(&user), &[]).await;
-    walk.step(patch.clone(), "@users", admin(patch.clone(), "@users/anna").json(&json!({"fullname": "Anna"})), &[]).await;
+    walk.step(patch.clone(), "@users", admin(patch.clone(), "@users/anna").json(&json!({"fullname": "Anna"})), &[])
+        .await;
     walk.step(delete.clone(), "@users", admin(delete.clone(), "@users/anna"), &[]).await;
-    walk.step(post.clone(), "@groups", admin(post.clone(), "@groups").json(&json!({"groupname": "editors"})), &[]).await;
-    walk.step(patch.clone(), "@groups", admin(patch.clone(), "@groups/editors").json(&json!({"title": "Editors"})), &[]).await;
+    walk.step(post.clone(), "@groups", admin(post.clone(), "@groups").json(&json!({"groupname": "editors"})), &[])
+        .await;
+    walk.step(
+        patch.clone(),
+        "@groups",
+        admin(patch.clone(), "@groups/editors").json(&json!({"title": "Editors"})),
+        &[],
+    )
+    .await;
     walk.step(delete.clone(), "@groups", admin(delete.clone(), "@groups/editors"), &[]).await;
-    walk.step(patch.clone(), "@registry", admin(patch.clone(), "@registry").json(&json!({"plone.default_language": "de"})), &[]).await;
+    walk.step(
+        patch.clone(),
+        "@registry",
+        admin(patch.clone(), "@registry").json(&json!({"plone.default_language": "de"})),
+        &[],
+    )
+    .await;
     let login = json!({"login": "admin", "password": ADMIN_PASSWORD});
     let jwt = walk.step(post.clone(), "@login", server.anonymous(post.clone(), "@login").json(&login), &[]).await;
     let jwt = jwt["token"].as_str().unwrap().to_owned();
     walk.step(Method::OPTIONS, "@login", server.anonymous(Method::OPTIONS, "@login"), &[]).await;
-    walk.step(post.clone(), "@login-renew", server.anonymous(post.clone(), "@login-renew").bearer_auth(&jwt), &[]).await;
+    walk.step(post.clone(), "@login-renew", server.anonymous(post.clone(), "@login-renew").bearer_auth(&jwt), &[])
+        .await;
     walk.step(post.clone(), "@logout", server.anonymous(post.clone(), "@logout").bearer_auth(&jwt), &[]).await;
-    let login_form = server.raw(post.clone(), &server.url("login")).form(&[("login", "admin"), ("password", ADMIN_PASSWORD)]);
+    let login_form =
+        server.raw(post.clone(), &server.url("login")).form(&[("login", "admin"), ("password", ADMIN_PASSWORD)]);
     walk.step(post.clone(), "login", login_form, &[]).await;
 
     let writes: BTreeSet<(String, String)> = server

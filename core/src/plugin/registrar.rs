@@ -5,6 +5,7 @@ use crate::records::RecordDef;
 use crate::security::Permission;
 use crate::serialize::{Component, ContentSerializer, FieldSerializer};
 use crate::service::{RequestHook, Service};
+use crate::store::Migration;
 
 /// Collects contributions while plugins are built; each remembers which plugin added it.
 #[derive(Default)]
@@ -22,6 +23,7 @@ pub struct Registrar {
     pub(super) messages: Vec<(&'static str, &'static str, &'static str)>,
     pub(super) request_hooks: Vec<(&'static str, &'static RequestHook)>,
     pub(super) subscribers: Vec<(&'static str, &'static Subscriber)>,
+    pub(super) migrations: Vec<(&'static str, &'static [Migration])>,
 }
 
 impl Registrar {
@@ -89,5 +91,11 @@ impl Registrar {
     /// adds them.
     pub fn subscriber(&mut self, subscriber: &'static Subscriber) {
         self.subscribers.push((self.current, subscriber));
+    }
+
+    /// Ships the migrations of the plugin's own tables, per backend. They run at start-up in
+    /// plugin order, each version once, recorded per plugin (see [`crate::store::Migration`]).
+    pub fn migrations(&mut self, migrations: &'static [Migration]) {
+        self.migrations.push((self.current, migrations));
     }
 }

@@ -8,6 +8,7 @@ use crate::records::RecordDef;
 use crate::security::Permission;
 use crate::serialize::{Component, ContentSerializer, FieldSerializer};
 use crate::service::{RequestHook, Service};
+use crate::store::Migration;
 use poem::http::Method;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -71,6 +72,7 @@ pub struct Registry {
     messages: Vec<(&'static str, &'static str)>,
     request_hooks: Vec<(&'static str, &'static RequestHook)>,
     subscribers: Vec<(&'static str, &'static Subscriber)>,
+    migrations: Vec<(&'static str, &'static [Migration])>,
 }
 
 impl Registry {
@@ -206,6 +208,11 @@ impl Registry {
         &self.request_hooks
     }
 
+    /// The plugins' migrations, in plugin order.
+    pub fn migrations(&self) -> &[(&'static str, &'static [Migration])] {
+        &self.migrations
+    }
+
     /// The event subscribers with the plugin that added each, in the order they run.
     pub fn subscribers(&self) -> &[(&'static str, &'static Subscriber)] {
         &self.subscribers
@@ -297,6 +304,7 @@ fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result<Registry, 
         messages: registrar.messages.into_iter().map(|(_, language, ftl)| (language, ftl)).collect(),
         request_hooks: registrar.request_hooks,
         subscribers: registrar.subscribers,
+        migrations: registrar.migrations,
     })
 }
 

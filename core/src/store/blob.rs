@@ -120,12 +120,18 @@ impl Tx {
         Ok(())
     }
 
+    /// Removes every blob of an object and its cached scales (before its files are replaced).
+    pub async fn clear_blobs(&mut self, uid: &str) -> Result<(), sqlx::Error> {
+        self.count();
+        sqlx::query("DELETE FROM blob WHERE content_uid = $1").bind(uid).execute(&mut *self.inner).await?;
+        self.count();
+        sqlx::query("DELETE FROM image_scale WHERE content_uid = $1").bind(uid).execute(&mut *self.inner).await?;
+        Ok(())
+    }
+
     /// Makes `to_uid`'s blobs exactly `from_uid`'s (a check-in replaces the baseline's files).
     pub async fn replace_blobs(&mut self, from_uid: &str, to_uid: &str) -> Result<(), sqlx::Error> {
-        self.count();
-        sqlx::query("DELETE FROM blob WHERE content_uid = $1").bind(to_uid).execute(&mut *self.inner).await?;
-        self.count();
-        sqlx::query("DELETE FROM image_scale WHERE content_uid = $1").bind(to_uid).execute(&mut *self.inner).await?;
+        self.clear_blobs(to_uid).await?;
         self.copy_blobs(from_uid, to_uid).await
     }
 }

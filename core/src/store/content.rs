@@ -345,7 +345,6 @@ impl Tx {
             format!("DELETE FROM image_scale WHERE content_uid IN ({within})"),
         ]
         .into_iter()
-        .chain(super::version::subtree_version_cleanup(within))
         .chain(["DELETE FROM content WHERE path = $1 OR (path >= $2 AND path < $3)".to_owned()])
         {
             self.count();

@@ -9,6 +9,7 @@ mod blob;
 mod content;
 mod feed;
 mod listing;
+mod migrations;
 mod principal;
 mod redirect;
 mod relation;
@@ -16,18 +17,17 @@ mod rows;
 mod scale;
 mod search;
 mod security;
-mod version;
 
 pub use blob::{BlobMeta, BlobRange};
 pub use feed::Change;
 pub use listing::{Listing, ListingOrder, TypeFilter};
+pub use migrations::Migration;
 pub use principal::{PrincipalQuery, StoredPrincipal};
 pub use redirect::RedirectHit;
 pub use relation::{RelationQuery, RelationRow};
-pub use rows::time_to_db;
+pub use rows::{placeholders, time_from_db, time_to_db};
 pub use scale::StoredScale;
 pub use security::{HistoryEntry, LocalRole, ancestor_paths};
-pub use version::{NewVersion, VersionInfo};
 
 use crate::events::{Event, Phase, Subscribers, coalesce};
 use crate::http::ApiError;
@@ -91,9 +91,9 @@ impl Store {
         match backend {
             Backend::Sqlite => {
                 sqlx::query("PRAGMA journal_mode=WAL").execute(&pool).await?;
-                sqlx::migrate!("./migrations/sqlite").run(&pool).await?;
+                core_migrations(sqlx::migrate!("./migrations/sqlite")).run(&pool).await?;
             }
-            Backend::Postgres => sqlx::migrate!("./migrations/postgres").run(&pool).await?,
+            Backend::Postgres => core_migrations(sqlx::migrate!("./migrations/postgres")).run(&pool).await?,
         }
         Ok(Store {
             pool,
@@ -124,6 +124,12 @@ impl Store {
         self.queries.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// The pool, for a plugin reading its own tables; each call counts as one statement.
+    pub fn pool(&self) -> &AnyPool {
+        self.count();
+        &self.pool
+    }
+
     /// Starts a write transaction; dropping it without [`Tx::commit`] rolls back.
     pub async fn begin(&self) -> Result<Tx, sqlx::Error> {
         let lock = match self.backend {
@@ -151,6 +157,14 @@ pub struct Tx {
 }
 
 impl Tx {
+    /// The transaction's connection, for a plugin's own tables (core's tables change only
+    /// through the typed methods, which record their events); each call counts as one
+    /// statement.
+    pub fn connection(&mut self) -> &mut sqlx::AnyConnection {
+        self.count();
+        &mut self.inner
+    }
+
     /// Records an event that no single write tells (a copy, a check-in, a restore).
     pub fn emit(&mut self, event: Event) {
         self.events.push(event);
@@ -181,6 +195,13 @@ impl Tx {
     fn count(&self) {
         self.store.count();
     }
+}
+
+/// Core's migrations. Databases made before the versioning tables moved into their plugin
+/// have core's old migration 6 recorded; it is no longer shipped, and that is expected.
+fn core_migrations(mut migrator: sqlx::migrate::Migrator) -> sqlx::migrate::Migrator {
+    migrator.set_ignore_missing(true);
+    migrator
 }
 
 /// The upper bound of a subtree's paths: every descendant of `/a` sorts in `["/a/", "/a0")`.

@@ -16,7 +16,7 @@ pub fn time_to_db(time: DateTime<Utc>) -> String {
 }
 
 /// Reads a stored time; a malformed one is a decode error, never a panic.
-pub(super) fn time_from_db(text: &str) -> Result<DateTime<Utc>, sqlx::Error> {
+pub fn time_from_db(text: &str) -> Result<DateTime<Utc>, sqlx::Error> {
     DateTime::parse_from_rfc3339(text)
         .map(|t| t.with_timezone(&Utc))
         .map_err(|e| sqlx::Error::Decode(format!("bad stored time '{text}': {e}").into()))

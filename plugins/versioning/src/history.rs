@@ -77,7 +77,7 @@ async fn timeline(ctx: &Ctx) -> ApiResult<Response> {
     let workflow = ctx.profile.workflow.first().and_then(|w| app.workflows.get(w));
     let history = app.store.history(&ctx.context.uid).await?;
     let versions = if versioned(ctx) && ctx.allows(ACCESS_VERSIONS) {
-        app.store.versions(&ctx.context.uid).await?
+        crate::tables::versions(&app.store, &ctx.context.uid).await?
     } else {
         Vec::new()
     };

@@ -1,11 +1,11 @@
 //! The version item and version list shapes of the REST API.
 
+use crate::tables::VersionInfo;
 use serde_json::{Value, json};
 use wcs_core::app::App;
 use wcs_core::content::ContentObject;
 use wcs_core::content::values::format_time;
 use wcs_core::http::ApiResult;
-use wcs_core::store::VersionInfo;
 
 /// One version as clients see it. `may_change` is whether the caller holds Create versions,
 /// which both restoring and deleting need.
@@ -24,7 +24,7 @@ pub fn version_item(object_url: &str, info: &VersionInfo, may_change: bool) -> V
 
 /// `GET @versions`: every kept version, newest first, not batched.
 pub async fn version_list(app: &App, object: &ContentObject, object_url: &str, may_change: bool) -> ApiResult<Value> {
-    let versions = app.store.versions(&object.uid).await?;
+    let versions = crate::tables::versions(&app.store, &object.uid).await?;
     let items: Vec<Value> = versions.iter().map(|v| version_item(object_url, v, may_change)).collect();
     Ok(json!({
         "@id": format!("{object_url}/@versions"),

@@ -18,12 +18,14 @@ mod rest;
 mod restore;
 mod snapshot;
 mod store;
+mod tables;
 mod views;
 
 pub use compare::html::{
     DEFAULT_DEADLINE, DiffOptions, HtmlDiff, ImageFile, MAX_ALIGNED_BYTES, Side, diff_html, no_image_files,
 };
 pub use permissions::{ACCESS_VERSIONS, CREATE_VERSIONS};
+use wcs_core::events::{Event, Phase, Subscriber};
 use wcs_core::plugin::Registrar;
 
 /// The plugin's id, as named in `--disable-plugin` and the manifest.
@@ -40,7 +42,22 @@ pub const MAX_VERSIONS: usize = 10;
 pub const MESSAGES: [(&str, &str); 2] =
     [("en", include_str!("../locales/en.ftl")), ("de", include_str!("../locales/de.ftl"))];
 
+/// Deleting content deletes its versions, in the same transaction.
+static DROP_VERSIONS_OF_REMOVED: Subscriber = Subscriber {
+    name: "versioning-drop-removed",
+    phase: Phase::InTransaction(|tx, events| {
+        Box::pin(async move {
+            if events.iter().any(|e| matches!(e, Event::Removed { .. })) {
+                tables::drop_orphans(tx).await?;
+            }
+            Ok(())
+        })
+    }),
+};
+
 fn build(r: &mut Registrar) {
+    r.migrations(&tables::MIGRATIONS);
+    r.subscriber(&DROP_VERSIONS_OF_REMOVED);
     r.permission(ACCESS_VERSIONS, permissions::ACCESS_ROLES);
     r.permission(CREATE_VERSIONS, permissions::CREATE_ROLES);
     for service in [&rest::LIST_OR_GET, &rest::CREATE_OR_RESTORE, &rest::DELETE] {

@@ -114,7 +114,7 @@ async fn delete(ctx: Ctx) -> ApiResult<Response> {
     };
     let (info, _) = find_version(&ctx.app, &ctx.context, id, &ctx.request.service_url).await?;
     let mut tx = ctx.app.store.begin().await?;
-    let deleted = tx.delete_version(&info.object_uid, info.seq).await?;
+    let deleted = crate::tables::delete_version(&mut tx, &info.object_uid, info.seq).await?;
     tx.commit().await?;
     if !deleted {
         // Deleted by someone else in the meantime.

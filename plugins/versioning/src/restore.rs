@@ -8,6 +8,7 @@
 //! page and its blocks, and the layout, are rewritten to the uids that now stand for them.
 
 use crate::snapshot::{FrozenObject, Snapshot, is_bookkeeping};
+use crate::tables::{VersionInfo, frozen_files};
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
 use wcs_core::app::App;
@@ -19,7 +20,7 @@ use wcs_core::http::{ApiError, ApiResult};
 use wcs_core::ops::working_copy::page_part;
 use wcs_core::ops::{check_unlocked, index_relations, initialise_security, new_uid};
 use wcs_core::security::{Principal, recompute_allowed};
-use wcs_core::store::{HistoryEntry, Tx, VersionInfo};
+use wcs_core::store::{HistoryEntry, Tx};
 
 /// The page's record of which live copy stands for a frozen block that had been deleted:
 /// frozen uid → copy uid.
@@ -78,7 +79,7 @@ pub async fn restore(
     restored_page.fields.insert(RESTORED_COPIES.to_owned(), Value::Object(remembered));
     restored_page.modified = now;
     tx.update_content(page, &restored_page).await?;
-    tx.restore_version_files(version, &frozen_page.uid, &page.uid).await?;
+    restore_files(&mut tx, version, &frozen_page.uid, &page.uid).await?;
     index_relations(&mut tx, page_profile, &restored_page).await?;
 
     let mut paths: HashMap<String, String> = live_part.iter().map(|o| (o.uid.clone(), o.path.clone())).collect();
@@ -101,7 +102,7 @@ pub async fn restore(
                 updated.modified = now;
                 tx.update_content(existing, &updated).await?;
                 tx.set_position(&updated.uid, frozen.position).await?;
-                tx.restore_version_files(version, &frozen.uid, &updated.uid).await?;
+                restore_files(&mut tx, version, &frozen.uid, &updated.uid).await?;
                 index_relations(&mut tx, profile, &updated).await?;
             }
             None => {
@@ -113,7 +114,7 @@ pub async fn restore(
                 let mut copy = recreated(app, frozen, profile, place, &actor_id);
                 remap_uids(profile, &mut copy.fields, &targets);
                 insert(app, &mut tx, &copy, &actor_id).await?;
-                tx.restore_version_files(version, &frozen.uid, &copy.uid).await?;
+                restore_files(&mut tx, version, &frozen.uid, &copy.uid).await?;
                 index_relations(&mut tx, profile, &copy).await?;
                 paths.insert(copy.uid.clone(), copy.path.clone());
             }
@@ -195,6 +196,16 @@ async fn insert(app: &App, tx: &mut Tx, object: &ContentObject, creator: &str) -
 }
 
 /// The history comment of a restore: which version, and its own comment.
+/// Makes `target_uid`'s files exactly those `content_uid` had in `version`.
+async fn restore_files(tx: &mut Tx, version: &VersionInfo, content_uid: &str, target_uid: &str) -> ApiResult<()> {
+    let files = frozen_files(tx, version, content_uid).await?;
+    tx.clear_blobs(target_uid).await?;
+    for file in &files {
+        tx.put_blob(target_uid, file).await?;
+    }
+    Ok(())
+}
+
 fn restore_comment(version: &VersionInfo) -> String {
     if version.comment.is_empty() {
         format!("Version {}", version.seq)

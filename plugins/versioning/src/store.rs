@@ -1,13 +1,13 @@
-//! Taking and finding versions: the plugin's side of the core `version` table.
+//! Taking and finding versions.
 
 use crate::MAX_VERSIONS;
 use crate::snapshot::Snapshot;
+use crate::tables::{NewVersion, VersionInfo, insert_version, version};
 use wcs_core::app::App;
 use wcs_core::content::ContentObject;
 use wcs_core::http::{ApiError, ApiResult};
 use wcs_core::ops::working_copy::page_part;
 use wcs_core::security::Principal;
-use wcs_core::store::{NewVersion, VersionInfo};
 
 /// Freezes `object` with its blocks as a new version; drops the oldest beyond the limit in
 /// the same transaction.
@@ -36,7 +36,7 @@ pub async fn create_version(
     };
     let new = NewVersion { info: &info, snapshot: &snapshot, file_owners: &file_owners, keep: MAX_VERSIONS };
     let mut tx = app.store.begin().await?;
-    let (created, _pruned) = tx.create_version(&new).await?;
+    let created = insert_version(&mut tx, &new).await?;
     tx.commit().await?;
     Ok(created)
 }
@@ -54,7 +54,7 @@ pub async fn find_version(
 
 /// A version by its number, with its snapshot; gone (deleted meanwhile) is 404.
 pub async fn load_version(app: &App, object_uid: &str, seq: i64, url: &str) -> ApiResult<(VersionInfo, Snapshot)> {
-    let (info, text) = app.store.version(object_uid, seq).await?.ok_or_else(|| ApiError::not_found(url))?;
+    let (info, text) = version(&app.store, object_uid, seq).await?.ok_or_else(|| ApiError::not_found(url))?;
     Ok((info, Snapshot::parse(&text)?))
 }
 

@@ -7,6 +7,7 @@ use crate::compare::{Row, compare};
 use crate::render::render_body;
 use crate::restore::restore;
 use crate::store::{create_version, index_of, load_version, version_at};
+use crate::tables::VersionInfo;
 use crate::{ACCESS_VERSIONS, CREATE_VERSIONS, VERSIONING};
 use serde_json::{Value, json};
 use wcs_core::http::{ApiError, ApiResult, Ctx, parse_query};
@@ -14,7 +15,6 @@ use wcs_core::i18n::Translator;
 use wcs_core::poem_reexports::{Method, Response, StatusCode};
 use wcs_core::security::{Csrf, Permission};
 use wcs_core::service::{BoxFuture, ContentKind, Service};
-use wcs_core::store::VersionInfo;
 
 /// The templates the views render (they extend core's `layout.html`).
 pub const TEMPLATES: [(&str, &str); 3] = [
@@ -174,7 +174,7 @@ impl<'a> Page<'a> {
 
     /// The versions and the one `version_id` names (query or form); missing or unknown is 404.
     async fn chosen(&self, version_id: Option<&str>) -> ApiResult<(Vec<VersionInfo>, VersionInfo)> {
-        let versions = self.ctx.app.store.versions(&self.ctx.context.uid).await?;
+        let versions = crate::tables::versions(&self.ctx.app.store, &self.ctx.context.uid).await?;
         let chosen = version_id.and_then(|id| version_at(&versions, id));
         let chosen = chosen.ok_or_else(|| {
             ApiError::new(wcs_core::http::ErrorCode::NotFound, "No version at this version_id; see list_versions.")
@@ -193,7 +193,7 @@ fn form_value(ctx: &Ctx, name: &str) -> Option<String> {
 
 async fn list(ctx: Ctx) -> ApiResult<Response> {
     let page = Page::new(&ctx).await?;
-    let versions = ctx.app.store.versions(&ctx.context.uid).await?;
+    let versions = crate::tables::versions(&ctx.app.store, &ctx.context.uid).await?;
     let items: Vec<Value> = versions.iter().map(|v| page.version_json(&versions, v)).collect();
     page.render("list_versions.html", json!({"versions": items}))
 }
@@ -253,7 +253,7 @@ async fn delete_post(ctx: Ctx) -> ApiResult<Response> {
     let page = Page::new(&ctx).await?;
     let (_, chosen) = page.chosen(form_value(&ctx, "version_id").as_deref()).await?;
     let mut tx = ctx.app.store.begin().await?;
-    tx.delete_version(&chosen.object_uid, chosen.seq).await?;
+    crate::tables::delete_version(&mut tx, &chosen.object_uid, chosen.seq).await?;
     tx.commit().await?;
     Ok(see_other(&format!("{}/list_versions", page.url())))
 }
