@@ -1,7 +1,7 @@
 //! Service declarations: a service is a table entry, so the dispatcher, the permission check
 //! and the OpenAPI document all read the same data.
 
-use crate::content::TypeProfile;
+use crate::content::{ContentObject, TypeProfile};
 use crate::http::{ApiResult, Ctx};
 use crate::security::{Csrf, Permission};
 use poem::Response;
@@ -81,6 +81,15 @@ pub struct Service {
     pub response_schema: Option<fn() -> serde_json::Value>,
     /// The code.
     pub handler: Handler,
+}
+
+/// A rule for the title an object shows under in breadcrumbs; the first rule that answers
+/// wins, else the object's title (the navigation plugin's `nav_title` is one).
+pub struct CrumbTitle {
+    /// A name for listings.
+    pub name: &'static str,
+    /// The title to show, when this rule has one.
+    pub title: for<'a> fn(&'a ContentObject) -> Option<&'a str>,
 }
 
 /// A hook run for every traversed request before dispatch, in the order the registry lists

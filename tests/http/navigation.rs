@@ -231,3 +231,15 @@ async fn navigation_is_computed_once_per_request_as_component_and_as_endpoint() 
     let (_, others) = queries("energy?expand=navroot,breadcrumbs").await;
     assert_eq!(both - others, tree, "other components do not compute it again");
 }
+
+#[tokio::test]
+async fn breadcrumbs_show_nav_titles_through_the_plugin_only() {
+    for (disabled, expected) in [(vec![], "Getting around"), (vec!["navigation".to_owned()], "Mobility")] {
+        let server = TestServer::start_with(|c| c.plugins.disabled = disabled).await;
+        let topic = json!({"@type": "Topic", "title": "Mobility", "id": "mobility", "nav_title": "Getting around"});
+        server.create("", topic).await;
+        let (status, crumbs) = server.get_json("mobility/@breadcrumbs").await;
+        assert_eq!(status, 200);
+        assert_eq!(crumbs["items"][0]["title"], expected);
+    }
+}

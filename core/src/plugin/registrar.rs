@@ -4,7 +4,7 @@ use crate::events::Subscriber;
 use crate::records::RecordDef;
 use crate::security::Permission;
 use crate::serialize::{Component, ContentSerializer, FieldSerializer};
-use crate::service::{RequestHook, Service};
+use crate::service::{CrumbTitle, RequestHook, Service};
 use crate::store::Migration;
 
 /// Collects contributions while plugins are built; each remembers which plugin added it.
@@ -24,6 +24,7 @@ pub struct Registrar {
     pub(super) request_hooks: Vec<(&'static str, &'static RequestHook)>,
     pub(super) subscribers: Vec<(&'static str, &'static Subscriber)>,
     pub(super) migrations: Vec<(&'static str, &'static [Migration])>,
+    pub(super) crumb_titles: Vec<(&'static str, &'static CrumbTitle)>,
 }
 
 impl Registrar {
@@ -91,6 +92,11 @@ impl Registrar {
     /// adds them.
     pub fn subscriber(&mut self, subscriber: &'static Subscriber) {
         self.subscribers.push((self.current, subscriber));
+    }
+
+    /// Adds a rule for the title objects show under in breadcrumbs.
+    pub fn crumb_title(&mut self, rule: &'static CrumbTitle) {
+        self.crumb_titles.push((self.current, rule));
     }
 
     /// Ships the migrations of the plugin's own tables, per backend. They run at start-up in

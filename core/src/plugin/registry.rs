@@ -1,13 +1,14 @@
 //! Orders the linked plugins, builds them and freezes what they registered.
 
 use super::{PluginDescriptor, Registrar};
+use crate::content::ContentObject;
 use crate::content::FieldKind;
 use crate::content::TypeProfile;
 use crate::events::Subscriber;
 use crate::records::RecordDef;
 use crate::security::Permission;
 use crate::serialize::{Component, ContentSerializer, FieldSerializer};
-use crate::service::{RequestHook, Service};
+use crate::service::{CrumbTitle, RequestHook, Service};
 use crate::store::Migration;
 use poem::http::Method;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -73,6 +74,7 @@ pub struct Registry {
     request_hooks: Vec<(&'static str, &'static RequestHook)>,
     subscribers: Vec<(&'static str, &'static Subscriber)>,
     migrations: Vec<(&'static str, &'static [Migration])>,
+    crumb_titles: Vec<&'static CrumbTitle>,
 }
 
 impl Registry {
@@ -208,6 +210,12 @@ impl Registry {
         &self.request_hooks
     }
 
+    /// The title `object` shows under in breadcrumbs: the first rule's that answers, else
+    /// its title.
+    pub fn crumb_title<'a>(&self, object: &'a ContentObject) -> &'a str {
+        self.crumb_titles.iter().find_map(|rule| (rule.title)(object)).unwrap_or(&object.title)
+    }
+
     /// The plugins' migrations, in plugin order.
     pub fn migrations(&self) -> &[(&'static str, &'static [Migration])] {
         &self.migrations
@@ -275,6 +283,7 @@ fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result<Registry, 
     check_unique(&registrar.records, |r| format!("registry record {}", r.name))?;
     check_unique(&registrar.request_hooks, |h| format!("request hook {}", h.name))?;
     check_unique(&registrar.subscribers, |s| format!("event subscriber {}", s.name))?;
+    check_unique(&registrar.crumb_titles, |c| format!("breadcrumb title rule {}", c.name))?;
     check_unique_keys(
         registrar.permissions.iter().map(|(plugin, p, _)| (*plugin, format!("permission '{}'", p.name()))),
     )?;
@@ -305,6 +314,7 @@ fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result<Registry, 
         request_hooks: registrar.request_hooks,
         subscribers: registrar.subscribers,
         migrations: registrar.migrations,
+        crumb_titles: registrar.crumb_titles.into_iter().map(|(_, c)| c).collect(),
     })
 }
 

@@ -1,5 +1,6 @@
 //! `GET <obj>/@breadcrumbs`: the path from the site to the object, each crumb with its
-//! `portal_type`. Containers the caller may not view are left out, so their titles never leak.
+//! `portal_type`, titled as the registered rules say (the navigation plugin's `nav_title`).
+//! Containers the caller may not view are left out, so their titles never leak.
 
 use crate::app::App;
 use crate::content::ContentObject;
@@ -55,12 +56,7 @@ fn crumbs(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> Value {
         .into_iter()
         .filter(|(index, _)| *index > 0)
         .map(|(_, object)| {
-            let title = object
-                .fields
-                .get("nav_title")
-                .and_then(Value::as_str)
-                .filter(|t| !t.is_empty())
-                .unwrap_or(&object.title);
+            let title = ctx.app.registry.crumb_title(object);
             json!({"@id": object.url(ctx.base_url), "title": title, "portal_type": object.portal_type})
         })
         .collect();

@@ -13,11 +13,19 @@ mod navroot;
 mod tree;
 
 use wcs_core::plugin::Registrar;
+use wcs_core::service::CrumbTitle;
 
 /// The plugin's id, as named in `--disable-plugin` and the manifest.
 pub const PLUGIN_ID: &str = "navigation";
 
+/// Breadcrumbs show an object's `nav_title` when it has one.
+static NAV_TITLE: CrumbTitle = CrumbTitle {
+    name: "nav_title",
+    title: |object| object.fields.get("nav_title").and_then(|t| t.as_str()).filter(|t| !t.is_empty()),
+};
+
 fn build(r: &mut Registrar) {
+    r.crumb_title(&NAV_TITLE);
     r.service(&navigation::NAVIGATION);
     r.component(&navigation::NAVIGATION_COMPONENT);
     r.service(&navroot::NAVROOT);
