@@ -31,6 +31,7 @@ mod redirects;
 mod registry_vocabularies;
 mod relations;
 mod request_hooks;
+mod round_trip;
 mod search;
 mod sharing_trash;
 mod support;

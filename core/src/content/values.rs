@@ -10,32 +10,6 @@ use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
 /// Keys that serializations carry but clients may not set; sending them back is harmless.
-const READ_ONLY_KEYS: [&str; 24] = [
-    "slblocks",
-    "default_page_object",
-    "@id",
-    "@type",
-    "@components",
-    "UID",
-    "parent",
-    "created",
-    "modified",
-    "review_state",
-    "is_folderish",
-    "items",
-    "items_total",
-    "batching",
-    "type_title",
-    "version",
-    "previous_item",
-    "next_item",
-    "lock",
-    "creators",
-    "contributors",
-    "allow_discussion",
-    "working_copy",
-    "working_copy_of",
-];
 const TEXT_LINE_LIMIT: usize = 1_000;
 const TEXT_LIMIT: usize = 1_000_000;
 const LIST_ITEM_LIMIT: usize = 255;
@@ -111,17 +85,19 @@ fn parse_stored_time(text: &str) -> Option<DateTime<Utc>> {
 }
 
 /// Validates `body` against `profile`. `consumed` lists keys the caller handles itself
-/// (such as `id` or `ordering`), so they are not reported as unknown.
+/// (such as `id` or `ordering`) and `read_only` the keys serializers add
+/// ([`crate::plugin::Registry::read_only_keys`]), so neither is reported as unknown.
 pub fn parse_changes(
     profile: &TypeProfile,
     body: &Map<String, Value>,
     mode: Mode,
     consumed: &[&str],
+    read_only: &[&str],
 ) -> ApiResult<ChangeSet> {
     let mut changes = ChangeSet::default();
     let mut errors = Vec::new();
     for (key, value) in body {
-        if READ_ONLY_KEYS.contains(&key.as_str()) || consumed.contains(&key.as_str()) {
+        if read_only.contains(&key.as_str()) || consumed.contains(&key.as_str()) {
             continue;
         }
         if key == "layout" {
@@ -146,7 +122,11 @@ pub fn parse_changes(
             continue;
         }
         let Some(field) = profile.field(key) else {
-            errors.push(FieldError::new(key, format!("'{key}' is not a field of {}.", profile.id)));
+            // Columns every object has (`effective`…) are serialized for every type; where
+            // the type has no such field they are read-only like any serializer's key.
+            if !is_column(key) {
+                errors.push(FieldError::new(key, format!("'{key}' is not a field of {}.", profile.id)));
+            }
             continue;
         };
         match parse_value(field, value) {

@@ -62,7 +62,8 @@ pub async fn create(
             return Err(ApiError::invalid_parameter("id", "The id must be a string."));
         }
     };
-    let mut changes = parse_changes(profile, body, Mode::Create, &["id", "UID"])?;
+    let mut changes =
+        parse_changes(profile, body, Mode::Create, &["id", "UID"], &app.registry.read_only_keys(profile))?;
     if changes.values.get(DEFAULT_PAGE).is_some_and(|v| !v.is_null()) {
         return Err(ApiError::validation(vec![FieldError::new(
             DEFAULT_PAGE,

@@ -153,6 +153,12 @@ impl Registry {
         self.content_serializers.iter().copied().filter(move |s| s.kind.matches(profile))
     }
 
+    /// The keys the serializer layers for `profile` add that are not fields: ignored when a
+    /// client sends them back.
+    pub fn read_only_keys(&self, profile: &TypeProfile) -> Vec<&'static str> {
+        self.content_serializers(profile).flat_map(|s| s.read_only.iter().copied()).collect()
+    }
+
     /// The field serializer for a field kind and widget, preferring one made for the widget.
     pub fn field_serializer(&self, kind: FieldKind, widget: Option<&str>) -> Option<&'static FieldSerializer> {
         let candidates = self.field_serializers.iter().filter(|s| s.field_kind == kind);

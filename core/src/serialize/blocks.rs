@@ -29,18 +29,21 @@ pub const BLOCK_CONFIGURATION: &str = "block-configuration";
 /// `simplelayout` and `slblocks` on block pages.
 pub static BLOCK_PAGE: ContentSerializer = ContentSerializer {
     kind: ContentKind::Behaviour("blocks"),
+    read_only: &["slblocks"],
     serialize: |ctx, subject, out| Box::pin(async move { block_page(ctx, subject, out).await }),
 };
 
 /// `block-configuration` on every block, and `items` on file and gallery blocks.
 pub static BLOCK: ContentSerializer = ContentSerializer {
     kind: ContentKind::Behaviour("block"),
+    read_only: &["items", "items_total"],
     serialize: |ctx, subject, out| Box::pin(async move { block(ctx, subject, out).await }),
 };
 
 /// The news a news listing block selects, newest first, batched by the request.
 pub static NEWS_LISTING_BLOCK: ContentSerializer = ContentSerializer {
     kind: ContentKind::Type("NewsListingBlock"),
+    read_only: &["items", "items_total", "batching"],
     serialize: |ctx, subject, out| Box::pin(async move { news_listing(ctx, subject, out).await }),
 };
 

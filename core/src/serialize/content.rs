@@ -31,12 +31,34 @@ pub async fn serialize_content(
 /// The keys every object has, its field values and `@components`.
 pub static CORE_BASE: ContentSerializer = ContentSerializer {
     kind: ContentKind::Any,
+    read_only: &[
+        "@id",
+        "@type",
+        "@components",
+        "UID",
+        "type_title",
+        "parent",
+        "created",
+        "modified",
+        "review_state",
+        "is_folderish",
+        "version",
+        "lock",
+        "allow_discussion",
+        "creators",
+        "contributors",
+        "previous_item",
+        "next_item",
+        "working_copy",
+        "working_copy_of",
+    ],
     serialize: |ctx, subject, out| Box::pin(async move { base(ctx, subject, out).await }),
 };
 
 /// `items`, `items_total` and `batching` of containers.
 pub static CORE_FOLDER: ContentSerializer = ContentSerializer {
     kind: ContentKind::Folderish,
+    read_only: &["items", "items_total", "batching", DEFAULT_PAGE_OBJECT],
     serialize: |ctx, subject, out| Box::pin(async move { folder(ctx, subject, out).await }),
 };
 

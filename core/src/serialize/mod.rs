@@ -79,6 +79,9 @@ pub type SerializeLayer =
 pub struct ContentSerializer {
     /// What content the layer applies to.
     pub kind: ContentKind,
+    /// The keys this layer adds that are not fields. They are read-only: a client that sends
+    /// back what it got (a GET followed by a PUT) has them ignored, not refused.
+    pub read_only: &'static [&'static str],
     /// Adds keys to (or changes keys of) the output.
     pub serialize: SerializeLayer,
 }

@@ -44,7 +44,8 @@ async fn write(ctx: Ctx, mode: Mode) -> ApiResult<Response> {
         return Err(ApiError::invalid_parameter("@type", "The type of an existing object cannot be changed."));
     }
     let new_id = requested_id(&ctx, &body)?;
-    let mut changes = parse_changes(&ctx.profile, &body, mode, &["id", "ordering"])?;
+    let mut changes =
+        parse_changes(&ctx.profile, &body, mode, &["id", "ordering"], &ctx.app.registry.read_only_keys(&ctx.profile))?;
     let visibility = ctx.visibility();
     let origin = ops::WriteOrigin { base_url: &ctx.request.base_url, visibility: &visibility };
     ops::resolve_references(&ctx.app, &origin, ctx.context.site_id(), &ctx.profile, &mut changes).await?;

@@ -68,6 +68,7 @@ pub static HELLO_VIEW: Service = Service {
 /// Adds `greeting` to every `Greeting` object's serialization.
 pub static GREETING_SERIALIZER: ContentSerializer = ContentSerializer {
     kind: ContentKind::Type("Greeting"),
+    read_only: &["greeting"],
     serialize: |_, subject, out| {
         Box::pin(async move {
             let recipient = subject.object.fields.get("recipient").and_then(Value::as_str).unwrap_or("world");
