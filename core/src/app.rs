@@ -106,7 +106,7 @@ impl App {
     /// Opens storage, builds plugins and types, creates the site and admin user if missing.
     pub async fn open(config: AppConfig) -> Result<(App, Bootstrap), StartupFailure> {
         let registry = Registry::build(&config.plugins)?;
-        let mut types = TypeRegistry::default();
+        let mut types = TypeRegistry::with_field_kinds(registry.field_kinds().to_vec());
         for (plugin, profile) in registry.type_profiles() {
             types.add_toml(&format!("plugin {plugin}"), profile)?;
         }

@@ -179,3 +179,34 @@ fn duplicate_templates_permissions_and_messages_name_both_plugins() {
 
 static CORE_CLASH: PluginDescriptor =
     PluginDescriptor { id: "alpha", depends_on: &[], build: |r| r.messages("en", "yes = Sure\n") };
+
+#[tokio::test]
+async fn a_plugin_field_kind_parses_input_and_serializes_output() {
+    let server = TestServer::start().await;
+    let card = server.create("", json!({"@type": "Greeting", "title": "Card", "color": "#F80"})).await;
+    assert_eq!(card["color"], json!({"hex": "#ff8800", "rgb": [255, 136, 0]}));
+    let (status, body) =
+        read(server.admin(Method::PATCH, "card").json(&json!({"color": "red"})).send().await.unwrap()).await;
+    assert_eq!((status, &body["errors"][0]["field"]), (400, &json!("color")), "{body}");
+    assert!(body["errors"][0]["message"].as_str().unwrap().contains("#ff8800"));
+    let patch = json!({"color": {"hex": "#00AA11"}});
+    assert_eq!(server.admin(Method::PATCH, "card").json(&patch).send().await.unwrap().status(), 204);
+    assert_eq!(server.get_json("card").await.1["color"]["rgb"], json!([0, 170, 17]));
+    let (_, schema) = server.get_json("@types/Greeting").await;
+    assert_eq!(schema["properties"]["color"]["widget"], "color");
+    assert_eq!(schema["properties"]["color"]["factory"], "Color");
+}
+
+static CORE_KIND: wcs_core::content::FieldKindDef =
+    wcs_core::content::FieldKindDef { name: "RichText", parse: |_, v| Ok(v.clone()), json_schema: |_| json!({}) };
+static KIND_CLASH: PluginDescriptor =
+    PluginDescriptor { id: "alpha", depends_on: &[], build: |r| r.field_kind(&CORE_KIND) };
+
+#[test]
+fn a_plugin_cannot_take_a_core_field_kind() {
+    let err = Registry::build_from(&[&KIND_CLASH], &PluginSelection::default()).err();
+    assert_eq!(
+        err,
+        Some(StartupError::DuplicateKey { what: "field kind RichText".into(), first: "core", second: "alpha" })
+    );
+}

@@ -26,7 +26,7 @@ async fn one_of_each(server: &TestServer) -> Vec<String> {
         ("", json!({"@type": "ContentPage", "title": "Inhaltsseite"})),
         ("inhaltsseite", json!({"@type": "Chapter", "title": "Kapitel"})),
         ("", json!({"@type": "NewsFolder", "title": "News"})),
-        ("", json!({"@type": "Greeting", "title": "Karte", "recipient": "Anna"})),
+        ("", json!({"@type": "Greeting", "title": "Karte", "recipient": "Anna", "color": "#F80"})),
     ];
     let mut paths = vec![site_path(&topic["@id"])];
     for (parent, body) in bodies {

@@ -11,4 +11,4 @@ pub mod types;
 pub mod values;
 
 pub use object::ContentObject;
-pub use types::{FieldDef, FieldKind, TypeProfile, TypeRegistry};
+pub use types::{FieldDef, FieldKind, FieldKindDef, TypeProfile, TypeRegistry};

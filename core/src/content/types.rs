@@ -7,9 +7,10 @@ use std::path::Path;
 use std::sync::Arc;
 
 /// The kinds of field a profile may declare; each has its own validation and serialization.
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq, Hash)]
 pub enum FieldKind {
     /// One line of text.
+    #[default]
     TextLine,
     /// Multi-line plain text.
     Text,
@@ -44,9 +45,54 @@ pub enum FieldKind {
     Mapping,
     /// A block page's layout: slots → rows → columns → block uids (see `crate::layout`).
     PageLayout,
+    /// A kind a plugin registered ([`crate::plugin::Registrar::field_kind`]), named by its
+    /// `name` in profiles.
+    #[serde(skip)]
+    Plugin(&'static FieldKindDef),
+}
+
+/// A field kind a plugin adds: how input becomes a stored value, and how editors' forms
+/// describe it. Its output is a field serializer for `FieldKind::Plugin(&THIS)`, registered
+/// like any other (without one, the stored value is sent as it is).
+pub struct FieldKindDef {
+    /// The name profiles use in `kind = "…"`; it must not be one of core's.
+    pub name: &'static str,
+    /// Validates a client's value (never `null`, which clears the field) and returns what is
+    /// stored, or a message for the field error. It must accept what the kind's serializer
+    /// sends, so a GET followed by a PUT round-trips.
+    pub parse: fn(&FieldDef, &serde_json::Value) -> Result<serde_json::Value, String>,
+    /// The JSON Schema of the field in `@types`.
+    pub json_schema: fn(&FieldDef) -> serde_json::Value,
+}
+
+impl std::fmt::Debug for FieldKindDef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "FieldKindDef({})", self.name)
+    }
+}
+
+impl PartialEq for FieldKindDef {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for FieldKindDef {}
+
+impl std::hash::Hash for FieldKindDef {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.name.hash(state);
+    }
 }
 
 impl FieldKind {
+    /// One of core's kinds, by the name profiles use.
+    pub fn core(name: &str) -> Option<FieldKind> {
+        use serde::de::IntoDeserializer;
+        let deserializer: serde::de::value::StrDeserializer<'_, serde::de::value::Error> = name.into_deserializer();
+        FieldKind::deserialize(deserializer).ok()
+    }
+
     /// Whether values live in the blob table.
     pub fn is_blob(self) -> bool {
         matches!(self, FieldKind::File | FieldKind::Image)
@@ -64,7 +110,12 @@ impl FieldKind {
 pub struct FieldDef {
     /// The JSON key.
     pub name: String,
-    /// How values are validated and serialized.
+    /// The kind as the profile names it.
+    #[serde(rename = "kind")]
+    kind_name: String,
+    /// How values are validated and serialized (resolved from the name when the profile is
+    /// added).
+    #[serde(skip)]
     pub kind: FieldKind,
     /// Human-readable label.
     #[serde(default)]
@@ -189,6 +240,7 @@ impl TypeProfile {
 #[derive(Clone, Debug, Default)]
 pub struct TypeRegistry {
     types: BTreeMap<String, Arc<TypeProfile>>,
+    plugin_kinds: Vec<&'static FieldKindDef>,
 }
 
 /// Why a set of profiles was refused at start-up.
@@ -216,6 +268,17 @@ pub enum TypeError {
 }
 
 impl TypeRegistry {
+    /// An empty registry whose profiles may also use the plugins' field kinds.
+    pub fn with_field_kinds(plugin_kinds: Vec<&'static FieldKindDef>) -> TypeRegistry {
+        TypeRegistry { types: BTreeMap::new(), plugin_kinds }
+    }
+
+    /// The kind a profile names: one of core's, or a plugin's.
+    fn resolve_kind(&self, name: &str) -> Option<FieldKind> {
+        FieldKind::core(name)
+            .or_else(|| self.plugin_kinds.iter().find(|k| k.name == name).map(|k| FieldKind::Plugin(k)))
+    }
+
     /// Parses and adds one profile; `source_name` names it in errors.
     pub fn add_toml(&mut self, source_name: &str, text: &str) -> Result<(), TypeError> {
         let profile: TypeProfile = toml::from_str(text)
@@ -225,6 +288,11 @@ impl TypeRegistry {
 
     fn add(&mut self, source_name: &str, mut profile: TypeProfile) -> Result<(), TypeError> {
         let invalid = |message: String| TypeError::Invalid { source_name: source_name.to_owned(), message };
+        for field in &mut profile.fields {
+            field.kind = self
+                .resolve_kind(&field.kind_name)
+                .ok_or_else(|| invalid(format!("field '{}' has unknown kind '{}'", field.name, field.kind_name)))?;
+        }
         validate_fields(&profile).map_err(invalid)?;
         compile_patterns(&mut profile).map_err(invalid)?;
         match (self.types.get_mut(&profile.id), profile.extend) {

@@ -245,6 +245,7 @@ fn parse_value(field: &FieldDef, value: &Value) -> Result<Parsed, String> {
             Value::Object(map.clone())
         }
         FieldKind::PageLayout => super::layout::parse(value)?.to_value(),
+        FieldKind::Plugin(kind) => (kind.parse)(field, value)?,
         FieldKind::RelationChoice => json!(reference(value)?),
         FieldKind::RelationList => {
             let items = value.as_array().ok_or(RELATION_LIST_EXPECTED)?;

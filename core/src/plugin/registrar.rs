@@ -1,5 +1,6 @@
 //! What a plugin's `build` function receives: one method per kind of contribution.
 
+use crate::content::FieldKindDef;
 use crate::events::Subscriber;
 use crate::records::RecordDef;
 use crate::security::Permission;
@@ -25,6 +26,7 @@ pub struct Registrar {
     pub(super) subscribers: Vec<(&'static str, &'static Subscriber)>,
     pub(super) migrations: Vec<(&'static str, &'static [Migration])>,
     pub(super) crumb_titles: Vec<(&'static str, &'static CrumbTitle)>,
+    pub(super) field_kinds: Vec<(&'static str, &'static FieldKindDef)>,
 }
 
 impl Registrar {
@@ -92,6 +94,12 @@ impl Registrar {
     /// adds them.
     pub fn subscriber(&mut self, subscriber: &'static Subscriber) {
         self.subscribers.push((self.current, subscriber));
+    }
+
+    /// Adds a field kind that profiles may name (`kind = "<name>"`): its input parsing and
+    /// form schema; its output is a field serializer for `FieldKind::Plugin(&kind)`.
+    pub fn field_kind(&mut self, kind: &'static FieldKindDef) {
+        self.field_kinds.push((self.current, kind));
     }
 
     /// Adds a rule for the title objects show under in breadcrumbs.

@@ -1,9 +1,9 @@
 //! Orders the linked plugins, builds them and freezes what they registered.
 
 use super::{PluginDescriptor, Registrar};
-use crate::content::ContentObject;
 use crate::content::FieldKind;
 use crate::content::TypeProfile;
+use crate::content::{ContentObject, FieldKindDef};
 use crate::events::Subscriber;
 use crate::records::RecordDef;
 use crate::security::Permission;
@@ -75,6 +75,7 @@ pub struct Registry {
     subscribers: Vec<(&'static str, &'static Subscriber)>,
     migrations: Vec<(&'static str, &'static [Migration])>,
     crumb_titles: Vec<&'static CrumbTitle>,
+    field_kinds: Vec<&'static FieldKindDef>,
 }
 
 impl Registry {
@@ -222,6 +223,11 @@ impl Registry {
         self.crumb_titles.iter().find_map(|rule| (rule.title)(object)).unwrap_or(&object.title)
     }
 
+    /// The field kinds plugins added.
+    pub fn field_kinds(&self) -> &[&'static FieldKindDef] {
+        &self.field_kinds
+    }
+
     /// The plugins' migrations, in plugin order.
     pub fn migrations(&self) -> &[(&'static str, &'static [Migration])] {
         &self.migrations
@@ -290,6 +296,10 @@ fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result<Registry, 
     check_unique(&registrar.request_hooks, |h| format!("request hook {}", h.name))?;
     check_unique(&registrar.subscribers, |s| format!("event subscriber {}", s.name))?;
     check_unique(&registrar.crumb_titles, |c| format!("breadcrumb title rule {}", c.name))?;
+    check_unique_keys(registrar.field_kinds.iter().filter(|(_, k)| FieldKind::core(k.name).is_some()).flat_map(
+        |(plugin, k)| [("core", format!("field kind {}", k.name)), (*plugin, format!("field kind {}", k.name))],
+    ))?;
+    check_unique(&registrar.field_kinds, |k| format!("field kind {}", k.name))?;
     check_unique_keys(
         registrar.permissions.iter().map(|(plugin, p, _)| (*plugin, format!("permission '{}'", p.name()))),
     )?;
@@ -321,6 +331,7 @@ fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result<Registry, 
         subscribers: registrar.subscribers,
         migrations: registrar.migrations,
         crumb_titles: registrar.crumb_titles.into_iter().map(|(_, c)| c).collect(),
+        field_kinds: registrar.field_kinds.into_iter().map(|(_, k)| k).collect(),
     })
 }
 

@@ -153,6 +153,7 @@ fn property(profile: &TypeProfile, field: &FieldDef, site_url: &str) -> Value {
         ),
         FieldKind::Mapping => (json!({"type": "object", "additionalProperties": true}), "Dict"),
         FieldKind::PageLayout => (json!({"type": "object", "widget": "simplelayout"}), "Page layout"),
+        FieldKind::Plugin(kind) => ((kind.json_schema)(field), kind.name),
     };
     schema["title"] = json!(if field.title.is_empty() { field.name.clone() } else { field.title.clone() });
     schema["description"] = json!("");

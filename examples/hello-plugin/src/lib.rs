@@ -1,18 +1,19 @@
 //! A third-party plugin for wcs-backend, built only on the public registration API: it adds
 //! a content type (`Greeting`), a serializer layer for it, a service (`@hello`), a registry
-//! record (`wcs.example.hello.greeting`) and a request hook that answers a plain-text GET of a
-//! greeting before the default view does.
+//! record (`wcs.example.hello.greeting`), a field kind (`Color`, parsed and serialized) and a
+//! request hook that answers a plain-text GET of a greeting before the default view does.
 //!
 //! To ship it in a server, depend on this crate and name it once so the linker keeps it:
 //! `use wcs_example_hello as _;`.
 
 use serde_json::{Value, json};
+use wcs_core::content::{FieldDef, FieldKind, FieldKindDef};
 use wcs_core::http::{ApiResult, Ctx, json};
 use wcs_core::plugin::Registrar;
 use wcs_core::poem_reexports::{Method, Response};
 use wcs_core::records::{RecordDef, RecordKind};
 use wcs_core::security::{Csrf, Permission};
-use wcs_core::serialize::ContentSerializer;
+use wcs_core::serialize::{ContentSerializer, FieldSerializer};
 use wcs_core::service::{ContentKind, RequestHook, Service};
 
 /// The plugin's id.
@@ -98,7 +99,45 @@ async fn greeting_as_text(ctx: &Ctx) -> ApiResult<Option<Response>> {
     Ok(Some(Response::builder().content_type("text/plain; charset=utf-8").body(format!("Hello, {recipient}!"))))
 }
 
+/// A field kind of the plugin's own: a colour, given as `#rgb`, `#rrggbb` or as what the
+/// serializer sends (`{"hex": …}`), stored as lowercase `#rrggbb`.
+pub static COLOR: FieldKindDef = FieldKindDef {
+    name: "Color",
+    parse: parse_color,
+    json_schema: |_| json!({"type": "string", "pattern": "^#([0-9a-fA-F]{3}){1,2}$", "widget": "color"}),
+};
+
+fn parse_color(_: &FieldDef, value: &Value) -> Result<Value, String> {
+    let text = match value {
+        Value::String(text) => text.as_str(),
+        Value::Object(map) => map.get("hex").and_then(Value::as_str).unwrap_or_default(),
+        _ => "",
+    };
+    let digits = text.strip_prefix('#').filter(|d| d.chars().all(|c| c.is_ascii_hexdigit()));
+    let expanded = match digits {
+        Some(d) if d.len() == 6 => d.to_ascii_lowercase(),
+        Some(d) if d.len() == 3 => d.chars().flat_map(|c| [c, c]).collect::<String>().to_ascii_lowercase(),
+        _ => return Err("Expected a colour such as #f80 or #ff8800.".into()),
+    };
+    Ok(json!(format!("#{expanded}")))
+}
+
+/// Sends a colour with its red, green and blue parts.
+pub static COLOR_FIELD: FieldSerializer = FieldSerializer {
+    field_kind: FieldKind::Plugin(&COLOR),
+    widget: None,
+    serialize: |_, _, _, value| {
+        Box::pin(async move {
+            let hex = value.as_str().unwrap_or_default();
+            let part = |at: usize| hex.get(at..at + 2).and_then(|p| u8::from_str_radix(p, 16).ok()).unwrap_or(0);
+            Ok(json!({"hex": hex, "rgb": [part(1), part(3), part(5)]}))
+        })
+    },
+};
+
 fn build(r: &mut Registrar) {
+    r.field_kind(&COLOR);
+    r.field_serializer(&COLOR_FIELD);
     r.content_type(include_str!("greeting.toml"));
     r.content_serializer(&GREETING_SERIALIZER);
     r.service(&HELLO);
