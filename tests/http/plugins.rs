@@ -210,3 +210,35 @@ fn a_plugin_cannot_take_a_core_field_kind() {
         Some(StartupError::DuplicateKey { what: "field kind RichText".into(), first: "core", second: "alpha" })
     );
 }
+
+#[tokio::test]
+async fn the_example_plugin_keeps_its_own_table_from_events() {
+    let server = TestServer::start().await;
+    let added = || async { server.get_json("@hello").await.1["objects_added"].as_i64().unwrap() };
+    let before = added().await;
+    server.create("", json!({"@type": "Folder", "title": "F"})).await;
+    server.create("f", json!({"@type": "Greeting", "title": "Card"})).await;
+    assert_eq!(added().await, before + 2, "each added object counts once");
+    let refused = server.admin(Method::POST, "f").json(&json!({"@type": "Greeting", "title": "x", "color": "red"}));
+    assert_eq!(refused.send().await.unwrap().status(), 400);
+    assert_eq!(
+        server
+            .admin(Method::POST, "f/@copy")
+            .json(&json!({"source": server.url("f/card")}))
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        200
+    );
+    assert_eq!(added().await, before + 3, "a refused write counts nothing, a copy counts its objects");
+    let applied: i64 = sqlx::Row::try_get(
+        &sqlx::query("SELECT COUNT(*) FROM plugin_migration WHERE plugin = 'example-hello'")
+            .fetch_one(server.app.store.pool())
+            .await
+            .unwrap(),
+        0,
+    )
+    .unwrap();
+    assert_eq!(applied, 1, "its migration is recorded under its id");
+}

@@ -1,0 +1,21 @@
+//! `GET <obj>/hello_view`: a view name without `@`, as browser views have. A child object
+//! with the same id wins over it, as traversal tries objects first.
+
+use serde_json::json;
+use wcs_core::http::json;
+use wcs_core::poem_reexports::Method;
+use wcs_core::security::{Csrf, Permission};
+use wcs_core::service::{ContentKind, Service};
+
+/// The view.
+pub static HELLO_VIEW: Service = Service {
+    method: Method::GET,
+    name: "hello_view",
+    kind: ContentKind::Any,
+    permission: Permission::VIEW,
+    csrf: Csrf::Cookie,
+    summary: "A plain-named view of the example plugin",
+    request_schema: None,
+    response_schema: None,
+    handler: |ctx| Box::pin(async move { Ok(json(&json!({"view": "hello_view", "context": ctx.context.id}))) }),
+};
