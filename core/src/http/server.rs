@@ -57,98 +57,129 @@ fn wants_json(headers: &HeaderMap) -> bool {
 impl SiteEndpoint {
     async fn respond(&self, req: &mut Request) -> ApiResult<Response> {
         let app = &self.app;
-        let method = req.method().clone();
-        if method == Method::OPTIONS {
+        if req.method() == Method::OPTIONS {
             return Ok(app.cors.preflight(req.headers()));
         }
-        let raw_path = req.uri().path().to_owned();
-        let raw_query = req.uri().query().unwrap_or_default().to_owned();
-        if raw_path == "/openapi.json"
+        if req.uri().path() == "/openapi.json"
             && let Some(doc) = &app.settings.openapi
         {
             return Ok(Response::builder().content_type("application/json").body(doc.as_str().to_owned()));
         }
-        let base_url = base_url(req.headers());
-        let url = format!("{base_url}{raw_path}");
-        let parsed = parse_path(&raw_path)?;
-        let api = parsed.api_segment || wants_json(req.headers());
-        let dispatch_method = if method == Method::HEAD { Method::GET } else { method.clone() };
-        let body = read_body(req, app.settings.max_body_bytes).await?;
-        let caller = app.security.authenticate(&app.store, req.headers()).await?;
-        let (chain, name, subpath) = match resolve(app, &dispatch_method, &parsed, &raw_query, &url).await? {
-            Target::Redirect { location } => {
-                let status =
-                    if dispatch_method == Method::GET { StatusCode::FOUND } else { StatusCode::TEMPORARY_REDIRECT };
-                return Ok(Response::builder()
-                    .status(status)
-                    .header("Location", format!("{base_url}{location}"))
-                    .finish());
-            }
-            Target::Object { chain, name, subpath } => (chain, name, subpath),
+        let head = req.method() == Method::HEAD;
+        let ctx = match traverse(app, req).await? {
+            Traversed::Redirect(response) => return Ok(response),
+            Traversed::Context(ctx) => ctx,
         };
-        let access = Access::load(app, &caller.principal, chain).await?;
-        let object = access.object().cloned().ok_or_else(|| ApiError::not_found(&url))?;
-        let profile = app
-            .types
-            .get(&object.portal_type)
-            .cloned()
-            .ok_or_else(|| ApiError::internal(format!("unknown portal type {}", object.portal_type)))?;
-        let mut service_url = object.url(&base_url);
-        for segment in std::iter::once(&name).filter(|n| !n.is_empty()).chain(&subpath) {
-            service_url.push('/');
-            service_url.extend(percent_encoding::utf8_percent_encode(segment, super::PATH_SEGMENT));
-        }
-        let request = RequestInfo {
-            method: dispatch_method.clone(),
-            headers: req.headers().clone(),
-            base_url,
-            query: parse_query(&raw_query),
-            raw_query: raw_query.clone(),
-            api,
-            service_url,
-        };
-        let ctx = Ctx {
-            app: app.clone(),
-            request,
-            context: object,
-            access,
-            profile,
-            principal: caller.principal,
-            auth: caller.method,
-            name,
-            subpath,
-            body,
-            memo: Default::default(),
-        };
-        for (_, hook) in app.registry.request_hooks() {
-            if let Some(response) = (hook.run)(&ctx).await? {
-                return Ok(response);
-            }
-        }
-        // A browser asking for an object gets its default view, a service like any other.
-        let name = if !api && dispatch_method == Method::GET && ctx.name.is_empty() { DEFAULT_VIEW } else { &ctx.name };
-        let Some(service) = app.registry.service(&dispatch_method, name, &ctx.profile) else {
-            let allowed = app.registry.methods_for(name, &ctx.profile);
-            if allowed.is_empty() {
-                return Err(ApiError::not_found(&url));
-            }
-            let allow = allowed.iter().map(Method::as_str).collect::<Vec<_>>().join(", ");
-            return Err(ApiError::new(
-                ErrorCode::MethodNotAllowed,
-                format!("{method} is not allowed here; use {allow}."),
-            )
-            .with_header("Allow", allow));
-        };
-        if let Err(denied) = ctx.check(service.permission) {
-            return login_or(&ctx, denied);
-        }
-        check_csrf(&ctx, service.csrf)?;
-        let mut response = (service.handler)(ctx).await?;
-        if method == Method::HEAD {
+        let mut response = dispatch(*ctx).await?;
+        if head {
             let _ = response.take_body();
         }
         Ok(response)
     }
+}
+
+/// Where traversal ended.
+enum Traversed {
+    /// A moved path: the answer is a redirect.
+    Redirect(Response),
+    /// An object, with everything a service needs.
+    Context(Box<Ctx>),
+}
+
+/// Authenticates the caller and walks the path to the deepest object; what is left over is
+/// the service name and its subpath.
+async fn traverse(app: &Arc<App>, req: &mut Request) -> ApiResult<Traversed> {
+    let raw_path = req.uri().path().to_owned();
+    let raw_query = req.uri().query().unwrap_or_default().to_owned();
+    let base_url = base_url(req.headers());
+    let url = format!("{base_url}{raw_path}");
+    let parsed = parse_path(&raw_path)?;
+    let api = parsed.api_segment || wants_json(req.headers());
+    let method = if req.method() == Method::HEAD { Method::GET } else { req.method().clone() };
+    let body = read_body(req, app.settings.max_body_bytes).await?;
+    let caller = app.security.authenticate(&app.store, req.headers()).await?;
+    let (chain, name, subpath) = match resolve(app, &method, &parsed, &raw_query, &url).await? {
+        Target::Redirect { location } => {
+            let status = if method == Method::GET { StatusCode::FOUND } else { StatusCode::TEMPORARY_REDIRECT };
+            let response =
+                Response::builder().status(status).header("Location", format!("{base_url}{location}")).finish();
+            return Ok(Traversed::Redirect(response));
+        }
+        Target::Object { chain, name, subpath } => (chain, name, subpath),
+    };
+    let access = Access::load(app, &caller.principal, chain).await?;
+    let object = access.object().cloned().ok_or_else(|| ApiError::not_found(&url))?;
+    let profile = app
+        .types
+        .get(&object.portal_type)
+        .cloned()
+        .ok_or_else(|| ApiError::internal(format!("unknown portal type {}", object.portal_type)))?;
+    let request = RequestInfo {
+        method,
+        headers: req.headers().clone(),
+        service_url: service_url(&object.url(&base_url), &name, &subpath),
+        base_url,
+        query: parse_query(&raw_query),
+        raw_query,
+        api,
+    };
+    Ok(Traversed::Context(Box::new(Ctx {
+        app: app.clone(),
+        request,
+        context: object,
+        access,
+        profile,
+        principal: caller.principal,
+        auth: caller.method,
+        name,
+        subpath,
+        body,
+        memo: Default::default(),
+    })))
+}
+
+/// The URL of what was asked for: the object's, then the service name and subpath.
+fn service_url(object_url: &str, name: &str, subpath: &[String]) -> String {
+    let mut url = object_url.to_owned();
+    for segment in std::iter::once(name).filter(|n| !n.is_empty()).chain(subpath.iter().map(String::as_str)) {
+        url.push('/');
+        url.extend(percent_encoding::utf8_percent_encode(segment, super::PATH_SEGMENT));
+    }
+    url
+}
+
+/// Runs the request hooks, then the service for the method and name: its permission, its
+/// CSRF policy, its handler. A browser asking for an object gets its default view, a
+/// service like any other.
+async fn dispatch(ctx: Ctx) -> ApiResult<Response> {
+    let app = ctx.app.clone();
+    for (_, hook) in app.registry.request_hooks() {
+        if let Some(response) = (hook.run)(&ctx).await? {
+            return Ok(response);
+        }
+    }
+    let method = ctx.request.method.clone();
+    let browsing = !ctx.request.api && method == Method::GET && ctx.name.is_empty();
+    let name = if browsing { DEFAULT_VIEW } else { ctx.name.as_str() };
+    let Some(service) = app.registry.service(&method, name, &ctx.profile) else {
+        return Err(no_service(&app, &method, name, &ctx));
+    };
+    if let Err(denied) = ctx.check(service.permission) {
+        return login_or(&ctx, denied);
+    }
+    check_csrf(&ctx, service.csrf)?;
+    (service.handler)(ctx).await
+}
+
+/// 405 with `Allow` when the name answers other methods here, else 404.
+fn no_service(app: &App, method: &Method, name: &str, ctx: &Ctx) -> ApiError {
+    let allowed = app.registry.methods_for(name, &ctx.profile);
+    if allowed.is_empty() {
+        return ApiError::not_found(&ctx.request.service_url);
+    }
+    let allow = allowed.iter().map(Method::as_str).collect::<Vec<_>>().join(", ");
+    ApiError::new(ErrorCode::MethodNotAllowed, format!("{method} is not allowed here; use {allow}."))
+        .with_header("Allow", allow)
 }
 
 /// Refuses an unsafe request without the caller's CSRF token when the service needs one.
