@@ -127,57 +127,22 @@ struct Raw {
 impl SearchQuery {
     /// Parses query pairs; `site_path` (e.g. `/Plone`) anchors relative paths.
     pub fn parse(pairs: &[(String, String)], site_path: &str) -> ApiResult<SearchQuery> {
-        let mut raw: BTreeMap<String, Raw> = BTreeMap::new();
-        for (key, value) in pairs {
-            let key = key.split(':').next().unwrap_or_default();
-            if RESPONSE_PARAMETERS.contains(&key) {
-                continue;
-            }
-            match key.split_once('.') {
-                Some((index, option)) => raw
-                    .entry(index.to_owned())
-                    .or_default()
-                    .options
-                    .entry(option.to_owned())
-                    .or_default()
-                    .push(value.clone()),
-                None => raw.entry(key.to_owned()).or_default().plain.push(value.clone()),
-            }
-        }
         let mut query = SearchQuery { batch: Batch::from_query(pairs)?, ..SearchQuery::default() };
         let mut sort_orders = Vec::new();
-        for (index, raw) in raw {
+        for (index, raw) in gather(pairs) {
             match index.as_str() {
-                "SearchableText" => {
-                    query.text = raw
-                        .plain
-                        .iter()
-                        .chain(raw.options.get("query").into_iter().flatten())
-                        .flat_map(|t| t.split_whitespace())
-                        .map(|w| w.trim_matches(|c: char| "*()\"".contains(c)).to_lowercase())
-                        .filter(|w| !w.is_empty() && !matches!(w.as_str(), "and" | "or"))
-                        .collect();
-                }
+                "SearchableText" => query.text = words(&raw),
                 "portal_type" => query.portal_type = criterion(&index, raw)?,
                 "review_state" => query.review_state = criterion(&index, raw)?,
                 "UID" => query.uid = criterion(&index, raw)?,
                 "Subject" => query.subject = criterion(&index, raw)?,
                 "id" | "getId" => query.id = criterion(&index, raw)?,
                 "path" => query.path = path(raw, site_path)?,
-                "created" => {
-                    query.dates.insert("created", date_range(&index, raw)?);
-                }
-                "modified" => {
-                    query.dates.insert("modified", date_range(&index, raw)?);
-                }
-                "effective" => {
-                    query.dates.insert("effective", date_range(&index, raw)?);
-                }
-                "expires" => {
-                    query.dates.insert("expires", date_range(&index, raw)?);
-                }
-                "start" => {
-                    query.dates.insert("start", date_range(&index, raw)?);
+                "created" | "modified" | "effective" | "expires" | "start" => {
+                    let range = date_range(&index, raw)?;
+                    if let Some(name) = DATE_INDEXES.iter().find(|n| **n == index) {
+                        query.dates.insert(*name, range);
+                    }
                 }
                 "sort_on" => {
                     for name in &raw.plain {
@@ -188,32 +153,79 @@ impl SearchQuery {
                     }
                 }
                 "sort_order" => sort_orders = raw.plain,
-                "sort_limit" => {
-                    let limit = raw.plain.first().map(String::as_str).unwrap_or_default();
-                    let limit: i64 = limit.parse().ok().filter(|n| *n > 0).ok_or_else(|| {
-                        ApiError::invalid_parameter("sort_limit", "sort_limit must be a positive whole number.")
-                    })?;
-                    query.sort_limit = Some(limit);
-                }
+                "sort_limit" => query.sort_limit = Some(sort_limit(&raw)?),
                 _ => {}
             }
         }
-        for (position, order) in sort_orders.iter().enumerate() {
-            let descending = match order.as_str() {
-                "ascending" | "asc" => false,
-                "descending" | "desc" | "reverse" => true,
-                other => {
-                    return Err(ApiError::invalid_parameter("sort_order", format!("Unknown sort_order '{other}'.")));
-                }
-            };
-            if let Some(sort) = query.sort.get_mut(position) {
-                sort.1 = descending;
-            } else if let Some(last) = query.sort.last_mut() {
-                last.1 = descending;
-            }
-        }
+        apply_sort_orders(&mut query.sort, &sort_orders)?;
         Ok(query)
     }
+}
+
+/// The date indexes, by the names the query's date ranges are kept under.
+const DATE_INDEXES: [&str; 5] = ["created", "modified", "effective", "expires", "start"];
+
+/// The query string's parameters grouped by index: `portal_type=…` is a plain value,
+/// `path.depth=…` an option; `:list`-style suffixes are ignored, and so are the parameters
+/// that shape the response rather than the search.
+fn gather(pairs: &[(String, String)]) -> BTreeMap<String, Raw> {
+    let mut raw: BTreeMap<String, Raw> = BTreeMap::new();
+    for (key, value) in pairs {
+        let key = key.split(':').next().unwrap_or_default();
+        if RESPONSE_PARAMETERS.contains(&key) {
+            continue;
+        }
+        match key.split_once('.') {
+            Some((index, option)) => raw
+                .entry(index.to_owned())
+                .or_default()
+                .options
+                .entry(option.to_owned())
+                .or_default()
+                .push(value.clone()),
+            None => raw.entry(key.to_owned()).or_default().plain.push(value.clone()),
+        }
+    }
+    raw
+}
+
+/// The words of a full-text criterion, lowercased, without operators and wildcards.
+fn words(raw: &Raw) -> Vec<String> {
+    raw.plain
+        .iter()
+        .chain(raw.options.get("query").into_iter().flatten())
+        .flat_map(|t| t.split_whitespace())
+        .map(|w| w.trim_matches(|c: char| "*()\"".contains(c)).to_lowercase())
+        .filter(|w| !w.is_empty() && !matches!(w.as_str(), "and" | "or"))
+        .collect()
+}
+
+fn sort_limit(raw: &Raw) -> ApiResult<i64> {
+    let limit = raw.plain.first().map(String::as_str).unwrap_or_default();
+    limit
+        .parse()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| ApiError::invalid_parameter("sort_limit", "sort_limit must be a positive whole number."))
+}
+
+/// `sort_order` values apply to the `sort_on` indexes in turn; a lone one to the last.
+fn apply_sort_orders(sort: &mut [(SortIndex, bool)], orders: &[String]) -> ApiResult<()> {
+    for (position, order) in orders.iter().enumerate() {
+        let descending = match order.as_str() {
+            "ascending" | "asc" => false,
+            "descending" | "desc" | "reverse" => true,
+            other => {
+                return Err(ApiError::invalid_parameter("sort_order", format!("Unknown sort_order '{other}'.")));
+            }
+        };
+        if let Some(entry) = sort.get_mut(position) {
+            entry.1 = descending;
+        } else if let Some(last) = sort.last_mut() {
+            last.1 = descending;
+        }
+    }
+    Ok(())
 }
 
 fn parsing_error(index: &str, message: &str) -> ApiError {

@@ -1,5 +1,6 @@
 //! Content objects, their types and the rules for their ids and field values.
 
+mod field_input;
 pub mod ids;
 pub mod layout;
 pub mod links;

@@ -3,9 +3,9 @@
 use super::references::{WriteOrigin, index_relations, resolve_references};
 use super::{choose_id, conflict_or_internal, initial_state, initialise_security, new_uid, profile_of};
 use crate::app::App;
-use crate::content::ContentObject;
 use crate::content::links::is_uid;
 use crate::content::values::{DEFAULT_PAGE, Mode, parse_changes};
+use crate::content::{ContentObject, TypeProfile};
 use crate::http::{ApiError, ApiResult, ErrorCode, FieldError};
 use crate::security::recompute_allowed;
 use serde_json::{Map, Value};
@@ -20,6 +20,55 @@ pub async fn create(
     may_set_uid: bool,
     origin: &WriteOrigin<'_>,
 ) -> ApiResult<ContentObject> {
+    let profile = requested_type(app, container, body)?;
+    let uid = requested_uid(body, may_set_uid)?;
+    let requested_id = match body.get("id") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(id)) => Some(id.as_str()),
+        Some(_) => {
+            return Err(ApiError::invalid_parameter("id", "The id must be a string."));
+        }
+    };
+    let mut changes =
+        parse_changes(profile, body, Mode::Create, &["id", "UID"], &app.registry.read_only_keys(profile))?;
+    if changes.values.get(DEFAULT_PAGE).is_some_and(|v| !v.is_null()) {
+        return Err(ApiError::validation(vec![FieldError::new(
+            DEFAULT_PAGE,
+            "A new folder has no children yet; set its default page once the page exists.",
+        )]));
+    }
+    resolve_references(app, origin, container.site_id(), profile, &mut changes).await?;
+    let mut object = new_object(app, profile, uid, container, creator);
+    changes.apply(&mut object);
+    if object.title.is_empty()
+        && let Some(upload) = changes.uploads.first()
+    {
+        object.title = upload.filename.clone();
+    }
+    // Ids are chosen after the transaction has begun: on SQLite it holds the write lock, so
+    // no concurrent create can take the same id in between.
+    let mut tx = app.store.begin().await?;
+    let taken = app.store.child_ids(&container.uid).await?;
+    object.id = choose_id(requested_id, &object.title, &profile.id, &taken)?;
+    object.path = format!("{}/{}", container.path, object.id);
+    object.position = tx.next_position(&container.uid).await?;
+    tx.insert_content(&object).await.map_err(conflict_or_internal)?;
+    for upload in &changes.uploads {
+        tx.put_blob(&object.uid, upload).await?;
+    }
+    index_relations(&mut tx, profile, &object).await?;
+    initialise_security(app, &mut tx, &object, creator).await?;
+    recompute_allowed(app, &mut tx, &object.path).await?;
+    tx.commit().await?;
+    Ok(object)
+}
+
+/// The type named by `@type`, which must exist and be allowed in `container`.
+fn requested_type<'a>(
+    app: &'a App,
+    container: &ContentObject,
+    body: &Map<String, Value>,
+) -> ApiResult<&'a TypeProfile> {
     let type_name = match body.get("@type") {
         Some(Value::String(name)) if !name.is_empty() => name.as_str(),
         Some(Value::String(_)) | None => {
@@ -42,37 +91,31 @@ pub async fn create(
             format!("Disallowed subobject type: {type_name} cannot be added to a {}.", container_profile.id),
         ));
     }
-    let uid = match body.get("UID") {
-        None | Some(Value::Null) => new_uid(),
+    Ok(profile)
+}
+
+/// The UID the body asks for (only who may manage the portal may choose one), else a new one.
+fn requested_uid(body: &Map<String, Value>, may_set_uid: bool) -> ApiResult<String> {
+    match body.get("UID") {
+        None | Some(Value::Null) => Ok(new_uid()),
         Some(_) if !may_set_uid => {
-            return Err(ApiError::new(
-                ErrorCode::Forbidden,
-                "Setting UID of an object requires Manage Portal permission.",
-            ));
+            Err(ApiError::new(ErrorCode::Forbidden, "Setting UID of an object requires Manage Portal permission."))
         }
-        Some(Value::String(uid)) if is_uid(uid) => uid.to_ascii_lowercase(),
-        Some(_) => {
-            return Err(ApiError::invalid_parameter("UID", "The UID must be 32 hexadecimal characters."));
-        }
-    };
-    let requested_id = match body.get("id") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(id)) => Some(id.as_str()),
-        Some(_) => {
-            return Err(ApiError::invalid_parameter("id", "The id must be a string."));
-        }
-    };
-    let mut changes =
-        parse_changes(profile, body, Mode::Create, &["id", "UID"], &app.registry.read_only_keys(profile))?;
-    if changes.values.get(DEFAULT_PAGE).is_some_and(|v| !v.is_null()) {
-        return Err(ApiError::validation(vec![FieldError::new(
-            DEFAULT_PAGE,
-            "A new folder has no children yet; set its default page once the page exists.",
-        )]));
+        Some(Value::String(uid)) if is_uid(uid) => Ok(uid.to_ascii_lowercase()),
+        Some(_) => Err(ApiError::invalid_parameter("UID", "The UID must be 32 hexadecimal characters.")),
     }
-    resolve_references(app, origin, container.site_id(), profile, &mut changes).await?;
+}
+
+/// A new object of `profile` in `container`, before its fields, id and place are set.
+fn new_object(
+    app: &App,
+    profile: &TypeProfile,
+    uid: String,
+    container: &ContentObject,
+    creator: &str,
+) -> ContentObject {
     let now = chrono::Utc::now();
-    let mut object = ContentObject {
+    ContentObject {
         uid,
         parent_uid: Some(container.uid.clone()),
         path: String::new(),
@@ -91,27 +134,5 @@ pub async fn create(
         block_local_roles: false,
         trash_root: None,
         working_copy_of: None,
-    };
-    changes.apply(&mut object);
-    if object.title.is_empty()
-        && let Some(upload) = changes.uploads.first()
-    {
-        object.title = upload.filename.clone();
     }
-    // Ids are chosen after the transaction has begun: on SQLite it holds the write lock, so
-    // no concurrent create can take the same id in between.
-    let mut tx = app.store.begin().await?;
-    let taken = app.store.child_ids(&container.uid).await?;
-    object.id = choose_id(requested_id, &object.title, type_name, &taken)?;
-    object.path = format!("{}/{}", container.path, object.id);
-    object.position = tx.next_position(&container.uid).await?;
-    tx.insert_content(&object).await.map_err(conflict_or_internal)?;
-    for upload in &changes.uploads {
-        tx.put_blob(&object.uid, upload).await?;
-    }
-    index_relations(&mut tx, profile, &object).await?;
-    initialise_security(app, &mut tx, &object, creator).await?;
-    recompute_allowed(app, &mut tx, &object.path).await?;
-    tx.commit().await?;
-    Ok(object)
 }

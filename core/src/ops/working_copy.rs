@@ -12,6 +12,7 @@ use crate::content::remap::remap_uids;
 use crate::events::Event;
 use crate::http::{ApiError, ApiResult, ErrorCode};
 use crate::security::recompute_allowed;
+use crate::store::Tx;
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
 
@@ -106,24 +107,10 @@ pub async fn check_out(
 /// Sub-pages added to the working copy move to the baseline.
 pub async fn check_in(app: &App, pair: &WorkingCopyPair) -> ApiResult<ContentObject> {
     let WorkingCopyPair { baseline, working_copy } = pair;
-    let origins: HashMap<String, String> = working_copy
-        .fields
-        .get(ORIGINS)
-        .and_then(Value::as_object)
-        .map(|m| m.iter().filter_map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_owned()))).collect())
-        .unwrap_or_default();
     let copy_tree = app.store.subtree(&working_copy.path).await?;
     let base_tree = app.store.subtree(&baseline.path).await?;
     let base_by_uid: HashMap<&str, &ContentObject> = base_tree.iter().map(|o| (o.uid.as_str(), o)).collect();
-    // Copy uid → the baseline uid it becomes: its origin when that still lives in the
-    // baseline's tree, itself (moved over) otherwise.
-    let mut renamed: HashMap<String, String> = HashMap::new();
-    renamed.insert(working_copy.uid.clone(), baseline.uid.clone());
-    for object in copy_tree.iter().skip(1) {
-        if let Some(origin) = origins.get(&object.uid).filter(|o| base_by_uid.contains_key(o.as_str())) {
-            renamed.insert(object.uid.clone(), origin.clone());
-        }
-    }
+    let renamed = becomes(pair, &copy_tree, &base_by_uid);
     let kept: HashSet<&str> = renamed.values().map(String::as_str).collect();
     let mut tx = app.store.begin().await?;
     // Baseline blocks (and their contents) the copy no longer has.
@@ -148,18 +135,8 @@ pub async fn check_in(app: &App, pair: &WorkingCopyPair) -> ApiResult<ContentObj
             moved.insert(object.uid.clone());
             continue;
         }
-        let profile = profile_of(app, object)?;
         match renamed.get(&object.uid).and_then(|uid| base_by_uid.get(uid.as_str())) {
-            Some(target) => {
-                let mut updated = (*target).clone();
-                apply_content(&mut updated, object);
-                remap_uids(profile, &mut updated.fields, &renamed);
-                updated.modified = chrono::Utc::now();
-                tx.update_content(target, &updated).await?;
-                tx.set_position(&updated.uid, object.position).await?;
-                tx.replace_blobs(&object.uid, &updated.uid).await?;
-                index_relations(&mut tx, profile, &updated).await?;
-            }
+            Some(target) => update_in_place(app, &mut tx, target, object, &renamed).await?,
             None => {
                 let new_parent_uid =
                     object.parent_uid.as_ref().and_then(|p| renamed.get(p)).cloned().unwrap_or(baseline.uid.clone());
@@ -173,16 +150,7 @@ pub async fn check_in(app: &App, pair: &WorkingCopyPair) -> ApiResult<ContentObj
                         taken.entry(new_parent.uid.clone()).or_insert(ids)
                     }
                 };
-                let id = unique(&object.id, siblings);
-                siblings.push(id.clone());
-                let new_path = format!("{}/{id}", new_parent.path);
-                let mut remapped = object.clone();
-                remap_uids(profile, &mut remapped.fields, &renamed);
-                tx.update_content(object, &remapped).await?;
-                tx.move_subtree(object, &new_parent.uid, &new_path, &id, object.position)
-                    .await
-                    .map_err(conflict_or_internal)?;
-                index_relations(&mut tx, profile, &remapped).await?;
+                move_over(app, &mut tx, object, new_parent, siblings, &renamed).await?;
                 moved.insert(object.uid.clone());
             }
         }
@@ -192,6 +160,71 @@ pub async fn check_in(app: &App, pair: &WorkingCopyPair) -> ApiResult<ContentObj
     tx.emit(Event::CheckedIn { uid: baseline.uid.clone(), working_copy: working_copy.uid.clone() });
     tx.commit().await?;
     Ok(updated_root)
+}
+
+/// Copy uid → the baseline uid it becomes: its origin when that still lives in the
+/// baseline's tree; copies without one are not in the map (they move over as they are).
+fn becomes(
+    pair: &WorkingCopyPair,
+    copy_tree: &[ContentObject],
+    base_by_uid: &HashMap<&str, &ContentObject>,
+) -> HashMap<String, String> {
+    let origins: HashMap<String, String> = pair
+        .working_copy
+        .fields
+        .get(ORIGINS)
+        .and_then(Value::as_object)
+        .map(|m| m.iter().filter_map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_owned()))).collect())
+        .unwrap_or_default();
+    let mut renamed: HashMap<String, String> = HashMap::new();
+    renamed.insert(pair.working_copy.uid.clone(), pair.baseline.uid.clone());
+    for object in copy_tree.iter().skip(1) {
+        if let Some(origin) = origins.get(&object.uid).filter(|o| base_by_uid.contains_key(o.as_str())) {
+            renamed.insert(object.uid.clone(), origin.clone());
+        }
+    }
+    renamed
+}
+
+/// A copied block onto the baseline block it came from, which keeps its uid and place.
+async fn update_in_place(
+    app: &App,
+    tx: &mut Tx,
+    target: &ContentObject,
+    object: &ContentObject,
+    renamed: &HashMap<String, String>,
+) -> ApiResult<()> {
+    let profile = profile_of(app, object)?;
+    let mut updated = target.clone();
+    apply_content(&mut updated, object);
+    remap_uids(profile, &mut updated.fields, renamed);
+    updated.modified = chrono::Utc::now();
+    tx.update_content(target, &updated).await?;
+    tx.set_position(&updated.uid, object.position).await?;
+    tx.replace_blobs(&object.uid, &updated.uid).await?;
+    index_relations(tx, profile, &updated).await?;
+    Ok(())
+}
+
+/// An object new in the working copy moves over to the baseline, under a free id.
+async fn move_over(
+    app: &App,
+    tx: &mut Tx,
+    object: &ContentObject,
+    new_parent: &ContentObject,
+    siblings: &mut Vec<String>,
+    renamed: &HashMap<String, String>,
+) -> ApiResult<()> {
+    let profile = profile_of(app, object)?;
+    let id = unique(&object.id, siblings);
+    siblings.push(id.clone());
+    let new_path = format!("{}/{id}", new_parent.path);
+    let mut remapped = object.clone();
+    remap_uids(profile, &mut remapped.fields, renamed);
+    tx.update_content(object, &remapped).await?;
+    tx.move_subtree(object, &new_parent.uid, &new_path, &id, object.position).await.map_err(conflict_or_internal)?;
+    index_relations(tx, profile, &remapped).await?;
+    Ok(())
 }
 
 /// The editable content of `source` onto `target`: title, description, dates and fields; the

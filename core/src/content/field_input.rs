@@ -1,0 +1,265 @@
+//! One field's value from a client: checked and brought into its stored form by kind (text
+//! lengths and patterns, dates, vocabularies, URLs without script schemes, rich text through
+//! the HTML policy, base64 uploads with their metadata, relation references, plugin kinds).
+
+use super::types::{FieldDef, FieldKind};
+use super::values::{BlobUpload, format_time, parse_datetime};
+use base64::Engine;
+use chrono::NaiveDate;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+const TEXT_LINE_LIMIT: usize = 1_000;
+const TEXT_LIMIT: usize = 1_000_000;
+const LIST_ITEM_LIMIT: usize = 255;
+
+/// What a client's value becomes.
+pub(super) enum Parsed {
+    Value(Value),
+    Upload(BlobUpload, Value),
+    Unchanged,
+}
+
+pub(super) fn parse_value(field: &FieldDef, value: &Value) -> Result<Parsed, String> {
+    if value.is_null() {
+        return Ok(Parsed::Value(Value::Null));
+    }
+    let limit = field.max_length;
+    let parsed = match field.kind {
+        FieldKind::TextLine => text(field, value, true)?,
+        FieldKind::Text => text(field, value, false)?,
+        FieldKind::RichText => rich_text(value, limit.unwrap_or(TEXT_LIMIT))?,
+        FieldKind::Bool => json!(value.as_bool().ok_or("Expected true or false.")?),
+        FieldKind::Int => json!(value.as_i64().ok_or("Expected a whole number.")?),
+        FieldKind::Float => json!(value.as_f64().ok_or("Expected a number.")?),
+        FieldKind::Datetime => json!(format_time(parse_datetime(expect_str(value)?)?)),
+        FieldKind::Date => {
+            let text = expect_str(value)?;
+            NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| "Expected a date like 2026-01-31.")?;
+            json!(text)
+        }
+        FieldKind::List => list(value)?,
+        FieldKind::Choice => {
+            let text = expect_str(value)?;
+            if !field.vocabulary.iter().any(|v| v == text) {
+                return Err(format!("'{text}' is not one of: {}.", field.vocabulary.join(", ")));
+            }
+            json!(text)
+        }
+        FieldKind::URI => {
+            let text = expect_str(value)?;
+            check_length(text, limit.unwrap_or(TEXT_LINE_LIMIT * 2))?;
+            check_url(text)?;
+            check_pattern(field, text)?;
+            json!(text)
+        }
+        FieldKind::File | FieldKind::Image => return blob(field, value),
+        FieldKind::Mapping => {
+            let map = value.as_object().ok_or("Expected an object of plain values.")?;
+            super::layout::check_config(map)?;
+            Value::Object(map.clone())
+        }
+        FieldKind::PageLayout => super::layout::parse(value)?.to_value(),
+        FieldKind::Plugin(kind) => (kind.parse)(field, value)?,
+        FieldKind::RelationChoice => json!(reference(value)?),
+        FieldKind::RelationList => relation_list(value)?,
+    };
+    Ok(Parsed::Value(parsed))
+}
+
+/// Plain text: one line (`line`) or several, within the field's length and pattern.
+fn text(field: &FieldDef, value: &Value, line: bool) -> Result<Value, String> {
+    let text = expect_str(value)?;
+    if line && text.contains(['\n', '\r']) {
+        return Err("A text line must not contain line breaks.".into());
+    }
+    let limit = if line { TEXT_LINE_LIMIT } else { TEXT_LIMIT };
+    check_length(text, field.max_length.unwrap_or(limit))?;
+    check_pattern(field, text)?;
+    Ok(json!(text))
+}
+
+/// Unique short strings, in the order given.
+fn list(value: &Value) -> Result<Value, String> {
+    let items = value.as_array().ok_or("Expected a list of strings.")?;
+    let mut out: Vec<&str> = Vec::with_capacity(items.len());
+    for item in items {
+        let text = item.as_str().ok_or("Expected a list of strings.")?;
+        check_length(text, LIST_ITEM_LIMIT)?;
+        if !out.contains(&text) {
+            out.push(text);
+        }
+    }
+    Ok(json!(out))
+}
+
+/// Unique references, in the order given.
+fn relation_list(value: &Value) -> Result<Value, String> {
+    let items = value.as_array().ok_or(RELATION_LIST_EXPECTED)?;
+    let mut out: Vec<String> = Vec::with_capacity(items.len());
+    for item in items {
+        let reference = reference(item)?;
+        if !out.contains(&reference) {
+            out.push(reference);
+        }
+    }
+    Ok(json!(out))
+}
+
+const RELATION_LIST_EXPECTED: &str = "Expected a list of references: UIDs, paths, URLs or objects with a UID.";
+
+/// A relation target as the client named it: a UID, a path, a URL, or a summary with `UID` or
+/// `@id`. The write operation resolves it to a uid.
+fn reference(value: &Value) -> Result<String, String> {
+    let text = match value {
+        Value::String(text) => text.as_str(),
+        Value::Object(map) => map
+            .get("UID")
+            .or_else(|| map.get("@id"))
+            .and_then(Value::as_str)
+            .ok_or("A reference object needs a 'UID' or '@id' string.")?,
+        _ => return Err("Expected a reference: a UID, a path, a URL or an object with a UID.".into()),
+    };
+    let text = text.trim();
+    if text.is_empty() {
+        return Err("A reference must not be empty.".into());
+    }
+    check_length(text, TEXT_LINE_LIMIT * 2)?;
+    Ok(text.to_owned())
+}
+
+fn check_pattern(field: &FieldDef, text: &str) -> Result<(), String> {
+    if text.is_empty() || field.matches_pattern(text) {
+        return Ok(());
+    }
+    Err(field.pattern_hint.clone().unwrap_or_else(|| "The value does not have the expected form.".to_owned()))
+}
+
+fn expect_str(value: &Value) -> Result<&str, String> {
+    value.as_str().ok_or_else(|| "Expected a string.".to_owned())
+}
+
+fn check_length(text: &str, limit: usize) -> Result<(), String> {
+    if text.chars().count() > limit {
+        return Err(format!("The text is longer than {limit} characters."));
+    }
+    Ok(())
+}
+
+fn rich_text(value: &Value, limit: usize) -> Result<Value, String> {
+    let (data, content_type) = match value {
+        Value::String(s) => (s.as_str(), "text/html"),
+        Value::Object(map) => (
+            map.get("data").and_then(Value::as_str).ok_or("Rich text needs a 'data' string.")?,
+            map.get("content-type").and_then(Value::as_str).unwrap_or("text/html"),
+        ),
+        _ => return Err("Expected rich text: a string or {data, content-type}.".into()),
+    };
+    check_length(data, limit)?;
+    let html = match content_type {
+        "text/html" => crate::content::markup::sanitize_for_storage(data),
+        "text/plain" => format!("<p>{}</p>", ammonia::clean_text(data)),
+        other => return Err(format!("Unsupported rich text content-type '{other}'.")),
+    };
+    Ok(json!({"data": html, "content-type": "text/html", "encoding": "utf-8"}))
+}
+
+const SAFE_SCHEMES: [&str; 6] = ["http", "https", "mailto", "tel", "ftp", "ftps"];
+
+fn check_url(text: &str) -> Result<(), String> {
+    let trimmed = text.trim();
+    if trimmed.starts_with("${") {
+        return Ok(());
+    }
+    let scheme_end = trimmed.find([':', '/', '?', '#']);
+    if let Some(pos) = scheme_end
+        && trimmed[pos..].starts_with(':')
+    {
+        let scheme = trimmed[..pos].to_ascii_lowercase();
+        if !SAFE_SCHEMES.contains(&scheme.as_str()) {
+            return Err(format!("The URL scheme '{scheme}' is not allowed."));
+        }
+    }
+    Ok(())
+}
+
+fn blob(field: &FieldDef, value: &Value) -> Result<Parsed, String> {
+    let map = value.as_object().ok_or("Expected a file object {data, encoding, filename, content-type}.")?;
+    let Some(data) = map.get("data") else {
+        if map.contains_key("download") {
+            return Ok(Parsed::Unchanged);
+        }
+        return Err("A file upload needs a 'data' key.".into());
+    };
+    let data = data.as_str().ok_or("'data' must be a base64 string.")?;
+    match map.get("encoding").and_then(Value::as_str) {
+        None | Some("base64") => {}
+        Some(other) => return Err(format!("Unsupported encoding '{other}'; use base64.")),
+    }
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(data.trim())
+        .map_err(|_| "'data' is not valid base64.".to_owned())?;
+    let filename = map.get("filename").and_then(Value::as_str).unwrap_or(&field.name).to_owned();
+    if filename.is_empty() || filename.len() > 255 || filename.contains(['/', '\\', '\0']) {
+        return Err("The filename must be 1 to 255 characters without slashes.".into());
+    }
+    let content_type = map
+        .get("content-type")
+        .and_then(Value::as_str)
+        .filter(|ct| !ct.is_empty())
+        .map(str::to_owned)
+        .unwrap_or_else(|| guess_content_type(&filename).to_owned());
+    if !content_type.contains('/') || content_type.len() > 255 || content_type.contains(['\r', '\n']) {
+        return Err(format!("'{content_type}' is not a MIME type."));
+    }
+    let sha256 = hex::encode(Sha256::digest(&bytes));
+    let mut metadata = json!({
+        "filename": filename,
+        "content-type": content_type,
+        "size": bytes.len(),
+        "sha256": sha256,
+    });
+    if field.kind == FieldKind::Image {
+        let size =
+            imagesize::blob_size(&bytes).map_err(|_| "The data is not an image in a known format.".to_owned())?;
+        metadata["width"] = json!(size.width);
+        metadata["height"] = json!(size.height);
+    }
+    let upload = BlobUpload { field: field.name.clone(), filename, content_type, sha256, data: bytes };
+    Ok(Parsed::Upload(upload, metadata))
+}
+
+fn guess_content_type(filename: &str) -> &'static str {
+    let ext = filename.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
+    match ext.as_str() {
+        "txt" => "text/plain",
+        "html" | "htm" => "text/html",
+        "pdf" => "application/pdf",
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "svg" => "image/svg+xml",
+        "webp" => "image/webp",
+        "mp3" => "audio/mpeg",
+        "mp4" => "video/mp4",
+        "webm" => "video/webm",
+        "json" => "application/json",
+        "csv" => "text/csv",
+        "zip" => "application/zip",
+        _ => "application/octet-stream",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_script_urls() {
+        assert!(check_url("javascript:alert(1)").is_err());
+        assert!(check_url(" JavaScript:alert(1)").is_err());
+        assert!(check_url("https://example.org/a:b").is_ok());
+        assert!(check_url("/relative/path").is_ok());
+        assert!(check_url("${portal_url}/doc").is_ok());
+    }
+}
