@@ -43,8 +43,65 @@ pub async fn restore(
     let mut remembered: Map<String, Value> =
         page.fields.get(RESTORED_COPIES).and_then(Value::as_object).cloned().unwrap_or_default();
     let frozen_page = snapshot.page()?;
-    // Frozen uid → the live uid that stands for it now.
-    let mut targets: HashMap<String, String> = HashMap::from([(frozen_page.uid.clone(), page.uid.clone())]);
+    let targets = targets(page, snapshot, &live, &mut remembered);
+    let kept: HashSet<&str> = targets.values().map(String::as_str).collect();
+    let page_ids = app.store.child_ids(&page.uid).await?;
+    let restoring = Restoring { app, version, targets: &targets, now: chrono::Utc::now(), actor: actor.actor() };
+
+    let mut tx = app.store.begin().await?;
+    for object in live_part.iter().skip(1) {
+        let parent_kept = object.parent_uid.as_deref().is_some_and(|p| kept.contains(p));
+        if !kept.contains(object.uid.as_str()) && parent_kept {
+            tx.trash(object, restoring.now).await?;
+        }
+    }
+    let mut restored_page = frozen_page.onto(page);
+    restoring.prepare(page, &mut restored_page)?;
+    restored_page.fields.insert(RESTORED_COPIES.to_owned(), Value::Object(remembered));
+    restoring.write(&mut tx, frozen_page, page, &restored_page).await?;
+
+    let mut paths: HashMap<String, String> = live_part.iter().map(|o| (o.uid.clone(), o.path.clone())).collect();
+    let mut taken: HashMap<String, Vec<String>> = HashMap::from([(page.uid.clone(), page_ids)]);
+    for frozen in snapshot.parts() {
+        let Some(target) = targets.get(&frozen.uid) else { continue };
+        match live.get(target.as_str()) {
+            Some(existing) => {
+                let mut updated = frozen.onto(existing);
+                restoring.prepare(existing, &mut updated)?;
+                restoring.write(&mut tx, frozen, existing, &updated).await?;
+                tx.set_position(&updated.uid, frozen.position).await?;
+            }
+            None => {
+                if let Some(copy) = restoring.recreate(&mut tx, frozen, &paths, &mut taken).await? {
+                    paths.insert(copy.uid.clone(), copy.path.clone());
+                }
+            }
+        }
+    }
+    let entry = HistoryEntry {
+        action: Some(RESTORED_ACTION.to_owned()),
+        actor: restoring.actor.to_owned(),
+        comment: restore_comment(version),
+        review_state: page.review_state.clone().unwrap_or_default(),
+        time: restoring.now,
+    };
+    tx.append_history(&page.uid, &entry).await?;
+    recompute_allowed(app, &mut tx, &page.path).await?;
+    tx.emit(Event::VersionRestored { uid: page.uid.clone(), version: version.seq });
+    tx.commit().await?;
+    Ok(restored_page)
+}
+
+/// Frozen uid → the live uid that stands for it now: the same object while it lives, else the
+/// copy remembered from an earlier restore of this version, else a new copy (remembered now).
+fn targets(
+    page: &ContentObject,
+    snapshot: &Snapshot,
+    live: &HashMap<&str, &ContentObject>,
+    remembered: &mut Map<String, Value>,
+) -> HashMap<String, String> {
+    let mut targets: HashMap<String, String> =
+        snapshot.page().map(|frozen| (frozen.uid.clone(), page.uid.clone())).into_iter().collect();
     for frozen in snapshot.parts() {
         let target = if live.contains_key(frozen.uid.as_str()) {
             frozen.uid.clone()
@@ -60,78 +117,73 @@ pub async fn restore(
         };
         targets.insert(frozen.uid.clone(), target);
     }
-    let kept: HashSet<&str> = targets.values().map(String::as_str).collect();
-    let page_ids = app.store.child_ids(&page.uid).await?;
-    let now = chrono::Utc::now();
-    let actor_id = actor.actor().to_owned();
+    targets
+}
 
-    let mut tx = app.store.begin().await?;
-    for object in live_part.iter().skip(1) {
-        let parent_kept = object.parent_uid.as_deref().is_some_and(|p| kept.contains(p));
-        if !kept.contains(object.uid.as_str()) && parent_kept {
-            tx.trash(object, now).await?;
-        }
+/// What every part of one restore shares.
+struct Restoring<'a> {
+    app: &'a App,
+    version: &'a VersionInfo,
+    targets: &'a HashMap<String, String>,
+    now: chrono::DateTime<chrono::Utc>,
+    actor: &'a str,
+}
+
+impl Restoring<'_> {
+    /// Readies `restored` (the frozen state on top of `live`): the live object's bookkeeping
+    /// stays and links follow the targets.
+    fn prepare(&self, live: &ContentObject, restored: &mut ContentObject) -> ApiResult<()> {
+        let profile = profile(self.app, &live.portal_type)?;
+        keep_bookkeeping(&mut restored.fields, &live.fields);
+        remap_uids(profile, &mut restored.fields, self.targets);
+        restored.modified = self.now;
+        Ok(())
     }
-    let page_profile = profile(app, &page.portal_type)?;
-    let mut restored_page = frozen_page.onto(page);
-    keep_bookkeeping(&mut restored_page.fields, &page.fields);
-    remap_uids(page_profile, &mut restored_page.fields, &targets);
-    restored_page.fields.insert(RESTORED_COPIES.to_owned(), Value::Object(remembered));
-    restored_page.modified = now;
-    tx.update_content(page, &restored_page).await?;
-    restore_files(&mut tx, version, &frozen_page.uid, &page.uid).await?;
-    index_relations(&mut tx, page_profile, &restored_page).await?;
 
-    let mut paths: HashMap<String, String> = live_part.iter().map(|o| (o.uid.clone(), o.path.clone())).collect();
-    let mut taken: HashMap<String, Vec<String>> = HashMap::from([(page.uid.clone(), page_ids)]);
-    for frozen in snapshot.parts() {
-        let Ok(profile) = profile(app, &frozen.portal_type) else {
+    /// Writes `restored` over the live object, with the files it had when frozen.
+    async fn write(
+        &self,
+        tx: &mut Tx,
+        frozen: &FrozenObject,
+        live: &ContentObject,
+        restored: &ContentObject,
+    ) -> ApiResult<()> {
+        tx.update_content(live, restored).await?;
+        restore_files(tx, self.version, &frozen.uid, &restored.uid).await?;
+        index_relations(tx, profile(self.app, &live.portal_type)?, restored).await?;
+        Ok(())
+    }
+
+    /// Re-creates a part deleted since, under its target uid and a free id in its restored
+    /// parent; `None` when its type or its parent is gone.
+    async fn recreate(
+        &self,
+        tx: &mut Tx,
+        frozen: &FrozenObject,
+        paths: &HashMap<String, String>,
+        taken: &mut HashMap<String, Vec<String>>,
+    ) -> ApiResult<Option<ContentObject>> {
+        let Ok(profile) = profile(self.app, &frozen.portal_type) else {
             // The type was removed from the site since; nothing can stand for this part.
-            continue;
+            return Ok(None);
         };
         let (Some(target), Some(parent)) =
-            (targets.get(&frozen.uid), frozen.parent_uid.as_ref().and_then(|p| targets.get(p)))
+            (self.targets.get(&frozen.uid), frozen.parent_uid.as_ref().and_then(|p| self.targets.get(p)))
         else {
-            continue;
+            return Ok(None);
         };
-        match live.get(target.as_str()) {
-            Some(existing) => {
-                let mut updated = frozen.onto(existing);
-                keep_bookkeeping(&mut updated.fields, &existing.fields);
-                remap_uids(profile, &mut updated.fields, &targets);
-                updated.modified = now;
-                tx.update_content(existing, &updated).await?;
-                tx.set_position(&updated.uid, frozen.position).await?;
-                restore_files(&mut tx, version, &frozen.uid, &updated.uid).await?;
-                index_relations(&mut tx, profile, &updated).await?;
-            }
-            None => {
-                let Some(parent_path) = paths.get(parent).cloned() else { continue };
-                let siblings = taken.entry(parent.clone()).or_default();
-                let id = unique(&frozen.id, siblings);
-                siblings.push(id.clone());
-                let place = Place { uid: target, parent_uid: parent, path: format!("{parent_path}/{id}"), id };
-                let mut copy = recreated(app, frozen, profile, place, &actor_id);
-                remap_uids(profile, &mut copy.fields, &targets);
-                insert(app, &mut tx, &copy, &actor_id).await?;
-                restore_files(&mut tx, version, &frozen.uid, &copy.uid).await?;
-                index_relations(&mut tx, profile, &copy).await?;
-                paths.insert(copy.uid.clone(), copy.path.clone());
-            }
-        }
+        let Some(parent_path) = paths.get(parent) else { return Ok(None) };
+        let siblings = taken.entry(parent.clone()).or_default();
+        let id = unique(&frozen.id, siblings);
+        siblings.push(id.clone());
+        let place = Place { uid: target, parent_uid: parent, path: format!("{parent_path}/{id}"), id };
+        let mut copy = recreated(self.app, frozen, profile, place, self.actor);
+        remap_uids(profile, &mut copy.fields, self.targets);
+        insert(self.app, tx, &copy, self.actor).await?;
+        restore_files(tx, self.version, &frozen.uid, &copy.uid).await?;
+        index_relations(tx, profile, &copy).await?;
+        Ok(Some(copy))
     }
-    let entry = HistoryEntry {
-        action: Some(RESTORED_ACTION.to_owned()),
-        actor: actor_id,
-        comment: restore_comment(version),
-        review_state: page.review_state.clone().unwrap_or_default(),
-        time: now,
-    };
-    tx.append_history(&page.uid, &entry).await?;
-    recompute_allowed(app, &mut tx, &page.path).await?;
-    tx.emit(Event::VersionRestored { uid: page.uid.clone(), version: version.seq });
-    tx.commit().await?;
-    Ok(restored_page)
 }
 
 fn profile<'a>(app: &'a App, portal_type: &str) -> ApiResult<&'a TypeProfile> {

@@ -22,7 +22,7 @@ use metadata::metadata_changes;
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
 use wcs_core::app::App;
-use wcs_core::content::ContentObject;
+use wcs_core::content::{ContentObject, TypeProfile};
 use wcs_core::http::ApiResult;
 use wcs_core::i18n::Translator;
 use wcs_core::ops::working_copy::page_part;
@@ -128,85 +128,112 @@ fn compare_snapshots(
     let sides = Sides { app, old, new, reader, same_page: &same_page, image_file: &image_file };
     let page_metadata = metadata_changes(profile, old_page, new_page, reader.translator, true);
     if !profile.has_blocks() {
-        let text = sides.diff(old_page, new_page, false);
-        if text.is_none() && page_metadata.is_empty() {
-            return Comparison { rows: Vec::new() };
-        }
-        let row = Row::Block {
-            type_title: reader.translator.type_title(profile),
-            hidden_title: None,
-            change: text.is_some().then_some("changed"),
-            moved: false,
-            html: text.unwrap_or_else(|| sides.whole(new, new_page, false)),
-            metadata: page_metadata,
-        };
-        return Comparison { rows: vec![row] };
+        let rows = sides.page_without_blocks(profile, old_page, new_page, page_metadata).into_iter().collect();
+        return Comparison { rows };
     }
     let mut rows = Vec::new();
     if !page_metadata.is_empty() {
         rows.push(Row::Page { metadata: page_metadata });
     }
-    let old_blocks = blocks_in_order(app, old);
-    let new_blocks = blocks_in_order(app, new);
-    let old_index: HashMap<&str, usize> = old_blocks.iter().enumerate().map(|(i, b)| (b.uid.as_str(), i)).collect();
-    // Each current block's frozen counterpart: by uid, or the frozen block it is a copy of.
-    let counterpart: Vec<Option<usize>> = new_blocks
-        .iter()
-        .map(|b| old_index.get(copies.get(&b.uid).map_or(b.uid.as_str(), String::as_str)).copied())
-        .collect();
-    let matched_positions: Vec<usize> = counterpart.iter().flatten().copied().collect();
-    let mut kept = moves::in_place(&matched_positions).into_iter();
-    let mut still_here = vec![false; old_blocks.len()];
-    for position in &matched_positions {
-        still_here[*position] = true;
-    }
-    let mut skipped = 0;
-    let mut next_removed = 0;
-    for (block, frozen_index) in new_blocks.iter().zip(&counterpart) {
-        // Removed blocks that stood before this one's counterpart come first.
-        if let Some(until) = frozen_index {
-            while next_removed < *until {
-                if !still_here[next_removed] {
-                    flush(&mut rows, &mut skipped);
-                    rows.push(sides.whole_block_row(old, old_blocks[next_removed], "removed"));
-                }
-                next_removed += 1;
-            }
-        }
-        let Some(frozen) = frozen_index.map(|i| old_blocks[i]) else {
-            flush(&mut rows, &mut skipped);
-            rows.push(sides.whole_block_row(new, block, "added"));
-            continue;
-        };
-        let moved = !kept.next().unwrap_or(true);
-        let Some(block_profile) = app.types.get(&block.portal_type) else { continue };
-        let metadata = metadata_changes(block_profile, frozen, block, reader.translator, false);
-        let text = sides.diff(frozen, block, true);
-        if text.is_none() && !moved && metadata.is_empty() {
-            skipped += 1;
-            continue;
-        }
-        flush(&mut rows, &mut skipped);
-        rows.push(Row::Block {
-            type_title: reader.translator.type_title(block_profile),
-            hidden_title: hidden_title(block),
-            change: text.is_some().then_some("changed"),
-            moved,
-            html: text.unwrap_or_else(|| sides.whole(new, block, shows_title(block))),
-            metadata,
-        });
-    }
-    for (index, frozen) in old_blocks.iter().enumerate().skip(next_removed) {
-        if !still_here[index] {
-            flush(&mut rows, &mut skipped);
-            rows.push(sides.whole_block_row(old, frozen, "removed"));
-        }
-    }
-    flush(&mut rows, &mut skipped);
+    sides.block_rows(copies, &mut rows);
     if rows.iter().all(|r| matches!(r, Row::Skipped(_))) {
         rows.clear();
     }
     Comparison { rows }
+}
+
+impl Sides<'_> {
+    /// A page without blocks is one block row carrying its own metadata too.
+    fn page_without_blocks(
+        &self,
+        profile: &TypeProfile,
+        old_page: &FrozenObject,
+        new_page: &FrozenObject,
+        metadata: Vec<MetadataChange>,
+    ) -> Option<Row> {
+        let text = self.diff(old_page, new_page, false);
+        if text.is_none() && metadata.is_empty() {
+            return None;
+        }
+        Some(Row::Block {
+            type_title: self.reader.translator.type_title(profile),
+            hidden_title: None,
+            change: text.is_some().then_some("changed"),
+            moved: false,
+            html: text.unwrap_or_else(|| self.whole(self.new, new_page, false)),
+            metadata,
+        })
+    }
+
+    /// The rows of the blocks in the current reading order: removed blocks where they stood,
+    /// added and changed ones, and runs of unchanged ones folded into `skipped`.
+    fn block_rows(&self, copies: &HashMap<String, String>, rows: &mut Vec<Row>) {
+        let (old, new) = (self.old, self.new);
+        let old_blocks = blocks_in_order(self.app, old);
+        let new_blocks = blocks_in_order(self.app, new);
+        let old_index: HashMap<&str, usize> = old_blocks.iter().enumerate().map(|(i, b)| (b.uid.as_str(), i)).collect();
+        // Each current block's frozen counterpart: by uid, or the frozen block it is a copy of.
+        let counterpart: Vec<Option<usize>> = new_blocks
+            .iter()
+            .map(|b| old_index.get(copies.get(&b.uid).map_or(b.uid.as_str(), String::as_str)).copied())
+            .collect();
+        let matched_positions: Vec<usize> = counterpart.iter().flatten().copied().collect();
+        let mut kept = moves::in_place(&matched_positions).into_iter();
+        let mut still_here = vec![false; old_blocks.len()];
+        for position in &matched_positions {
+            still_here[*position] = true;
+        }
+        let mut skipped = 0;
+        let mut next_removed = 0;
+        for (block, frozen_index) in new_blocks.iter().zip(&counterpart) {
+            // Removed blocks that stood before this one's counterpart come first.
+            if let Some(until) = frozen_index {
+                while next_removed < *until {
+                    if !still_here[next_removed] {
+                        flush(rows, &mut skipped);
+                        rows.push(self.whole_block_row(old, old_blocks[next_removed], "removed"));
+                    }
+                    next_removed += 1;
+                }
+            }
+            let row = match frozen_index.map(|i| old_blocks[i]) {
+                None => Some(self.whole_block_row(new, block, "added")),
+                Some(frozen) => self.matched_block_row(frozen, block, !kept.next().unwrap_or(true)),
+            };
+            match row {
+                Some(row) => {
+                    flush(rows, &mut skipped);
+                    rows.push(row);
+                }
+                None => skipped += 1,
+            }
+        }
+        for (index, frozen) in old_blocks.iter().enumerate().skip(next_removed) {
+            if !still_here[index] {
+                flush(rows, &mut skipped);
+                rows.push(self.whole_block_row(old, frozen, "removed"));
+            }
+        }
+        flush(rows, &mut skipped);
+    }
+
+    /// The row of a block that is in both: `None` when it did not change at all.
+    fn matched_block_row(&self, frozen: &FrozenObject, block: &FrozenObject, moved: bool) -> Option<Row> {
+        let block_profile = self.app.types.get(&block.portal_type)?;
+        let metadata = metadata_changes(block_profile, frozen, block, self.reader.translator, false);
+        let text = self.diff(frozen, block, true);
+        if text.is_none() && !moved && metadata.is_empty() {
+            return None;
+        }
+        Some(Row::Block {
+            type_title: self.reader.translator.type_title(block_profile),
+            hidden_title: hidden_title(block),
+            change: text.is_some().then_some("changed"),
+            moved,
+            html: text.unwrap_or_else(|| self.whole(self.new, block, shows_title(block))),
+            metadata,
+        })
+    }
 }
 
 /// Both snapshots and what rendering their parts needs.

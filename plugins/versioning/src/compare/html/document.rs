@@ -173,25 +173,7 @@ pub(super) fn flatten(html: &str, interner: &mut Interner, side: &SideInfo<'_>) 
                             open.push((node.id(), None, doc.atoms.len()));
                             continue;
                         }
-                        let attrs = attributes(e);
-                        let link = (name == "a")
-                            .then(|| attribute(&attrs, "href"))
-                            .flatten()
-                            .filter(|href| !is_within_page(href, side.same_page))
-                            .map(|href| Rc::from(href.trim()));
-                        let parent_format = parent.map_or(&root_format, |p| &doc.elements[p].format);
-                        let format = Rc::new(parent_format.inside(name, link));
-                        let id = doc.elements.len();
-                        doc.elements.push(Element {
-                            name: output_name(name),
-                            attrs,
-                            parent,
-                            children: Vec::new(),
-                            format,
-                        });
-                        if let Some(p) = parent {
-                            doc.elements[p].children.push(id);
-                        }
+                        let id = push_element(&mut doc, e, parent, &root_format, side);
                         open.push((node.id(), Some(id), doc.atoms.len()));
                     }
                     Node::Text(t) => push_text(&mut doc, interner, &t.text, current(&open)),
@@ -215,6 +197,32 @@ pub(super) fn flatten(html: &str, interner: &mut Interner, side: &SideInfo<'_>) 
         }
     }
     doc
+}
+
+/// Adds an element whose content is looked into; its format is its parent's with its own
+/// (bold, a link that leaves the page…) on top.
+fn push_element(
+    doc: &mut Document,
+    element: &scraper::node::Element,
+    parent: Option<ElementId>,
+    root_format: &Rc<Format>,
+    side: &SideInfo<'_>,
+) -> ElementId {
+    let name = element.name();
+    let attrs = attributes(element);
+    let link = (name == "a")
+        .then(|| attribute(&attrs, "href"))
+        .flatten()
+        .filter(|href| !is_within_page(href, side.same_page))
+        .map(|href| Rc::from(href.trim()));
+    let parent_format = parent.map_or(root_format, |p| &doc.elements[p].format);
+    let format = Rc::new(parent_format.inside(name, link));
+    let id = doc.elements.len();
+    doc.elements.push(Element { name: output_name(name), attrs, parent, children: Vec::new(), format });
+    if let Some(p) = parent {
+        doc.elements[p].children.push(id);
+    }
+    id
 }
 
 fn push_text(doc: &mut Document, interner: &mut Interner, text: &str, element: Option<ElementId>) {
