@@ -70,4 +70,7 @@ impl Permission {
     pub const CHANGE_LOCAL_ROLES: Permission = Permission::new("Change local roles");
     /// Create, change and delete users and groups.
     pub const MANAGE_USERS: Permission = Permission::new("Manage users");
+    /// Read and change one's own account: the floor of `@users` reads and updates, whose
+    /// handlers then allow only the account's owner or `Manage users`.
+    pub const SET_OWN_PROPERTIES: Permission = Permission::new("Set own properties");
 }

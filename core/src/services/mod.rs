@@ -11,8 +11,8 @@ mod download;
 mod groups;
 mod images;
 mod move_copy;
+mod principal_forms;
 mod principal_search;
-mod principals;
 mod registry;
 mod relations;
 mod resolveuid;
@@ -57,12 +57,14 @@ fn build(r: &mut Registrar) {
     ] {
         r.service(service);
     }
-    for service in [&users::USERS_GET, &users::USERS_POST, &users::USERS_PATCH, &users::USERS_DELETE] {
-        r.service(service);
-    }
-    for service in [&groups::GROUPS_GET, &groups::GROUPS_POST, &groups::GROUPS_PATCH, &groups::GROUPS_DELETE] {
-        r.service(service);
-    }
+    r.service(&users::get::USERS_GET);
+    r.service(&users::post::USERS_POST);
+    r.service(&users::patch::USERS_PATCH);
+    r.service(&users::delete::USERS_DELETE);
+    r.service(&groups::get::GROUPS_GET);
+    r.service(&groups::post::GROUPS_POST);
+    r.service(&groups::patch::GROUPS_PATCH);
+    r.service(&groups::delete::GROUPS_DELETE);
     r.service(&principal_search::PRINCIPALS);
     r.service(&relations::RELATIONS);
     r.service(&registry::REGISTRY_GET);

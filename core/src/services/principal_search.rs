@@ -1,7 +1,7 @@
 //! `GET <site>/@principals?search=`: users and groups matching a term, for sharing forms.
 //! The virtual `AuthenticatedUsers` group is shown to Managers only.
 
-use super::principals::{authenticated_group, group_json, site_url};
+use super::principal_forms::{authenticated_group, group_json, site_url};
 use crate::app::SITE_TYPE;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, json};
 use crate::security::{AUTHENTICATED_GROUP, Csrf, Permission};

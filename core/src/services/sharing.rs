@@ -1,7 +1,7 @@
 //! `GET/POST <obj>/@sharing`: local roles per user and group, their inheritance from
 //! containers, and blocking that inheritance. Changes recompute the security of the subtree.
 
-use super::principals::authenticated_group;
+use super::principal_forms::authenticated_group;
 use crate::content::ContentObject;
 use crate::http::{ApiError, ApiResult, Ctx, FieldError, json};
 use crate::security::{AUTHENTICATED_GROUP, Csrf, Permission, recompute_allowed};

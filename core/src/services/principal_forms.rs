@@ -1,7 +1,7 @@
-//! Shared parts of `@users`, `@groups` and `@principals`: wire shapes and input checks.
+//! Shared by `@users`, `@groups`, `@principals` and `@sharing`: principals on the wire and checks of their input.
 
 use crate::http::{ApiError, ApiResult, Batch, Ctx, FieldError, batching_links};
-use crate::security::{AUTHENTICATED_GROUP, Permission};
+use crate::security::AUTHENTICATED_GROUP;
 use crate::store::{PrincipalQuery, StoredPrincipal};
 use serde_json::{Map, Value, json};
 
@@ -89,11 +89,6 @@ pub fn authenticated_group() -> StoredPrincipal {
         description: "Automatic group of every logged-in user".to_owned(),
         ..StoredPrincipal::default()
     }
-}
-
-/// Refuses callers without `Manage users`.
-pub fn require_manager(ctx: &Ctx) -> ApiResult<()> {
-    if ctx.allows(Permission::MANAGE_USERS) { Ok(()) } else { Err(Permission::MANAGE_USERS.refuse(&ctx.principal)) }
 }
 
 /// Checks a new principal id.

@@ -1,0 +1,55 @@
+//! `@groups` on the site root: list (batched, like `@users`), read, create, update members,
+//! delete; one method per file, each for `Manage users` only.
+
+pub mod delete;
+pub mod get;
+pub mod patch;
+pub mod post;
+
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError};
+use crate::security::AUTHENTICATED_GROUP;
+use crate::services::principal_forms::authenticated_group;
+use crate::store::StoredPrincipal;
+use serde_json::Value;
+
+async fn load_group(ctx: &Ctx, id: &str) -> ApiResult<StoredPrincipal> {
+    if id == AUTHENTICATED_GROUP {
+        return Ok(authenticated_group());
+    }
+    ctx.app
+        .store
+        .principal(id)
+        .await?
+        .filter(|p| p.kind == "group")
+        .ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("Group '{id}' could not be found.")))
+}
+
+fn stored_only(id: &str) -> ApiResult<()> {
+    if id == AUTHENTICATED_GROUP {
+        return Err(ApiError::new(ErrorCode::BadRequest, "The virtual group AuthenticatedUsers cannot be changed."));
+    }
+    Ok(())
+}
+
+/// Applies a `users` value: a list of ids to add, or `{"<id>": true|false}`.
+async fn membership_changes(
+    ctx: &Ctx,
+    value: Option<&Value>,
+    errors: &mut Vec<FieldError>,
+) -> ApiResult<Vec<(String, bool)>> {
+    let changes: Vec<(String, bool)> = match value {
+        None | Some(Value::Null) => return Ok(Vec::new()),
+        Some(Value::Array(ids)) => ids.iter().filter_map(Value::as_str).map(|id| (id.to_owned(), true)).collect(),
+        Some(Value::Object(map)) => map.iter().map(|(id, v)| (id.clone(), v.as_bool().unwrap_or(false))).collect(),
+        Some(_) => {
+            errors.push(FieldError::new("users", "Expected a list of user ids or {\"<id>\": true|false}."));
+            return Ok(Vec::new());
+        }
+    };
+    for (id, member) in &changes {
+        if *member && !ctx.app.store.principal_exists(id).await? {
+            errors.push(FieldError::new("users", format!("No user or group '{id}'.")));
+        }
+    }
+    Ok(changes)
+}

@@ -1,0 +1,77 @@
+//! `PATCH @users/<id>`: details, password, roles.
+
+use super::{hash, load_user, password, require_self_or_manager};
+use crate::app::SITE_TYPE;
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError};
+use crate::security::{Csrf, Permission, verify_password};
+use crate::service::{ContentKind, Service};
+use crate::services::principal_forms::{apply_text, finish, parse_roles, principal_segment};
+use poem::Response;
+use poem::http::{Method, StatusCode};
+use serde_json::Value;
+
+/// Updates a user: details, password (`old_password` when changing one's own), roles (Manage
+/// users only). The table declares `Set own properties`, the floor every caller needs; the
+/// handler narrows it to the user themselves or `Manage users`.
+pub static USERS_PATCH: Service = Service {
+    method: Method::PATCH,
+    name: "@users",
+    kind: ContentKind::Type(SITE_TYPE),
+    permission: Permission::SET_OWN_PROPERTIES,
+    csrf: Csrf::Cookie,
+    summary: "Update a user",
+    request_schema: None,
+    response_schema: None,
+    handler: |ctx| Box::pin(patch(ctx)),
+};
+
+async fn patch(ctx: Ctx) -> ApiResult<Response> {
+    let id = principal_segment(&ctx)?
+        .ok_or_else(|| ApiError::new(ErrorCode::MethodNotAllowed, "PATCH needs @users/<id>."))?;
+    require_self_or_manager(&ctx, &id)?;
+    let body = ctx.json_body()?;
+    let mut user = load_user(&ctx, &id).await?;
+    let mut errors = Vec::new();
+    for key in body.keys() {
+        if !matches!(
+            key.as_str(),
+            "fullname"
+                | "email"
+                | "description"
+                | "location"
+                | "home_page"
+                | "password"
+                | "old_password"
+                | "roles"
+                | "username"
+                | "id"
+        ) {
+            errors.push(FieldError::new(key, format!("'{key}' cannot be changed.")));
+        }
+    }
+    apply_text(&body, &mut user, &mut errors);
+    if let Some(roles) = body.get("roles") {
+        if ctx.allows(Permission::MANAGE_USERS) {
+            user.roles = parse_roles(&ctx, roles, &mut errors).unwrap_or_default();
+        } else {
+            errors.push(FieldError::new("roles", "Only user managers may change roles."));
+        }
+    }
+    if let Some(new_password) = password(&body, &mut errors) {
+        let changing_own = ctx.principal.user_id() == Some(id.as_str());
+        if changing_own {
+            let old = body.get("old_password").and_then(Value::as_str).unwrap_or_default();
+            let matches = user.password_hash.as_deref().is_some_and(|h| verify_password(old, h));
+            if !matches {
+                return Err(ApiError::new(ErrorCode::Forbidden, "The old password is wrong."));
+            }
+        }
+        user.password_hash = Some(hash(&new_password)?);
+    }
+    finish(errors)?;
+    let mut tx = ctx.app.store.begin().await?;
+    tx.update_principal(&user).await?;
+    tx.commit().await?;
+    ctx.app.security.forget_credentials();
+    Ok(Response::builder().status(StatusCode::NO_CONTENT).finish())
+}

@@ -1,0 +1,72 @@
+//! `POST @users`: create a user.
+
+use super::{hash, password};
+use crate::app::SITE_TYPE;
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError, json_with_status};
+use crate::security::{Csrf, Permission};
+use crate::service::{ContentKind, Service};
+use crate::services::principal_forms::{apply_text, check_id, finish, parse_roles, site_url, user_json};
+use crate::store::StoredPrincipal;
+use poem::Response;
+use poem::http::{Method, StatusCode};
+use serde_json::Value;
+
+/// `POST @users {username, password, email, fullname, roles…}`.
+pub static USERS_POST: Service = Service {
+    method: Method::POST,
+    name: "@users",
+    kind: ContentKind::Type(SITE_TYPE),
+    permission: Permission::MANAGE_USERS,
+    csrf: Csrf::Cookie,
+    summary: "Create a user",
+    request_schema: None,
+    response_schema: None,
+    handler: |ctx| Box::pin(post(ctx)),
+};
+
+async fn post(ctx: Ctx) -> ApiResult<Response> {
+    if !ctx.subpath.is_empty() {
+        return Err(ApiError::not_found(&ctx.request.service_url));
+    }
+    let body = ctx.json_body()?;
+    let mut errors = Vec::new();
+    let id = match body.get("username").or_else(|| body.get("id")) {
+        Some(Value::String(id)) => id.clone(),
+        _ => {
+            errors.push(FieldError::new("username", "A username is required."));
+            String::new()
+        }
+    };
+    check_id("username", &id, &mut errors);
+    let mut user =
+        StoredPrincipal { id: id.clone(), kind: "user".into(), login: Some(id.clone()), ..Default::default() };
+    apply_text(&body, &mut user, &mut errors);
+    user.roles = match body.get("roles") {
+        Some(value) => parse_roles(&ctx, value, &mut errors).unwrap_or_default(),
+        None => vec!["Member".to_owned()],
+    };
+    let password = password(&body, &mut errors);
+    if password.is_none() && !errors.iter().any(|e| e.field == "password") {
+        errors.push(FieldError::new("password", "A password is required."));
+    }
+    finish(errors)?;
+    if ctx.app.store.principal_exists(&id).await? {
+        return Err(ApiError::new(ErrorCode::Conflict, format!("The id '{id}' is already taken by a user or group.")));
+    }
+    user.password_hash = password.as_deref().map(hash).transpose()?;
+    let mut tx = ctx.app.store.begin().await?;
+    tx.insert_principal(&user).await.map_err(|e| {
+        if crate::store::is_unique_violation(&e) {
+            ApiError::new(ErrorCode::Conflict, format!("The id '{id}' is already taken."))
+        } else {
+            ApiError::internal(e)
+        }
+    })?;
+    tx.commit().await?;
+    let site = site_url(&ctx);
+    let mut response = json_with_status(StatusCode::CREATED, &user_json(&site, &user));
+    if let Ok(location) = format!("{site}/@users/{id}").parse() {
+        response.headers_mut().insert("location", location);
+    }
+    Ok(response)
+}
