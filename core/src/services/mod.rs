@@ -1,7 +1,7 @@
 //! Core's standard endpoints, one file per endpoint, registered as the plugin `core` through
 //! the same API every plugin uses.
 
-mod auth;
+mod authenticator;
 mod breadcrumbs;
 mod content_delete;
 mod content_get;
@@ -10,6 +10,10 @@ mod content_write;
 mod download;
 mod groups;
 mod images;
+mod login;
+mod login_form;
+mod login_renew;
+mod logout;
 mod move_copy;
 mod principal_forms;
 mod principal_search;
@@ -46,17 +50,13 @@ fn build(r: &mut Registrar) {
     r.service(&workflow::WORKFLOW_GET);
     r.service(&workflow::WORKFLOW_POST);
     r.service(&workflow::SET_STATE);
-    for service in [
-        &auth::LOGIN,
-        &auth::LOGIN_OPTIONS,
-        &auth::LOGIN_RENEW,
-        &auth::LOGOUT,
-        &auth::AUTHENTICATOR,
-        &auth::LOGIN_FORM,
-        &auth::LOGIN_FORM_POST,
-    ] {
-        r.service(service);
-    }
+    r.service(&login::post::LOGIN);
+    r.service(&login::get::LOGIN_OPTIONS);
+    r.service(&login_renew::LOGIN_RENEW);
+    r.service(&logout::LOGOUT);
+    r.service(&authenticator::AUTHENTICATOR);
+    r.service(&login_form::get::LOGIN_FORM);
+    r.service(&login_form::post::LOGIN_FORM_POST);
     r.service(&users::get::USERS_GET);
     r.service(&users::post::USERS_POST);
     r.service(&users::patch::USERS_PATCH);

@@ -1,0 +1,56 @@
+//! The HTML login form at `<site>/login` for browser views: shown by GET, checked by POST,
+//! which sets the `auth_token` cookie that `@logout` clears.
+
+pub mod get;
+pub mod post;
+
+use crate::http::{ApiError, ApiResult, Ctx};
+use crate::security::{AUTH_COOKIE, TOKEN_LIFETIME_SECS};
+use poem::Response;
+use poem::http::StatusCode;
+use serde_json::json;
+
+fn session_cookie(token: &str) -> String {
+    format!("{AUTH_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={TOKEN_LIFETIME_SECS}")
+}
+
+/// The cookie that replaces the session cookie: same attributes, so the browser drops it.
+pub fn clear_cookie() -> String {
+    format!("{AUTH_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0")
+}
+
+/// Only paths on this server are followed after login, never another site.
+fn safe_return(came_from: &str, fallback: &str) -> String {
+    let path = came_from.trim();
+    if path.starts_with('/') && !path.starts_with("//") && !path.contains(['\\', '\r', '\n']) {
+        path.to_owned()
+    } else {
+        fallback.to_owned()
+    }
+}
+
+fn render_form(ctx: &Ctx, status: StatusCode, login: &str, came_from: &str, error: &str) -> ApiResult<Response> {
+    let context = json!({
+        "lang": "en",
+        "site_title": ctx.context.title,
+        "action": format!("/{}/login", ctx.context.id),
+        "came_from": came_from,
+        "login": login,
+        "error": error,
+    });
+    let html = ctx.app.templates.render("login.html", &context).map_err(ApiError::internal)?;
+    Ok(Response::builder().status(status).content_type("text/html; charset=utf-8").body(html))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::safe_return;
+
+    #[test]
+    fn only_local_paths_are_followed() {
+        assert_eq!(safe_return("/Plone/doc", "/Plone"), "/Plone/doc");
+        assert_eq!(safe_return("//evil.example/x", "/Plone"), "/Plone");
+        assert_eq!(safe_return("https://evil.example", "/Plone"), "/Plone");
+        assert_eq!(safe_return("/\\evil", "/Plone"), "/Plone");
+    }
+}
