@@ -1,42 +1,18 @@
-//! `PATCH <obj>` (partial update, rename, reorder) and `PUT <obj>` (full replace).
+//! What `PATCH` and `PUT` of an object share: both change fields (`PUT` resets those not
+//! sent), rename (`id`), reorder children (`ordering`) and answer 204 or the new
+//! representation.
 
 use crate::content::values::{Mode, parse_changes};
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, json};
 use crate::ops;
-use crate::security::{Csrf, Permission};
+use crate::security::Permission;
 use crate::serialize::serialize_content;
-use crate::service::{ContentKind, Service};
 use poem::Response;
-use poem::http::{Method, StatusCode};
+use poem::http::StatusCode;
 use serde_json::{Map, Value};
 
-/// Changes the fields sent; `{"id": …}` renames, `{"ordering": …}` reorders children.
-pub static PATCH: Service = Service {
-    method: Method::PATCH,
-    name: "",
-    kind: ContentKind::Any,
-    permission: Permission::MODIFY_PORTAL_CONTENT,
-    csrf: Csrf::Cookie,
-    summary: "Update fields (204, or 200 with Prefer: return=representation); rename; reorder children",
-    request_schema: Some(super::schemas::content_write),
-    response_schema: Some(super::schemas::content),
-    handler: |ctx| Box::pin(write(ctx, Mode::Patch)),
-};
-
-/// Replaces every field: those not sent return to their defaults.
-pub static PUT: Service = Service {
-    method: Method::PUT,
-    name: "",
-    kind: ContentKind::Any,
-    permission: Permission::MODIFY_PORTAL_CONTENT,
-    csrf: Csrf::Cookie,
-    summary: "Replace all fields (fields not sent are reset to their defaults)",
-    request_schema: Some(super::schemas::content_write),
-    response_schema: Some(super::schemas::content),
-    handler: |ctx| Box::pin(write(ctx, Mode::Replace)),
-};
-
-async fn write(ctx: Ctx, mode: Mode) -> ApiResult<Response> {
+/// Applies the body to the context, `mode` saying what becomes of the fields not sent.
+pub async fn write(ctx: Ctx, mode: Mode) -> ApiResult<Response> {
     let body = ctx.json_body()?;
     if let Some(type_name) = body.get("@type")
         && type_name.as_str() != Some(ctx.context.portal_type.as_str())

@@ -1,12 +1,16 @@
-//! Core's standard endpoints, one file per endpoint, registered as the plugin `core` through
-//! the same API every plugin uses.
+//! Core's standard endpoints, registered as the plugin `core` through the same API every
+//! plugin uses. One file per endpoint, named after it; an endpoint with several methods is a
+//! folder with one file per method and its shared helpers in `mod.rs`.
 
 mod authenticator;
 mod breadcrumbs;
 mod content_delete;
 mod content_get;
+mod content_patch;
 mod content_post;
+mod content_put;
 mod content_write;
+mod copy;
 mod download;
 mod groups;
 mod images;
@@ -14,7 +18,8 @@ mod login;
 mod login_form;
 mod login_renew;
 mod logout;
-mod move_copy;
+mod move_copy_sources;
+mod move_to;
 mod principal_forms;
 mod principal_search;
 mod registry;
@@ -25,11 +30,13 @@ mod search;
 mod sharing;
 mod trash;
 mod types;
+mod untrash;
 mod users;
 mod view;
 mod vocabularies;
 mod workflow;
-mod working_copy;
+mod workflow_set_state;
+mod workingcopy;
 
 use crate::plugin::Registrar;
 use crate::serialize;
@@ -39,17 +46,17 @@ fn build(r: &mut Registrar) {
     r.service(&content_get::GET);
     r.service(&view::VIEW);
     r.service(&content_post::POST);
-    r.service(&content_write::PATCH);
-    r.service(&content_write::PUT);
+    r.service(&content_patch::PATCH);
+    r.service(&content_put::PUT);
     r.service(&content_delete::DELETE);
-    r.service(&move_copy::MOVE);
-    r.service(&move_copy::COPY);
+    r.service(&move_to::MOVE);
+    r.service(&copy::COPY);
     r.service(&download::DOWNLOAD);
     r.service(&types::TYPES);
     r.service(&search::SEARCH);
-    r.service(&workflow::WORKFLOW_GET);
-    r.service(&workflow::WORKFLOW_POST);
-    r.service(&workflow::SET_STATE);
+    r.service(&workflow::get::WORKFLOW_GET);
+    r.service(&workflow::post::WORKFLOW_POST);
+    r.service(&workflow_set_state::SET_STATE);
     r.service(&login::post::LOGIN);
     r.service(&login::get::LOGIN_OPTIONS);
     r.service(&login_renew::LOGIN_RENEW);
@@ -67,19 +74,20 @@ fn build(r: &mut Registrar) {
     r.service(&groups::delete::GROUPS_DELETE);
     r.service(&principal_search::PRINCIPALS);
     r.service(&relations::RELATIONS);
-    r.service(&registry::REGISTRY_GET);
-    r.service(&registry::REGISTRY_PATCH);
+    r.service(&registry::get::REGISTRY_GET);
+    r.service(&registry::patch::REGISTRY_PATCH);
     r.service(&vocabularies::VOCABULARIES);
     r.service(&resolveuid::RESOLVEUID);
     r.service(&images::IMAGES);
-    r.service(&sharing::SHARING_GET);
-    r.service(&sharing::SHARING_POST);
-    r.service(&trash::TRASH);
-    r.service(&trash::UNTRASH);
-    r.service(&trash::TRASH_LIST);
-    for service in [&working_copy::CHECK_OUT, &working_copy::INFO, &working_copy::CHECK_IN, &working_copy::CANCEL] {
-        r.service(service);
-    }
+    r.service(&sharing::get::SHARING_GET);
+    r.service(&sharing::post::SHARING_POST);
+    r.service(&trash::post::TRASH);
+    r.service(&untrash::UNTRASH);
+    r.service(&trash::get::TRASH_LIST);
+    r.service(&workingcopy::post::CHECK_OUT);
+    r.service(&workingcopy::get::INFO);
+    r.service(&workingcopy::patch::CHECK_IN);
+    r.service(&workingcopy::delete::CANCEL);
     r.subscriber(&crate::events::feed::CHANGE_FEED);
     r.component(&types::TYPES_COMPONENT);
     r.service(&breadcrumbs::BREADCRUMBS);

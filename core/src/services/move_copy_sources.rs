@@ -1,4 +1,5 @@
-//! `POST <folder>/@move` and `@copy`: bring objects (by URL, path or UID) into this folder.
+//! What `@move` and `@copy` bring into a folder: the `source` of their body (a URL, path or
+//! UID, or a list of them) resolved to objects, and the answer pairing old and new URLs.
 //!
 //! Unlike upstream, a source that cannot be found is a 400 naming it, and nothing is moved:
 //! a partial move is harder for an editor to undo than a clear error.
@@ -6,40 +7,13 @@
 use crate::content::ContentObject;
 use crate::content::links::is_uid;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError, json};
-use crate::ops;
-use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
+use crate::security::Permission;
 use poem::Response;
-use poem::http::Method;
 use serde_json::{Value, json};
 
-/// Moves objects here; old paths redirect.
-pub static MOVE: Service = Service {
-    method: Method::POST,
-    name: "@move",
-    kind: ContentKind::Folderish,
-    permission: Permission::ADD_PORTAL_CONTENT,
-    csrf: Csrf::Cookie,
-    summary: "Move objects into this folder",
-    request_schema: Some(super::schemas::move_copy_request),
-    response_schema: Some(super::schemas::move_copy_response),
-    handler: |ctx| Box::pin(move_or_copy(ctx, true)),
-};
-
-/// Copies objects here (new uids; clashing ids become `copy_of_…`).
-pub static COPY: Service = Service {
-    method: Method::POST,
-    name: "@copy",
-    kind: ContentKind::Folderish,
-    permission: Permission::ADD_PORTAL_CONTENT,
-    csrf: Csrf::Cookie,
-    summary: "Copy objects into this folder",
-    request_schema: Some(super::schemas::move_copy_request),
-    response_schema: Some(super::schemas::move_copy_response),
-    handler: |ctx| Box::pin(move_or_copy(ctx, false)),
-};
-
-async fn move_or_copy(ctx: Ctx, is_move: bool) -> ApiResult<Response> {
+/// The objects the body's `source` names, each checked for `permission` (what taking it
+/// from where it is needs).
+pub async fn requested_sources(ctx: &Ctx, permission: Permission) -> ApiResult<Vec<ContentObject>> {
     let body = ctx.json_body()?;
     let references: Vec<&str> = match body.get("source") {
         None | Some(Value::Null) => {
@@ -57,15 +31,15 @@ async fn move_or_copy(ctx: Ctx, is_move: bool) -> ApiResult<Response> {
             ));
         }
     };
-    let sources = resolve_sources(&ctx, &references).await?;
+    let sources = resolve_sources(ctx, &references).await?;
     for source in &sources {
-        ctx.check_on(source, if is_move { Permission::DELETE_OBJECTS } else { Permission::VIEW }).await?;
+        ctx.check_on(source, permission).await?;
     }
-    let results = if is_move {
-        ops::move_into(&ctx.app, &sources, &ctx.context).await?
-    } else {
-        ops::copy_into(&ctx.app, &sources, &ctx.context, ctx.principal.actor()).await?
-    };
+    Ok(sources)
+}
+
+/// `[{source, target}]`: each object's URL before and after, from `(old path, object)` pairs.
+pub fn source_target_pairs(ctx: &Ctx, results: &[(String, ContentObject)]) -> Response {
     let base = &ctx.request.base_url;
     let body: Vec<Value> = results
         .iter()
@@ -74,7 +48,7 @@ async fn move_or_copy(ctx: Ctx, is_move: bool) -> ApiResult<Response> {
             json!({"source": old_url, "target": object.url(base)})
         })
         .collect();
-    Ok(json(&Value::Array(body)))
+    json(&Value::Array(body))
 }
 
 /// Resolves each reference (absolute URL, physical or site-relative path, or UID).

@@ -1,0 +1,20 @@
+//! `PATCH <obj>`.
+
+use super::content_write::write;
+use crate::content::values::Mode;
+use crate::security::{Csrf, Permission};
+use crate::service::{ContentKind, Service};
+use poem::http::Method;
+
+/// Changes the fields sent; `{"id": …}` renames, `{"ordering": …}` reorders children.
+pub static PATCH: Service = Service {
+    method: Method::PATCH,
+    name: "",
+    kind: ContentKind::Any,
+    permission: Permission::MODIFY_PORTAL_CONTENT,
+    csrf: Csrf::Cookie,
+    summary: "Update fields (204, or 200 with Prefer: return=representation); rename; reorder children",
+    request_schema: Some(super::schemas::content_write),
+    response_schema: Some(super::schemas::content),
+    handler: |ctx| Box::pin(write(ctx, Mode::Patch)),
+};

@@ -1,0 +1,101 @@
+//! `POST <obj>/@workflow/<transition>`.
+
+use super::{comment, entry_json};
+use crate::content::ContentObject;
+use crate::content::values::parse_datetime;
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, json};
+use crate::ops::workflow::{TransitionRequest, transition, workflow_of};
+use crate::security::{Access, Csrf, Permission, denied};
+use crate::service::{ContentKind, Service};
+use crate::store::ancestor_paths;
+use poem::Response;
+use poem::http::Method;
+use serde_json::{Map, Value};
+
+/// Fires a transition; the body may carry `comment`, `effective`, `expires`, `include_children`.
+pub static WORKFLOW_POST: Service = Service {
+    method: Method::POST,
+    name: "@workflow",
+    kind: ContentKind::Any,
+    permission: Permission::VIEW,
+    csrf: Csrf::Cookie,
+    summary: "Fire a workflow transition (POST @workflow/<transition>)",
+    request_schema: Some(crate::services::schemas::transition_request),
+    response_schema: Some(crate::services::schemas::history_entry),
+    handler: |ctx| Box::pin(post(ctx)),
+};
+
+async fn post(ctx: Ctx) -> ApiResult<Response> {
+    let id = match ctx.subpath.as_slice() {
+        [] => return Err(ApiError::new(ErrorCode::WorkflowError, "Missing transition.")),
+        [id] => id.clone(),
+        _ => return Err(ApiError::not_found(&ctx.request.service_url)),
+    };
+    let body = ctx.optional_json_body()?;
+    let request = transition_request(&body)?;
+    let include_children = match body.get("include_children") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(ApiError::invalid_parameter("include_children", "Expected true or false.")),
+    };
+    let workflow = workflow_of(&ctx.app, &ctx.context)?.ok_or_else(|| {
+        ApiError::new(ErrorCode::WorkflowError, format!("{} has no workflow.", ctx.context.portal_type))
+    })?;
+    let state = ctx.context.review_state.as_deref().unwrap_or_default();
+    let step = workflow.transitions_from(state).find(|t| t.id == id).ok_or_else(|| {
+        ApiError::new(ErrorCode::WorkflowError, format!("Invalid transition '{id}' from state '{state}'."))
+    })?;
+    if !ctx.access.allows_named(&ctx.app, &step.guard_permission) {
+        return Err(denied(&ctx.principal, &step.guard_permission));
+    }
+    let mut objects = vec![ctx.context.clone()];
+    if include_children && ctx.profile.folderish {
+        objects.extend(children_allowing(&ctx, &id, &workflow.id).await?);
+    }
+    let entry = transition(&ctx.app, &objects, &id, ctx.principal.actor(), &request).await?;
+    Ok(json(&entry_json(Some(workflow), &entry)))
+}
+
+/// The descendants on which the caller may fire `transition` too (two queries in all).
+async fn children_allowing(ctx: &Ctx, transition: &str, workflow_id: &str) -> ApiResult<Vec<ContentObject>> {
+    let subtree = ctx.app.store.subtree(&ctx.context.path).await?;
+    let uids: Vec<String> = subtree.iter().map(|o| o.uid.clone()).collect();
+    let mut local = ctx.app.store.local_roles(&uids).await?;
+    local.extend(ctx.access.local_roles().iter().cloned());
+    let above = &ctx.access.chain()[..ctx.access.chain().len() - 1];
+    let by_path: std::collections::HashMap<&str, &ContentObject> =
+        subtree.iter().map(|o| (o.path.as_str(), o)).collect();
+    let Some(workflow) = ctx.app.workflows.get(workflow_id) else { return Ok(Vec::new()) };
+    let mut allowed = Vec::new();
+    for child in subtree.iter().skip(1) {
+        let same_workflow = ctx
+            .app
+            .types
+            .get(&child.portal_type)
+            .is_some_and(|p| p.workflow.first().map(String::as_str) == Some(workflow_id));
+        let state = child.review_state.as_deref().unwrap_or_default();
+        let Some(step) = workflow.transitions_from(state).find(|t| t.id == transition).filter(|_| same_workflow) else {
+            continue;
+        };
+        let mut chain: Vec<ContentObject> = above.to_vec();
+        chain.extend(ancestor_paths(&child.path).iter().filter_map(|p| by_path.get(p.as_str()).map(|o| (*o).clone())));
+        chain.push(child.clone());
+        if Access::from_parts(&ctx.principal, chain, &local).allows_named(&ctx.app, &step.guard_permission) {
+            allowed.push(child.clone());
+        }
+    }
+    Ok(allowed)
+}
+
+fn transition_request(body: &Map<String, Value>) -> ApiResult<TransitionRequest> {
+    let time = |name: &str| -> ApiResult<Option<chrono::DateTime<chrono::Utc>>> {
+        match body.get(name) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(text)) => {
+                parse_datetime(text).map(Some).map_err(|m| ApiError::invalid_parameter(name, m))
+            }
+            Some(_) => Err(ApiError::invalid_parameter(name, "Expected an ISO 8601 date and time.")),
+        }
+    };
+    Ok(TransitionRequest { comment: comment(body)?, effective: time("effective")?, expires: time("expires")? })
+}
