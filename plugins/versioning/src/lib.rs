@@ -14,11 +14,11 @@ mod history;
 mod items;
 mod permissions;
 mod render;
-mod rest;
 mod restore;
 mod snapshot;
 mod store;
 mod tables;
+mod versions;
 mod views;
 
 pub use compare::html::{
@@ -60,9 +60,9 @@ fn build(r: &mut Registrar) {
     r.subscriber(&DROP_VERSIONS_OF_REMOVED);
     r.permission(ACCESS_VERSIONS, permissions::ACCESS_ROLES);
     r.permission(CREATE_VERSIONS, permissions::CREATE_ROLES);
-    for service in [&rest::LIST_OR_GET, &rest::CREATE_OR_RESTORE, &rest::DELETE] {
-        r.service(service);
-    }
+    r.service(&versions::get::LIST_OR_GET);
+    r.service(&versions::post::CREATE_OR_RESTORE);
+    r.service(&versions::delete::DELETE);
     r.component(&component::VERSIONS_COMPONENT);
     r.service(&history::HISTORY);
     for service in views::SERVICES {

@@ -3,12 +3,16 @@
 //! position (`version_id`, 0 = the oldest kept), render tera templates in the caller's
 //! language, and carry the CSRF token in every form (`_authenticator`).
 
-use crate::compare::{Row, compare};
-use crate::render::render_body;
-use crate::restore::restore;
-use crate::store::{create_version, index_of, load_version, version_at};
+mod compare_version;
+mod create_version;
+mod delete_version;
+mod display_version;
+mod list_versions;
+mod restore_version;
+
+use crate::store::{index_of, version_at};
 use crate::tables::VersionInfo;
-use crate::{ACCESS_VERSIONS, CREATE_VERSIONS, VERSIONING};
+use crate::{CREATE_VERSIONS, VERSIONING};
 use serde_json::{Value, json};
 use wcs_core::http::{ApiError, ApiResult, Ctx, parse_query};
 use wcs_core::i18n::Translator;
@@ -18,11 +22,22 @@ use wcs_core::service::{BoxFuture, ContentKind, Service};
 
 /// The templates the views render (they extend core's `layout.html`).
 pub const TEMPLATES: [(&str, &str); 3] = [
-    ("list_versions.html", include_str!("../../../templates/list_versions.html")),
-    ("display_version.html", include_str!("../../../templates/display_version.html")),
-    ("compare_version.html", include_str!("../../../templates/compare_version.html")),
+    ("list_versions.html", include_str!("../../../../templates/list_versions.html")),
+    ("display_version.html", include_str!("../../../../templates/display_version.html")),
+    ("compare_version.html", include_str!("../../../../templates/compare_version.html")),
 ];
 
+/// Every browser view.
+pub const SERVICES: [&Service; 6] = [
+    &list_versions::LIST_VERSIONS,
+    &display_version::DISPLAY_VERSION,
+    &compare_version::COMPARE_VERSION,
+    &create_version::CREATE_VERSION,
+    &restore_version::RESTORE_VERSION,
+    &delete_version::DELETE_VERSION,
+];
+
+/// A browser view: addressed on versioned content, a CSRF token on every form post.
 const fn view(
     method: Method,
     name: &'static str,
@@ -42,52 +57,6 @@ const fn view(
         handler,
     }
 }
-
-static LIST: Service = view(
-    Method::GET,
-    "list_versions",
-    ACCESS_VERSIONS,
-    "HTML: the versions with author, time, comment and actions",
-    |ctx| Box::pin(list(ctx)),
-);
-static DISPLAY: Service = view(
-    Method::GET,
-    "display_version",
-    ACCESS_VERSIONS,
-    "HTML: the body of the version at position version_id (0 = oldest kept)",
-    |ctx| Box::pin(display(ctx)),
-);
-static COMPARE: Service = view(
-    Method::GET,
-    "compare_version",
-    ACCESS_VERSIONS,
-    "HTML: the version at position version_id compared with the current content",
-    |ctx| Box::pin(compare_view(ctx)),
-);
-static CREATE: Service = view(
-    Method::POST,
-    "create_version",
-    CREATE_VERSIONS,
-    "Form post (comment, _authenticator): create a version, then back to list_versions",
-    |ctx| Box::pin(create(ctx)),
-);
-static RESTORE: Service = view(
-    Method::POST,
-    "restore_version",
-    CREATE_VERSIONS,
-    "Form post (version_id, _authenticator): restore that version, then back to the object",
-    |ctx| Box::pin(restore_post(ctx)),
-);
-static DELETE: Service = view(
-    Method::POST,
-    "delete_version",
-    CREATE_VERSIONS,
-    "Form post (version_id, _authenticator): delete that version, then back to list_versions",
-    |ctx| Box::pin(delete_post(ctx)),
-);
-
-/// Every browser view.
-pub const SERVICES: [&Service; 6] = [&LIST, &DISPLAY, &COMPARE, &CREATE, &RESTORE, &DELETE];
 
 /// The views' page, shared context first: site, object, language, labels.
 struct Page<'a> {
@@ -189,71 +158,4 @@ fn see_other(location: &str) -> Response {
 
 fn form_value(ctx: &Ctx, name: &str) -> Option<String> {
     parse_query(&String::from_utf8_lossy(&ctx.body)).into_iter().find(|(k, _)| k == name).map(|(_, v)| v)
-}
-
-async fn list(ctx: Ctx) -> ApiResult<Response> {
-    let page = Page::new(&ctx).await?;
-    let versions = crate::tables::versions(&ctx.app.store, &ctx.context.uid).await?;
-    let items: Vec<Value> = versions.iter().map(|v| page.version_json(&versions, v)).collect();
-    page.render("list_versions.html", json!({"versions": items}))
-}
-
-async fn display(ctx: Ctx) -> ApiResult<Response> {
-    let page = Page::new(&ctx).await?;
-    let (versions, chosen) = page.chosen(ctx.request.query_value("version_id")).await?;
-    let (_, snapshot) = load_version(&ctx.app, &ctx.context.uid, chosen.seq, &ctx.request.service_url).await?;
-    let body = render_body(&ctx.app, &snapshot, &page.translator);
-    let version = page.version_json(&versions, &chosen);
-    page.render("display_version.html", json!({"version": version, "body_html": body}))
-}
-
-async fn compare_view(ctx: Ctx) -> ApiResult<Response> {
-    let page = Page::new(&ctx).await?;
-    let (versions, chosen) = page.chosen(ctx.request.query_value("version_id")).await?;
-    let (_, snapshot) = load_version(&ctx.app, &ctx.context.uid, chosen.seq, &ctx.request.service_url).await?;
-    let comparison = compare(&ctx.app, &ctx.context, &snapshot, &page.translator, &ctx.request.base_url).await?;
-    let rows = comparison.rows_json();
-    let skipped_label = |row: &Row| match row {
-        Row::Skipped(count) => page.translator.text_with("versioning-skipped", &[("count", count.to_string())]),
-        _ => String::new(),
-    };
-    let rows: Vec<Value> = rows
-        .into_iter()
-        .zip(&comparison.rows)
-        .map(|(mut json, row)| {
-            if let Some(map) = json.as_object_mut() {
-                map.insert("skipped_text".into(), json!(skipped_label(row)));
-            }
-            json
-        })
-        .collect();
-    let version = page.version_json(&versions, &chosen);
-    page.render(
-        "compare_version.html",
-        json!({"version": version, "rows": rows, "changes_total": comparison.changes_total()}),
-    )
-}
-
-async fn create(ctx: Ctx) -> ApiResult<Response> {
-    let page = Page::new(&ctx).await?;
-    let comment = form_value(&ctx, "comment").unwrap_or_default();
-    create_version(&ctx.app, &ctx.context, &ctx.principal, &comment).await?;
-    Ok(see_other(&format!("{}/list_versions", page.url())))
-}
-
-async fn restore_post(ctx: Ctx) -> ApiResult<Response> {
-    let page = Page::new(&ctx).await?;
-    let (_, chosen) = page.chosen(form_value(&ctx, "version_id").as_deref()).await?;
-    let (info, snapshot) = load_version(&ctx.app, &ctx.context.uid, chosen.seq, &ctx.request.service_url).await?;
-    restore(&ctx.app, &ctx.context, &info, &snapshot, &ctx.principal).await?;
-    Ok(see_other(&page.url()))
-}
-
-async fn delete_post(ctx: Ctx) -> ApiResult<Response> {
-    let page = Page::new(&ctx).await?;
-    let (_, chosen) = page.chosen(form_value(&ctx, "version_id").as_deref()).await?;
-    let mut tx = ctx.app.store.begin().await?;
-    crate::tables::delete_version(&mut tx, &chosen.object_uid, chosen.seq).await?;
-    tx.commit().await?;
-    Ok(see_other(&format!("{}/list_versions", page.url())))
 }

@@ -1,0 +1,28 @@
+//! `GET <obj>/display_version?version_id=<index>`.
+
+use super::{Page, view};
+use crate::ACCESS_VERSIONS;
+use crate::render::render_body;
+use crate::store::load_version;
+use serde_json::json;
+use wcs_core::http::{ApiResult, Ctx};
+use wcs_core::poem_reexports::{Method, Response};
+use wcs_core::service::Service;
+
+/// A version rendered as the page looked then.
+pub static DISPLAY_VERSION: Service = view(
+    Method::GET,
+    "display_version",
+    ACCESS_VERSIONS,
+    "HTML: the body of the version at position version_id (0 = oldest kept)",
+    |ctx| Box::pin(display(ctx)),
+);
+
+async fn display(ctx: Ctx) -> ApiResult<Response> {
+    let page = Page::new(&ctx).await?;
+    let (versions, chosen) = page.chosen(ctx.request.query_value("version_id")).await?;
+    let (_, snapshot) = load_version(&ctx.app, &ctx.context.uid, chosen.seq, &ctx.request.service_url).await?;
+    let body = render_body(&ctx.app, &snapshot, &page.translator);
+    let version = page.version_json(&versions, &chosen);
+    page.render("display_version.html", json!({"version": version, "body_html": body}))
+}
