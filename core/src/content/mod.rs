@@ -1,6 +1,7 @@
 //! Content objects, their types and the rules for their ids and field values.
 
 mod field_input;
+mod fields;
 pub mod ids;
 pub mod layout;
 pub mod links;

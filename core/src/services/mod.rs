@@ -43,6 +43,14 @@ use crate::serialize;
 pub use view::DEFAULT_VIEW;
 
 fn build(r: &mut Registrar) {
+    services(r);
+    r.subscriber(&crate::events::feed::CHANGE_FEED);
+    serializers(r);
+    content(r);
+}
+
+/// Core's endpoints, one per file.
+fn services(r: &mut Registrar) {
     r.service(&content_get::GET);
     r.service(&view::VIEW);
     r.service(&content_post::POST);
@@ -88,9 +96,12 @@ fn build(r: &mut Registrar) {
     r.service(&workingcopy::get::INFO);
     r.service(&workingcopy::patch::CHECK_IN);
     r.service(&workingcopy::delete::CANCEL);
-    r.subscriber(&crate::events::feed::CHANGE_FEED);
-    r.component(&types::TYPES_COMPONENT);
     r.service(&breadcrumbs::BREADCRUMBS);
+}
+
+/// How content becomes JSON: the layers, the field serializers and the components.
+fn serializers(r: &mut Registrar) {
+    r.component(&types::TYPES_COMPONENT);
     r.component(&breadcrumbs::BREADCRUMBS_COMPONENT);
     r.content_serializer(&serialize::CORE_BASE);
     r.content_serializer(&serialize::CORE_FOLDER);
@@ -104,6 +115,10 @@ fn build(r: &mut Registrar) {
     r.field_serializer(&serialize::URI_LINK_FIELD);
     r.field_serializer(&serialize::RELATION_CHOICE_FIELD);
     r.field_serializer(&serialize::RELATION_LIST_FIELD);
+}
+
+/// Core's content types, workflows and records.
+fn content(r: &mut Registrar) {
     for profile in [
         include_str!("../../types/plone_site.toml"),
         include_str!("../../types/folder.toml"),

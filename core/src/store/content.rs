@@ -1,5 +1,6 @@
 //! Queries on the content tree. Every listing is one statement, whatever its length.
 
+use super::changes::{ORDERING, changed_fields};
 use super::rows::{CONTENT_COLUMNS, content_from_row, placeholders, time_to_db};
 use super::{Store, Tx, subtree_end};
 use crate::content::ContentObject;
@@ -358,27 +359,6 @@ impl Tx {
         self.emit(Event::Removed { uid: root.uid.clone(), path: root.path.clone() });
         Ok(())
     }
-}
-
-/// What a container's `Modified` event names when the order of its children changed.
-pub const ORDERING: &str = "ordering";
-
-/// The names of what differs between two states of an object: its columns by field name,
-/// and its stored fields.
-fn changed_fields(before: &ContentObject, after: &ContentObject) -> Vec<String> {
-    let mut changed: Vec<String> = Vec::new();
-    let columns = [
-        ("title", before.title != after.title),
-        ("description", before.description != after.description),
-        ("review_state", before.review_state != after.review_state),
-        ("modified", before.modified != after.modified),
-        ("effective", before.effective != after.effective),
-        ("expires", before.expires != after.expires),
-    ];
-    changed.extend(columns.iter().filter(|(_, differs)| *differs).map(|(name, _)| (*name).to_owned()));
-    let names = before.fields.keys().chain(after.fields.keys().filter(|k| !before.fields.contains_key(*k)));
-    changed.extend(names.filter(|name| before.fields.get(*name) != after.fields.get(*name)).cloned());
-    changed
 }
 
 /// The SQL condition that keeps only what `visibility` allows, with its parameters starting

@@ -6,6 +6,7 @@
 //! that upgrades to a write lock would otherwise fail with `SQLITE_BUSY` under load.
 
 mod blob;
+mod changes;
 mod content;
 mod feed;
 mod listing;
@@ -19,6 +20,7 @@ mod search;
 mod security;
 
 pub use blob::{BlobMeta, BlobRange};
+pub use changes::ORDERING;
 pub use feed::Change;
 pub use listing::{Listing, ListingOrder, TypeFilter};
 pub use migrations::Migration;

@@ -1,0 +1,159 @@
+//! The fields of content types: their kinds (core's and plugins') and their definitions as
+//! profiles declare them.
+
+use serde::Deserialize;
+
+/// The kinds of field a profile may declare; each has its own validation and serialization.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq, Hash)]
+pub enum FieldKind {
+    /// One line of text.
+    #[default]
+    TextLine,
+    /// Multi-line plain text.
+    Text,
+    /// HTML, sanitised on the way in and out.
+    RichText,
+    /// true / false.
+    Bool,
+    /// A whole number.
+    Int,
+    /// A floating-point number.
+    Float,
+    /// An ISO 8601 timestamp, stored in UTC.
+    Datetime,
+    /// An ISO 8601 date.
+    Date,
+    /// A list of unique strings, such as tags.
+    List,
+    /// One value from a fixed vocabulary.
+    Choice,
+    /// A URL; `javascript:` and similar schemes are refused.
+    URI,
+    /// A file stored as a blob.
+    File,
+    /// An image stored as a blob.
+    Image,
+    /// A reference to one other object, stored as its uid.
+    RelationChoice,
+    /// An ordered list of references to other objects, stored as uids.
+    RelationList,
+    /// A small JSON object of plain values (text, numbers, booleans), such as a block's
+    /// display configuration.
+    Mapping,
+    /// A block page's layout: slots → rows → columns → block uids (see `crate::layout`).
+    PageLayout,
+    /// A kind a plugin registered ([`crate::plugin::Registrar::field_kind`]), named by its
+    /// `name` in profiles.
+    #[serde(skip)]
+    Plugin(&'static FieldKindDef),
+}
+
+/// A field kind a plugin adds: how input becomes a stored value, and how editors' forms
+/// describe it. Its output is a field serializer for `FieldKind::Plugin(&THIS)`, registered
+/// like any other (without one, the stored value is sent as it is).
+pub struct FieldKindDef {
+    /// The name profiles use in `kind = "…"`; it must not be one of core's.
+    pub name: &'static str,
+    /// Validates a client's value (never `null`, which clears the field) and returns what is
+    /// stored, or a message for the field error. It must accept what the kind's serializer
+    /// sends, so a GET followed by a PUT round-trips.
+    pub parse: fn(&FieldDef, &serde_json::Value) -> Result<serde_json::Value, String>,
+    /// The JSON Schema of the field in `@types`.
+    pub json_schema: fn(&FieldDef) -> serde_json::Value,
+}
+
+impl std::fmt::Debug for FieldKindDef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "FieldKindDef({})", self.name)
+    }
+}
+
+impl PartialEq for FieldKindDef {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for FieldKindDef {}
+
+impl std::hash::Hash for FieldKindDef {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.name.hash(state);
+    }
+}
+
+impl FieldKind {
+    /// One of core's kinds, by the name profiles use.
+    pub fn core(name: &str) -> Option<FieldKind> {
+        use serde::de::IntoDeserializer;
+        let deserializer: serde::de::value::StrDeserializer<'_, serde::de::value::Error> = name.into_deserializer();
+        FieldKind::deserialize(deserializer).ok()
+    }
+
+    /// Whether values live in the blob table.
+    pub fn is_blob(self) -> bool {
+        matches!(self, FieldKind::File | FieldKind::Image)
+    }
+
+    /// Whether values point at other objects (and are mirrored in the relation index).
+    pub fn is_relation(self) -> bool {
+        matches!(self, FieldKind::RelationChoice | FieldKind::RelationList)
+    }
+}
+
+/// One field of a content type.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FieldDef {
+    /// The JSON key.
+    pub name: String,
+    /// The kind as the profile names it.
+    #[serde(rename = "kind")]
+    pub(super) kind_name: String,
+    /// How values are validated and serialized (resolved from the name when the profile is
+    /// added).
+    #[serde(skip)]
+    pub kind: FieldKind,
+    /// Human-readable label.
+    #[serde(default)]
+    pub title: String,
+    /// Whether a value must be present.
+    #[serde(default)]
+    pub required: bool,
+    /// The value used when none is given.
+    #[serde(default)]
+    pub default: Option<toml::Value>,
+    /// Allowed values of a `Choice`.
+    #[serde(default)]
+    pub vocabulary: Vec<String>,
+    /// A widget hint that selects a specialised field serializer (e.g. `LinkFieldWidget`).
+    #[serde(default)]
+    pub widget: Option<String>,
+    /// The longest accepted text, in characters.
+    #[serde(default)]
+    pub max_length: Option<usize>,
+    /// The types a relation field may point at; empty allows every type.
+    #[serde(default)]
+    pub target_types: Vec<String>,
+    /// A regular expression a text or URL value must match as a whole.
+    #[serde(default)]
+    pub pattern: Option<String>,
+    /// A sentence telling editors what `pattern` accepts; shown in the field error.
+    #[serde(default)]
+    pub pattern_hint: Option<String>,
+    #[serde(skip)]
+    pub(super) compiled_pattern: Option<regex::Regex>,
+}
+
+impl FieldDef {
+    /// The default as JSON, or `null`.
+    pub fn default_json(&self) -> serde_json::Value {
+        self.default.as_ref().and_then(|v| serde_json::to_value(v).ok()).unwrap_or(serde_json::Value::Null)
+    }
+
+    /// Whether `text` satisfies the field's `pattern` (always, without one). The pattern is
+    /// compiled once when the profile is loaded.
+    pub fn matches_pattern(&self, text: &str) -> bool {
+        self.compiled_pattern.as_ref().is_none_or(|pattern| pattern.is_match(text))
+    }
+}
