@@ -1,0 +1,3 @@
+//! Full-text search for wcs-backend (in progress).
+
+pub mod analysis;
