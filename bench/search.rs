@@ -45,6 +45,7 @@ async fn main() {
         cors_origins: Vec::new(),
         max_body_bytes: 1024 * 1024,
         plugins: PluginSelection::default(),
+        data_dir: Some(dir.path().to_owned()),
     };
     let (app, _) = wcs::open_app(config).await.expect("server starts");
     let started = Instant::now();

@@ -27,7 +27,8 @@ pub enum Command {
 /// Where data lives and how the site starts.
 #[derive(Debug, Clone, Args)]
 pub struct StorageArgs {
-    /// Directory for the SQLite database (ignored with --database-url).
+    /// Directory for the SQLite database (unless --database-url names another) and for the
+    /// plugins' files, such as the search index.
     #[arg(long, env = "WCS_DATA_DIR", default_value = "var")]
     pub data_dir: PathBuf,
     /// A PostgreSQL URL (postgres://…) or an explicit sqlite:// URL.

@@ -17,5 +17,7 @@ pub async fn open_app(config: AppConfig) -> Result<(Arc<App>, Bootstrap), Startu
     check_linked(app.registry.plugin_ids(), &disabled)?;
     let document = wcs_openapi::document(&app.registry);
     app.settings.openapi = Some(Arc::new(document.to_string()));
-    Ok((Arc::new(app), bootstrap))
+    let app = Arc::new(app);
+    app.start().await?;
+    Ok((app, bootstrap))
 }

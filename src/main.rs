@@ -17,6 +17,7 @@ fn app_config(storage: &StorageArgs, cors_origins: Vec<String>, max_body_bytes: 
         cors_origins,
         max_body_bytes,
         plugins: PluginSelection { disabled: storage.disable_plugins.clone() },
+        data_dir: Some(storage.data_dir.clone()),
     })
 }
 

@@ -33,6 +33,8 @@ pub struct AppConfig {
     pub max_body_bytes: usize,
     /// Plugins to switch off.
     pub plugins: PluginSelection,
+    /// Where plugins keep files of their own (a search index); `None` keeps them in memory.
+    pub data_dir: Option<PathBuf>,
 }
 
 /// Settings requests consult.
@@ -44,6 +46,8 @@ pub struct Settings {
     pub max_body_bytes: usize,
     /// The OpenAPI document, served at `/openapi.json` when set.
     pub openapi: Option<Arc<String>>,
+    /// Where plugins keep files of their own; `None` keeps them in memory.
+    pub data_dir: Option<PathBuf>,
 }
 
 /// The shared application state.
@@ -68,6 +72,8 @@ pub struct App {
     pub cors: CorsPolicy,
     /// Other settings.
     pub settings: Settings,
+    /// The plugins' state of this application.
+    pub extensions: crate::extensions::Extensions,
 }
 
 /// Why the server could not start.
@@ -152,7 +158,9 @@ impl App {
                 site_id: config.site_id.clone(),
                 max_body_bytes: config.max_body_bytes,
                 openapi: None,
+                data_dir: config.data_dir.clone(),
             },
+            extensions: Default::default(),
         };
         let bootstrap = app.bootstrap(&config).await.map_err(|e| StartupFailure::Bootstrap(e.to_string()))?;
         Ok((app, bootstrap))
@@ -222,6 +230,15 @@ impl App {
         }
         tx.commit().await?;
         Ok(report)
+    }
+
+    /// Runs the plugins' start hooks (in plugin order): once the application is shared and
+    /// before it serves.
+    pub async fn start(self: &Arc<App>) -> Result<(), StartupFailure> {
+        for (plugin, hook) in self.registry.start_hooks() {
+            (hook.run)(self.clone()).await.map_err(|e| StartupFailure::Bootstrap(format!("plugin {plugin}: {e}")))?;
+        }
+        Ok(())
     }
 
     /// The translator for a request: its `Accept-Language`, else the site language.

@@ -8,6 +8,7 @@ pub mod app;
 pub mod catalog;
 pub mod content;
 pub mod events;
+pub mod extensions;
 pub mod http;
 pub mod i18n;
 pub mod ops;

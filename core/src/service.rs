@@ -92,6 +92,15 @@ pub struct CrumbTitle {
     pub title: for<'a> fn(&'a ContentObject) -> Option<&'a str>,
 }
 
+/// Work a plugin does when the application starts (open its engine, start a background
+/// task). An error stops start-up.
+pub struct StartHook {
+    /// A name for listings and logs.
+    pub name: &'static str,
+    /// The code; it may keep what it opens in [`crate::app::App::extensions`].
+    pub run: fn(std::sync::Arc<crate::app::App>) -> BoxFuture<'static, Result<(), String>>,
+}
+
 /// A hook run for every traversed request before dispatch, in the order the registry lists
 /// them. It may answer the request itself (`Some`); `None` lets the request go on.
 pub struct RequestHook {

@@ -65,6 +65,7 @@ pub fn config(database_url: String) -> AppConfig {
         cors_origins: vec!["https://editor.example".into()],
         max_body_bytes: 1024 * 1024,
         plugins: PluginSelection::default(),
+        data_dir: None,
     }
 }
 

@@ -5,7 +5,7 @@ use crate::events::Subscriber;
 use crate::records::RecordDef;
 use crate::security::Permission;
 use crate::serialize::{Component, ContentSerializer, FieldSerializer};
-use crate::service::{CrumbTitle, RequestHook, Service};
+use crate::service::{CrumbTitle, RequestHook, Service, StartHook};
 use crate::store::Migration;
 
 /// Collects contributions while plugins are built; each remembers which plugin added it.
@@ -27,6 +27,7 @@ pub struct Registrar {
     pub(super) migrations: Vec<(&'static str, &'static [Migration])>,
     pub(super) crumb_titles: Vec<(&'static str, &'static CrumbTitle)>,
     pub(super) field_kinds: Vec<(&'static str, &'static FieldKindDef)>,
+    pub(super) start_hooks: Vec<(&'static str, &'static StartHook)>,
 }
 
 impl Registrar {
@@ -100,6 +101,11 @@ impl Registrar {
     /// form schema; its output is a field serializer for `FieldKind::Plugin(&kind)`.
     pub fn field_kind(&mut self, kind: &'static FieldKindDef) {
         self.field_kinds.push((self.current, kind));
+    }
+
+    /// Adds work to do when the application starts, in plugin order.
+    pub fn on_start(&mut self, hook: &'static StartHook) {
+        self.start_hooks.push((self.current, hook));
     }
 
     /// Adds a rule for the title objects show under in breadcrumbs.

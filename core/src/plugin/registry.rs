@@ -8,7 +8,7 @@ use crate::events::Subscriber;
 use crate::records::RecordDef;
 use crate::security::Permission;
 use crate::serialize::{Component, ContentSerializer, FieldSerializer};
-use crate::service::{CrumbTitle, RequestHook, Service};
+use crate::service::{CrumbTitle, RequestHook, Service, StartHook};
 use crate::store::Migration;
 use poem::http::Method;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -76,6 +76,7 @@ pub struct Registry {
     migrations: Vec<(&'static str, &'static [Migration])>,
     crumb_titles: Vec<&'static CrumbTitle>,
     field_kinds: Vec<&'static FieldKindDef>,
+    start_hooks: Vec<(&'static str, &'static StartHook)>,
 }
 
 impl Registry {
@@ -223,6 +224,11 @@ impl Registry {
         self.crumb_titles.iter().find_map(|rule| (rule.title)(object)).unwrap_or(&object.title)
     }
 
+    /// The start hooks with their plugin, in the order they run.
+    pub fn start_hooks(&self) -> &[(&'static str, &'static StartHook)] {
+        &self.start_hooks
+    }
+
     /// The field kinds plugins added.
     pub fn field_kinds(&self) -> &[&'static FieldKindDef] {
         &self.field_kinds
@@ -300,6 +306,7 @@ fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result<Registry, 
         |(plugin, k)| [("core", format!("field kind {}", k.name)), (*plugin, format!("field kind {}", k.name))],
     ))?;
     check_unique(&registrar.field_kinds, |k| format!("field kind {}", k.name))?;
+    check_unique(&registrar.start_hooks, |h| format!("start hook {}", h.name))?;
     check_unique_keys(
         registrar.permissions.iter().map(|(plugin, p, _)| (*plugin, format!("permission '{}'", p.name()))),
     )?;
@@ -332,6 +339,7 @@ fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result<Registry, 
         migrations: registrar.migrations,
         crumb_titles: registrar.crumb_titles.into_iter().map(|(_, c)| c).collect(),
         field_kinds: registrar.field_kinds.into_iter().map(|(_, k)| k).collect(),
+        start_hooks: registrar.start_hooks,
     })
 }
 

@@ -8,6 +8,7 @@ use crate::content::ContentObject;
 use crate::events::Event;
 use chrono::{DateTime, Utc};
 use sqlx::{Any, AssertSqlSafe, Executor, Row};
+use std::collections::HashMap;
 
 /// One local role assignment.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -146,6 +147,29 @@ impl Store {
                 Ok((content_from_row(row)?, time_from_db(&at)?))
             })
             .collect()
+    }
+}
+
+impl Store {
+    /// The `allowed` tokens of each of `uids` (who may see it: roles and `user:<id>`), for
+    /// indexes that filter by security themselves.
+    pub async fn allowed_tokens(&self, uids: &[String]) -> Result<HashMap<String, Vec<String>>, sqlx::Error> {
+        let mut tokens: HashMap<String, Vec<String>> = HashMap::new();
+        for chunk in uids.chunks(500) {
+            self.count();
+            let sql = format!(
+                "SELECT content_uid, token FROM allowed WHERE content_uid IN ({})",
+                placeholders(1, chunk.len())
+            );
+            let mut query = sqlx::query(AssertSqlSafe(sql));
+            for uid in chunk {
+                query = query.bind(uid.as_str());
+            }
+            for row in query.fetch_all(&self.pool).await? {
+                tokens.entry(row.try_get(0)?).or_default().push(row.try_get(1)?);
+            }
+        }
+        Ok(tokens)
     }
 }
 
