@@ -1,0 +1,117 @@
+//! What a search engine does for the plugin, whatever it is: the embedded tantivy index here,
+//! an Elasticsearch cluster later. The plugin speaks only through this trait.
+
+use std::fmt;
+
+/// One object as the index holds it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct IndexDoc {
+    /// The object's uid.
+    pub uid: String,
+    /// Its path and its ancestors' paths.
+    pub paths: Vec<String>,
+    /// Content type.
+    pub portal_type: String,
+    /// Workflow state (empty without workflow).
+    pub review_state: String,
+    /// Title.
+    pub title: String,
+    /// Description.
+    pub description: String,
+    /// Everything searchable: title, description, texts, the page's blocks.
+    pub searchable_text: String,
+    /// Tags.
+    pub subjects: Vec<String>,
+    /// Who may see it.
+    pub allowed: Vec<String>,
+    /// Seconds since the epoch.
+    pub created: i64,
+    /// Seconds since the epoch.
+    pub modified: i64,
+    /// Seconds since the epoch (`i64::MIN` without a date).
+    pub effective: i64,
+    /// Seconds since the epoch (`i64::MAX` without a date).
+    pub expires: i64,
+}
+
+/// What a search may see and must match besides the words.
+#[derive(Clone, Debug, Default)]
+pub struct Filters {
+    /// Only these types, when not empty.
+    pub portal_types: Vec<String>,
+    /// Only these states, when not empty.
+    pub review_states: Vec<String>,
+    /// Only objects at or below this path.
+    pub subtree: Option<String>,
+    /// Only objects one of these tokens may see; `None` for callers who see everything.
+    pub allowed: Option<Vec<String>>,
+    /// Only objects effective and not expired at this time (seconds); `None` for callers who
+    /// may see inactive content.
+    pub active_at: Option<i64>,
+}
+
+/// A full-text search.
+#[derive(Clone, Debug, Default)]
+pub struct SearchRequest {
+    /// The words as typed; every word must match (in a title, description or text).
+    pub text: String,
+    /// The filters.
+    pub filters: Filters,
+    /// Hits to skip.
+    pub start: usize,
+    /// Hits to return.
+    pub size: usize,
+}
+
+/// One hit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hit {
+    /// The object's uid.
+    pub uid: String,
+    /// Its relevance.
+    pub score: f32,
+}
+
+/// A search's answer.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SearchResponse {
+    /// How many objects match.
+    pub total: usize,
+    /// The requested page of hits, most relevant first.
+    pub hits: Vec<Hit>,
+}
+
+/// Why the engine failed; the request gets a 500 with the cause logged.
+#[derive(Debug)]
+pub struct EngineError(pub String);
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+impl From<tantivy::TantivyError> for EngineError {
+    fn from(err: tantivy::TantivyError) -> Self {
+        EngineError(err.to_string())
+    }
+}
+
+/// A search engine. Writes are staged until [`SearchEngine::commit`], which also records how
+/// far in the change feed the index is, atomically with the documents.
+pub trait SearchEngine: Send + Sync {
+    /// Adds or replaces documents.
+    fn index(&self, docs: &[IndexDoc]) -> Result<(), EngineError>;
+    /// Removes documents by uid.
+    fn delete(&self, uids: &[String]) -> Result<(), EngineError>;
+    /// Removes every document.
+    fn clear(&self) -> Result<(), EngineError>;
+    /// Makes staged writes visible; `position` is the last change-feed entry they cover.
+    fn commit(&self, position: i64) -> Result<(), EngineError>;
+    /// The change-feed position of the last commit; `None` for an index never committed.
+    fn position(&self) -> Result<Option<i64>, EngineError>;
+    /// Searches.
+    fn search(&self, request: &SearchRequest) -> Result<SearchResponse, EngineError>;
+}

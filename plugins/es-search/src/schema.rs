@@ -1,0 +1,72 @@
+//! The index mapping: one document per searchable object.
+
+use crate::analysis::{GERMAN, german};
+use tantivy::Index;
+use tantivy::schema::{
+    FAST, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
+};
+
+/// The fields, by the names Plone's catalog gives them.
+#[derive(Clone, Copy)]
+pub struct Fields {
+    /// The object's uid; the document's identity.
+    pub uid: Field,
+    /// The object's path and every ancestor's, for subtree filters.
+    pub path: Field,
+    /// The content type.
+    pub portal_type: Field,
+    /// The workflow state.
+    pub review_state: Field,
+    /// The title (German analysis).
+    pub title: Field,
+    /// The description (German analysis, stored for highlighting).
+    pub description: Field,
+    /// Title, description, text and the page's blocks (German analysis, stored for
+    /// highlighting).
+    pub searchable_text: Field,
+    /// Tags.
+    pub subject: Field,
+    /// Who may see it (`allowedRolesAndUsers`).
+    pub allowed: Field,
+    /// Seconds since the epoch.
+    pub created: Field,
+    /// Seconds since the epoch.
+    pub modified: Field,
+    /// Seconds since the epoch; the earliest time for objects without one.
+    pub effective: Field,
+    /// Seconds since the epoch; the latest time for objects without one.
+    pub expires: Field,
+}
+
+/// The schema and its field handles.
+pub fn schema() -> (Schema, Fields) {
+    let mut builder = Schema::builder();
+    let text = |stored: bool| {
+        let indexing = TextFieldIndexing::default()
+            .set_tokenizer(GERMAN)
+            .set_index_option(IndexRecordOption::WithFreqsAndPositions);
+        let options = TextOptions::default().set_indexing_options(indexing);
+        if stored { options.set_stored() } else { options }
+    };
+    let fields = Fields {
+        uid: builder.add_text_field("UID", STRING | STORED),
+        path: builder.add_text_field("path", STRING),
+        portal_type: builder.add_text_field("portal_type", STRING | FAST),
+        review_state: builder.add_text_field("review_state", STRING | FAST),
+        title: builder.add_text_field("Title", text(true)),
+        description: builder.add_text_field("Description", text(true)),
+        searchable_text: builder.add_text_field("SearchableText", text(true)),
+        subject: builder.add_text_field("Subject", STRING | FAST),
+        allowed: builder.add_text_field("allowedRolesAndUsers", STRING),
+        created: builder.add_i64_field("created", INDEXED | FAST),
+        modified: builder.add_i64_field("modified", INDEXED | FAST),
+        effective: builder.add_i64_field("effective", INDEXED | FAST),
+        expires: builder.add_i64_field("expires", INDEXED | FAST),
+    };
+    (builder.build(), fields)
+}
+
+/// Registers the German analyzer on an index.
+pub fn register_analyzers(index: &Index) {
+    index.tokenizers().register(GERMAN, german());
+}

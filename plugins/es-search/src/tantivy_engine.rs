@@ -1,0 +1,239 @@
+//! The embedded engine: a tantivy index on disk (or in memory), one writer, a reader
+//! reloaded after each commit so a committed change is visible at once.
+
+use crate::analysis::german;
+use crate::engine::{EngineError, Filters, Hit, IndexDoc, SearchEngine, SearchRequest, SearchResponse};
+use crate::schema::{Fields, register_analyzers, schema};
+use std::ops::Bound;
+use std::path::Path;
+use std::sync::Mutex;
+use tantivy::collector::{Count, TopDocs};
+use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, RangeQuery, TermQuery, TermSetQuery};
+use tantivy::schema::{IndexRecordOption, Value};
+use tantivy::tokenizer::TokenStream;
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term, doc};
+
+/// Memory for the writer's buffers (tantivy needs at least 15 MB per indexing thread).
+const WRITER_MEMORY: usize = 64 * 1024 * 1024;
+
+/// How much a match in the title counts against one in the text.
+const TITLE_BOOST: f32 = 3.0;
+
+/// The tantivy engine.
+pub struct TantivyEngine {
+    index: Index,
+    fields: Fields,
+    writer: Mutex<IndexWriter>,
+    reader: IndexReader,
+}
+
+impl TantivyEngine {
+    /// Opens (or creates) the index in `dir`, or in memory without one.
+    pub fn open(dir: Option<&Path>) -> Result<TantivyEngine, EngineError> {
+        let (schema, fields) = schema();
+        let index = match dir {
+            Some(dir) => {
+                std::fs::create_dir_all(dir).map_err(|e| EngineError(format!("{}: {e}", dir.display())))?;
+                let directory = tantivy::directory::MmapDirectory::open(dir)
+                    .map_err(|e| EngineError(format!("{}: {e}", dir.display())))?;
+                Index::open_or_create(directory, schema)?
+            }
+            None => Index::create_in_ram(schema),
+        };
+        register_analyzers(&index);
+        let writer = index.writer(WRITER_MEMORY)?;
+        let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
+        Ok(TantivyEngine { index, fields, writer: Mutex::new(writer), reader })
+    }
+
+    fn writer(&self) -> std::sync::MutexGuard<'_, IndexWriter> {
+        self.writer.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The words of `text` as the index holds them.
+    fn terms(text: &str) -> Vec<String> {
+        let mut analyzer = german();
+        let mut stream = analyzer.token_stream(text);
+        let mut terms = Vec::new();
+        while stream.advance() {
+            if !terms.contains(&stream.token().text) {
+                terms.push(stream.token().text.clone());
+            }
+        }
+        terms
+    }
+
+    fn filters(&self, filters: &Filters, clauses: &mut Vec<(Occur, Box<dyn Query>)>) {
+        let f = &self.fields;
+        let set = |field, values: &[String]| -> Box<dyn Query> {
+            Box::new(TermSetQuery::new(values.iter().map(|v| Term::from_field_text(field, v))))
+        };
+        if !filters.portal_types.is_empty() {
+            clauses.push((Occur::Must, set(f.portal_type, &filters.portal_types)));
+        }
+        if !filters.review_states.is_empty() {
+            clauses.push((Occur::Must, set(f.review_state, &filters.review_states)));
+        }
+        if let Some(path) = &filters.subtree {
+            let term = Term::from_field_text(f.path, path);
+            clauses.push((Occur::Must, Box::new(TermQuery::new(term, IndexRecordOption::Basic))));
+        }
+        if let Some(tokens) = &filters.allowed {
+            clauses.push((Occur::Must, set(f.allowed, tokens)));
+        }
+        if let Some(now) = filters.active_at {
+            let up_to_now = RangeQuery::new(Bound::Unbounded, Bound::Included(Term::from_field_i64(f.effective, now)));
+            let after_now = RangeQuery::new(Bound::Excluded(Term::from_field_i64(f.expires, now)), Bound::Unbounded);
+            clauses.push((Occur::Must, Box::new(up_to_now)));
+            clauses.push((Occur::Must, Box::new(after_now)));
+        }
+    }
+}
+
+impl SearchEngine for TantivyEngine {
+    fn index(&self, docs: &[IndexDoc]) -> Result<(), EngineError> {
+        let f = &self.fields;
+        let writer = self.writer();
+        for d in docs {
+            writer.delete_term(Term::from_field_text(f.uid, &d.uid));
+            let mut document = doc!(
+                f.uid => d.uid.as_str(),
+                f.portal_type => d.portal_type.as_str(),
+                f.review_state => d.review_state.as_str(),
+                f.title => d.title.as_str(),
+                f.description => d.description.as_str(),
+                f.searchable_text => d.searchable_text.as_str(),
+                f.created => d.created,
+                f.modified => d.modified,
+                f.effective => d.effective,
+                f.expires => d.expires,
+            );
+            for path in &d.paths {
+                document.add_text(f.path, path);
+            }
+            for subject in &d.subjects {
+                document.add_text(f.subject, subject);
+            }
+            for token in &d.allowed {
+                document.add_text(f.allowed, token);
+            }
+            writer.add_document(document)?;
+        }
+        Ok(())
+    }
+
+    fn delete(&self, uids: &[String]) -> Result<(), EngineError> {
+        let writer = self.writer();
+        for uid in uids {
+            writer.delete_term(Term::from_field_text(self.fields.uid, uid));
+        }
+        Ok(())
+    }
+
+    fn clear(&self) -> Result<(), EngineError> {
+        self.writer().delete_all_documents()?;
+        Ok(())
+    }
+
+    fn commit(&self, position: i64) -> Result<(), EngineError> {
+        let mut writer = self.writer();
+        let mut prepared = writer.prepare_commit()?;
+        prepared.set_payload(&position.to_string());
+        prepared.commit()?;
+        drop(writer);
+        self.reader.reload()?;
+        Ok(())
+    }
+
+    fn position(&self) -> Result<Option<i64>, EngineError> {
+        Ok(self.index.load_metas()?.payload.and_then(|p| p.parse().ok()))
+    }
+
+    fn search(&self, request: &SearchRequest) -> Result<SearchResponse, EngineError> {
+        let terms = Self::terms(&request.text);
+        if terms.is_empty() {
+            // Only stop words (or nothing): nothing to find.
+            return Ok(SearchResponse::default());
+        }
+        let f = &self.fields;
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = terms
+            .iter()
+            .map(|term| {
+                let in_field = |field, boost: f32| -> (Occur, Box<dyn Query>) {
+                    let query = TermQuery::new(Term::from_field_text(field, term), IndexRecordOption::WithFreqs);
+                    (Occur::Should, Box::new(BoostQuery::new(Box::new(query), boost)))
+                };
+                let any_field = BooleanQuery::new(vec![
+                    in_field(f.title, TITLE_BOOST),
+                    in_field(f.description, 1.0),
+                    in_field(f.searchable_text, 1.0),
+                ]);
+                (Occur::Must, Box::new(any_field) as Box<dyn Query>)
+            })
+            .collect();
+        self.filters(&request.filters, &mut clauses);
+        let query = BooleanQuery::new(clauses);
+        let searcher = self.reader.searcher();
+        let top = TopDocs::with_limit(request.size.max(1)).and_offset(request.start).order_by_score();
+        let (found, total) = searcher.search(&query, &(top, Count))?;
+        let mut hits = Vec::with_capacity(found.len());
+        for (score, address) in found.into_iter().take(request.size) {
+            let stored: TantivyDocument = searcher.doc(address)?;
+            if let Some(uid) = stored.get_first(f.uid).and_then(|v| v.as_str()) {
+                hits.push(Hit { uid: uid.to_owned(), score });
+            }
+        }
+        Ok(SearchResponse { total, hits })
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn doc(uid: &str, title: &str, text: &str, allowed: &[&str]) -> IndexDoc {
+        IndexDoc {
+            uid: uid.into(),
+            paths: vec!["/Plone".into(), format!("/Plone/{uid}")],
+            portal_type: "Document".into(),
+            title: title.into(),
+            searchable_text: format!("{title} {text}"),
+            allowed: allowed.iter().map(|a| (*a).to_owned()).collect(),
+            effective: i64::MIN,
+            expires: i64::MAX,
+            ..IndexDoc::default()
+        }
+    }
+
+    fn search(engine: &TantivyEngine, text: &str, allowed: Option<&[&str]>) -> Vec<String> {
+        let filters =
+            Filters { allowed: allowed.map(|a| a.iter().map(|t| (*t).to_owned()).collect()), ..Filters::default() };
+        let request = SearchRequest { text: text.into(), filters, start: 0, size: 10 };
+        engine.search(&request).unwrap().hits.into_iter().map(|h| h.uid).collect()
+    }
+
+    #[test]
+    fn german_forms_find_each_other_and_security_filters() {
+        let engine = TantivyEngine::open(None).unwrap();
+        engine
+            .index(&[
+                doc("a", "Alte Häuser", "am Fluss", &["Anonymous"]),
+                doc("b", "Die Strasse", "Herr Müller wohnt hier", &["Anonymous"]),
+                doc("c", "Ärzte", "geheim", &["Manager"]),
+            ])
+            .unwrap();
+        engine.commit(3).unwrap();
+        assert_eq!(engine.position().unwrap(), Some(3));
+        for query in ["Haus", "Hauses", "häusern"] {
+            assert_eq!(search(&engine, query, None), ["a"], "{query}");
+        }
+        assert_eq!(search(&engine, "Straße Mueller", None), ["b"]);
+        assert_eq!(search(&engine, "ÄRZTE", None), ["c"]);
+        assert_eq!(search(&engine, "ärzte", Some(&["Anonymous"])), Vec::<String>::new());
+        assert!(search(&engine, "der die das", None).is_empty());
+        engine.delete(&["a".into()]).unwrap();
+        engine.commit(4).unwrap();
+        assert!(search(&engine, "Haus", None).is_empty());
+    }
+}
