@@ -2,6 +2,8 @@
 //! sees crates the binary names, so a plugin missing from this list would vanish silently.
 //! Start-up compares this list with the plugins actually found and fails loudly on a gap.
 
+#[cfg(feature = "es-search")]
+use wcs_plugin_es_search as _;
 #[cfg(feature = "navigation")]
 use wcs_plugin_navigation as _;
 #[cfg(feature = "versioning")]
@@ -9,6 +11,8 @@ use wcs_plugin_versioning as _;
 
 /// Plugins this binary was built with (by cargo feature), besides `core`.
 pub const SHIPPED_PLUGINS: &[&str] = &[
+    #[cfg(feature = "es-search")]
+    wcs_plugin_es_search::PLUGIN_ID,
     #[cfg(feature = "navigation")]
     wcs_plugin_navigation::PLUGIN_ID,
     #[cfg(feature = "versioning")]

@@ -4,6 +4,8 @@
 
 // The example third-party plugin is linked into this test binary like any plugin crate.
 use wcs_example_hello as _;
+#[cfg(feature = "es-search")]
+use wcs_plugin_es_search as _;
 #[cfg(feature = "navigation")]
 use wcs_plugin_navigation as _;
 #[cfg(feature = "versioning")]
@@ -16,6 +18,8 @@ mod block_pages;
 mod comparison_embedded;
 mod content;
 mod errors;
+#[cfg(feature = "es-search")]
+mod es_search;
 #[cfg(feature = "versioning")]
 mod events;
 mod files;

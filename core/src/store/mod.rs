@@ -126,6 +126,12 @@ impl Store {
         self.queries.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// The same store with a statement counter of its own, for background tasks (a search
+    /// indexer), whose statements are no request's cost.
+    pub fn background(&self) -> Store {
+        Store { queries: Arc::new(AtomicU64::new(0)), ..self.clone() }
+    }
+
     /// The pool, for a plugin reading its own tables; each call counts as one statement.
     pub fn pool(&self) -> &AnyPool {
         self.count();

@@ -106,6 +106,10 @@ pub trait SearchEngine: Send + Sync {
     fn index(&self, docs: &[IndexDoc]) -> Result<(), EngineError>;
     /// Removes documents by uid.
     fn delete(&self, uids: &[String]) -> Result<(), EngineError>;
+    /// Removes the documents at and below `path`.
+    fn delete_under(&self, path: &str) -> Result<(), EngineError>;
+    /// Where the document of `uid` says its object is (as last indexed).
+    fn path_of(&self, uid: &str) -> Result<Option<String>, EngineError>;
     /// Removes every document.
     fn clear(&self) -> Result<(), EngineError>;
     /// Makes staged writes visible; `position` is the last change-feed entry they cover.

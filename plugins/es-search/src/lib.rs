@@ -1,6 +1,54 @@
-//! Full-text search for wcs-backend (in progress).
+//! Full-text search for wcs-backend: an embedded tantivy index with German analysis
+//! (`analysis`), kept current from core's change feed by a background task (`indexer`), behind
+//! one engine trait (`engine`) so an Elasticsearch cluster can take its place.
+//! `GET <site>/@es-search` searches, relevance first, only over what the caller may see;
+//! `GET <site>/@popular-searches` offers configured terms.
 
 pub mod analysis;
+pub mod document;
 pub mod engine;
+mod es_search;
+pub mod indexer;
+mod popular_searches;
+mod records;
 pub mod schema;
 pub mod tantivy_engine;
+
+use engine::SearchEngine;
+use std::sync::Arc;
+use tantivy_engine::TantivyEngine;
+use wcs_core::app::App;
+use wcs_core::plugin::Registrar;
+use wcs_core::service::StartHook;
+
+/// The plugin's id, as named in `--disable-plugins` and the manifest.
+pub const PLUGIN_ID: &str = "es-search";
+
+/// The running engine of an application (kept in its extensions).
+pub struct Search {
+    /// The engine.
+    pub engine: Arc<dyn SearchEngine>,
+}
+
+/// Opens the index (`<data dir>/index`, or in memory without a data directory), catches it up
+/// with storage and starts the indexer.
+static START: StartHook = StartHook { name: "es-search-index", run: |app| Box::pin(start(app)) };
+
+async fn start(app: Arc<App>) -> Result<(), String> {
+    let dir = app.settings.data_dir.as_ref().map(|d| d.join("index"));
+    let engine: Arc<dyn SearchEngine> = Arc::new(TantivyEngine::open(dir.as_deref()).map_err(|e| e.to_string())?);
+    let store = app.store.background();
+    indexer::catch_up(&app, &store, engine.as_ref()).await.map_err(|e| e.to_string())?;
+    app.extensions.insert(Arc::new(Search { engine: engine.clone() }));
+    indexer::spawn(&app, engine);
+    Ok(())
+}
+
+fn build(r: &mut Registrar) {
+    r.on_start(&START);
+    r.service(&es_search::ES_SEARCH);
+    r.service(&popular_searches::POPULAR);
+    r.record(&records::POPULAR_SEARCHES);
+}
+
+wcs_core::plugin!(id: PLUGIN_ID, depends_on: ["core"], build: build);

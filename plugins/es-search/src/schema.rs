@@ -13,6 +13,8 @@ pub struct Fields {
     pub uid: Field,
     /// The object's path and every ancestor's, for subtree filters.
     pub path: Field,
+    /// The object's own path, kept so a subtree can be found by its root's uid.
+    pub own_path: Field,
     /// The content type.
     pub portal_type: Field,
     /// The workflow state.
@@ -51,6 +53,7 @@ pub fn schema() -> (Schema, Fields) {
     let fields = Fields {
         uid: builder.add_text_field("UID", STRING | STORED),
         path: builder.add_text_field("path", STRING),
+        own_path: builder.add_text_field("getPath", STORED),
         portal_type: builder.add_text_field("portal_type", STRING | FAST),
         review_state: builder.add_text_field("review_state", STRING | FAST),
         title: builder.add_text_field("Title", text(true)),

@@ -98,6 +98,7 @@ impl SearchEngine for TantivyEngine {
             writer.delete_term(Term::from_field_text(f.uid, &d.uid));
             let mut document = doc!(
                 f.uid => d.uid.as_str(),
+                f.own_path => d.paths.first().map_or("", String::as_str),
                 f.portal_type => d.portal_type.as_str(),
                 f.review_state => d.review_state.as_str(),
                 f.title => d.title.as_str(),
@@ -128,6 +129,20 @@ impl SearchEngine for TantivyEngine {
             writer.delete_term(Term::from_field_text(self.fields.uid, uid));
         }
         Ok(())
+    }
+
+    fn delete_under(&self, path: &str) -> Result<(), EngineError> {
+        self.writer().delete_term(Term::from_field_text(self.fields.path, path));
+        Ok(())
+    }
+
+    fn path_of(&self, uid: &str) -> Result<Option<String>, EngineError> {
+        let searcher = self.reader.searcher();
+        let query = TermQuery::new(Term::from_field_text(self.fields.uid, uid), IndexRecordOption::Basic);
+        let found = searcher.search(&query, &TopDocs::with_limit(1).order_by_score())?;
+        let Some((_, address)) = found.first() else { return Ok(None) };
+        let stored: TantivyDocument = searcher.doc(*address)?;
+        Ok(stored.get_first(self.fields.own_path).and_then(|v| v.as_str()).map(str::to_owned))
     }
 
     fn clear(&self) -> Result<(), EngineError> {
@@ -235,5 +250,31 @@ mod tests {
         engine.delete(&["a".into()]).unwrap();
         engine.commit(4).unwrap();
         assert!(search(&engine, "Haus", None).is_empty());
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod subtree_tests {
+    use super::*;
+
+    #[test]
+    fn a_subtree_goes_by_its_roots_path() {
+        let engine = TantivyEngine::open(None).unwrap();
+        let doc = |uid: &str, paths: &[&str]| IndexDoc {
+            uid: uid.into(),
+            paths: paths.iter().map(|p| (*p).to_owned()).collect(),
+            title: "Garten".into(),
+            effective: i64::MIN,
+            expires: i64::MAX,
+            ..IndexDoc::default()
+        };
+        engine.index(&[doc("g", &["/P/g", "/P"]), doc("d", &["/P/g/d", "/P/g", "/P"])]).unwrap();
+        engine.commit(1).unwrap();
+        assert_eq!(engine.path_of("g").unwrap().as_deref(), Some("/P/g"));
+        engine.delete_under("/P/g").unwrap();
+        engine.commit(2).unwrap();
+        let request = SearchRequest { text: "Garten".into(), filters: Filters::default(), start: 0, size: 10 };
+        assert_eq!(engine.search(&request).unwrap().total, 0);
     }
 }

@@ -1,0 +1,81 @@
+//! `GET <site>/@es-search?SearchableText=…&portal_type=…`: full-text search through the
+//! engine, relevance first, only over what the caller may see below the context.
+
+use crate::Search;
+use crate::engine::{Filters, SearchRequest};
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use wcs_core::http::{ApiError, ApiResult, Batch, Ctx, batching_links, json};
+use wcs_core::poem_reexports::{Method, Response};
+use wcs_core::security::{Csrf, Permission, Visibility};
+use wcs_core::serialize::summary;
+use wcs_core::service::{ContentKind, Service};
+
+/// The service.
+pub static ES_SEARCH: Service = Service {
+    method: Method::GET,
+    name: "@es-search",
+    kind: ContentKind::Any,
+    permission: Permission::VIEW,
+    csrf: Csrf::Cookie,
+    summary: "Full-text search with German analysis (SearchableText, portal_type, b_start, b_size)",
+    request_schema: None,
+    response_schema: None,
+    handler: |ctx| Box::pin(es_search(ctx)),
+};
+
+async fn es_search(ctx: Ctx) -> ApiResult<Response> {
+    let search = ctx.app.extensions.get::<Search>().ok_or_else(|| ApiError::internal("search engine not started"))?;
+    let batch = Batch::from_query(&ctx.request.query)?;
+    let values = |name: &str| -> Vec<String> {
+        ctx.request.query.iter().filter(|(k, _)| k.split(':').next() == Some(name)).map(|(_, v)| v.clone()).collect()
+    };
+    let visibility = ctx.visibility();
+    let filters = Filters {
+        portal_types: values("portal_type"),
+        review_states: values("review_state"),
+        subtree: Some(ctx.context.path.clone()),
+        allowed: match &visibility {
+            Visibility::All => None,
+            Visibility::Tokens(tokens) => Some(tokens.clone()),
+        },
+        active_at: (!ctx.allows(Permission::ACCESS_INACTIVE_CONTENT)).then(|| chrono::Utc::now().timestamp()),
+    };
+    let request = SearchRequest {
+        text: values("SearchableText").join(" "),
+        filters,
+        start: usize::try_from(batch.start).unwrap_or(usize::MAX),
+        size: usize::try_from(batch.size).unwrap_or(0),
+    };
+    let engine = search.engine.clone();
+    let found = tokio::task::spawn_blocking(move || engine.search(&request))
+        .await
+        .map_err(ApiError::internal)?
+        .map_err(ApiError::internal)?;
+    let uids: Vec<String> = found.hits.iter().map(|h| h.uid.clone()).collect();
+    let objects = ctx.app.store.visible_content_by_uids(&uids, &visibility).await?;
+    let by_uid: HashMap<&str, _> = objects.iter().map(|o| (o.uid.as_str(), o)).collect();
+    let options = ctx.serialize_options()?;
+    let sctx = ctx.serialize_ctx(&options, &visibility);
+    let items: Vec<Value> = uids
+        .iter()
+        .filter_map(|uid| by_uid.get(uid.as_str()))
+        .map(|o| Value::Object(summary(&sctx, o, &options.metadata_fields)))
+        .collect();
+    let total = i64::try_from(found.total).unwrap_or(i64::MAX);
+    let id = if ctx.request.raw_query.is_empty() {
+        ctx.request.service_url.clone()
+    } else {
+        format!("{}?{}", ctx.request.service_url, ctx.request.raw_query)
+    };
+    let mut body = json!({
+        "@id": id,
+        "items": items,
+        "items_total": total,
+        "elasticsearch": {"aggregations": {}, "original_aggregations": {}, "suggest": {}},
+    });
+    if let Some(links) = batching_links(&ctx.request.service_url, &ctx.request.query, batch, total) {
+        body["batching"] = links;
+    }
+    Ok(json(&body))
+}

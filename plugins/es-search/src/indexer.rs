@@ -1,0 +1,221 @@
+//! Keeps the index in step with storage: a background task reads the change feed after the
+//! position the index last committed (stored with the index itself, so a crash between the
+//! database's commit and the index's loses nothing), re-indexes what changed in batches and
+//! commits. At start-up it catches up the same way; an index that was never built, or one
+//! that fell behind what the feed still holds, is rebuilt from storage.
+
+use crate::document::{block_owner, index_docs, is_searchable};
+use crate::engine::{EngineError, SearchEngine};
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+use wcs_core::app::App;
+use wcs_core::content::ContentObject;
+use wcs_core::events::feed::FeedConsumer;
+use wcs_core::store::{Change, Store};
+
+/// The feed consumer's name (its position lets the feed be trimmed).
+pub const CONSUMER: &str = "es-search";
+
+/// How often the task looks for changes: well under the one second a change may take to
+/// become searchable.
+pub const POLL: Duration = Duration::from_millis(150);
+
+/// Changes handled per index commit.
+const BATCH: i64 = 500;
+
+/// Why indexing failed.
+#[derive(Debug)]
+pub enum IndexError {
+    /// Storage failed.
+    Store(sqlx::Error),
+    /// The engine failed.
+    Engine(EngineError),
+}
+
+impl std::fmt::Display for IndexError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            IndexError::Store(e) => write!(f, "storage: {e}"),
+            IndexError::Engine(e) => write!(f, "search engine: {e}"),
+        }
+    }
+}
+
+impl From<sqlx::Error> for IndexError {
+    fn from(err: sqlx::Error) -> Self {
+        IndexError::Store(err)
+    }
+}
+
+impl From<EngineError> for IndexError {
+    fn from(err: EngineError) -> Self {
+        IndexError::Engine(err)
+    }
+}
+
+/// Brings the index up to date: a rebuild when it has no position or the feed no longer holds
+/// what follows it, else the changes since.
+pub async fn catch_up(app: &App, store: &Store, engine: &dyn SearchEngine) -> Result<(), IndexError> {
+    let position = engine.position()?;
+    let next = store.changes_after(position.unwrap_or(0), 1).await?;
+    let gap = match (position, next.first()) {
+        (None, _) => true,
+        (Some(at), Some(first)) => first.seq > at + 1 && first.seq > 1,
+        (Some(_), None) => false,
+    };
+    if gap {
+        rebuild(app, store, engine, |_, _| {}).await?;
+    }
+    while apply_next(app, store, engine).await? {}
+    Ok(())
+}
+
+/// Rebuilds the whole index from storage; `progress(done, total)` follows it.
+pub async fn rebuild(
+    app: &App,
+    store: &Store,
+    engine: &dyn SearchEngine,
+    mut progress: impl FnMut(usize, usize),
+) -> Result<usize, IndexError> {
+    // Taken first: what changes during the rebuild is replayed from the feed afterwards.
+    let position = store.feed_end().await?;
+    let site = format!("/{}", app.settings.site_id);
+    let objects = store.subtree(&site).await?;
+    let uids: Vec<String> = objects.iter().filter(|o| is_searchable(app, o)).map(|o| o.uid.clone()).collect();
+    let mut allowed = store.allowed_tokens(&uids).await?;
+    let docs = index_docs(app, &objects, &mut allowed, None);
+    engine.clear()?;
+    for (done, chunk) in docs.chunks(1000).enumerate() {
+        engine.index(chunk)?;
+        progress((done * 1000 + chunk.len()).min(docs.len()), docs.len());
+    }
+    engine.commit(position)?;
+    Ok(docs.len())
+}
+
+/// Applies the next batch of changes; `false` when there were none.
+pub async fn apply_next(app: &App, store: &Store, engine: &dyn SearchEngine) -> Result<bool, IndexError> {
+    let position = engine.position()?.unwrap_or(0);
+    let changes = store.changes_after(position, BATCH).await?;
+    let Some(last) = changes.last().map(|c| c.seq) else { return Ok(false) };
+    apply(app, store, engine, &changes).await?;
+    engine.commit(last)?;
+    // For trimming only; the index's own position is what counts.
+    let _ = FeedConsumer::new(CONSUMER).acknowledge(store, last).await;
+    Ok(true)
+}
+
+/// Changes whose object's whole subtree needs its documents again: paths, security or
+/// state changed for everything below (or it went to the trash or away).
+const SUBTREE_KINDS: [&str; 6] =
+    ["moved", "untrashed", "local_roles_changed", "workflow_changed", "trashed", "removed"];
+
+/// Changes that leave the index as it is.
+const IGNORED_KINDS: [&str; 3] = ["version_created", "version_deleted", "checked_out"];
+
+/// Applies a batch: every object it names is looked up as it is now. One that is gone (or in
+/// the trash) loses its documents and its subtree's, by the path it was indexed under; one
+/// that lives is indexed again, with its subtree where the change reaches below it.
+async fn apply(app: &App, store: &Store, engine: &dyn SearchEngine, changes: &[Change]) -> Result<(), IndexError> {
+    let mut named: BTreeSet<String> = BTreeSet::new();
+    let mut subtrees: BTreeSet<String> = BTreeSet::new();
+    for change in changes.iter().filter(|c| !IGNORED_KINDS.contains(&c.kind.as_str())) {
+        named.insert(change.uid.clone());
+        if SUBTREE_KINDS.contains(&change.kind.as_str()) {
+            subtrees.insert(change.uid.clone());
+        }
+        if change.kind == "removed"
+            && let Some(path) = &change.path
+        {
+            engine.delete_under(path)?;
+        }
+    }
+    let named: Vec<String> = named.into_iter().collect();
+    let live = store.content_by_uids(&named).await?;
+    for uid in named.iter().filter(|uid| !live.iter().any(|o| &o.uid == *uid)) {
+        if let Some(path) = engine.path_of(uid)? {
+            engine.delete_under(&path)?;
+        }
+        engine.delete(std::slice::from_ref(uid))?;
+    }
+    for object in &live {
+        if subtrees.contains(&object.uid) {
+            // A moved subtree's documents still carry the old paths.
+            if let Some(old) = engine.path_of(&object.uid)?.filter(|old| *old != object.path) {
+                engine.delete_under(&old)?;
+            }
+            reindex(app, store, engine, &object.path, None).await?;
+        } else {
+            let page = page_of(app, store, object).await?;
+            reindex(app, store, engine, &page, Some(std::slice::from_ref(&page))).await?;
+        }
+    }
+    Ok(())
+}
+
+/// The path whose document holds `object`'s words: its page when it is (in) a block.
+async fn page_of(app: &App, store: &Store, object: &ContentObject) -> Result<String, IndexError> {
+    if !app.types.is_block_type(&object.portal_type) {
+        let parent_path = object.path.get(..object.path.rfind('/').unwrap_or(0)).unwrap_or_default().to_owned();
+        let parent = store.content_at_path(&parent_path).await?;
+        if parent.is_none_or(|p| !app.types.is_block_type(&p.portal_type)) {
+            return Ok(object.path.clone());
+        }
+    }
+    let mut ancestors: Vec<String> = Vec::new();
+    let mut path = object.path.as_str();
+    while let Some(cut) = path.rfind('/').filter(|c| *c > 0) {
+        path = &path[..cut];
+        ancestors.push(path.to_owned());
+    }
+    let found = store.content_at_paths(&ancestors).await?;
+    let by_path: HashMap<&str, &ContentObject> =
+        found.iter().map(|o| (o.path.as_str(), o)).chain(std::iter::once((object.path.as_str(), object))).collect();
+    Ok(block_owner(app, object, &by_path).unwrap_or(&object.path).to_owned())
+}
+
+/// Re-indexes the searchable objects at and below `path` (or only `only` among them).
+async fn reindex(
+    app: &App,
+    store: &Store,
+    engine: &dyn SearchEngine,
+    path: &str,
+    only: Option<&[String]>,
+) -> Result<(), IndexError> {
+    let objects = store.subtree(path).await?;
+    let uids: Vec<String> = objects
+        .iter()
+        .filter(|o| is_searchable(app, o) && only.is_none_or(|paths| paths.contains(&o.path)))
+        .map(|o| o.uid.clone())
+        .collect();
+    let mut allowed = store.allowed_tokens(&uids).await?;
+    let docs = index_docs(app, &objects, &mut allowed, only);
+    let gone: Vec<String> = objects.iter().filter(|o| !is_searchable(app, o)).map(|o| o.uid.clone()).collect();
+    engine.delete(&gone)?;
+    engine.index(&docs)?;
+    Ok(())
+}
+
+/// Starts the task that keeps the index current; it stops when the application is dropped.
+pub fn spawn(app: &Arc<App>, engine: Arc<dyn SearchEngine>) {
+    let app: Weak<App> = Arc::downgrade(app);
+    tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(POLL).await;
+            let Some(app) = app.upgrade() else { return };
+            // Its own statement counter: the index's reads are no request's cost.
+            let store = app.store.background();
+            loop {
+                match apply_next(&app, &store, engine.as_ref()).await {
+                    Ok(true) => continue,
+                    Ok(false) => break,
+                    Err(err) => {
+                        tracing::error!(%err, "search indexing failed; retrying");
+                        break;
+                    }
+                }
+            }
+        }
+    });
+}

@@ -1,0 +1,108 @@
+//! The es-search plugin over HTTP: German full-text search fed from the change feed, what
+//! each caller may see, block text on its page, the trash, moves and deletes, popular
+//! searches, and the plugin switched off.
+
+use crate::support::{TestServer, read, site_path};
+use reqwest::Method;
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+
+/// The paths `@es-search` finds for `query` (as admin, or anonymous), below the site or
+/// below the context `query` starts with (`g/@es-search?…`).
+async fn found(server: &TestServer, query: &str, anonymous: bool) -> (Vec<String>, i64) {
+    let path = if query.contains("@es-search") { query.to_owned() } else { format!("@es-search?{query}") };
+    let request = if anonymous { server.anonymous(Method::GET, &path) } else { server.admin(Method::GET, &path) };
+    let (status, body) = read(request.send().await.unwrap()).await;
+    assert_eq!(status, 200, "{body}");
+    let paths = body["items"].as_array().unwrap().iter().map(|i| site_path(&i["@id"])).collect();
+    (paths, body["items_total"].as_i64().unwrap())
+}
+
+/// Waits (at most 10 s, the indexer polls every 150 ms) until `query` finds `expected`.
+async fn until_found(server: &TestServer, query: &str, anonymous: bool, expected: &[&str]) {
+    let started = Instant::now();
+    loop {
+        let (paths, total) = found(server, query, anonymous).await;
+        if paths == expected && total == expected.len() as i64 {
+            return;
+        }
+        assert!(started.elapsed() < Duration::from_secs(10), "{query}: still {paths:?} ({total})");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn german_word_forms_find_each_other_and_the_index_follows_every_change() {
+    let server = TestServer::start().await;
+    server.create("", json!({"@type": "Folder", "id": "f", "title": "Ordner"})).await;
+    let doc = json!({"@type": "Document", "id": "d", "title": "Alte Häuser", "text": "<p>An der Straße wohnt Herr Müller.</p>"});
+    server.create("f", doc).await;
+    for query in ["SearchableText=Haus", "SearchableText=H%C3%A4usern", "SearchableText=Strasse%20Mueller"] {
+        until_found(&server, query, false, &["f/d"]).await;
+    }
+    until_found(&server, "SearchableText=der%20die%20das", false, &[]).await;
+    // Private: anonymous callers see nothing, not even a count.
+    until_found(&server, "SearchableText=Haus", true, &[]).await;
+    server.transition("f", "publish").await;
+    server.transition("f/d", "publish").await;
+    until_found(&server, "SearchableText=Haus", true, &["f/d"]).await;
+
+    let patch = json!({"title": "Neue Gärten"});
+    assert_eq!(server.admin(Method::PATCH, "f/d").json(&patch).send().await.unwrap().status(), 204);
+    until_found(&server, "SearchableText=Garten", false, &["f/d"]).await;
+    until_found(&server, "SearchableText=Haus", false, &[]).await;
+
+    server.create("", json!({"@type": "Folder", "id": "g", "title": "Ziel"})).await;
+    let moved = server.admin(Method::POST, "g/@move").json(&json!({"source": server.url("f/d")})).send().await;
+    assert_eq!(moved.unwrap().status(), 200);
+    until_found(&server, "g/@es-search?SearchableText=Garten", false, &["g/d"]).await;
+    until_found(&server, "f/@es-search?SearchableText=Garten", false, &[]).await;
+
+    assert_eq!(server.admin(Method::POST, "g/@trash").send().await.unwrap().status(), 204);
+    until_found(&server, "SearchableText=Garten", false, &[]).await;
+    assert_eq!(server.admin(Method::POST, "g/@untrash").send().await.unwrap().status(), 204);
+    until_found(&server, "SearchableText=Garten", false, &["g/d"]).await;
+    assert_eq!(server.admin(Method::DELETE, "g").send().await.unwrap().status(), 204);
+    until_found(&server, "SearchableText=Garten", false, &[]).await;
+}
+
+#[tokio::test]
+async fn block_text_finds_its_page_and_types_filter() {
+    let server = TestServer::start().await;
+    server.create("", json!({"@type": "ContentPage", "id": "p", "title": "Seite"})).await;
+    let block =
+        json!({"@type": "TextBlock", "id": "b", "title": "Abschnitt", "text": "<p>Gewächshäuser im Winter</p>"});
+    server.create("p", block).await;
+    until_found(&server, "SearchableText=Gew%C3%A4chshaus", false, &["p"]).await;
+    server.create("", json!({"@type": "Document", "id": "d", "title": "Gewächshaus"})).await;
+    until_found(&server, "SearchableText=Gew%C3%A4chshaus&portal_type=Document", false, &["d"]).await;
+    let (both, total) = found(&server, "SearchableText=Gew%C3%A4chshaus&b_size=1", false).await;
+    assert_eq!((both.len(), total), (1, 2), "batched: one item, two in all");
+}
+
+#[tokio::test]
+async fn popular_searches_link_to_the_search() {
+    let server = TestServer::start().await;
+    let patch = json!({"wcs.backend.search.popular_searches": ["Abfall", "Öffnungszeiten"]});
+    assert_eq!(server.admin(Method::PATCH, "@registry").json(&patch).send().await.unwrap().status(), 204);
+    let (status, body) = read(server.anonymous(Method::GET, "@popular-searches").send().await.unwrap()).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        body["items"][0],
+        json!({"title": "Abfall", "@id": format!("{}/@es-search?SearchableText=Abfall", server.site)})
+    );
+    assert_eq!(
+        body["items"][1]["@id"],
+        Value::String(format!("{}/@es-search?SearchableText=%C3%96ffnungszeiten", server.site))
+    );
+}
+
+#[tokio::test]
+async fn without_the_plugin_es_search_is_404_and_search_still_works() {
+    let server = TestServer::start_with(|c| c.plugins.disabled = vec!["es-search".into()]).await;
+    server.create("", json!({"@type": "Document", "id": "d", "title": "Alte Häuser"})).await;
+    let (status, _) = read(server.admin(Method::GET, "@es-search?SearchableText=Haus").send().await.unwrap()).await;
+    assert_eq!(status, 404);
+    let (status, body) = server.get_json("@search?SearchableText=H%C3%A4user").await;
+    assert_eq!((status, body["items_total"].as_i64()), (200, Some(1)), "{body}");
+}
