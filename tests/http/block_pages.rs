@@ -87,6 +87,7 @@ async fn pages_place_every_block_and_list_only_other_children() {
     assert_eq!(ids, vec![server.url("p/sub")], "blocks are not items");
     assert_eq!(page["items_total"], 1);
     // Full-text search finds the page through its blocks, never the blocks.
+    server.settle().await;
     let (_, found) = server.get_json("@search?SearchableText=Unterseite").await;
     assert_eq!(found["items_total"], 1);
     let (_, found) = server.get_json("@search?SearchableText=a").await;

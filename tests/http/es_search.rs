@@ -106,3 +106,65 @@ async fn without_the_plugin_es_search_is_404_and_search_still_works() {
     let (status, body) = server.get_json("@search?SearchableText=H%C3%A4user").await;
     assert_eq!((status, body["items_total"].as_i64()), (200, Some(1)), "{body}");
 }
+
+/// The paths and descriptions `@search` answers for `query`, once it finds `count` items.
+async fn search_until(server: &TestServer, query: &str, count: usize) -> Vec<(String, Value)> {
+    let started = Instant::now();
+    loop {
+        let (status, body) = server.get_json(&format!("@search?{query}")).await;
+        assert_eq!(status, 200, "{body}");
+        let items = body["items"].as_array().unwrap();
+        if items.len() == count {
+            return items.iter().map(|i| (site_path(&i["@id"]), i["description"].clone())).collect();
+        }
+        assert!(started.elapsed() < Duration::from_secs(10), "{query}: {body}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn search_with_text_goes_to_the_engine_relevance_first_with_highlights() {
+    let server = TestServer::start().await;
+    let text = "<p>Hinter den alten Häusern fließt ein Bach.</p>";
+    server
+        .create("", json!({"@type": "Document", "id": "text", "title": "Bach", "description": "Kurz", "text": text}))
+        .await;
+    server
+        .create("", json!({"@type": "Document", "id": "title", "title": "Häuser am Bach", "description": "Lang"}))
+        .await;
+    server.create("", json!({"@type": "Folder", "id": "news", "title": "Haus"})).await;
+    // `Haus` finds `Häusern` and `Häuser` only through German analysis; the title match first.
+    let found = search_until(&server, "SearchableText=Haus&portal_type=Document", 2).await;
+    assert_eq!(found, [("title".to_owned(), json!("Lang")), ("text".to_owned(), json!("Kurz"))]);
+
+    for (name, value) in
+        [("highlight", json!(true)), ("highlight_pre_tags", json!("<em>")), ("highlight_post_tags", json!("</em>"))]
+    {
+        let patch = json!({format!("collective.elasticsearch.interfaces.IElasticSettings.{name}"): value});
+        assert_eq!(server.admin(Method::PATCH, "@registry").json(&patch).send().await.unwrap().status(), 204);
+    }
+    let found = search_until(&server, "SearchableText=Haus&portal_type=Document", 2).await;
+    let text_fragment = found[1].1.as_str().unwrap();
+    assert!(text_fragment.contains("alten <em>Häusern</em> fließt"), "{text_fragment}");
+    let (_, full) = server.get_json("@search?SearchableText=Haus&portal_type=Document&fullobjects=1").await;
+    assert!(full["items"][1]["description"].as_str().unwrap().contains("<em>Häusern</em>"), "fullobjects too");
+    // Criteria the engine cannot answer exactly go to SQL, which matches words as typed.
+    let (_, sorted) = server.get_json("@search?SearchableText=Bach&sort_on=getId").await;
+    assert_eq!(sorted["items_total"], 2);
+    assert_eq!(sorted["items"][0]["description"], "Kurz", "SQL results keep their descriptions");
+}
+
+#[tokio::test]
+async fn private_content_never_reaches_anonymous_callers() {
+    let server = TestServer::start().await;
+    server.create("", json!({"@type": "Document", "id": "secret", "title": "Geheime Häuser"})).await;
+    server.create("", json!({"@type": "Document", "id": "open", "title": "Offene Häuser"})).await;
+    server.transition("open", "publish").await;
+    let patch = json!({"collective.elasticsearch.interfaces.IElasticSettings.highlight": true});
+    assert_eq!(server.admin(Method::PATCH, "@registry").json(&patch).send().await.unwrap().status(), 204);
+    until_found(&server, "SearchableText=Haus", false, &["open", "secret"]).await;
+    until_found(&server, "SearchableText=Haus", true, &["open"]).await;
+    let (_, body) = read(server.anonymous(Method::GET, "@search?SearchableText=Haus").send().await.unwrap()).await;
+    assert_eq!(body["items_total"], 1, "{body}");
+    assert!(!body.to_string().contains("Geheime"), "{body}");
+}

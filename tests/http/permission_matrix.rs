@@ -168,6 +168,7 @@ async fn nothing_private_leaks_through_parent_or_listings() {
                          "relatedItems": ["/secret/hidden"], "text": "<a href=\"/Plone/secret/hidden\">x</a>"});
     server.create("", related).await;
     server.transition("pointer", "publish").await;
+    server.settle().await;
     for path in
         ["pointer", "@relations?targets=/secret/page", "@relations?sources=/pointer", "@search?SearchableText=page"]
     {

@@ -98,6 +98,7 @@ async fn index_criteria_combine() {
     assert_eq!(ids(&search(&server, "@search?Subject.not=green&portal_type=Document").await), vec!["p"]);
     let uid = search(&server, "@search?id=m&metadata_fields=UID").await["items"][0]["UID"].as_str().unwrap().to_owned();
     assert_eq!(ids(&search(&server, &format!("@search?UID={uid}")).await), vec!["m"]);
+    server.settle().await;
     assert_eq!(ids(&search(&server, "@search?SearchableText=nachhaltigkeit").await), vec!["p", "z"], "title or text");
     assert_eq!(ids(&search(&server, "@search?SearchableText=Rezept%20nachhaltigkeit").await), vec!["p"], "all words");
     assert_eq!(ids(&search(&server, "@search?SearchableText=").await).len(), 8, "empty text is no criterion");

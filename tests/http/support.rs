@@ -161,6 +161,23 @@ impl TestServer {
         assert_eq!(response.status(), 200, "{transition} on {path}");
     }
 
+    /// Waits until background work (the search index) has caught up with every write so far,
+    /// as a client waits for a search engine's refresh.
+    pub async fn settle(&self) {
+        #[cfg(feature = "es-search")]
+        {
+            let end = self.app.store.feed_end().await.expect("feed end");
+            let started = std::time::Instant::now();
+            while let Some(search) = self.app.extensions.get::<wcs_plugin_es_search::Search>() {
+                if search.engine.position().expect("index position").unwrap_or(0) >= end {
+                    break;
+                }
+                assert!(started.elapsed() < std::time::Duration::from_secs(10), "the search index does not catch up");
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            }
+        }
+    }
+
     /// GETs a path as admin and returns the status and JSON body.
     pub async fn get_json(&self, path: &str) -> (u16, Value) {
         read(self.admin(Method::GET, path).send().await.expect("GET")).await

@@ -118,6 +118,7 @@ async fn a_version_freezes_the_page_and_restore_brings_it_back() {
     let added = server.create("p", json!({"@type": "TextBlock", "id": "added", "title": "Später"})).await;
 
     // A version is not content: search, listings and navigation never show it.
+    server.settle().await;
     let (_, found) = server.get_json("@search?SearchableText=Original").await;
     assert_eq!(found["items_total"], 0, "{found}");
     let (_, root) = server.get_json("").await;
@@ -163,6 +164,7 @@ async fn a_version_freezes_the_page_and_restore_brings_it_back() {
         workflow["history"].as_array().unwrap().iter().filter_map(|h| h["action"].as_str()).collect();
     assert_eq!(actions.iter().filter(|a| **a == "Restored from Version").count(), 2, "{workflow}");
     assert_eq!(versions(&server, "p").await["items_total"], 1);
+    server.settle().await;
     let (_, found) = server.get_json("@search?SearchableText=Original").await;
     assert_eq!(found["items_total"], 1, "restored content is searchable: {found}");
 }

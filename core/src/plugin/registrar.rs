@@ -1,5 +1,6 @@
 //! What a plugin's `build` function receives: one method per kind of contribution.
 
+use crate::catalog::TextSearch;
 use crate::content::FieldKindDef;
 use crate::events::Subscriber;
 use crate::records::RecordDef;
@@ -28,6 +29,7 @@ pub struct Registrar {
     pub(super) crumb_titles: Vec<(&'static str, &'static CrumbTitle)>,
     pub(super) field_kinds: Vec<(&'static str, &'static FieldKindDef)>,
     pub(super) start_hooks: Vec<(&'static str, &'static StartHook)>,
+    pub(super) text_searches: Vec<(&'static str, &'static TextSearch)>,
 }
 
 impl Registrar {
@@ -101,6 +103,12 @@ impl Registrar {
     /// form schema; its output is a field serializer for `FieldKind::Plugin(&kind)`.
     pub fn field_kind(&mut self, kind: &'static FieldKindDef) {
         self.field_kinds.push((self.current, kind));
+    }
+
+    /// Answers `@search` queries with `SearchableText` from a search engine (one plugin at
+    /// most).
+    pub fn text_search(&mut self, search: &'static TextSearch) {
+        self.text_searches.push((self.current, search));
     }
 
     /// Adds work to do when the application starts, in plugin order.

@@ -1,6 +1,7 @@
 //! Orders the linked plugins, builds them and freezes what they registered.
 
 use super::{PluginDescriptor, Registrar};
+use crate::catalog::TextSearch;
 use crate::content::FieldKind;
 use crate::content::TypeProfile;
 use crate::content::{ContentObject, FieldKindDef};
@@ -77,6 +78,7 @@ pub struct Registry {
     crumb_titles: Vec<&'static CrumbTitle>,
     field_kinds: Vec<&'static FieldKindDef>,
     start_hooks: Vec<(&'static str, &'static StartHook)>,
+    text_search: Option<&'static TextSearch>,
 }
 
 impl Registry {
@@ -224,6 +226,11 @@ impl Registry {
         self.crumb_titles.iter().find_map(|rule| (rule.title)(object)).unwrap_or(&object.title)
     }
 
+    /// The full-text search of `@search`, when a plugin provides one.
+    pub fn text_search(&self) -> Option<&'static TextSearch> {
+        self.text_search
+    }
+
     /// The start hooks with their plugin, in the order they run.
     pub fn start_hooks(&self) -> &[(&'static str, &'static StartHook)] {
         &self.start_hooks
@@ -307,6 +314,7 @@ fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result<Registry, 
     ))?;
     check_unique(&registrar.field_kinds, |k| format!("field kind {}", k.name))?;
     check_unique(&registrar.start_hooks, |h| format!("start hook {}", h.name))?;
+    check_unique(&registrar.text_searches, |_| "the full-text search of @search".to_owned())?;
     check_unique_keys(
         registrar.permissions.iter().map(|(plugin, p, _)| (*plugin, format!("permission '{}'", p.name()))),
     )?;
@@ -340,6 +348,7 @@ fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result<Registry, 
         crumb_titles: registrar.crumb_titles.into_iter().map(|(_, c)| c).collect(),
         field_kinds: registrar.field_kinds.into_iter().map(|(_, k)| k).collect(),
         start_hooks: registrar.start_hooks,
+        text_search: registrar.text_searches.first().map(|(_, s)| *s),
     })
 }
 

@@ -1,9 +1,11 @@
 //! `GET <context>/@search`: the standard catalog search, evaluated in SQL with the caller's
-//! `allowed` tokens in the query. Results never leave the context's subtree.
+//! `allowed` tokens in the query, or, for `SearchableText`, by a plugin's search engine
+//! (`catalog::TextSearch`). Results never leave the context's subtree.
 
 use crate::catalog::{Scope, SearchQuery, SearchSql};
+use crate::content::ContentObject;
 use crate::http::{ApiResult, Ctx, QUERY_COMPONENT, batching_links, json};
-use crate::security::{Csrf, Permission};
+use crate::security::{Csrf, Permission, Visibility};
 use crate::serialize::{SerializeCtx, serialize_content, summary};
 use crate::service::{ContentKind, Service};
 use poem::Response;
@@ -28,30 +30,34 @@ async fn search(ctx: Ctx) -> ApiResult<Response> {
     let site_path = format!("/{}", ctx.context.site_id());
     let query = SearchQuery::parse(&ctx.request.query, &site_path)?;
     let visibility = ctx.visibility();
-    let block_types = ctx.app.types.block_types();
-    let scope = Scope {
-        context_path: &ctx.context.path,
-        visibility: &visibility,
-        hide_inactive: !ctx.allows(Permission::ACCESS_INACTIVE_CONTENT),
-        now: chrono::Utc::now(),
-        backend: ctx.app.store.backend(),
-        block_types: &block_types,
+    let text_hits = match ctx.app.registry.text_search() {
+        Some(engine) if !query.text.is_empty() => (engine.run)(&ctx, &query).await?,
+        _ => None,
     };
-    let sql = SearchSql::build(&query, &scope);
-    let mut total = ctx.app.store.count_search(&sql).await?;
-    let mut limit = query.batch.size;
-    if let Some(cap) = query.sort_limit {
-        total = total.min(cap);
-        limit = limit.min((cap - query.batch.start).max(0));
-    }
-    let results = if limit > 0 { ctx.app.store.search(&sql, query.batch.start, limit).await? } else { Vec::new() };
+    let (results, total, fragments) = match text_hits {
+        Some(hits) => {
+            let found = ctx.app.store.visible_content_by_uids(&hits.uids, &visibility).await?;
+            let mut by_uid: HashMap<String, ContentObject> = found.into_iter().map(|o| (o.uid.clone(), o)).collect();
+            let results: Vec<ContentObject> = hits.uids.iter().filter_map(|uid| by_uid.remove(uid)).collect();
+            (results, hits.total, hits.fragments)
+        }
+        None => {
+            let (results, total) = sql_search(&ctx, &query, &visibility).await?;
+            (results, total, HashMap::new())
+        }
+    };
     let options = ctx.serialize_options()?;
     let sctx = ctx.serialize_ctx(&options, &visibility);
-    let items = if options.fullobjects {
+    let mut items = if options.fullobjects {
         full_items(&ctx, &sctx, &results).await?
     } else {
         results.iter().map(|o| Value::Object(summary(&sctx, o, &options.metadata_fields))).collect()
     };
+    for (item, object) in items.iter_mut().zip(&results) {
+        if let Some(fragment) = fragments.get(&object.uid) {
+            item["description"] = json!(fragment);
+        }
+    }
     let mut body = json!({"@id": canonical_url(&ctx), "items": items, "items_total": total});
     if let Some(links) = batching_links(&ctx.request.service_url, &ctx.request.query, query.batch, total) {
         body["batching"] = links;
@@ -59,14 +65,32 @@ async fn search(ctx: Ctx) -> ApiResult<Response> {
     Ok(json(&body))
 }
 
+/// The catalog search in SQL: the page of results and the total.
+async fn sql_search(ctx: &Ctx, query: &SearchQuery, visibility: &Visibility) -> ApiResult<(Vec<ContentObject>, i64)> {
+    let block_types = ctx.app.types.block_types();
+    let scope = Scope {
+        context_path: &ctx.context.path,
+        visibility,
+        hide_inactive: !ctx.allows(Permission::ACCESS_INACTIVE_CONTENT),
+        now: chrono::Utc::now(),
+        backend: ctx.app.store.backend(),
+        block_types: &block_types,
+    };
+    let sql = SearchSql::build(query, &scope);
+    let mut total = ctx.app.store.count_search(&sql).await?;
+    let mut limit = query.batch.size;
+    if let Some(cap) = query.sort_limit {
+        total = total.min(cap);
+        limit = limit.min((cap - query.batch.start).max(0));
+    }
+    let results = if limit > 0 { ctx.app.store.search(&sql, query.batch.start, limit).await? } else { Vec::new() };
+    Ok((results, total))
+}
+
 /// Full serializations; the parents of all results are loaded in one query.
-async fn full_items(
-    ctx: &Ctx,
-    sctx: &SerializeCtx<'_>,
-    results: &[crate::content::ContentObject],
-) -> ApiResult<Vec<Value>> {
+async fn full_items(ctx: &Ctx, sctx: &SerializeCtx<'_>, results: &[ContentObject]) -> ApiResult<Vec<Value>> {
     let parent_uids: Vec<String> = results.iter().filter_map(|o| o.parent_uid.clone()).collect();
-    let parents: HashMap<String, crate::content::ContentObject> =
+    let parents: HashMap<String, ContentObject> =
         ctx.app.store.content_by_uids(&parent_uids).await?.into_iter().map(|p| (p.uid.clone(), p)).collect();
     let nested_options = sctx.options.for_nested_item();
     let nested = SerializeCtx { options: &nested_options, ..*sctx };

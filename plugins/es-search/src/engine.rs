@@ -41,8 +41,10 @@ pub struct Filters {
     pub portal_types: Vec<String>,
     /// Only these states, when not empty.
     pub review_states: Vec<String>,
-    /// Only objects at or below this path.
-    pub subtree: Option<String>,
+    /// Only objects with one of these tags, when not empty.
+    pub subjects: Vec<String>,
+    /// Only objects at or below every one of these paths.
+    pub subtrees: Vec<String>,
     /// Only objects one of these tokens may see; `None` for callers who see everything.
     pub allowed: Option<Vec<String>>,
     /// Only objects effective and not expired at this time (seconds); `None` for callers who
@@ -61,6 +63,19 @@ pub struct SearchRequest {
     pub start: usize,
     /// Hits to return.
     pub size: usize,
+    /// Highlighted fragments of the text for each hit, when asked for.
+    pub highlight: Option<Highlight>,
+}
+
+/// How matches are marked in fragments.
+#[derive(Clone, Debug, Default)]
+pub struct Highlight {
+    /// Written before each match.
+    pub pre: String,
+    /// Written after each match.
+    pub post: String,
+    /// The longest fragment, in characters.
+    pub max_chars: usize,
 }
 
 /// One hit.
@@ -70,6 +85,8 @@ pub struct Hit {
     pub uid: String,
     /// Its relevance.
     pub score: f32,
+    /// The text around its matches, marked, when highlighting was asked for and it has one.
+    pub fragment: Option<String>,
 }
 
 /// A search's answer.

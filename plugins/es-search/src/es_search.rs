@@ -2,12 +2,13 @@
 //! engine, relevance first, only over what the caller may see below the context.
 
 use crate::Search;
-use crate::engine::{Filters, SearchRequest};
+use crate::engine::SearchRequest;
+use crate::scope::caller_filters;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use wcs_core::http::{ApiError, ApiResult, Batch, Ctx, batching_links, json};
 use wcs_core::poem_reexports::{Method, Response};
-use wcs_core::security::{Csrf, Permission, Visibility};
+use wcs_core::security::{Csrf, Permission};
 use wcs_core::serialize::summary;
 use wcs_core::service::{ContentKind, Service};
 
@@ -31,21 +32,16 @@ async fn es_search(ctx: Ctx) -> ApiResult<Response> {
         ctx.request.query.iter().filter(|(k, _)| k.split(':').next() == Some(name)).map(|(_, v)| v.clone()).collect()
     };
     let visibility = ctx.visibility();
-    let filters = Filters {
-        portal_types: values("portal_type"),
-        review_states: values("review_state"),
-        subtree: Some(ctx.context.path.clone()),
-        allowed: match &visibility {
-            Visibility::All => None,
-            Visibility::Tokens(tokens) => Some(tokens.clone()),
-        },
-        active_at: (!ctx.allows(Permission::ACCESS_INACTIVE_CONTENT)).then(|| chrono::Utc::now().timestamp()),
-    };
+    let mut filters = caller_filters(&ctx);
+    filters.portal_types = values("portal_type");
+    filters.review_states = values("review_state");
+    filters.subjects = values("Subject");
     let request = SearchRequest {
         text: values("SearchableText").join(" "),
         filters,
         start: usize::try_from(batch.start).unwrap_or(usize::MAX),
         size: usize::try_from(batch.size).unwrap_or(0),
+        highlight: None,
     };
     let engine = search.engine.clone();
     let found = tokio::task::spawn_blocking(move || engine.search(&request))

@@ -12,7 +12,9 @@ pub mod indexer;
 mod popular_searches;
 mod records;
 pub mod schema;
+mod scope;
 pub mod tantivy_engine;
+mod text_search;
 
 use engine::SearchEngine;
 use std::sync::Arc;
@@ -48,7 +50,16 @@ fn build(r: &mut Registrar) {
     r.on_start(&START);
     r.service(&es_search::ES_SEARCH);
     r.service(&popular_searches::POPULAR);
-    r.record(&records::POPULAR_SEARCHES);
+    r.text_search(&text_search::TEXT_SEARCH);
+    for record in [
+        &records::POPULAR_SEARCHES,
+        &records::HIGHLIGHT,
+        &records::HIGHLIGHT_PRE_TAGS,
+        &records::HIGHLIGHT_POST_TAGS,
+        &records::HIGHLIGHT_THRESHOLD,
+    ] {
+        r.record(record);
+    }
 }
 
 wcs_core::plugin!(id: PLUGIN_ID, depends_on: ["core"], build: build);

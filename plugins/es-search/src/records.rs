@@ -11,3 +11,40 @@ pub static POPULAR_SEARCHES: RecordDef = RecordDef {
     kind: RecordKind::TextList,
     default: || json!([]),
 };
+
+/// Whether search results show highlighted fragments instead of descriptions (the records
+/// keep plone's search-integration names, so migrated sites keep their values).
+pub static HIGHLIGHT: RecordDef = RecordDef {
+    name: "collective.elasticsearch.interfaces.IElasticSettings.highlight",
+    title: "Highlight matches",
+    description: "Search results show the text around the matches instead of the description.",
+    kind: RecordKind::Bool,
+    default: || json!(false),
+};
+
+/// Written before each highlighted match; one tag per line, the first is used.
+pub static HIGHLIGHT_PRE_TAGS: RecordDef = RecordDef {
+    name: "collective.elasticsearch.interfaces.IElasticSettings.highlight_pre_tags",
+    title: "Highlight start tag",
+    description: "Markup written before each match, e.g. <em>.",
+    kind: RecordKind::Text,
+    default: || json!(""),
+};
+
+/// Written after each highlighted match; one tag per line, the first is used.
+pub static HIGHLIGHT_POST_TAGS: RecordDef = RecordDef {
+    name: "collective.elasticsearch.interfaces.IElasticSettings.highlight_post_tags",
+    title: "Highlight end tag",
+    description: "Markup written after each match, e.g. </em>.",
+    kind: RecordKind::Text,
+    default: || json!(""),
+};
+
+/// The longest fragment, in characters.
+pub static HIGHLIGHT_THRESHOLD: RecordDef = RecordDef {
+    name: "collective.elasticsearch.interfaces.IElasticSettings.highlight_threshold",
+    title: "Highlight length",
+    description: "The longest highlighted fragment, in characters.",
+    kind: RecordKind::Int,
+    default: || json!(600),
+};

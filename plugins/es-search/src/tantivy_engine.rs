@@ -10,6 +10,7 @@ use std::sync::Mutex;
 use tantivy::collector::{Count, TopDocs};
 use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, RangeQuery, TermQuery, TermSetQuery};
 use tantivy::schema::{IndexRecordOption, Value};
+use tantivy::snippet::SnippetGenerator;
 use tantivy::tokenizer::TokenStream;
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term, doc};
 
@@ -74,7 +75,10 @@ impl TantivyEngine {
         if !filters.review_states.is_empty() {
             clauses.push((Occur::Must, set(f.review_state, &filters.review_states)));
         }
-        if let Some(path) = &filters.subtree {
+        if !filters.subjects.is_empty() {
+            clauses.push((Occur::Must, set(f.subject, &filters.subjects)));
+        }
+        for path in &filters.subtrees {
             let term = Term::from_field_text(f.path, path);
             clauses.push((Occur::Must, Box::new(TermQuery::new(term, IndexRecordOption::Basic))));
         }
@@ -171,7 +175,7 @@ impl SearchEngine for TantivyEngine {
             return Ok(SearchResponse::default());
         }
         let f = &self.fields;
-        let mut clauses: Vec<(Occur, Box<dyn Query>)> = terms
+        let mut words: Vec<(Occur, Box<dyn Query>)> = terms
             .iter()
             .map(|term| {
                 let in_field = |field, boost: f32| -> (Occur, Box<dyn Query>) {
@@ -186,16 +190,30 @@ impl SearchEngine for TantivyEngine {
                 (Occur::Must, Box::new(any_field) as Box<dyn Query>)
             })
             .collect();
-        self.filters(&request.filters, &mut clauses);
-        let query = BooleanQuery::new(clauses);
+        let text_query = BooleanQuery::new(words.iter().map(|(occur, q)| (*occur, q.box_clone())).collect());
+        self.filters(&request.filters, &mut words);
+        let query = BooleanQuery::new(words);
         let searcher = self.reader.searcher();
+        let mut snippets = match &request.highlight {
+            Some(highlight) => {
+                let mut generator = SnippetGenerator::create(&searcher, &text_query, f.searchable_text)?;
+                generator.set_max_num_chars(highlight.max_chars.max(1));
+                Some((generator, highlight))
+            }
+            None => None,
+        };
         let top = TopDocs::with_limit(request.size.max(1)).and_offset(request.start).order_by_score();
         let (found, total) = searcher.search(&query, &(top, Count))?;
         let mut hits = Vec::with_capacity(found.len());
         for (score, address) in found.into_iter().take(request.size) {
             let stored: TantivyDocument = searcher.doc(address)?;
             if let Some(uid) = stored.get_first(f.uid).and_then(|v| v.as_str()) {
-                hits.push(Hit { uid: uid.to_owned(), score });
+                let fragment = snippets.as_mut().and_then(|(generator, highlight)| {
+                    let mut snippet = generator.snippet_from_doc(&stored);
+                    snippet.set_snippet_prefix_postfix(&highlight.pre, &highlight.post);
+                    (!snippet.is_empty()).then(|| snippet.to_html())
+                });
+                hits.push(Hit { uid: uid.to_owned(), score, fragment });
             }
         }
         Ok(SearchResponse { total, hits })
@@ -224,7 +242,7 @@ mod tests {
     fn search(engine: &TantivyEngine, text: &str, allowed: Option<&[&str]>) -> Vec<String> {
         let filters =
             Filters { allowed: allowed.map(|a| a.iter().map(|t| (*t).to_owned()).collect()), ..Filters::default() };
-        let request = SearchRequest { text: text.into(), filters, start: 0, size: 10 };
+        let request = SearchRequest { text: text.into(), filters, size: 10, ..SearchRequest::default() };
         engine.search(&request).unwrap().hits.into_iter().map(|h| h.uid).collect()
     }
 
@@ -274,7 +292,7 @@ mod subtree_tests {
         assert_eq!(engine.path_of("g").unwrap().as_deref(), Some("/P/g"));
         engine.delete_under("/P/g").unwrap();
         engine.commit(2).unwrap();
-        let request = SearchRequest { text: "Garten".into(), filters: Filters::default(), start: 0, size: 10 };
+        let request = SearchRequest { text: "Garten".into(), size: 10, ..SearchRequest::default() };
         assert_eq!(engine.search(&request).unwrap().total, 0);
     }
 }

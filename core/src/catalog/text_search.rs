@@ -1,0 +1,29 @@
+//! The full-text hook of `@search`: a plugin with a search engine answers queries that have
+//! `SearchableText` (relevance first, with highlighted fragments when it is set up so); the
+//! SQL path answers everything else, and full-text queries when no engine is there or the
+//! engine declines one it cannot answer exactly.
+
+use super::SearchQuery;
+use crate::http::{ApiResult, Ctx};
+use crate::service::BoxFuture;
+use std::collections::HashMap;
+
+/// A plugin's full-text search for `@search`.
+pub struct TextSearch {
+    /// A name for listings.
+    pub name: &'static str,
+    /// The page of hits for a query with text, within what the caller may see below the
+    /// context; `None` to leave the query to SQL.
+    pub run: for<'a> fn(&'a Ctx, &'a SearchQuery) -> BoxFuture<'a, ApiResult<Option<TextHits>>>,
+}
+
+/// What a full-text search found.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TextHits {
+    /// The requested page of uids, most relevant first.
+    pub uids: Vec<String>,
+    /// How many match in all.
+    pub total: i64,
+    /// Highlighted fragments by uid, which replace the description in results.
+    pub fragments: HashMap<String, String>,
+}

@@ -1,0 +1,76 @@
+//! `@search` with `SearchableText` answered by the engine: relevance first, the other
+//! criteria as filters, descriptions replaced by highlighted fragments when the highlight
+//! records say so. Queries the engine cannot answer exactly (by uid or id, by date, sorted,
+//! with a path depth, with excluded values) stay with SQL.
+
+use crate::Search;
+use crate::engine::{Highlight, SearchRequest};
+use crate::records::{HIGHLIGHT, HIGHLIGHT_POST_TAGS, HIGHLIGHT_PRE_TAGS, HIGHLIGHT_THRESHOLD};
+use crate::scope::caller_filters;
+use serde_json::Value;
+use wcs_core::catalog::{Criterion, SearchQuery, TextHits, TextSearch};
+use wcs_core::http::{ApiError, ApiResult, Ctx};
+
+/// The plugin's full-text search for `@search`.
+pub static TEXT_SEARCH: TextSearch = TextSearch { name: "es-search", run: |ctx, query| Box::pin(run(ctx, query)) };
+
+/// Whether the engine answers `query` exactly as SQL would.
+fn answerable(query: &SearchQuery) -> bool {
+    let plain = |c: &Criterion| c.none_of.is_empty() && !c.all;
+    query.uid == Criterion::default()
+        && query.id == Criterion::default()
+        && query.dates.is_empty()
+        && query.sort.is_empty()
+        && query.sort_limit.is_none()
+        && query.path.depth.is_none()
+        && query.path.paths.len() <= 1
+        && plain(&query.portal_type)
+        && plain(&query.review_state)
+        && plain(&query.subject)
+}
+
+async fn run(ctx: &Ctx, query: &SearchQuery) -> ApiResult<Option<TextHits>> {
+    let Some(search) = ctx.app.extensions.get::<Search>() else { return Ok(None) };
+    if !answerable(query) {
+        return Ok(None);
+    }
+    let mut filters = caller_filters(ctx);
+    filters.portal_types = query.portal_type.any_of.clone();
+    filters.review_states = query.review_state.any_of.clone();
+    filters.subjects = query.subject.any_of.clone();
+    filters.subtrees.extend(query.path.paths.iter().cloned());
+    let request = SearchRequest {
+        text: query.text.join(" "),
+        filters,
+        start: usize::try_from(query.batch.start).unwrap_or(usize::MAX),
+        size: usize::try_from(query.batch.size).unwrap_or(0),
+        highlight: highlight(ctx).await?,
+    };
+    let engine = search.engine.clone();
+    let found = tokio::task::spawn_blocking(move || engine.search(&request))
+        .await
+        .map_err(ApiError::internal)?
+        .map_err(ApiError::internal)?;
+    let mut hits = TextHits { total: i64::try_from(found.total).unwrap_or(i64::MAX), ..TextHits::default() };
+    for hit in found.hits {
+        if let Some(fragment) = hit.fragment {
+            hits.fragments.insert(hit.uid.clone(), fragment);
+        }
+        hits.uids.push(hit.uid);
+    }
+    Ok(Some(hits))
+}
+
+/// The highlight settings, when highlighting is on.
+async fn highlight(ctx: &Ctx) -> ApiResult<Option<Highlight>> {
+    if ctx.app.record_value(&HIGHLIGHT).await?.as_bool() != Some(true) {
+        return Ok(None);
+    }
+    let first_line = |value: Value| value.as_str().and_then(|t| t.lines().next()).unwrap_or_default().trim().to_owned();
+    let threshold = ctx.app.record_value(&HIGHLIGHT_THRESHOLD).await?.as_i64().unwrap_or(600);
+    Ok(Some(Highlight {
+        pre: first_line(ctx.app.record_value(&HIGHLIGHT_PRE_TAGS).await?),
+        post: first_line(ctx.app.record_value(&HIGHLIGHT_POST_TAGS).await?),
+        max_chars: usize::try_from(threshold).unwrap_or(600).clamp(20, 10_000),
+    }))
+}
