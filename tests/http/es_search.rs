@@ -168,3 +168,69 @@ async fn private_content_never_reaches_anonymous_callers() {
     assert_eq!(body["items_total"], 1, "{body}");
     assert!(!body.to_string().contains("Geheime"), "{body}");
 }
+
+#[tokio::test]
+async fn facets_count_what_the_caller_may_see_before_and_after_facet_filters() {
+    let server = TestServer::start().await;
+    for (id, kind, subjects, public) in [
+        ("d1", "Document", json!(["Bauen"]), true),
+        ("d2", "Document", json!(["Bauen", "Wohnen"]), true),
+        ("f1", "Folder", json!(["Wohnen"]), true),
+        ("secret", "Document", json!(["Geheim"]), false),
+    ] {
+        server.create("", json!({"@type": kind, "id": id, "title": "Wohnungsbau", "subjects": subjects})).await;
+        if public {
+            server.transition(id, "publish").await;
+        }
+    }
+    server.settle().await;
+    let buckets = |body: &Value, which: &str, name: &str| -> Vec<(String, i64, String)> {
+        body["elasticsearch"][which][name]["buckets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| {
+                (
+                    b["key"].as_str().unwrap().to_owned(),
+                    b["doc_count"].as_i64().unwrap(),
+                    b["title"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect()
+    };
+    let (_, body) = read(
+        server
+            .anonymous(Method::GET, "@es-search?SearchableText=Wohnungsbau&portal_type=Document")
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(body["items_total"], 2);
+    assert_eq!(buckets(&body, "aggregations", "portal_type"), [("Document".to_owned(), 2, "Page".to_owned())]);
+    let mut original = buckets(&body, "original_aggregations", "portal_type");
+    original.sort();
+    assert_eq!(
+        original,
+        [("Document".to_owned(), 2, "Page".to_owned()), ("Folder".to_owned(), 1, "Folder".to_owned())]
+    );
+    let subjects = buckets(&body, "original_aggregations", "Subject");
+    assert!(subjects.iter().all(|(key, _, _)| key != "Geheim"), "a private object is never counted: {subjects:?}");
+    let (_, admin) = server.get_json("@es-search?SearchableText=Wohnungsbau").await;
+    assert!(buckets(&admin, "aggregations", "Subject").iter().any(|(key, count, _)| key == "Geheim" && *count == 1));
+    let (_, german) = read(
+        server
+            .admin(Method::GET, "@es-search?SearchableText=Wohnungsbau")
+            .header("Accept-Language", "de")
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert!(
+        buckets(&german, "aggregations", "portal_type")
+            .iter()
+            .any(|(key, _, title)| key == "Document" && title == "Seite"),
+        "{german}"
+    );
+}

@@ -65,6 +65,9 @@ pub struct SearchRequest {
     pub size: usize,
     /// Highlighted fragments of the text for each hit, when asked for.
     pub highlight: Option<Highlight>,
+    /// Aggregations in Elasticsearch's request form (`{name: {terms: {field, size}}}`), over
+    /// every match (not only the page).
+    pub aggregations: Option<serde_json::Value>,
 }
 
 /// How matches are marked in fragments.
@@ -96,6 +99,9 @@ pub struct SearchResponse {
     pub total: usize,
     /// The requested page of hits, most relevant first.
     pub hits: Vec<Hit>,
+    /// The aggregations, in Elasticsearch's answer form (`{name: {buckets: [{key,
+    /// doc_count}]}}`); `null` when none were asked for.
+    pub aggregations: serde_json::Value,
 }
 
 /// Why the engine failed; the request gets a 500 with the cause logged.

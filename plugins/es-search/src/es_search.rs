@@ -3,6 +3,8 @@
 
 use crate::Search;
 use crate::engine::SearchRequest;
+use crate::facets::{apply_facet_filters, configured, with_titles};
+use crate::records::AGGREGATIONS;
 use crate::scope::caller_filters;
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -28,26 +30,32 @@ pub static ES_SEARCH: Service = Service {
 async fn es_search(ctx: Ctx) -> ApiResult<Response> {
     let search = ctx.app.extensions.get::<Search>().ok_or_else(|| ApiError::internal("search engine not started"))?;
     let batch = Batch::from_query(&ctx.request.query)?;
-    let values = |name: &str| -> Vec<String> {
-        ctx.request.query.iter().filter(|(k, _)| k.split(':').next() == Some(name)).map(|(_, v)| v.clone()).collect()
-    };
-    let visibility = ctx.visibility();
-    let mut filters = caller_filters(&ctx);
-    filters.portal_types = values("portal_type");
-    filters.review_states = values("review_state");
-    filters.subjects = values("Subject");
+    let text: Vec<&str> =
+        ctx.request.query.iter().filter(|(k, _)| k == "SearchableText").map(|(_, v)| v.as_str()).collect();
+    let aggregations = configured(&ctx.app.record_value(&AGGREGATIONS).await?);
+    let unfiltered = caller_filters(&ctx);
+    let mut filters = unfiltered.clone();
+    apply_facet_filters(&mut filters, &ctx.request.query);
     let request = SearchRequest {
-        text: values("SearchableText").join(" "),
+        text: text.join(" "),
         filters,
         start: usize::try_from(batch.start).unwrap_or(usize::MAX),
         size: usize::try_from(batch.size).unwrap_or(0),
         highlight: None,
+        aggregations: aggregations.clone(),
     };
+    // The same search without the facet filters: every option a client may offer.
+    let original = SearchRequest { filters: unfiltered, start: 0, size: 0, ..request.clone() };
     let engine = search.engine.clone();
-    let found = tokio::task::spawn_blocking(move || engine.search(&request))
-        .await
-        .map_err(ApiError::internal)?
-        .map_err(ApiError::internal)?;
+    let (found, original) = tokio::task::spawn_blocking(move || {
+        let found = engine.search(&request)?;
+        let original = if request.aggregations.is_some() { Some(engine.search(&original)?) } else { None };
+        Ok::<_, crate::engine::EngineError>((found, original))
+    })
+    .await
+    .map_err(ApiError::internal)?
+    .map_err(ApiError::internal)?;
+    let visibility = ctx.visibility();
     let uids: Vec<String> = found.hits.iter().map(|h| h.uid.clone()).collect();
     let objects = ctx.app.store.visible_content_by_uids(&uids, &visibility).await?;
     let by_uid: HashMap<&str, _> = objects.iter().map(|o| (o.uid.as_str(), o)).collect();
@@ -64,11 +72,18 @@ async fn es_search(ctx: Ctx) -> ApiResult<Response> {
     } else {
         format!("{}?{}", ctx.request.service_url, ctx.request.raw_query)
     };
+    let translator = ctx.app.translator(ctx.request.header("accept-language")).await?;
+    let config = aggregations.unwrap_or(Value::Null);
+    let titled = |results: &Value| with_titles(&ctx.app, &translator, &config, results);
     let mut body = json!({
         "@id": id,
         "items": items,
         "items_total": total,
-        "elasticsearch": {"aggregations": {}, "original_aggregations": {}, "suggest": {}},
+        "elasticsearch": {
+            "aggregations": titled(&found.aggregations),
+            "original_aggregations": original.map_or(json!({}), |o| titled(&o.aggregations)),
+            "suggest": {},
+        },
     });
     if let Some(links) = batching_links(&ctx.request.service_url, &ctx.request.query, batch, total) {
         body["batching"] = links;

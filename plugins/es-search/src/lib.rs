@@ -8,6 +8,7 @@ pub mod analysis;
 pub mod document;
 pub mod engine;
 mod es_search;
+mod facets;
 pub mod indexer;
 mod popular_searches;
 mod records;
@@ -53,6 +54,7 @@ fn build(r: &mut Registrar) {
     r.text_search(&text_search::TEXT_SEARCH);
     for record in [
         &records::POPULAR_SEARCHES,
+        &records::AGGREGATIONS,
         &records::HIGHLIGHT,
         &records::HIGHLIGHT_PRE_TAGS,
         &records::HIGHLIGHT_POST_TAGS,

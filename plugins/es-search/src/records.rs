@@ -12,6 +12,21 @@ pub static POPULAR_SEARCHES: RecordDef = RecordDef {
     default: || json!([]),
 };
 
+/// The facets of `@es-search`, in Elasticsearch's aggregation request form over the keyword
+/// fields `portal_type`, `review_state` and `Subject`.
+pub static AGGREGATIONS: RecordDef = RecordDef {
+    name: "wcs.backend.search.aggregations",
+    title: "Search facets",
+    description: "Aggregations of @es-search, e.g. {\"portal_type\": {\"terms\": {\"field\": \"portal_type\"}}}.",
+    kind: RecordKind::Json,
+    default: || {
+        json!({
+            "portal_type": {"terms": {"field": "portal_type", "size": 20}},
+            "Subject": {"terms": {"field": "Subject", "size": 20}},
+        })
+    },
+};
+
 /// Whether search results show highlighted fragments instead of descriptions (the records
 /// keep plone's search-integration names, so migrated sites keep their values).
 pub static HIGHLIGHT: RecordDef = RecordDef {

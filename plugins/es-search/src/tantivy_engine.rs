@@ -7,6 +7,8 @@ use crate::schema::{Fields, register_analyzers, schema};
 use std::ops::Bound;
 use std::path::Path;
 use std::sync::Mutex;
+use tantivy::aggregation::agg_req::Aggregations;
+use tantivy::aggregation::{AggContextParams, AggregationCollector, AggregationLimitsGuard};
 use tantivy::collector::{Count, TopDocs};
 use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, RangeQuery, TermQuery, TermSetQuery};
 use tantivy::schema::{IndexRecordOption, Value};
@@ -16,6 +18,10 @@ use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Te
 
 /// Memory for the writer's buffers (tantivy needs at least 15 MB per indexing thread).
 const WRITER_MEMORY: usize = 64 * 1024 * 1024;
+
+/// Bounds of one search's aggregations (they come from configuration, but stay bounded).
+const AGGREGATION_MEMORY: u64 = 64 * 1024 * 1024;
+const AGGREGATION_BUCKETS: u32 = 10_000;
 
 /// How much a match in the title counts against one in the text.
 const TITLE_BOOST: f32 = 3.0;
@@ -203,7 +209,24 @@ impl SearchEngine for TantivyEngine {
             None => None,
         };
         let top = TopDocs::with_limit(request.size.max(1)).and_offset(request.start).order_by_score();
-        let (found, total) = searcher.search(&query, &(top, Count))?;
+        let (found, total, aggregations) = match &request.aggregations {
+            Some(json) => {
+                let aggs: Aggregations =
+                    serde_json::from_value(json.clone()).map_err(|e| EngineError(format!("aggregations: {e}")))?;
+                let limits = AggregationLimitsGuard::new(Some(AGGREGATION_MEMORY), Some(AGGREGATION_BUCKETS));
+                let collector = AggregationCollector::from_aggs(
+                    aggs,
+                    AggContextParams::new(limits, self.index.tokenizers().clone()),
+                );
+                let (found, total, results) = searcher.search(&query, &(top, Count, collector))?;
+                let results = serde_json::to_value(results).map_err(|e| EngineError(e.to_string()))?;
+                (found, total, results)
+            }
+            None => {
+                let (found, total) = searcher.search(&query, &(top, Count))?;
+                (found, total, serde_json::Value::Null)
+            }
+        };
         let mut hits = Vec::with_capacity(found.len());
         for (score, address) in found.into_iter().take(request.size) {
             let stored: TantivyDocument = searcher.doc(address)?;
@@ -216,7 +239,7 @@ impl SearchEngine for TantivyEngine {
                 hits.push(Hit { uid: uid.to_owned(), score, fragment });
             }
         }
-        Ok(SearchResponse { total, hits })
+        Ok(SearchResponse { total, hits, aggregations })
     }
 }
 

@@ -45,6 +45,7 @@ async fn run(ctx: &Ctx, query: &SearchQuery) -> ApiResult<Option<TextHits>> {
         start: usize::try_from(query.batch.start).unwrap_or(usize::MAX),
         size: usize::try_from(query.batch.size).unwrap_or(0),
         highlight: highlight(ctx).await?,
+        aggregations: None,
     };
     let engine = search.engine.clone();
     let found = tokio::task::spawn_blocking(move || engine.search(&request))
