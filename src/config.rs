@@ -22,6 +22,9 @@ pub enum Command {
     Init(StorageArgs),
     /// Print the OpenAPI 3.1 document of this build.
     Openapi,
+    /// Rebuild the search index from storage (with the server stopped: it holds the index).
+    #[cfg(feature = "es-search")]
+    Reindex(StorageArgs),
 }
 
 /// Where data lives and how the site starts.

@@ -81,6 +81,28 @@ async fn init(storage: StorageArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Rebuilds the search index, showing progress with rate and time left.
+#[cfg(feature = "es-search")]
+async fn reindex(storage: StorageArgs) -> anyhow::Result<()> {
+    let config = app_config(&storage, Vec::new(), 0)?;
+    let (app, _) = wcs::open_app(config).await?;
+    let bar = indicatif::ProgressBar::new(0).with_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} objects, {per_sec}, {eta} left")
+            .context("progress style")?,
+    );
+    let started = std::time::Instant::now();
+    let indexed = wcs_plugin_es_search::reindex(&app, |done, total| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    })
+    .await
+    .map_err(|e| anyhow::anyhow!("reindexing: {e}"))?;
+    bar.finish();
+    println!("Indexed {indexed} objects in {:.1} s.", started.elapsed().as_secs_f64());
+    app.store.close().await;
+    Ok(())
+}
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
@@ -92,6 +114,8 @@ async fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
         Command::Serve(args) => serve(args).await,
         Command::Init(storage) => init(storage).await,
+        #[cfg(feature = "es-search")]
+        Command::Reindex(storage) => reindex(storage).await,
         Command::Openapi => {
             let registry = Registry::build(&PluginSelection::default())?;
             println!("{}", serde_json::to_string_pretty(&wcs_openapi::document(&registry))?);

@@ -83,6 +83,22 @@ async fn first_start_prints_the_admin_password_once_and_sigterm_stops_gracefully
     let printed: Vec<String> = lines.try_iter().collect();
     assert!(printed.iter().all(|l| !l.contains("password")), "printed again: {printed:?}");
 
+    #[cfg(feature = "es-search")]
+    {
+        let output = Command::new(env!("CARGO_BIN_EXE_wcs"))
+            .arg("reindex")
+            .arg("--data-dir")
+            .arg(dir.path())
+            .env_remove("WCS_DATABASE_URL")
+            .env("WCS_LOG", "warn")
+            .output()
+            .unwrap();
+        let printed = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "reindex: {printed} {}", String::from_utf8_lossy(&output.stderr));
+        let indexed: usize = printed.split_whitespace().nth(1).and_then(|n| n.parse().ok()).unwrap_or(0);
+        assert!(printed.starts_with("Indexed ") && indexed > 10, "the demo's objects: {printed}");
+    }
+
     // The first start (the site root) and the demo loader wrote through the change feed.
     let store =
         wcs_core::store::Store::open(&format!("sqlite://{}", dir.path().join("wcs.db").display())).await.unwrap();

@@ -47,6 +47,14 @@ async fn start(app: Arc<App>) -> Result<(), String> {
     Ok(())
 }
 
+/// Rebuilds the index of a started application from storage; `progress(done, total)`
+/// follows it. Returns how many objects were indexed.
+pub async fn reindex(app: &Arc<App>, progress: impl FnMut(usize, usize)) -> Result<usize, String> {
+    let search = app.extensions.get::<Search>().ok_or("the es-search plugin is not running")?;
+    let store = app.store.background();
+    indexer::rebuild(app, &store, search.engine.as_ref(), progress).await.map_err(|e| e.to_string())
+}
+
 fn build(r: &mut Registrar) {
     r.on_start(&START);
     r.service(&es_search::ES_SEARCH);
