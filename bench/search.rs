@@ -1,6 +1,7 @@
-//! Load benchmark of `@search`: 10,000 documents in 10 folders, a Reader who may see half of
-//! them (so the security filter does real work), and 25-item pages. Prints p50/p99 latency
-//! and the SQL statements per request for a few query shapes.
+//! Load benchmark of `@search` and `@es-search`: 10,000 documents in 10 folders, a Reader who
+//! may see half of them (so the security filter does real work), and 25-item pages. Prints
+//! p50/p99 latency and the SQL statements per request for a few query shapes, then how long a
+//! new document takes to become searchable (created over HTTP, polled with `@es-search`).
 //!
 //! Run it with `cargo bench --bench search` (release build, SQLite in a temporary directory;
 //! set `WCS_BENCH_DATABASE_URL=postgres://…` to measure PostgreSQL instead, on an empty
@@ -56,6 +57,7 @@ async fn main() {
     let base = format!("http://{}/Plone", listener.local_addr().expect("address"));
     let serving = app.clone();
     tokio::spawn(async move { wcs_core::server::serve(serving, listener, std::future::pending()).await });
+    wait_for_index(&app).await;
     let client = reqwest::Client::new();
     let reader = |path: &str| {
         client
@@ -69,6 +71,7 @@ async fn main() {
         "@search?SearchableText=Energie&b_size=25",
         "@search?portal_type=Document&sort_on=modified&sort_order=descending&b_size=25&b_start=2500",
         "@search?Subject=Umwelt&metadata_fields=_all&b_size=25",
+        "@es-search?SearchableText=Energie&b_size=25",
     ] {
         let warm = reader(query).send().await.expect("request");
         let total = warm.json::<Value>().await.expect("JSON")["items_total"].clone();
@@ -88,6 +91,7 @@ async fn main() {
         let p99 = ms(timings[ROUNDS * 99 / 100]);
         println!("{query:<60} {p50:>9.2} {p99:>9.2} {per_request:>8.1} {total:>7}");
     }
+    time_to_searchable(&base).await;
 }
 
 /// Folders `f0`…`f9` with the documents spread over them; `reader` may see the even folders.
@@ -127,4 +131,57 @@ fn object(value: Value) -> Map<String, Value> {
         Value::Object(map) => map,
         _ => Map::new(),
     }
+}
+
+/// Waits until the search index holds every write so far.
+async fn wait_for_index(app: &wcs_core::app::App) {
+    let end = app.store.feed_end().await.expect("feed end");
+    let started = Instant::now();
+    while let Some(search) = app.extensions.get::<wcs_plugin_es_search::Search>() {
+        if search.engine.position().expect("position").unwrap_or(0) >= end {
+            println!("search index caught up {:.1} s after seeding", started.elapsed().as_secs_f64());
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Creates documents one by one over HTTP and polls `@es-search` until each is found.
+async fn time_to_searchable(base: &str) {
+    let client = reqwest::Client::new();
+    let mut timings = Vec::with_capacity(100);
+    for n in 0..100 {
+        let word = format!("frischwort{n}x");
+        let body = json!({"@type": "Document", "title": format!("Neu {word}")});
+        let created = client
+            .post(base)
+            .header("Accept", "application/json")
+            .basic_auth(ADMIN_USER, Some("admin-bench"))
+            .json(&body)
+            .send()
+            .await
+            .expect("create");
+        assert_eq!(created.status(), 201);
+        let start = Instant::now();
+        loop {
+            let found: Value = client
+                .get(format!("{base}/@es-search?SearchableText={word}"))
+                .header("Accept", "application/json")
+                .basic_auth(ADMIN_USER, Some("admin-bench"))
+                .send()
+                .await
+                .expect("search")
+                .json()
+                .await
+                .expect("JSON");
+            if found["items_total"] == 1 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        timings.push(start.elapsed());
+    }
+    timings.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    println!("write to searchable (100 documents): p50 {:.0} ms, p99 {:.0} ms", ms(timings[50]), ms(timings[99]));
 }
