@@ -18,11 +18,15 @@ async fn found(server: &TestServer, query: &str, anonymous: bool) -> (Vec<String
     (paths, body["items_total"].as_i64().unwrap())
 }
 
-/// Waits (at most 10 s, the indexer polls every 150 ms) until `query` finds `expected`.
+/// Waits (at most 10 s, the indexer polls every 150 ms) until `query` finds `expected`, in any
+/// order.
 async fn until_found(server: &TestServer, query: &str, anonymous: bool, expected: &[&str]) {
     let started = Instant::now();
+    let mut expected = expected.to_vec();
+    expected.sort_unstable();
     loop {
-        let (paths, total) = found(server, query, anonymous).await;
+        let (mut paths, total) = found(server, query, anonymous).await;
+        paths.sort();
         if paths == expected && total == expected.len() as i64 {
             return;
         }
@@ -233,4 +237,63 @@ async fn facets_count_what_the_caller_may_see_before_and_after_facet_filters() {
             .any(|(key, _, title)| key == "Document" && title == "Seite"),
         "{german}"
     );
+}
+
+/// Sets registry records as admin.
+async fn set_records(server: &TestServer, records: Value) {
+    assert_eq!(server.admin(Method::PATCH, "@registry").json(&records).send().await.unwrap().status(), 204);
+}
+
+#[tokio::test]
+async fn patterns_filters_and_the_domain_filter_come_from_records() {
+    let server = TestServer::start().await;
+    let text = "<p>Die alten Häuser am Markt.</p>";
+    server
+        .create("", json!({"@type": "Document", "id": "order", "title": "Markt", "text": text, "subjects": ["API"]}))
+        .await;
+    server
+        .create("", json!({"@type": "Document", "id": "other", "title": "Häuser", "text": "<p>Alt und neu.</p>"}))
+        .await;
+    server.create("", json!({"@type": "Folder", "id": "folder", "title": "Alte Häuser"})).await;
+    server.settle().await;
+    let mut all = found(&server, "SearchableText=alte%20H%C3%A4user", false).await.0;
+    all.sort();
+    assert_eq!(all, ["folder", "order", "other"], "unquoted: all words anywhere");
+    let mut quoted = found(&server, "SearchableText=%22alte%20H%C3%A4user%22", false).await.0;
+    quoted.sort();
+    assert_eq!(quoted, ["folder", "order"], "quoted: the phrase");
+    let (tricky, _) = found(&server, "SearchableText=%22%7D%5D%7D%25(term)s%20%22%20H%C3%A4user", false).await;
+    assert!(tricky.len() <= 3, "typed JSON stays text");
+
+    set_records(&server, json!({"wcs.backend.search.filter": [{"terms": {"portal_type": ["Document"]}}]})).await;
+    let mut documents = found(&server, "SearchableText=H%C3%A4user", false).await.0;
+    documents.sort();
+    assert_eq!(documents, ["order", "other"], "the global filter applies");
+
+    set_records(&server, json!({"wcs.backend.search.api_domains": ["api.example.org"], "wcs.backend.search.api_filter": [{"term": {"Subject": "API"}}]})).await;
+    let on_api =
+        server.admin(Method::GET, "@es-search?SearchableText=H%C3%A4user").header("Host", "api.example.org:8080");
+    let (_, body) = read(on_api.send().await.unwrap()).await;
+    let paths: Vec<String> =
+        body["items"].as_array().unwrap().iter().map(|i| i["@id"].as_str().unwrap().to_owned()).collect();
+    assert_eq!(paths, ["http://api.example.org:8080/Plone/order"], "an API domain gets the API filter");
+    let (_, elsewhere) = server.get_json("@search?SearchableText=H%C3%A4user").await;
+    assert_eq!(elsewhere["items_total"], 2, "another host does not: {elsewhere}");
+
+    set_records(&server, json!({"wcs.backend.search.regular": {"match": {"Title": {"query": "%(term)s"}}}})).await;
+    assert_eq!(
+        found(&server, "SearchableText=alt", false).await.0,
+        Vec::<String>::new(),
+        "the pattern decides: titles only"
+    );
+    assert_eq!(found(&server, "SearchableText=Markt", false).await.0, ["order"]);
+}
+
+#[tokio::test]
+async fn a_broken_search_record_falls_back_to_its_default() {
+    let server = TestServer::start().await;
+    server.create("", json!({"@type": "Document", "id": "d", "title": "Rathaus"})).await;
+    server.settle().await;
+    set_records(&server, json!({"wcs.backend.search.regular": {"fuzzy_everything": {"nope": 1}}, "wcs.backend.search.filter": [{"match": {"nofield": "x"}}]})).await;
+    assert_eq!(found(&server, "SearchableText=Rathaus", false).await.0, ["d"]);
 }

@@ -1,13 +1,15 @@
 //! The embedded engine on a CMS-scale corpus: 100,000 German documents of about 300 words
 //! (inflected forms, umlauts, a skewed word distribution), indexed from scratch, then 1,000
-//! searches of one to three words with the security filter and a terms aggregation, as
-//! `@es-search` runs them. Prints the indexing time and the search latency percentiles.
+//! searches of one to three words through the default search pattern, with the security
+//! filter and a terms aggregation, as `@es-search` runs them. Prints the indexing time and the search latency percentiles.
 //!
 //! `cargo bench -p wcs-plugin-es-search` (release build). Set `ES_BENCH_DOCS` for another
 //! corpus size.
 
 use std::time::Instant;
+use wcs_plugin_es_search::dsl::substitute;
 use wcs_plugin_es_search::engine::{Filters, IndexDoc, SearchEngine, SearchRequest};
+use wcs_plugin_es_search::records::REGULAR;
 use wcs_plugin_es_search::tantivy_engine::TantivyEngine;
 
 const STEMS: [&str; 40] = [
@@ -88,7 +90,7 @@ fn word(rng: &mut Rng) -> String {
 
 fn document(rng: &mut Rng, n: usize) -> IndexDoc {
     let words: Vec<String> = (0..250 + rng.next() as usize % 100).map(|_| word(rng)).collect();
-    let public = n % 3 != 0;
+    let public = !n.is_multiple_of(3);
     IndexDoc {
         uid: format!("{n:032x}"),
         paths: vec![format!("/Plone/f{}/d{n}", n % 50), format!("/Plone/f{}", n % 50), "/Plone".into()],
@@ -140,7 +142,7 @@ fn main() {
         let words = 1 + n % 3;
         let text: Vec<String> = (0..words).map(|_| STEMS[rng.skewed(STEMS.len())].to_owned()).collect();
         let request = SearchRequest {
-            text: text.join(" "),
+            query: Some(substitute(&(REGULAR.default)(), "%(term)s", &text.join(" "))),
             filters: Filters {
                 allowed: Some(vec!["Anonymous".into()]),
                 subtrees: vec!["/Plone".into()],

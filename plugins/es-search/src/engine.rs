@@ -55,8 +55,11 @@ pub struct Filters {
 /// A full-text search.
 #[derive(Clone, Debug, Default)]
 pub struct SearchRequest {
-    /// The words as typed; every word must match (in a title, description or text).
-    pub text: String,
+    /// The text part, in the query DSL (`dsl`), as the search patterns made it from the words
+    /// typed; `None` finds nothing.
+    pub query: Option<serde_json::Value>,
+    /// Further clauses every hit must match (the filter records), in the query DSL.
+    pub clauses: Vec<serde_json::Value>,
     /// The filters.
     pub filters: Filters,
     /// Hits to skip.

@@ -4,6 +4,7 @@
 use crate::Search;
 use crate::engine::SearchRequest;
 use crate::facets::{apply_facet_filters, configured, with_titles};
+use crate::patterns::text_query;
 use crate::records::AGGREGATIONS;
 use crate::scope::caller_filters;
 use serde_json::{Value, json};
@@ -36,8 +37,10 @@ async fn es_search(ctx: Ctx) -> ApiResult<Response> {
     let unfiltered = caller_filters(&ctx);
     let mut filters = unfiltered.clone();
     apply_facet_filters(&mut filters, &ctx.request.query);
+    let (query, clauses) = text_query(&ctx, &text.join(" ")).await?;
     let request = SearchRequest {
-        text: text.join(" "),
+        query,
+        clauses,
         filters,
         start: usize::try_from(batch.start).unwrap_or(usize::MAX),
         size: usize::try_from(batch.size).unwrap_or(0),

@@ -6,12 +6,14 @@
 
 pub mod analysis;
 pub mod document;
+pub mod dsl;
 pub mod engine;
 mod es_search;
 mod facets;
 pub mod indexer;
+mod patterns;
 mod popular_searches;
-mod records;
+pub mod records;
 pub mod schema;
 mod scope;
 pub mod tantivy_engine;
@@ -63,6 +65,11 @@ fn build(r: &mut Registrar) {
     for record in [
         &records::POPULAR_SEARCHES,
         &records::AGGREGATIONS,
+        &records::REGULAR,
+        &records::QUOTED,
+        &records::FILTER,
+        &records::API_DOMAINS,
+        &records::API_FILTER,
         &records::HIGHLIGHT,
         &records::HIGHLIGHT_PRE_TAGS,
         &records::HIGHLIGHT_POST_TAGS,

@@ -63,3 +63,55 @@ pub static HIGHLIGHT_THRESHOLD: RecordDef = RecordDef {
     kind: RecordKind::Int,
     default: || json!(600),
 };
+
+/// The query an unquoted search becomes (`%(term)s` is the text): a phrase match, a prefix
+/// match boosted on the title, and all words anywhere.
+pub static REGULAR: RecordDef = RecordDef {
+    name: "wcs.backend.search.regular",
+    title: "Search pattern",
+    description: "The query (Elasticsearch DSL) an unquoted search becomes; %(term)s is the text.",
+    kind: RecordKind::Json,
+    default: || {
+        json!({"bool": {"should": [
+            {"match_phrase": {"SearchableText": {"query": "%(term)s", "slop": 2, "boost": 2}}},
+            {"match_phrase_prefix": {"Title": {"query": "%(term)s", "boost": 3}}},
+            {"match": {"SearchableText": {"query": "%(term)s", "operator": "and"}}},
+        ]}})
+    },
+};
+
+/// The query a "quoted" search becomes: the exact phrase, title first.
+pub static QUOTED: RecordDef = RecordDef {
+    name: "wcs.backend.search.quoted",
+    title: "Search pattern for quoted text",
+    description: "The query (Elasticsearch DSL) a search in double quotes becomes; %(term)s is the text.",
+    kind: RecordKind::Json,
+    default: || json!({"multi_match": {"query": "%(term)s", "type": "phrase", "fields": ["Title^3", "Description^2", "SearchableText"]}}),
+};
+
+/// Clauses every search must match.
+pub static FILTER: RecordDef = RecordDef {
+    name: "wcs.backend.search.filter",
+    title: "Search filter",
+    description: "Clauses (Elasticsearch DSL) every search must match, e.g. [{\"terms\": {\"portal_type\": [\"Document\"]}}].",
+    kind: RecordKind::Json,
+    default: || json!([]),
+};
+
+/// Hosts whose requests get the API filter.
+pub static API_DOMAINS: RecordDef = RecordDef {
+    name: "wcs.backend.search.api_domains",
+    title: "API domains",
+    description: "Host names (without port) whose searches also match wcs.backend.search.api_filter.",
+    kind: RecordKind::TextList,
+    default: || json!([]),
+};
+
+/// Clauses added to searches that come in on an API domain.
+pub static API_FILTER: RecordDef = RecordDef {
+    name: "wcs.backend.search.api_filter",
+    title: "API filter",
+    description: "Clauses (Elasticsearch DSL) added to searches on the API domains.",
+    kind: RecordKind::Json,
+    default: || json!([]),
+};

@@ -1,7 +1,7 @@
 //! The embedded engine: a tantivy index on disk (or in memory), one writer, a reader
 //! reloaded after each commit so a committed change is visible at once.
 
-use crate::analysis::german;
+use crate::dsl;
 use crate::engine::{EngineError, Filters, Hit, IndexDoc, SearchEngine, SearchRequest, SearchResponse};
 use crate::schema::{Fields, register_analyzers, schema};
 use std::ops::Bound;
@@ -10,10 +10,9 @@ use std::sync::Mutex;
 use tantivy::aggregation::agg_req::Aggregations;
 use tantivy::aggregation::{AggContextParams, AggregationCollector, AggregationLimitsGuard};
 use tantivy::collector::{Count, TopDocs};
-use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, RangeQuery, TermQuery, TermSetQuery};
+use tantivy::query::{BooleanQuery, Occur, Query, RangeQuery, TermQuery, TermSetQuery};
 use tantivy::schema::{IndexRecordOption, Value};
 use tantivy::snippet::SnippetGenerator;
-use tantivy::tokenizer::TokenStream;
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term, doc};
 
 /// Memory for the writer's buffers (tantivy needs at least 15 MB per indexing thread).
@@ -22,9 +21,6 @@ const WRITER_MEMORY: usize = 64 * 1024 * 1024;
 /// Bounds of one search's aggregations (they come from configuration, but stay bounded).
 const AGGREGATION_MEMORY: u64 = 64 * 1024 * 1024;
 const AGGREGATION_BUCKETS: u32 = 10_000;
-
-/// How much a match in the title counts against one in the text.
-const TITLE_BOOST: f32 = 3.0;
 
 /// The tantivy engine.
 pub struct TantivyEngine {
@@ -55,19 +51,6 @@ impl TantivyEngine {
 
     fn writer(&self) -> std::sync::MutexGuard<'_, IndexWriter> {
         self.writer.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    /// The words of `text` as the index holds them.
-    fn terms(text: &str) -> Vec<String> {
-        let mut analyzer = german();
-        let mut stream = analyzer.token_stream(text);
-        let mut terms = Vec::new();
-        while stream.advance() {
-            if !terms.contains(&stream.token().text) {
-                terms.push(stream.token().text.clone());
-            }
-        }
-        terms
     }
 
     fn filters(&self, filters: &Filters, clauses: &mut Vec<(Occur, Box<dyn Query>)>) {
@@ -175,28 +158,13 @@ impl SearchEngine for TantivyEngine {
     }
 
     fn search(&self, request: &SearchRequest) -> Result<SearchResponse, EngineError> {
-        let terms = Self::terms(&request.text);
-        if terms.is_empty() {
-            // Only stop words (or nothing): nothing to find.
-            return Ok(SearchResponse::default());
-        }
+        let Some(text) = &request.query else { return Ok(SearchResponse::default()) };
         let f = &self.fields;
-        let mut words: Vec<(Occur, Box<dyn Query>)> = terms
-            .iter()
-            .map(|term| {
-                let in_field = |field, boost: f32| -> (Occur, Box<dyn Query>) {
-                    let query = TermQuery::new(Term::from_field_text(field, term), IndexRecordOption::WithFreqs);
-                    (Occur::Should, Box::new(BoostQuery::new(Box::new(query), boost)))
-                };
-                let any_field = BooleanQuery::new(vec![
-                    in_field(f.title, TITLE_BOOST),
-                    in_field(f.description, 1.0),
-                    in_field(f.searchable_text, 1.0),
-                ]);
-                (Occur::Must, Box::new(any_field) as Box<dyn Query>)
-            })
-            .collect();
-        let text_query = BooleanQuery::new(words.iter().map(|(occur, q)| (*occur, q.box_clone())).collect());
+        let text_query = dsl::translate(f, text)?;
+        let mut words: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, text_query.box_clone())];
+        for clause in &request.clauses {
+            words.push((Occur::Must, dsl::translate(f, clause)?));
+        }
         self.filters(&request.filters, &mut words);
         let query = BooleanQuery::new(words);
         let searcher = self.reader.searcher();
@@ -265,7 +233,8 @@ mod tests {
     fn search(engine: &TantivyEngine, text: &str, allowed: Option<&[&str]>) -> Vec<String> {
         let filters =
             Filters { allowed: allowed.map(|a| a.iter().map(|t| (*t).to_owned()).collect()), ..Filters::default() };
-        let request = SearchRequest { text: text.into(), filters, size: 10, ..SearchRequest::default() };
+        let query = serde_json::json!({"match": {"SearchableText": {"query": text, "operator": "and"}}});
+        let request = SearchRequest { query: Some(query), filters, size: 10, ..SearchRequest::default() };
         engine.search(&request).unwrap().hits.into_iter().map(|h| h.uid).collect()
     }
 
@@ -315,7 +284,8 @@ mod subtree_tests {
         assert_eq!(engine.path_of("g").unwrap().as_deref(), Some("/P/g"));
         engine.delete_under("/P/g").unwrap();
         engine.commit(2).unwrap();
-        let request = SearchRequest { text: "Garten".into(), size: 10, ..SearchRequest::default() };
+        let query = serde_json::json!({"match": {"Title": "Garten"}});
+        let request = SearchRequest { query: Some(query), size: 10, ..SearchRequest::default() };
         assert_eq!(engine.search(&request).unwrap().total, 0);
     }
 }

@@ -5,6 +5,7 @@
 
 use crate::Search;
 use crate::engine::{Highlight, SearchRequest};
+use crate::patterns::text_query;
 use crate::records::{HIGHLIGHT, HIGHLIGHT_POST_TAGS, HIGHLIGHT_PRE_TAGS, HIGHLIGHT_THRESHOLD};
 use crate::scope::caller_filters;
 use serde_json::Value;
@@ -39,8 +40,12 @@ async fn run(ctx: &Ctx, query: &SearchQuery) -> ApiResult<Option<TextHits>> {
     filters.review_states = query.review_state.any_of.clone();
     filters.subjects = query.subject.any_of.clone();
     filters.subtrees.extend(query.path.paths.iter().cloned());
+    let typed: Vec<&str> =
+        ctx.request.query.iter().filter(|(k, _)| k == "SearchableText").map(|(_, v)| v.as_str()).collect();
+    let (text, clauses) = text_query(ctx, &typed.join(" ")).await?;
     let request = SearchRequest {
-        text: query.text.join(" "),
+        query: text,
+        clauses,
         filters,
         start: usize::try_from(query.batch.start).unwrap_or(usize::MAX),
         size: usize::try_from(query.batch.size).unwrap_or(0),

@@ -1,0 +1,266 @@
+//! The subset of Elasticsearch's query DSL that search patterns and filter records are written
+//! in, translated to tantivy queries: `bool` (`must`, `should`, `filter`, `must_not`),
+//! `match` (`operator`), `match_phrase` (`slop`), `match_phrase_prefix`, `multi_match`
+//! (`fields` with `^boost`, `type` `best_fields` or `phrase`), `term`, `terms`, `range` (on the
+//! date fields, in seconds or ISO 8601), `match_all`, and `boost` on any of them. Everything
+//! else is refused with a message naming it. Part 2 of the search work widens this to what
+//! `@raw-es-search` needs.
+
+use crate::analysis::german;
+use crate::engine::EngineError;
+use crate::schema::Fields;
+use serde_json::{Map, Value};
+use std::ops::Bound;
+use tantivy::Term;
+use tantivy::query::{
+    AllQuery, BooleanQuery, BoostQuery, DisjunctionMaxQuery, EmptyQuery, Occur, PhrasePrefixQuery, PhraseQuery, Query,
+    RangeQuery, TermQuery, TermSetQuery,
+};
+use tantivy::schema::{Field, IndexRecordOption};
+use tantivy::tokenizer::TokenStream;
+
+/// How deep clauses may nest (a bound on what a record can make a search do).
+const MAX_DEPTH: usize = 16;
+
+/// A field as the DSL names it: full-text (German analysis), keyword, or date (seconds).
+#[derive(Clone, Copy)]
+enum Kind {
+    Text(Field),
+    Keyword(Field),
+    Date(Field),
+}
+
+fn field(fields: &Fields, name: &str) -> Result<Kind, EngineError> {
+    Ok(match name {
+        "SearchableText" => Kind::Text(fields.searchable_text),
+        "Title" | "title" => Kind::Text(fields.title),
+        "Description" | "description" => Kind::Text(fields.description),
+        "portal_type" => Kind::Keyword(fields.portal_type),
+        "review_state" => Kind::Keyword(fields.review_state),
+        "Subject" => Kind::Keyword(fields.subject),
+        "path" => Kind::Keyword(fields.path),
+        "UID" => Kind::Keyword(fields.uid),
+        "allowedRolesAndUsers" => Kind::Keyword(fields.allowed),
+        "created" => Kind::Date(fields.created),
+        "modified" => Kind::Date(fields.modified),
+        "effective" => Kind::Date(fields.effective),
+        "expires" => Kind::Date(fields.expires),
+        other => return Err(EngineError(format!("unknown field '{other}'"))),
+    })
+}
+
+/// The terms of `text` in `field`: analysed for full-text fields, as they are for keywords.
+fn terms(kind: Kind, text: &str) -> Vec<(usize, Term)> {
+    match kind {
+        Kind::Text(field) => {
+            let mut analyzer = german();
+            let mut stream = analyzer.token_stream(text);
+            let mut out = Vec::new();
+            while stream.advance() {
+                let token = stream.token();
+                out.push((token.position, Term::from_field_text(field, &token.text)));
+            }
+            out
+        }
+        Kind::Keyword(field) => vec![(0, Term::from_field_text(field, text))],
+        Kind::Date(_) => Vec::new(),
+    }
+}
+
+/// Translates one clause.
+pub fn translate(fields: &Fields, clause: &Value) -> Result<Box<dyn Query>, EngineError> {
+    translate_at(fields, clause, 0)
+}
+
+fn translate_at(fields: &Fields, clause: &Value, depth: usize) -> Result<Box<dyn Query>, EngineError> {
+    if depth > MAX_DEPTH {
+        return Err(EngineError(format!("clauses nest deeper than {MAX_DEPTH}")));
+    }
+    let object = clause
+        .as_object()
+        .filter(|o| o.len() == 1)
+        .ok_or_else(|| EngineError("a clause is an object with one key".into()))?;
+    let (name, body) = object.iter().next().ok_or_else(|| EngineError("an empty clause".into()))?;
+    let query: Box<dyn Query> = match name.as_str() {
+        "bool" => boolean(fields, body, depth)?,
+        "match" => {
+            let (field_name, options) = single(body)?;
+            let text = query_text(options)?;
+            let all = options.get("operator").and_then(Value::as_str).is_some_and(|o| o.eq_ignore_ascii_case("and"));
+            matching(field(fields, field_name)?, &text, all)
+        }
+        "match_phrase" => {
+            let (field_name, options) = single(body)?;
+            let slop = options.get("slop").and_then(Value::as_u64).unwrap_or(0);
+            phrase(field(fields, field_name)?, &query_text(options)?, u32::try_from(slop).unwrap_or(0))
+        }
+        "match_phrase_prefix" => {
+            let (field_name, options) = single(body)?;
+            phrase_prefix(field(fields, field_name)?, &query_text(options)?)
+        }
+        "multi_match" => multi_match(fields, body)?,
+        "term" => {
+            let (field_name, options) = single(body)?;
+            let value = options.get("value").unwrap_or(options);
+            let value = value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string());
+            matching(field(fields, field_name)?, &value, true)
+        }
+        "terms" => {
+            let (field_name, values) = single(body)?;
+            let kind = field(fields, field_name)?;
+            let Kind::Keyword(f) = kind else {
+                return Err(EngineError(format!("terms needs a keyword field, not '{field_name}'")));
+            };
+            let values = values.as_array().ok_or_else(|| EngineError("terms takes a list".into()))?;
+            Box::new(TermSetQuery::new(values.iter().filter_map(Value::as_str).map(|v| Term::from_field_text(f, v))))
+        }
+        "range" => range(fields, body)?,
+        "match_all" => Box::new(AllQuery),
+        other => return Err(EngineError(format!("unsupported query '{other}'"))),
+    };
+    let boost = body.as_object().and_then(|b| b.values().find_map(|v| v.get("boost"))).or_else(|| body.get("boost"));
+    Ok(match boost.and_then(Value::as_f64) {
+        Some(boost) => Box::new(BoostQuery::new(query, boost as f32)),
+        None => query,
+    })
+}
+
+/// `{field: options}` (or `{field: "text"}`).
+fn single(body: &Value) -> Result<(&str, &Value), EngineError> {
+    let object = body.as_object().ok_or_else(|| EngineError("expected {field: …}".into()))?;
+    let (name, options) =
+        object.iter().find(|(k, _)| k.as_str() != "boost").ok_or_else(|| EngineError("expected {field: …}".into()))?;
+    Ok((name, options))
+}
+
+fn query_text(options: &Value) -> Result<String, EngineError> {
+    let text = match options {
+        Value::Object(map) => map.get("query").unwrap_or(&Value::Null),
+        other => other,
+    };
+    match text {
+        Value::String(s) => Ok(s.clone()),
+        Value::Number(n) => Ok(n.to_string()),
+        _ => Err(EngineError("a match needs a query text".into())),
+    }
+}
+
+fn matching(kind: Kind, text: &str, all: bool) -> Box<dyn Query> {
+    let terms = terms(kind, text);
+    if terms.is_empty() {
+        return Box::new(EmptyQuery);
+    }
+    let occur = if all { Occur::Must } else { Occur::Should };
+    Box::new(BooleanQuery::new(
+        terms
+            .into_iter()
+            .map(|(_, t)| (occur, Box::new(TermQuery::new(t, IndexRecordOption::WithFreqs)) as Box<dyn Query>))
+            .collect(),
+    ))
+}
+
+fn phrase(kind: Kind, text: &str, slop: u32) -> Box<dyn Query> {
+    let terms = terms(kind, text);
+    match terms.len() {
+        0 => Box::new(EmptyQuery),
+        1 => Box::new(TermQuery::new(terms[0].1.clone(), IndexRecordOption::WithFreqs)),
+        _ => Box::new(PhraseQuery::new_with_offset_and_slop(terms, slop)),
+    }
+}
+
+fn phrase_prefix(kind: Kind, text: &str) -> Box<dyn Query> {
+    let terms = terms(kind, text);
+    if terms.is_empty() {
+        return Box::new(EmptyQuery);
+    }
+    let mut query = PhrasePrefixQuery::new_with_offset(terms);
+    query.set_max_expansions(50);
+    Box::new(query)
+}
+
+fn multi_match(fields: &Fields, body: &Value) -> Result<Box<dyn Query>, EngineError> {
+    let text = query_text(body)?;
+    let phrase_type = body.get("type").and_then(Value::as_str) == Some("phrase");
+    let names =
+        body.get("fields").and_then(Value::as_array).ok_or_else(|| EngineError("multi_match needs fields".into()))?;
+    let mut disjuncts: Vec<Box<dyn Query>> = Vec::new();
+    for name in names.iter().filter_map(Value::as_str) {
+        let (name, boost) = match name.split_once('^') {
+            Some((name, boost)) => (name, boost.parse::<f32>().unwrap_or(1.0)),
+            None => (name, 1.0),
+        };
+        let kind = field(fields, name)?;
+        let query = if phrase_type { phrase(kind, &text, 0) } else { matching(kind, &text, false) };
+        disjuncts.push(Box::new(BoostQuery::new(query, boost)));
+    }
+    Ok(Box::new(DisjunctionMaxQuery::new(disjuncts)))
+}
+
+fn boolean(fields: &Fields, body: &Value, depth: usize) -> Result<Box<dyn Query>, EngineError> {
+    let object = body.as_object().ok_or_else(|| EngineError("bool takes an object".into()))?;
+    let clauses = |key: &str| -> Vec<&Value> {
+        match object.get(key) {
+            Some(Value::Array(items)) => items.iter().collect(),
+            Some(item) => vec![item],
+            None => Vec::new(),
+        }
+    };
+    let required = !clauses("must").is_empty() || !clauses("filter").is_empty();
+    let mut subqueries: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+    for (key, occur) in
+        [("must", Occur::Must), ("filter", Occur::Must), ("must_not", Occur::MustNot), ("should", Occur::Should)]
+    {
+        for clause in clauses(key) {
+            subqueries.push((occur, translate_at(fields, clause, depth + 1)?));
+        }
+    }
+    if required || subqueries.iter().any(|(o, _)| *o != Occur::MustNot) {
+        Ok(Box::new(BooleanQuery::new(subqueries)))
+    } else {
+        // Only exclusions: everything else.
+        subqueries.push((Occur::Must, Box::new(AllQuery)));
+        Ok(Box::new(BooleanQuery::new(subqueries)))
+    }
+}
+
+fn range(fields: &Fields, body: &Value) -> Result<Box<dyn Query>, EngineError> {
+    let (field_name, options) = single(body)?;
+    let Kind::Date(f) = field(fields, field_name)? else {
+        return Err(EngineError(format!("range works on dates, not '{field_name}'")));
+    };
+    let bound = |key: &str| -> Result<Option<i64>, EngineError> { options.get(key).map(seconds).transpose() };
+    let lower = match (bound("gte")?, bound("gt")?) {
+        (Some(v), _) => Bound::Included(Term::from_field_i64(f, v)),
+        (None, Some(v)) => Bound::Excluded(Term::from_field_i64(f, v)),
+        _ => Bound::Unbounded,
+    };
+    let upper = match (bound("lte")?, bound("lt")?) {
+        (Some(v), _) => Bound::Included(Term::from_field_i64(f, v)),
+        (None, Some(v)) => Bound::Excluded(Term::from_field_i64(f, v)),
+        _ => Bound::Unbounded,
+    };
+    Ok(Box::new(RangeQuery::new(lower, upper)))
+}
+
+/// A date as seconds: a number, `now`, or ISO 8601.
+fn seconds(value: &Value) -> Result<i64, EngineError> {
+    match value {
+        Value::Number(n) => n.as_i64().ok_or_else(|| EngineError("a date must be whole seconds".into())),
+        Value::String(s) if s == "now" => Ok(chrono::Utc::now().timestamp()),
+        Value::String(s) => wcs_core::content::values::parse_datetime(s).map(|t| t.timestamp()).map_err(EngineError),
+        _ => Err(EngineError("a date must be seconds or ISO 8601".into())),
+    }
+}
+
+/// Replaces every string that is (or contains) `placeholder` with `text`, at the JSON level,
+/// so user input can never change the query's structure.
+pub fn substitute(template: &Value, placeholder: &str, text: &str) -> Value {
+    match template {
+        Value::String(s) if s.contains(placeholder) => Value::String(s.replace(placeholder, text)),
+        Value::Array(items) => Value::Array(items.iter().map(|v| substitute(v, placeholder, text)).collect()),
+        Value::Object(map) => {
+            Value::Object(map.iter().map(|(k, v)| (k.clone(), substitute(v, placeholder, text))).collect::<Map<_, _>>())
+        }
+        other => other.clone(),
+    }
+}

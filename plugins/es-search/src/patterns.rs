@@ -1,0 +1,89 @@
+//! How the words a visitor typed become an engine query, and which clauses every search
+//! adds, all from registry records in the query DSL (`dsl`):
+//!
+//! - `wcs.backend.search.regular` (unquoted text) and `wcs.backend.search.quoted` (text in
+//!   double quotes, quotes removed) are one query each, in which every string containing
+//!   `%(term)s` gets the text put in its place, at the JSON level, so what a visitor types
+//!   can never change the query's structure;
+//! - `wcs.backend.search.filter` is a list of clauses every search must match;
+//! - `wcs.backend.search.api_filter` is a list of clauses added when the request's host (the
+//!   `Host` header without its port) is one of `wcs.backend.search.api_domains`.
+
+use crate::dsl::{self, substitute};
+use crate::records::{API_DOMAINS, API_FILTER, FILTER, QUOTED, REGULAR};
+use crate::schema::schema;
+use serde_json::Value;
+use wcs_core::http::{ApiResult, Ctx};
+use wcs_core::records::RecordDef;
+
+/// Where the text goes in a pattern.
+pub const PLACEHOLDER: &str = "%(term)s";
+
+/// The text query for `text` (`None` when there is no text) and the clauses every search of
+/// this request adds.
+pub async fn text_query(ctx: &Ctx, text: &str) -> ApiResult<(Option<Value>, Vec<Value>)> {
+    let text = text.trim();
+    let query = if text.is_empty() {
+        None
+    } else {
+        let quoted = text.len() >= 2 && text.starts_with('"') && text.ends_with('"');
+        let (record, words) = if quoted { (&QUOTED, text.trim_matches('"')) } else { (&REGULAR, text) };
+        Some(substitute(&valid(record, ctx.app.record_value(record).await?), PLACEHOLDER, words))
+    };
+    let mut clauses = clause_list(valid(&FILTER, ctx.app.record_value(&FILTER).await?));
+    if is_api_domain(ctx, &ctx.app.record_value(&API_DOMAINS).await?) {
+        clauses.extend(clause_list(valid(&API_FILTER, ctx.app.record_value(&API_FILTER).await?)));
+    }
+    Ok((query, clauses))
+}
+
+/// A record's query as stored when the engine understands it, else (logged) its default:
+/// a broken setting must not break every search.
+fn valid(record: &RecordDef, value: Value) -> Value {
+    let (_, fields) = schema();
+    let problem = clause_list(value.clone()).iter().find_map(|clause| dsl::translate(&fields, clause).err());
+    match problem {
+        None => value,
+        Some(problem) => {
+            tracing::warn!(record = record.name, %problem, "search record not understood; using its default");
+            (record.default)()
+        }
+    }
+}
+
+fn clause_list(value: Value) -> Vec<Value> {
+    match value {
+        Value::Array(items) => items,
+        Value::Null => Vec::new(),
+        single => vec![single],
+    }
+}
+
+/// Whether the request's host, without its port, is one of `domains`.
+fn is_api_domain(ctx: &Ctx, domains: &Value) -> bool {
+    let Some(host) = ctx.request.header("host") else { return false };
+    let host = host_without_port(host);
+    domains.as_array().into_iter().flatten().filter_map(Value::as_str).any(|d| d.trim().eq_ignore_ascii_case(host))
+}
+
+/// `example.org:8080` → `example.org`; `[::1]:8080` → `[::1]`.
+fn host_without_port(host: &str) -> &str {
+    let host = host.trim();
+    match host.rfind(':') {
+        Some(colon) if !host[colon..].contains(']') => &host[..colon],
+        _ => host,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::host_without_port;
+
+    #[test]
+    fn ports_go() {
+        assert_eq!(host_without_port("api.example.org:8080"), "api.example.org");
+        assert_eq!(host_without_port("api.example.org"), "api.example.org");
+        assert_eq!(host_without_port("[::1]:8080"), "[::1]");
+        assert_eq!(host_without_port("[::1]"), "[::1]");
+    }
+}
