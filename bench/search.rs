@@ -71,6 +71,7 @@ async fn main() {
         "@search?SearchableText=Energie&b_size=25",
         "@search?portal_type=Document&sort_on=modified&sort_order=descending&b_size=25&b_start=2500",
         "@search?Subject=Umwelt&metadata_fields=_all&b_size=25",
+        #[cfg(feature = "es-search")]
         "@es-search?SearchableText=Energie&b_size=25",
     ] {
         let warm = reader(query).send().await.expect("request");
@@ -91,6 +92,7 @@ async fn main() {
         let p99 = ms(timings[ROUNDS * 99 / 100]);
         println!("{query:<60} {p50:>9.2} {p99:>9.2} {per_request:>8.1} {total:>7}");
     }
+    #[cfg(feature = "es-search")]
     time_to_searchable(&base).await;
 }
 
@@ -134,6 +136,11 @@ fn object(value: Value) -> Map<String, Value> {
 }
 
 /// Waits until the search index holds every write so far.
+#[cfg(not(feature = "es-search"))]
+async fn wait_for_index(_: &wcs_core::app::App) {}
+
+/// Waits until the search index holds every write so far.
+#[cfg(feature = "es-search")]
 async fn wait_for_index(app: &wcs_core::app::App) {
     let end = app.store.feed_end().await.expect("feed end");
     let started = Instant::now();
@@ -147,6 +154,7 @@ async fn wait_for_index(app: &wcs_core::app::App) {
 }
 
 /// Creates documents one by one over HTTP and polls `@es-search` until each is found.
+#[cfg(feature = "es-search")]
 async fn time_to_searchable(base: &str) {
     let client = reqwest::Client::new();
     let mut timings = Vec::with_capacity(100);
