@@ -297,3 +297,26 @@ async fn a_broken_search_record_falls_back_to_its_default() {
     set_records(&server, json!({"wcs.backend.search.regular": {"fuzzy_everything": {"nope": 1}}, "wcs.backend.search.filter": [{"match": {"nofield": "x"}}]})).await;
     assert_eq!(found(&server, "SearchableText=Rathaus", false).await.0, ["d"]);
 }
+
+#[tokio::test]
+async fn did_you_mean_offers_only_words_the_caller_may_find() {
+    let server = TestServer::start().await;
+    server.create("", json!({"@type": "Document", "id": "open", "title": "Rathaus"})).await;
+    server.transition("open", "publish").await;
+    server.create("", json!({"@type": "Document", "id": "secret", "title": "Rotgaus"})).await;
+    server.settle().await;
+    let suggest = |body: &Value| -> Vec<String> {
+        body["elasticsearch"]["suggest"]["did_you_mean"][0]["options"]
+            .as_array()
+            .map(|o| o.iter().map(|o| o["text"].as_str().unwrap().to_owned()).collect())
+            .unwrap_or_default()
+    };
+    let (_, anonymous) =
+        read(server.anonymous(Method::GET, "@es-search?SearchableText=Ratgaus").send().await.unwrap()).await;
+    assert_eq!(anonymous["elasticsearch"]["suggest"]["did_you_mean"][0]["text"], "Ratgaus");
+    assert_eq!(suggest(&anonymous), ["rathaus"], "{anonymous}");
+    let (_, admin) = server.get_json("@es-search?SearchableText=Ratgaus").await;
+    let mut for_admin = suggest(&admin);
+    for_admin.sort();
+    assert_eq!(for_admin, ["rathaus", "rotgaus"], "{admin}");
+}

@@ -107,6 +107,24 @@ pub struct SearchResponse {
     pub aggregations: serde_json::Value,
 }
 
+/// The suggestions for one word.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Suggestion {
+    /// The word as typed.
+    pub text: String,
+    /// Indexed words to try instead.
+    pub options: Vec<SuggestOption>,
+}
+
+/// One word to try.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SuggestOption {
+    /// The word (as the index holds it).
+    pub text: String,
+    /// How close it is to what was typed: 1 for equal, less with each edit.
+    pub score: f32,
+}
+
 /// Why the engine failed; the request gets a 500 with the cause logged.
 #[derive(Debug)]
 pub struct EngineError(pub String);
@@ -144,4 +162,13 @@ pub trait SearchEngine: Send + Sync {
     fn position(&self) -> Result<Option<i64>, EngineError>;
     /// Searches.
     fn search(&self, request: &SearchRequest) -> Result<SearchResponse, EngineError>;
+    /// "Did you mean": for each word of `text` that finds nothing the filters let through,
+    /// indexed words at most `max_edits` edits away that do, best first (at most `size`).
+    fn suggest(
+        &self,
+        text: &str,
+        filters: &Filters,
+        max_edits: usize,
+        size: usize,
+    ) -> Result<Vec<Suggestion>, EngineError>;
 }

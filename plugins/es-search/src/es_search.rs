@@ -3,9 +3,10 @@
 
 use crate::Search;
 use crate::engine::SearchRequest;
+use crate::engine::{EngineError, Filters, SearchEngine};
 use crate::facets::{apply_facet_filters, configured, with_titles};
 use crate::patterns::text_query;
-use crate::records::AGGREGATIONS;
+use crate::records::{AGGREGATIONS, SUGGEST};
 use crate::scope::caller_filters;
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -34,6 +35,7 @@ async fn es_search(ctx: Ctx) -> ApiResult<Response> {
     let text: Vec<&str> =
         ctx.request.query.iter().filter(|(k, _)| k == "SearchableText").map(|(_, v)| v.as_str()).collect();
     let aggregations = configured(&ctx.app.record_value(&AGGREGATIONS).await?);
+    let suggesters = ctx.app.record_value(&SUGGEST).await?;
     let unfiltered = caller_filters(&ctx);
     let mut filters = unfiltered.clone();
     apply_facet_filters(&mut filters, &ctx.request.query);
@@ -50,10 +52,12 @@ async fn es_search(ctx: Ctx) -> ApiResult<Response> {
     // The same search without the facet filters: every option a client may offer.
     let original = SearchRequest { filters: unfiltered, start: 0, size: 0, ..request.clone() };
     let engine = search.engine.clone();
-    let (found, original) = tokio::task::spawn_blocking(move || {
+    let typed = text.join(" ");
+    let (found, original, suggestions) = tokio::task::spawn_blocking(move || {
         let found = engine.search(&request)?;
         let original = if request.aggregations.is_some() { Some(engine.search(&original)?) } else { None };
-        Ok::<_, crate::engine::EngineError>((found, original))
+        let suggestions = suggest(engine.as_ref(), &suggesters, &typed, &request.filters)?;
+        Ok::<_, crate::engine::EngineError>((found, original, suggestions))
     })
     .await
     .map_err(ApiError::internal)?
@@ -85,11 +89,35 @@ async fn es_search(ctx: Ctx) -> ApiResult<Response> {
         "elasticsearch": {
             "aggregations": titled(&found.aggregations),
             "original_aggregations": original.map_or(json!({}), |o| titled(&o.aggregations)),
-            "suggest": {},
+            "suggest": suggestions,
         },
     });
     if let Some(links) = batching_links(&ctx.request.service_url, &ctx.request.query, batch, total) {
         body["batching"] = links;
     }
     Ok(json(&body))
+}
+
+/// Runs the configured suggesters: `{name: [{text, options: [{text, score}]}]}`.
+fn suggest(engine: &dyn SearchEngine, suggesters: &Value, text: &str, filters: &Filters) -> Result<Value, EngineError> {
+    let mut out = serde_json::Map::new();
+    for (name, config) in suggesters.as_object().into_iter().flatten() {
+        if text.trim().is_empty() {
+            break;
+        }
+        let bounded =
+            |key: &str, default: u64, max: u64| config.get(key).and_then(Value::as_u64).unwrap_or(default).min(max);
+        let size = usize::try_from(bounded("size", 5, 20)).unwrap_or(5);
+        let max_edits = usize::try_from(bounded("max_edits", 2, 2)).unwrap_or(2);
+        let entries: Vec<Value> = engine
+            .suggest(text, filters, max_edits, size)?
+            .into_iter()
+            .map(|s| {
+                let options: Vec<Value> = s.options.iter().map(|o| json!({"text": o.text, "score": o.score})).collect();
+                json!({"text": s.text, "options": options})
+            })
+            .collect();
+        out.insert(name.clone(), Value::Array(entries));
+    }
+    Ok(Value::Object(out))
 }

@@ -70,6 +70,7 @@ fn build(r: &mut Registrar) {
         &records::FILTER,
         &records::API_DOMAINS,
         &records::API_FILTER,
+        &records::SUGGEST,
         &records::HIGHLIGHT,
         &records::HIGHLIGHT_PRE_TAGS,
         &records::HIGHLIGHT_POST_TAGS,

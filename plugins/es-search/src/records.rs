@@ -115,3 +115,13 @@ pub static API_FILTER: RecordDef = RecordDef {
     kind: RecordKind::Json,
     default: || json!([]),
 };
+
+/// The suggesters of `@es-search`: name → `{size, max_edits}` ("did you mean" over the
+/// indexed words of `SearchableText`); `{}` for none.
+pub static SUGGEST: RecordDef = RecordDef {
+    name: "wcs.backend.search.suggest",
+    title: "Search suggestions",
+    description: "Suggesters of @es-search, e.g. {\"did_you_mean\": {\"size\": 5, \"max_edits\": 2}}.",
+    kind: RecordKind::Json,
+    default: || json!({"did_you_mean": {"size": 5, "max_edits": 2}}),
+};

@@ -2,7 +2,9 @@
 //! reloaded after each commit so a committed change is visible at once.
 
 use crate::dsl;
-use crate::engine::{EngineError, Filters, Hit, IndexDoc, SearchEngine, SearchRequest, SearchResponse};
+use crate::engine::{
+    EngineError, Filters, Hit, IndexDoc, SearchEngine, SearchRequest, SearchResponse, SuggestOption, Suggestion,
+};
 use crate::schema::{Fields, register_analyzers, schema};
 use std::ops::Bound;
 use std::path::Path;
@@ -13,6 +15,7 @@ use tantivy::collector::{Count, TopDocs};
 use tantivy::query::{BooleanQuery, Occur, Query, RangeQuery, TermQuery, TermSetQuery};
 use tantivy::schema::{IndexRecordOption, Value};
 use tantivy::snippet::SnippetGenerator;
+use tantivy::tokenizer::TokenStream;
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term, doc};
 
 /// Memory for the writer's buffers (tantivy needs at least 15 MB per indexing thread).
@@ -83,6 +86,36 @@ impl TantivyEngine {
     }
 }
 
+/// At most this many indexed words are looked at per suggested word.
+const SUGGEST_SCAN: usize = 50_000;
+
+impl TantivyEngine {
+    /// How many documents the filters let through contain `term` in the text.
+    fn visible_count(&self, searcher: &tantivy::Searcher, term: &str, filters: &Filters) -> Result<usize, EngineError> {
+        let term = Term::from_field_text(self.fields.searchable_text, term);
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> =
+            vec![(Occur::Must, Box::new(TermQuery::new(term, IndexRecordOption::Basic)))];
+        self.filters(filters, &mut clauses);
+        Ok(searcher.search(&BooleanQuery::new(clauses), &Count)?)
+    }
+}
+
+/// The edit distance of two words (Levenshtein, on characters).
+fn edits(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous + usize::from(ca != *cb);
+            previous = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
+        }
+    }
+    row[b.len()]
+}
+
 impl SearchEngine for TantivyEngine {
     fn index(&self, docs: &[IndexDoc]) -> Result<(), EngineError> {
         let f = &self.fields;
@@ -127,6 +160,67 @@ impl SearchEngine for TantivyEngine {
     fn delete_under(&self, path: &str) -> Result<(), EngineError> {
         self.writer().delete_term(Term::from_field_text(self.fields.path, path));
         Ok(())
+    }
+
+    fn suggest(
+        &self,
+        text: &str,
+        filters: &Filters,
+        max_edits: usize,
+        size: usize,
+    ) -> Result<Vec<Suggestion>, EngineError> {
+        let searcher = self.reader.searcher();
+        let mut analyzer = crate::analysis::german();
+        let mut stream = analyzer.token_stream(text);
+        let mut words = Vec::new();
+        while stream.advance() {
+            words.push(stream.token().text.clone());
+        }
+        let typed: Vec<&str> = text.split_whitespace().collect();
+        let mut out = Vec::new();
+        for (index, word) in words.iter().enumerate() {
+            if self.visible_count(&searcher, word, filters)? > 0 {
+                continue;
+            }
+            // Candidates share the first letter: typos rarely start a word.
+            let first: String = word.chars().take(1).collect();
+            let mut upper = first.clone();
+            upper.push(char::MAX);
+            let mut candidates: Vec<(usize, String)> = Vec::new();
+            for segment in searcher.segment_readers() {
+                let inverted = segment.inverted_index(self.fields.searchable_text)?;
+                let mut terms = inverted
+                    .terms()
+                    .range()
+                    .ge(first.as_bytes())
+                    .lt(upper.as_bytes())
+                    .into_stream()
+                    .map_err(|e| EngineError(e.to_string()))?;
+                let mut scanned = 0;
+                while terms.advance() && scanned < SUGGEST_SCAN {
+                    scanned += 1;
+                    let Ok(candidate) = std::str::from_utf8(terms.key()) else { continue };
+                    let distance = edits(word, candidate);
+                    if distance > 0 && distance <= max_edits && !candidates.iter().any(|(_, c)| c == candidate) {
+                        candidates.push((distance, candidate.to_owned()));
+                    }
+                }
+            }
+            candidates.sort();
+            let mut options = Vec::new();
+            for (distance, candidate) in candidates {
+                if options.len() >= size {
+                    break;
+                }
+                if self.visible_count(&searcher, &candidate, filters)? > 0 {
+                    let length = word.chars().count().max(1) as f32;
+                    options.push(SuggestOption { text: candidate, score: 1.0 - distance as f32 / length });
+                }
+            }
+            let shown = typed.get(index).map_or_else(|| word.clone(), |t| (*t).to_owned());
+            out.push(Suggestion { text: shown, options });
+        }
+        Ok(out)
     }
 
     fn path_of(&self, uid: &str) -> Result<Option<String>, EngineError> {
@@ -287,5 +381,35 @@ mod subtree_tests {
         let query = serde_json::json!({"match": {"Title": "Garten"}});
         let request = SearchRequest { query: Some(query), size: 10, ..SearchRequest::default() };
         assert_eq!(engine.search(&request).unwrap().total, 0);
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod suggest_tests {
+    use super::*;
+
+    #[test]
+    fn did_you_mean_offers_visible_words_only() {
+        let engine = TantivyEngine::open(None).unwrap();
+        let doc = |uid: &str, text: &str, allowed: &str| IndexDoc {
+            uid: uid.into(),
+            paths: vec![format!("/P/{uid}")],
+            searchable_text: text.into(),
+            allowed: vec![allowed.into()],
+            effective: i64::MIN,
+            expires: i64::MAX,
+            ..IndexDoc::default()
+        };
+        engine.index(&[doc("a", "Rathaus Marktplatz", "Anonymous"), doc("b", "Ratgeber", "Manager")]).unwrap();
+        engine.commit(1).unwrap();
+        let anonymous = Filters { allowed: Some(vec!["Anonymous".into()]), ..Filters::default() };
+        let found = engine.suggest("Rathuas", &anonymous, 2, 5).unwrap();
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].text, "Rathuas");
+        let options: Vec<&str> = found[0].options.iter().map(|o| o.text.as_str()).collect();
+        assert_eq!(options, ["rathaus"], "the private word is not offered");
+        assert!(engine.suggest("Rathaus", &anonymous, 2, 5).unwrap().is_empty(), "found words need no help");
+        assert_eq!(edits("kitten", "sitting"), 3);
     }
 }
