@@ -320,3 +320,13 @@ async fn did_you_mean_offers_only_words_the_caller_may_find() {
     for_admin.sort();
     assert_eq!(for_admin, ["rathaus", "rotgaus"], "{admin}");
 }
+
+#[tokio::test]
+async fn an_overlong_search_text_is_refused() {
+    let server = TestServer::start().await;
+    let long = "wort%20".repeat(300);
+    for path in [format!("@es-search?SearchableText={long}"), format!("@search?SearchableText={long}")] {
+        let response = server.admin(Method::GET, &path).send().await.unwrap();
+        crate::support::assert_error(response, 400, "invalid_parameter").await;
+    }
+}

@@ -13,16 +13,25 @@ use crate::dsl::{self, substitute};
 use crate::records::{API_DOMAINS, API_FILTER, FILTER, QUOTED, REGULAR};
 use crate::schema::schema;
 use serde_json::Value;
-use wcs_core::http::{ApiResult, Ctx};
+use wcs_core::http::{ApiError, ApiResult, Ctx};
 use wcs_core::records::RecordDef;
 
 /// Where the text goes in a pattern.
 pub const PLACEHOLDER: &str = "%(term)s";
 
+/// The longest search text, in characters: every word costs the engine work.
+pub const MAX_TEXT: usize = 1_000;
+
 /// The text query for `text` (`None` when there is no text) and the clauses every search of
 /// this request adds.
 pub async fn text_query(ctx: &Ctx, text: &str) -> ApiResult<(Option<Value>, Vec<Value>)> {
     let text = text.trim();
+    if text.chars().count() > MAX_TEXT {
+        return Err(ApiError::invalid_parameter(
+            "SearchableText",
+            format!("The search text is longer than {MAX_TEXT} characters."),
+        ));
+    }
     let query = if text.is_empty() {
         None
     } else {
