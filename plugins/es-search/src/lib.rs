@@ -16,6 +16,7 @@ mod popular_searches;
 pub mod records;
 pub mod schema;
 mod scope;
+mod suggest;
 pub mod tantivy_engine;
 mod text_search;
 
