@@ -149,9 +149,16 @@ fn main() {
     for n in 0..1000 {
         let words = 1 + n % 3;
         // Mostly specific words, now and then a common one, as visitors search.
-        let text: Vec<String> = (0..words)
-            .map(|_| if rng.next() % 4 == 0 { STEMS[rng.skewed(STEMS.len())].to_owned() } else { rare(&mut rng) })
-            .collect();
+        let text: Vec<String> =
+            (0..words)
+                .map(|_| {
+                    if rng.next().is_multiple_of(4) {
+                        STEMS[rng.skewed(STEMS.len())].to_owned()
+                    } else {
+                        rare(&mut rng)
+                    }
+                })
+                .collect();
         let request = SearchRequest {
             query: Some(substitute(&(REGULAR.default)(), "%(term)s", &text.join(" "))),
             filters: Filters {
