@@ -82,10 +82,22 @@ impl App {
     /// The current value of a declared record: the stored one, else the default. A stored
     /// value that no longer fits the declared kind (a plugin changed it) yields the default.
     pub async fn record_value(&self, record: &RecordDef) -> ApiResult<Value> {
-        let stored = self.store.record(record.name).await?;
-        Ok(stored
-            .and_then(|text| serde_json::from_str::<Value>(&text).ok())
-            .filter(|value| record.kind.validate(value).is_ok())
-            .unwrap_or_else(record.default))
+        Ok(current(record, self.store.record(record.name).await?))
     }
+
+    /// The current values of several records, read in one statement, in their order.
+    pub async fn record_values(&self, records: &[&RecordDef]) -> ApiResult<Vec<Value>> {
+        let names: Vec<&str> = records.iter().map(|r| r.name).collect();
+        let mut stored = self.store.records(&names).await?;
+        Ok(records.iter().map(|r| current(r, stored.remove(r.name))).collect())
+    }
+}
+
+/// A record's value from its stored text: the default when none is stored or it no longer
+/// fits the declared kind.
+fn current(record: &RecordDef, stored: Option<String>) -> Value {
+    stored
+        .and_then(|text| serde_json::from_str::<Value>(&text).ok())
+        .filter(|value| record.kind.validate(value).is_ok())
+        .unwrap_or_else(record.default)
 }

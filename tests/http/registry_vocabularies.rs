@@ -113,3 +113,15 @@ async fn choice_fields_point_at_their_vocabulary_and_the_catalog_respects_securi
     assert_eq!(status, 200);
     assert_eq!(tokens(&theirs), vec![public["UID"].as_str().unwrap().to_owned()], "private content stays hidden");
 }
+
+#[tokio::test]
+async fn several_records_are_read_in_one_statement_with_their_defaults() {
+    let server = TestServer::start().await;
+    let patch = json!({"plone.default_language": "de"});
+    assert_eq!(server.admin(Method::PATCH, "@registry").json(&patch).send().await.unwrap().status(), 204);
+    let before = server.app.store.query_count();
+    let values =
+        server.app.record_values(&[&wcs_core::i18n::SITE_LANGUAGE, &wcs_example_hello::GREETING_WORD]).await.unwrap();
+    assert_eq!(server.app.store.query_count() - before, 1);
+    assert_eq!(values, [json!("de"), json!("Hello")], "the stored value, then a default");
+}

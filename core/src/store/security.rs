@@ -129,6 +129,20 @@ impl Store {
         row.map(|r| r.try_get(0)).transpose()
     }
 
+    /// The stored values of the named records, in one statement.
+    pub async fn records(&self, names: &[&str]) -> Result<HashMap<String, String>, sqlx::Error> {
+        if names.is_empty() {
+            return Ok(HashMap::new());
+        }
+        self.count();
+        let sql = format!("SELECT name, value FROM record WHERE name IN ({})", placeholders(1, names.len()));
+        let mut query = sqlx::query(AssertSqlSafe(sql));
+        for name in names {
+            query = query.bind(*name);
+        }
+        query.fetch_all(&self.pool).await?.iter().map(|row| Ok((row.try_get(0)?, row.try_get(1)?))).collect()
+    }
+
     /// The objects put in the trash (the roots of trashed subtrees) below `site_path`, newest first.
     pub async fn trash_roots(&self, site_path: &str) -> Result<Vec<(ContentObject, DateTime<Utc>)>, sqlx::Error> {
         self.count();

@@ -14,6 +14,7 @@ mod hello_view;
 mod hook;
 mod stats;
 
+pub use hello::GREETING_WORD;
 use wcs_core::plugin::Registrar;
 
 /// The plugin's id.

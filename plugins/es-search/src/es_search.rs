@@ -34,8 +34,13 @@ async fn es_search(ctx: Ctx) -> ApiResult<Response> {
     let batch = Batch::from_query(&ctx.request.query)?;
     let text: Vec<&str> =
         ctx.request.query.iter().filter(|(k, _)| k == "SearchableText").map(|(_, v)| v.as_str()).collect();
-    let aggregations = configured(&ctx.app.record_value(&AGGREGATIONS).await?);
-    let suggesters = ctx.app.record_value(&SUGGEST).await?;
+    let [aggregations, suggesters]: [Value; 2] = ctx
+        .app
+        .record_values(&[&AGGREGATIONS, &SUGGEST])
+        .await?
+        .try_into()
+        .map_err(|_| ApiError::internal("record values"))?;
+    let aggregations = configured(&aggregations);
     let unfiltered = caller_filters(&ctx);
     let mut filters = unfiltered.clone();
     apply_facet_filters(&mut filters, &ctx.request.query);

@@ -32,16 +32,23 @@ pub async fn text_query(ctx: &Ctx, text: &str) -> ApiResult<(Option<Value>, Vec<
             format!("The search text is longer than {MAX_TEXT} characters."),
         ));
     }
+    let values = ctx.app.record_values(&[&REGULAR, &QUOTED, &FILTER, &API_DOMAINS, &API_FILTER]).await?;
+    let [regular, quoted_pattern, filter, domains, api_filter]: [Value; 5] =
+        values.try_into().map_err(|_| ApiError::internal("record values"))?;
     let query = if text.is_empty() {
         None
     } else {
         let quoted = text.len() >= 2 && text.starts_with('"') && text.ends_with('"');
-        let (record, words) = if quoted { (&QUOTED, text.trim_matches('"')) } else { (&REGULAR, text) };
-        Some(substitute(&valid(record, ctx.app.record_value(record).await?), PLACEHOLDER, words))
+        let (pattern, words) = if quoted {
+            (valid(&QUOTED, quoted_pattern), text.trim_matches('"'))
+        } else {
+            (valid(&REGULAR, regular), text)
+        };
+        Some(substitute(&pattern, PLACEHOLDER, words))
     };
-    let mut clauses = clause_list(valid(&FILTER, ctx.app.record_value(&FILTER).await?));
-    if is_api_domain(ctx, &ctx.app.record_value(&API_DOMAINS).await?) {
-        clauses.extend(clause_list(valid(&API_FILTER, ctx.app.record_value(&API_FILTER).await?)));
+    let mut clauses = clause_list(valid(&FILTER, filter));
+    if is_api_domain(ctx, &domains) {
+        clauses.extend(clause_list(valid(&API_FILTER, api_filter)));
     }
     Ok((query, clauses))
 }

@@ -69,14 +69,17 @@ async fn run(ctx: &Ctx, query: &SearchQuery) -> ApiResult<Option<TextHits>> {
 
 /// The highlight settings, when highlighting is on.
 async fn highlight(ctx: &Ctx) -> ApiResult<Option<Highlight>> {
-    if ctx.app.record_value(&HIGHLIGHT).await?.as_bool() != Some(true) {
+    let values =
+        ctx.app.record_values(&[&HIGHLIGHT, &HIGHLIGHT_THRESHOLD, &HIGHLIGHT_PRE_TAGS, &HIGHLIGHT_POST_TAGS]).await?;
+    let [on, threshold, pre, post]: [Value; 4] = values.try_into().map_err(|_| ApiError::internal("record values"))?;
+    if on.as_bool() != Some(true) {
         return Ok(None);
     }
     let first_line = |value: Value| value.as_str().and_then(|t| t.lines().next()).unwrap_or_default().trim().to_owned();
-    let threshold = ctx.app.record_value(&HIGHLIGHT_THRESHOLD).await?.as_i64().unwrap_or(600);
+    let threshold = threshold.as_i64().unwrap_or(600);
     Ok(Some(Highlight {
-        pre: first_line(ctx.app.record_value(&HIGHLIGHT_PRE_TAGS).await?),
-        post: first_line(ctx.app.record_value(&HIGHLIGHT_POST_TAGS).await?),
+        pre: first_line(pre),
+        post: first_line(post),
         max_chars: usize::try_from(threshold).unwrap_or(600).clamp(20, 10_000),
     }))
 }
