@@ -138,8 +138,9 @@ impl App {
             store.apply_plugin_migrations(plugin, migrations).await.map_err(StoreError::from)?;
         }
         store.set_subscribers(Subscribers::new(registry.subscribers().to_vec()));
-        let cutoff = chrono::Utc::now() - crate::events::feed::RETENTION;
-        store.trim_feed(cutoff).await.map_err(StoreError::from)?;
+        let now = chrono::Utc::now();
+        let (cutoff, alive) = (now - crate::events::feed::RETENTION, now - crate::events::feed::CONSUMER_EXPIRY);
+        store.trim_feed(cutoff, alive).await.map_err(StoreError::from)?;
         let secrets = Secrets {
             jwt: ensure_secret(&store, "wcs.secret.jwt").await?,
             csrf: ensure_secret(&store, "wcs.secret.csrf").await?,

@@ -4,8 +4,9 @@
 //! after its remembered position and moves the position on once it has handled a batch, so
 //! a consumer stopped anywhere resumes without missing or repeating an entry.
 //!
-//! Trimming: at every start, entries older than [`RETENTION`] that every known consumer has
-//! read are deleted (with no consumer, every entry older than that). A consumer that comes
+//! Trimming: at every start, entries older than [`RETENTION`] that every consumer seen in the
+//! last [`CONSUMER_EXPIRY`] has read are deleted (with no such consumer, every entry older
+//! than that). A consumer that comes
 //! back after longer, or a new one, rebuilds from storage (the feed is derived, storage is the
 //! truth) and starts at [`crate::store::Store::feed_end`].
 
@@ -16,6 +17,10 @@ use chrono::Duration;
 
 /// How long entries every consumer has read are kept.
 pub const RETENTION: Duration = Duration::days(7);
+
+/// A consumer not seen for this long no longer holds trimming back; when it returns it finds
+/// entries missing and rebuilds from storage.
+pub const CONSUMER_EXPIRY: Duration = Duration::days(30);
 
 /// Core's subscriber that writes the feed.
 pub static CHANGE_FEED: Subscriber = Subscriber {
@@ -172,10 +177,19 @@ mod tests {
         assert_eq!(paths, [Some("/o0"), Some("/o1"), Some("/o2"), Some("/o3"), Some("/o4")], "none missed or repeated");
 
         let future = chrono::Utc::now() + chrono::Duration::days(1);
-        assert_eq!(store.trim_feed(future).await.unwrap(), 2, "only what every consumer read goes");
+        let alive = chrono::Utc::now() - CONSUMER_EXPIRY;
+        assert_eq!(store.trim_feed(future, alive).await.unwrap(), 2, "only what every consumer read goes");
         assert_eq!(again.next(&store, 100).await.unwrap(), rest);
         again.acknowledge(&store, rest[2].seq).await.unwrap();
-        assert_eq!(store.trim_feed(future).await.unwrap(), 3);
+        assert_eq!(store.trim_feed(future, alive).await.unwrap(), 3);
         assert_eq!(store.feed_end().await.unwrap(), rest[2].seq, "numbers are never reused");
+        let gone = FeedConsumer::new("gone");
+        gone.acknowledge(&store, 0).await.unwrap();
+        let mut tx = store.begin().await.unwrap();
+        tx.insert_content(&object("o5")).await.unwrap();
+        tx.commit().await.unwrap();
+        assert_eq!(store.trim_feed(future, alive).await.unwrap(), 0, "a live consumer holds entries back");
+        let later = chrono::Utc::now() + chrono::Duration::seconds(1);
+        assert_eq!(store.trim_feed(future, later).await.unwrap(), 1, "one not seen since no longer does");
     }
 }

@@ -127,15 +127,17 @@ impl Store {
         sqlx::query("SELECT last_seq FROM change_feed_counter WHERE id = 1").fetch_one(&self.pool).await?.try_get(0)
     }
 
-    /// Deletes the entries recorded before `cutoff` that every consumer has read; returns how
-    /// many went.
-    pub async fn trim_feed(&self, cutoff: DateTime<Utc>) -> Result<u64, sqlx::Error> {
+    /// Deletes the entries recorded before `cutoff` that every consumer seen since `alive` has
+    /// read (a consumer gone longer, say an instance taken down for good, holds nothing back);
+    /// returns how many went.
+    pub async fn trim_feed(&self, cutoff: DateTime<Utc>, alive: DateTime<Utc>) -> Result<u64, sqlx::Error> {
         self.count();
         let done = sqlx::query(
             "DELETE FROM change_feed WHERE time < $1 \
-             AND seq <= COALESCE((SELECT MIN(seq) FROM change_feed_position), seq)",
+             AND seq <= COALESCE((SELECT MIN(seq) FROM change_feed_position WHERE updated >= $2), seq)",
         )
         .bind(time_to_db(cutoff))
+        .bind(time_to_db(alive))
         .execute(&self.pool)
         .await?;
         Ok(done.rows_affected())

@@ -14,8 +14,14 @@ use wcs_core::content::ContentObject;
 use wcs_core::events::feed::FeedConsumer;
 use wcs_core::store::{Change, Store};
 
-/// The feed consumer's name (its position lets the feed be trimmed).
-pub const CONSUMER: &str = "es-search";
+/// The feed consumer's name: one per index, so several instances sharing a database (each with
+/// its own index) each hold back the trimming of what they have not read.
+fn consumer_name(app: &App) -> String {
+    match &app.settings.data_dir {
+        Some(dir) => format!("es-search:{}", dir.display()),
+        None => "es-search:memory".to_owned(),
+    }
+}
 
 /// How often the task looks for changes: well under the one second a change may take to
 /// become searchable.
@@ -102,7 +108,7 @@ pub async fn apply_next(app: &App, store: &Store, engine: &dyn SearchEngine) -> 
     apply(app, store, engine, &changes).await?;
     engine.commit(last)?;
     // For trimming only; the index's own position is what counts.
-    let _ = FeedConsumer::new(CONSUMER).acknowledge(store, last).await;
+    let _ = FeedConsumer::new(consumer_name(app)).acknowledge(store, last).await;
     Ok(true)
 }
 
