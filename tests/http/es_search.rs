@@ -330,3 +330,25 @@ async fn an_overlong_search_text_is_refused() {
         crate::support::assert_error(response, 400, "invalid_parameter").await;
     }
 }
+
+#[tokio::test]
+async fn custom_fields_are_indexed_and_can_be_named_in_records() {
+    let server = TestServer::start().await;
+    set_records(
+        &server,
+        json!({"wcs.backend.search.custom_fields": {"nav_title": {"type": "keyword"}, "text": {"type": "text"}}}),
+    )
+    .await;
+    server.create("", json!({"@type": "Document", "id": "a", "title": "Haus eins", "nav_title": "Alpha", "text": "<p>Gärten</p>"})).await;
+    server.create("", json!({"@type": "Document", "id": "b", "title": "Haus zwei", "nav_title": "Beta"})).await;
+    server.settle().await;
+    set_records(&server, json!({"wcs.backend.search.filter": [{"term": {"nav_title": "Alpha"}}]})).await;
+    assert_eq!(found(&server, "SearchableText=Haus", false).await.0, ["a"], "a keyword custom field filters");
+    set_records(
+        &server,
+        json!({"wcs.backend.search.filter": [], "wcs.backend.search.regular": {"match": {"text": "%(term)s"}}}),
+    )
+    .await;
+    assert_eq!(found(&server, "SearchableText=Garten", false).await.0, ["a"], "a text custom field, German analysis");
+    assert_eq!(found(&server, "SearchableText=Haus", false).await.0, Vec::<String>::new());
+}

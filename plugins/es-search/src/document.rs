@@ -2,6 +2,7 @@
 //! text, which for a block page includes the titles and texts of its blocks (blocks are parts
 //! of their page, never found on their own).
 
+use crate::dsl::{CustomFields, CustomKind};
 use crate::engine::IndexDoc;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -16,7 +17,13 @@ pub fn is_searchable(app: &App, object: &ContentObject) -> bool {
 
 /// The index document of `object`; `parts` are its blocks and their contents (for a block
 /// page), `allowed` who may see it.
-pub fn index_doc(app: &App, object: &ContentObject, parts: &[&ContentObject], allowed: Vec<String>) -> IndexDoc {
+pub fn index_doc(
+    app: &App,
+    object: &ContentObject,
+    parts: &[&ContentObject],
+    allowed: Vec<String>,
+    custom: &CustomFields,
+) -> IndexDoc {
     let mut text = String::new();
     for source in std::iter::once(object).chain(parts.iter().copied()) {
         append_text(app, source, &mut text);
@@ -46,7 +53,36 @@ pub fn index_doc(app: &App, object: &ContentObject, parts: &[&ContentObject], al
         modified: object.modified.timestamp(),
         effective: object.effective.map_or(i64::MIN, |t| t.timestamp()),
         expires: object.expires.map_or(i64::MAX, |t| t.timestamp()),
+        custom_text: custom_values(object, custom, CustomKind::Text),
+        custom_keyword: custom_values(object, custom, CustomKind::Keyword),
     }
+}
+
+/// The values of the custom fields of one kind that `object` has: strings, lists of strings,
+/// numbers and booleans as text, rich text without markup.
+fn custom_values(object: &ContentObject, custom: &CustomFields, kind: CustomKind) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (name, _) in custom.iter().filter(|(_, k)| **k == kind) {
+        let Some(value) = object.fields.get(name) else { continue };
+        let items: Vec<&Value> = match value {
+            Value::Array(items) => items.iter().collect(),
+            single => vec![single],
+        };
+        for item in items {
+            let text = match item {
+                Value::String(s) => s.clone(),
+                Value::Number(n) => n.to_string(),
+                Value::Bool(b) => b.to_string(),
+                Value::Object(map) => match map.get("data").and_then(Value::as_str) {
+                    Some(html) => markup_text(html),
+                    None => continue,
+                },
+                Value::Null | Value::Array(_) => continue,
+            };
+            out.push((name.clone(), text));
+        }
+    }
+    out
 }
 
 /// The words of an object: title, description, its text fields (rich text without markup).
@@ -115,6 +151,7 @@ pub fn index_docs(
     objects: &[ContentObject],
     allowed: &mut HashMap<String, Vec<String>>,
     only: Option<&[String]>,
+    custom: &CustomFields,
 ) -> Vec<IndexDoc> {
     let by_path: HashMap<&str, &ContentObject> = objects.iter().map(|o| (o.path.as_str(), o)).collect();
     let mut parts: HashMap<&str, Vec<&ContentObject>> = HashMap::new();
@@ -129,7 +166,7 @@ pub fn index_docs(
         .filter(|o| only.is_none_or(|paths| paths.contains(&o.path)))
         .map(|o| {
             let own_parts = parts.get(o.path.as_str()).map(Vec::as_slice).unwrap_or_default();
-            index_doc(app, o, own_parts, allowed.remove(&o.uid).unwrap_or_default())
+            index_doc(app, o, own_parts, allowed.remove(&o.uid).unwrap_or_default(), custom)
         })
         .collect()
 }

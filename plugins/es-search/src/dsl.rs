@@ -10,6 +10,7 @@ use crate::analysis::german;
 use crate::engine::EngineError;
 use crate::schema::Fields;
 use serde_json::{Map, Value};
+use std::collections::BTreeMap;
 use std::ops::Bound;
 use tantivy::Term;
 use tantivy::query::{
@@ -22,15 +23,64 @@ use tantivy::tokenizer::TokenStream;
 /// How deep clauses may nest (a bound on what a record can make a search do).
 const MAX_DEPTH: usize = 16;
 
-/// A field as the DSL names it: full-text (German analysis), keyword, or date (seconds).
-#[derive(Clone, Copy)]
+/// A field as the DSL names it: full-text (German analysis), keyword, date (seconds), or one
+/// of the custom fields (`wcs.backend.search.custom_fields`), kept under their name in a JSON
+/// field.
+#[derive(Clone)]
 enum Kind {
     Text(Field),
     Keyword(Field),
     Date(Field),
+    CustomText(Field, String),
+    CustomKeyword(Field, String),
 }
 
-fn field(fields: &Fields, name: &str) -> Result<Kind, EngineError> {
+/// How the custom fields are indexed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CustomKind {
+    /// Words, with German analysis.
+    Text,
+    /// Whole values (tags, codes).
+    Keyword,
+}
+
+/// The custom fields by name (`wcs.backend.search.custom_fields`: `{name: {"type": "text" |
+/// "keyword"}}`).
+pub type CustomFields = BTreeMap<String, CustomKind>;
+
+/// Reads the custom fields record; entries of another shape are left out.
+pub fn custom_fields(record: &Value) -> CustomFields {
+    record
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter_map(|(name, spec)| {
+            let kind = match spec.get("type").and_then(Value::as_str) {
+                Some("text") => CustomKind::Text,
+                Some("keyword") => CustomKind::Keyword,
+                _ => return None,
+            };
+            Some((name.clone(), kind))
+        })
+        .collect()
+}
+
+/// What the DSL's field names mean: the fixed fields and the custom ones.
+pub struct Mapping<'a> {
+    /// The fixed fields.
+    pub fields: &'a Fields,
+    /// The custom fields.
+    pub custom: &'a CustomFields,
+}
+
+fn field(mapping: &Mapping<'_>, name: &str) -> Result<Kind, EngineError> {
+    let fields = mapping.fields;
+    if let Some(kind) = mapping.custom.get(name) {
+        return Ok(match kind {
+            CustomKind::Text => Kind::CustomText(fields.custom_text, name.to_owned()),
+            CustomKind::Keyword => Kind::CustomKeyword(fields.custom_keyword, name.to_owned()),
+        });
+    }
     Ok(match name {
         "SearchableText" => Kind::Text(fields.searchable_text),
         "Title" | "title" => Kind::Text(fields.title),
@@ -50,29 +100,37 @@ fn field(fields: &Fields, name: &str) -> Result<Kind, EngineError> {
 }
 
 /// The terms of `text` in `field`: analysed for full-text fields, as they are for keywords.
-fn terms(kind: Kind, text: &str) -> Vec<(usize, Term)> {
-    match kind {
-        Kind::Text(field) => {
-            let mut analyzer = german();
-            let mut stream = analyzer.token_stream(text);
-            let mut out = Vec::new();
-            while stream.advance() {
-                let token = stream.token();
-                out.push((token.position, Term::from_field_text(field, &token.text)));
-            }
-            out
+fn terms(kind: &Kind, text: &str) -> Vec<(usize, Term)> {
+    let analysed = |make: &dyn Fn(&str) -> Term| {
+        let mut analyzer = german();
+        let mut stream = analyzer.token_stream(text);
+        let mut out = Vec::new();
+        while stream.advance() {
+            let token = stream.token();
+            out.push((token.position, make(&token.text)));
         }
-        Kind::Keyword(field) => vec![(0, Term::from_field_text(field, text))],
+        out
+    };
+    let in_json = |field: Field, path: &str, value: &str| {
+        let mut term = Term::from_field_json_path(field, path, false);
+        term.append_type_and_str(value);
+        term
+    };
+    match kind {
+        Kind::Text(field) => analysed(&|t| Term::from_field_text(*field, t)),
+        Kind::Keyword(field) => vec![(0, Term::from_field_text(*field, text))],
+        Kind::CustomText(field, path) => analysed(&|t| in_json(*field, path, t)),
+        Kind::CustomKeyword(field, path) => vec![(0, in_json(*field, path, text))],
         Kind::Date(_) => Vec::new(),
     }
 }
 
 /// Translates one clause.
-pub fn translate(fields: &Fields, clause: &Value) -> Result<Box<dyn Query>, EngineError> {
-    translate_at(fields, clause, 0)
+pub fn translate(mapping: &Mapping<'_>, clause: &Value) -> Result<Box<dyn Query>, EngineError> {
+    translate_at(mapping, clause, 0)
 }
 
-fn translate_at(fields: &Fields, clause: &Value, depth: usize) -> Result<Box<dyn Query>, EngineError> {
+fn translate_at(fields: &Mapping<'_>, clause: &Value, depth: usize) -> Result<Box<dyn Query>, EngineError> {
     if depth > MAX_DEPTH {
         return Err(EngineError(format!("clauses nest deeper than {MAX_DEPTH}")));
     }
@@ -87,23 +145,23 @@ fn translate_at(fields: &Fields, clause: &Value, depth: usize) -> Result<Box<dyn
             let (field_name, options) = single(body)?;
             let text = query_text(options)?;
             let all = options.get("operator").and_then(Value::as_str).is_some_and(|o| o.eq_ignore_ascii_case("and"));
-            matching(field(fields, field_name)?, &text, all)
+            matching(&field(fields, field_name)?, &text, all)
         }
         "match_phrase" => {
             let (field_name, options) = single(body)?;
             let slop = options.get("slop").and_then(Value::as_u64).unwrap_or(0);
-            phrase(field(fields, field_name)?, &query_text(options)?, u32::try_from(slop).unwrap_or(0))
+            phrase(&field(fields, field_name)?, &query_text(options)?, u32::try_from(slop).unwrap_or(0))
         }
         "match_phrase_prefix" => {
             let (field_name, options) = single(body)?;
-            phrase_prefix(field(fields, field_name)?, &query_text(options)?)
+            phrase_prefix(&field(fields, field_name)?, &query_text(options)?)
         }
         "multi_match" => multi_match(fields, body)?,
         "term" => {
             let (field_name, options) = single(body)?;
             let value = options.get("value").unwrap_or(options);
             let value = value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string());
-            matching(field(fields, field_name)?, &value, true)
+            matching(&field(fields, field_name)?, &value, true)
         }
         "terms" => {
             let (field_name, values) = single(body)?;
@@ -145,7 +203,7 @@ fn query_text(options: &Value) -> Result<String, EngineError> {
     }
 }
 
-fn matching(kind: Kind, text: &str, all: bool) -> Box<dyn Query> {
+fn matching(kind: &Kind, text: &str, all: bool) -> Box<dyn Query> {
     let terms = terms(kind, text);
     if terms.is_empty() {
         return Box::new(EmptyQuery);
@@ -159,7 +217,7 @@ fn matching(kind: Kind, text: &str, all: bool) -> Box<dyn Query> {
     ))
 }
 
-fn phrase(kind: Kind, text: &str, slop: u32) -> Box<dyn Query> {
+fn phrase(kind: &Kind, text: &str, slop: u32) -> Box<dyn Query> {
     let terms = terms(kind, text);
     match terms.len() {
         0 => Box::new(EmptyQuery),
@@ -168,7 +226,7 @@ fn phrase(kind: Kind, text: &str, slop: u32) -> Box<dyn Query> {
     }
 }
 
-fn phrase_prefix(kind: Kind, text: &str) -> Box<dyn Query> {
+fn phrase_prefix(kind: &Kind, text: &str) -> Box<dyn Query> {
     let terms = terms(kind, text);
     if terms.is_empty() {
         return Box::new(EmptyQuery);
@@ -178,7 +236,7 @@ fn phrase_prefix(kind: Kind, text: &str) -> Box<dyn Query> {
     Box::new(query)
 }
 
-fn multi_match(fields: &Fields, body: &Value) -> Result<Box<dyn Query>, EngineError> {
+fn multi_match(fields: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query>, EngineError> {
     let text = query_text(body)?;
     let phrase_type = body.get("type").and_then(Value::as_str) == Some("phrase");
     let names =
@@ -190,13 +248,13 @@ fn multi_match(fields: &Fields, body: &Value) -> Result<Box<dyn Query>, EngineEr
             None => (name, 1.0),
         };
         let kind = field(fields, name)?;
-        let query = if phrase_type { phrase(kind, &text, 0) } else { matching(kind, &text, false) };
+        let query = if phrase_type { phrase(&kind, &text, 0) } else { matching(&kind, &text, false) };
         disjuncts.push(Box::new(BoostQuery::new(query, boost)));
     }
     Ok(Box::new(DisjunctionMaxQuery::new(disjuncts)))
 }
 
-fn boolean(fields: &Fields, body: &Value, depth: usize) -> Result<Box<dyn Query>, EngineError> {
+fn boolean(fields: &Mapping<'_>, body: &Value, depth: usize) -> Result<Box<dyn Query>, EngineError> {
     let object = body.as_object().ok_or_else(|| EngineError("bool takes an object".into()))?;
     let clauses = |key: &str| -> Vec<&Value> {
         match object.get(key) {
@@ -223,7 +281,7 @@ fn boolean(fields: &Fields, body: &Value, depth: usize) -> Result<Box<dyn Query>
     }
 }
 
-fn range(fields: &Fields, body: &Value) -> Result<Box<dyn Query>, EngineError> {
+fn range(fields: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query>, EngineError> {
     let (field_name, options) = single(body)?;
     let Kind::Date(f) = field(fields, field_name)? else {
         return Err(EngineError(format!("range works on dates, not '{field_name}'")));

@@ -32,6 +32,10 @@ pub struct IndexDoc {
     pub effective: i64,
     /// Seconds since the epoch (`i64::MAX` without a date).
     pub expires: i64,
+    /// Values of the custom fields of text kind: (name, text).
+    pub custom_text: Vec<(String, String)>,
+    /// Values of the custom fields of keyword kind: (name, value).
+    pub custom_keyword: Vec<(String, String)>,
 }
 
 /// What a search may see and must match besides the words.
@@ -60,6 +64,8 @@ pub struct SearchRequest {
     pub query: Option<serde_json::Value>,
     /// Further clauses every hit must match (the filter records), in the query DSL.
     pub clauses: Vec<serde_json::Value>,
+    /// The custom fields the DSL may name.
+    pub custom: crate::dsl::CustomFields,
     /// The filters.
     pub filters: Filters,
     /// Hits to skip.

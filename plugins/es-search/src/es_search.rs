@@ -44,10 +44,11 @@ async fn es_search(ctx: Ctx) -> ApiResult<Response> {
     let unfiltered = caller_filters(&ctx);
     let mut filters = unfiltered.clone();
     apply_facet_filters(&mut filters, &ctx.request.query);
-    let (query, clauses) = text_query(&ctx, &text.join(" ")).await?;
+    let typed = text_query(&ctx, &text.join(" ")).await?;
     let request = SearchRequest {
-        query,
-        clauses,
+        query: typed.query,
+        clauses: typed.clauses,
+        custom: typed.custom,
         filters,
         start: usize::try_from(batch.start).unwrap_or(usize::MAX),
         size: usize::try_from(batch.size).unwrap_or(0),

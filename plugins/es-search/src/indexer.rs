@@ -5,7 +5,9 @@
 //! that fell behind what the feed still holds, is rebuilt from storage.
 
 use crate::document::{block_owner, index_docs, is_searchable};
+use crate::dsl::{CustomFields, custom_fields};
 use crate::engine::{EngineError, SearchEngine};
+use crate::records::CUSTOM_FIELDS;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
@@ -90,7 +92,7 @@ pub async fn rebuild(
     let objects = store.subtree(&site).await?;
     let uids: Vec<String> = objects.iter().filter(|o| is_searchable(app, o)).map(|o| o.uid.clone()).collect();
     let mut allowed = store.allowed_tokens(&uids).await?;
-    let docs = index_docs(app, &objects, &mut allowed, None);
+    let docs = index_docs(app, &objects, &mut allowed, None, &custom(store).await?);
     engine.clear()?;
     for (done, chunk) in docs.chunks(1000).enumerate() {
         engine.index(chunk)?;
@@ -196,11 +198,19 @@ async fn reindex(
         .map(|o| o.uid.clone())
         .collect();
     let mut allowed = store.allowed_tokens(&uids).await?;
-    let docs = index_docs(app, &objects, &mut allowed, only);
+    let docs = index_docs(app, &objects, &mut allowed, only, &custom(store).await?);
     let gone: Vec<String> = objects.iter().filter(|o| !is_searchable(app, o)).map(|o| o.uid.clone()).collect();
     engine.delete(&gone)?;
     engine.index(&docs)?;
     Ok(())
+}
+
+/// The custom fields to index, read through the indexer's own store (its statements are no
+/// request's cost).
+async fn custom(store: &Store) -> Result<CustomFields, IndexError> {
+    let stored = store.record(CUSTOM_FIELDS.name).await?;
+    let value = stored.and_then(|text| serde_json::from_str(&text).ok()).unwrap_or_else(CUSTOM_FIELDS.default);
+    Ok(custom_fields(&value))
 }
 
 /// Starts the task that keeps the index current; it stops when the application is dropped.

@@ -72,6 +72,7 @@ fn build(r: &mut Registrar) {
         &records::API_DOMAINS,
         &records::API_FILTER,
         &records::SUGGEST,
+        &records::CUSTOM_FIELDS,
         &records::HIGHLIGHT,
         &records::HIGHLIGHT_PRE_TAGS,
         &records::HIGHLIGHT_POST_TAGS,

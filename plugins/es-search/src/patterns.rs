@@ -9,8 +9,8 @@
 //! - `wcs.backend.search.api_filter` is a list of clauses added when the request's host (the
 //!   `Host` header without its port) is one of `wcs.backend.search.api_domains`.
 
-use crate::dsl::{self, substitute};
-use crate::records::{API_DOMAINS, API_FILTER, FILTER, QUOTED, REGULAR};
+use crate::dsl::{self, CustomFields, custom_fields, substitute};
+use crate::records::{API_DOMAINS, API_FILTER, CUSTOM_FIELDS, FILTER, QUOTED, REGULAR};
 use crate::schema::schema;
 use serde_json::Value;
 use wcs_core::http::{ApiError, ApiResult, Ctx};
@@ -22,9 +22,18 @@ pub const PLACEHOLDER: &str = "%(term)s";
 /// The longest search text, in characters: every word costs the engine work.
 pub const MAX_TEXT: usize = 1_000;
 
-/// The text query for `text` (`None` when there is no text) and the clauses every search of
-/// this request adds.
-pub async fn text_query(ctx: &Ctx, text: &str) -> ApiResult<(Option<Value>, Vec<Value>)> {
+/// What a request's search text and the records make of it.
+pub struct TextQuery {
+    /// The text query (`None` when there is no text).
+    pub query: Option<Value>,
+    /// The clauses every search of this request adds.
+    pub clauses: Vec<Value>,
+    /// The custom fields the clauses may name.
+    pub custom: CustomFields,
+}
+
+/// The text query for `text` and what every search of this request adds.
+pub async fn text_query(ctx: &Ctx, text: &str) -> ApiResult<TextQuery> {
     let text = text.trim();
     if text.chars().count() > MAX_TEXT {
         return Err(ApiError::invalid_parameter(
@@ -32,9 +41,12 @@ pub async fn text_query(ctx: &Ctx, text: &str) -> ApiResult<(Option<Value>, Vec<
             format!("The search text is longer than {MAX_TEXT} characters."),
         ));
     }
-    let values = ctx.app.record_values(&[&REGULAR, &QUOTED, &FILTER, &API_DOMAINS, &API_FILTER]).await?;
-    let [regular, quoted_pattern, filter, domains, api_filter]: [Value; 5] =
+    let values =
+        ctx.app.record_values(&[&REGULAR, &QUOTED, &FILTER, &API_DOMAINS, &API_FILTER, &CUSTOM_FIELDS]).await?;
+    let [regular, quoted_pattern, filter, domains, api_filter, custom]: [Value; 6] =
         values.try_into().map_err(|_| ApiError::internal("record values"))?;
+    let custom = custom_fields(&custom);
+    let valid = |record: &RecordDef, value: Value| valid(record, value, &custom);
     let query = if text.is_empty() {
         None
     } else {
@@ -50,14 +62,15 @@ pub async fn text_query(ctx: &Ctx, text: &str) -> ApiResult<(Option<Value>, Vec<
     if is_api_domain(ctx, &domains) {
         clauses.extend(clause_list(valid(&API_FILTER, api_filter)));
     }
-    Ok((query, clauses))
+    Ok(TextQuery { query, clauses, custom })
 }
 
 /// A record's query as stored when the engine understands it, else (logged) its default:
 /// a broken setting must not break every search.
-fn valid(record: &RecordDef, value: Value) -> Value {
+fn valid(record: &RecordDef, value: Value, custom: &CustomFields) -> Value {
     let (_, fields) = schema();
-    let problem = clause_list(value.clone()).iter().find_map(|clause| dsl::translate(&fields, clause).err());
+    let mapping = dsl::Mapping { fields: &fields, custom };
+    let problem = clause_list(value.clone()).iter().find_map(|clause| dsl::translate(&mapping, clause).err());
     match problem {
         None => value,
         Some(problem) => {

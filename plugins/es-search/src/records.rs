@@ -125,3 +125,14 @@ pub static SUGGEST: RecordDef = RecordDef {
     kind: RecordKind::Json,
     default: || json!({"did_you_mean": {"size": 5, "max_edits": 2}}),
 };
+
+/// Further fields to index from the objects' fields: `{name: {"type": "text" | "keyword"}}`.
+/// Patterns and filters can then name them. Changing it takes effect for objects indexed
+/// afterwards; `wcs reindex` brings every object up to date.
+pub static CUSTOM_FIELDS: RecordDef = RecordDef {
+    name: "wcs.backend.search.custom_fields",
+    title: "Search fields",
+    description: "Further fields to index, e.g. {\"location\": {\"type\": \"keyword\"}, \"text\": {\"type\": \"text\"}}.",
+    kind: RecordKind::Json,
+    default: || json!({}),
+};

@@ -3,7 +3,7 @@
 use crate::analysis::{GERMAN, german};
 use tantivy::Index;
 use tantivy::schema::{
-    FAST, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
+    FAST, Field, INDEXED, IndexRecordOption, JsonObjectOptions, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
 };
 
 /// The fields, by the names Plone's catalog gives them.
@@ -38,6 +38,10 @@ pub struct Fields {
     pub effective: Field,
     /// Seconds since the epoch; the latest time for objects without one.
     pub expires: Field,
+    /// Custom fields of text kind, by name (German analysis).
+    pub custom_text: Field,
+    /// Custom fields of keyword kind, by name.
+    pub custom_keyword: Field,
 }
 
 /// The schema and its field handles.
@@ -65,6 +69,22 @@ pub fn schema() -> (Schema, Fields) {
         modified: builder.add_i64_field("modified", INDEXED | FAST),
         effective: builder.add_i64_field("effective", INDEXED | FAST),
         expires: builder.add_i64_field("expires", INDEXED | FAST),
+        custom_text: builder.add_json_field(
+            "custom_text",
+            JsonObjectOptions::default().set_indexing_options(
+                TextFieldIndexing::default()
+                    .set_tokenizer(GERMAN)
+                    .set_index_option(IndexRecordOption::WithFreqsAndPositions),
+            ),
+        ),
+        custom_keyword: builder.add_json_field(
+            "custom_keyword",
+            JsonObjectOptions::default()
+                .set_indexing_options(
+                    TextFieldIndexing::default().set_tokenizer("raw").set_index_option(IndexRecordOption::Basic),
+                )
+                .set_fast("raw"),
+        ),
     };
     (builder.build(), fields)
 }

@@ -11,7 +11,7 @@ use tantivy::aggregation::agg_req::Aggregations;
 use tantivy::aggregation::{AggContextParams, AggregationCollector, AggregationLimitsGuard};
 use tantivy::collector::{Count, TopDocs};
 use tantivy::query::{BooleanQuery, Occur, Query, RangeQuery, TermQuery, TermSetQuery};
-use tantivy::schema::{IndexRecordOption, Value};
+use tantivy::schema::{IndexRecordOption, OwnedValue, Value};
 use tantivy::snippet::SnippetGenerator;
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term, doc};
 
@@ -83,6 +83,21 @@ impl TantivyEngine {
     }
 }
 
+/// Custom field values as one JSON object (several values of a name become a list).
+fn custom_object(values: &[(String, String)]) -> std::collections::BTreeMap<String, OwnedValue> {
+    let mut object: std::collections::BTreeMap<String, Vec<OwnedValue>> = std::collections::BTreeMap::new();
+    for (name, value) in values {
+        object.entry(name.clone()).or_default().push(OwnedValue::Str(value.clone()));
+    }
+    object
+        .into_iter()
+        .map(|(name, mut values)| {
+            let value = if values.len() == 1 { values.remove(0) } else { OwnedValue::Array(values) };
+            (name, value)
+        })
+        .collect()
+}
+
 impl SearchEngine for TantivyEngine {
     fn index(&self, docs: &[IndexDoc]) -> Result<(), EngineError> {
         let f = &self.fields;
@@ -110,6 +125,11 @@ impl SearchEngine for TantivyEngine {
             }
             for token in &d.allowed {
                 document.add_text(f.allowed, token);
+            }
+            for (field, values) in [(f.custom_text, &d.custom_text), (f.custom_keyword, &d.custom_keyword)] {
+                if !values.is_empty() {
+                    document.add_object(field, custom_object(values));
+                }
             }
             writer.add_document(document)?;
         }
@@ -170,10 +190,11 @@ impl SearchEngine for TantivyEngine {
     fn search(&self, request: &SearchRequest) -> Result<SearchResponse, EngineError> {
         let Some(text) = &request.query else { return Ok(SearchResponse::default()) };
         let f = &self.fields;
-        let text_query = dsl::translate(f, text)?;
+        let mapping = dsl::Mapping { fields: f, custom: &request.custom };
+        let text_query = dsl::translate(&mapping, text)?;
         let mut words: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, text_query.box_clone())];
         for clause in &request.clauses {
-            words.push((Occur::Must, dsl::translate(f, clause)?));
+            words.push((Occur::Must, dsl::translate(&mapping, clause)?));
         }
         self.filters(&request.filters, &mut words);
         let query = BooleanQuery::new(words);

@@ -42,10 +42,11 @@ async fn run(ctx: &Ctx, query: &SearchQuery) -> ApiResult<Option<TextHits>> {
     filters.subtrees.extend(query.path.paths.iter().cloned());
     let typed: Vec<&str> =
         ctx.request.query.iter().filter(|(k, _)| k == "SearchableText").map(|(_, v)| v.as_str()).collect();
-    let (text, clauses) = text_query(ctx, &typed.join(" ")).await?;
+    let typed = text_query(ctx, &typed.join(" ")).await?;
     let request = SearchRequest {
-        query: text,
-        clauses,
+        query: typed.query,
+        clauses: typed.clauses,
+        custom: typed.custom,
         filters,
         start: usize::try_from(query.batch.start).unwrap_or(usize::MAX),
         size: usize::try_from(query.batch.size).unwrap_or(0),
