@@ -352,3 +352,19 @@ async fn custom_fields_are_indexed_and_can_be_named_in_records() {
     assert_eq!(found(&server, "SearchableText=Garten", false).await.0, ["a"], "a text custom field, German analysis");
     assert_eq!(found(&server, "SearchableText=Haus", false).await.0, Vec::<String>::new());
 }
+
+#[tokio::test]
+async fn volto_blocks_count_toward_the_text() {
+    let server = TestServer::start().await;
+    let blocks = json!({
+        "b1": {"@type": "title"},
+        "b2": {"@type": "slate", "value": [{"type": "p", "children": [{"text": "Nachhaltigkeit im Rathaus"}]}], "plaintext": "Nachhaltigkeit im Rathaus"},
+    });
+    let body = json!({"@type": "Document", "id": "v", "title": "Volto", "blocks": blocks, "blocks_layout": {"items": ["b1", "b2"]}});
+    let created = server.create("", body).await;
+    assert_eq!(created["blocks_layout"], json!({"items": ["b1", "b2"]}), "blocks are kept as given");
+    until_found(&server, "SearchableText=Nachhaltigkeit", false, &["v"]).await;
+    let deep = (0..40).fold(json!("x"), |inner, _| json!({"n": inner}));
+    let response = server.admin(Method::PATCH, "v").json(&json!({"blocks": deep})).send().await.unwrap();
+    crate::support::assert_error(response, 400, "validation_failed").await;
+}

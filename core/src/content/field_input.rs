@@ -60,11 +60,35 @@ pub(super) fn parse_value(field: &FieldDef, value: &Value) -> Result<Parsed, Str
             Value::Object(map.clone())
         }
         FieldKind::PageLayout => super::layout::parse(value)?.to_value(),
+        FieldKind::Json => json_value(value)?,
         FieldKind::Plugin(kind) => (kind.parse)(field, value)?,
         FieldKind::RelationChoice => json!(reference(value)?),
         FieldKind::RelationList => relation_list(value)?,
     };
     Ok(Parsed::Value(parsed))
+}
+
+/// The largest JSON value, serialized, and its deepest nesting.
+const JSON_LIMIT: usize = 1_000_000;
+const JSON_DEPTH: usize = 32;
+
+/// Any JSON value within bounds (size and nesting, counted without recursion).
+fn json_value(value: &Value) -> Result<Value, String> {
+    let mut stack: Vec<(&Value, usize)> = vec![(value, 1)];
+    while let Some((current, depth)) = stack.pop() {
+        if depth > JSON_DEPTH {
+            return Err(format!("The value nests deeper than {JSON_DEPTH} levels."));
+        }
+        match current {
+            Value::Array(items) => stack.extend(items.iter().map(|v| (v, depth + 1))),
+            Value::Object(map) => stack.extend(map.values().map(|v| (v, depth + 1))),
+            _ => {}
+        }
+    }
+    if value.to_string().len() > JSON_LIMIT {
+        return Err(format!("The value is larger than {JSON_LIMIT} bytes."));
+    }
+    Ok(value.clone())
 }
 
 /// Plain text: one line (`line`) or several, within the field's length and pattern.

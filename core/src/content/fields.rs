@@ -42,6 +42,8 @@ pub enum FieldKind {
     Mapping,
     /// A block page's layout: slots → rows → columns → block uids (see `crate::layout`).
     PageLayout,
+    /// Any JSON value, kept as given within bounds (Volto's `blocks` and `blocks_layout`).
+    Json,
     /// A kind a plugin registered ([`crate::plugin::Registrar::field_kind`]), named by its
     /// `name` in profiles.
     #[serde(skip)]

@@ -152,6 +152,7 @@ fn property(profile: &TypeProfile, field: &FieldDef, site_url: &str) -> Value {
             "Relation List",
         ),
         FieldKind::Mapping => (json!({"type": "object", "additionalProperties": true}), "Dict"),
+        FieldKind::Json => (json!({"type": "object", "widget": "json"}), "JSONField"),
         FieldKind::PageLayout => (json!({"type": "object", "widget": "simplelayout"}), "Page layout"),
         FieldKind::Plugin(kind) => ((kind.json_schema)(field), kind.name),
     };

@@ -105,6 +105,7 @@ fn append_text(app: &App, object: &ContentObject, out: &mut String) {
                     out.push_str(&markup_text(html));
                 }
             }
+            FieldKind::Json if field.name == "blocks" => volto_text(value, out),
             FieldKind::List => {
                 for item in value.as_array().into_iter().flatten().filter_map(Value::as_str) {
                     out.push_str(item);
@@ -114,6 +115,29 @@ fn append_text(app: &App, object: &ContentObject, out: &mut String) {
             _ => continue,
         }
         out.push('\n');
+    }
+}
+
+/// The words of Volto blocks: every `plaintext` (slate) and string `text` (draft.js, captions)
+/// in them, walked without recursion.
+fn volto_text(blocks: &Value, out: &mut String) {
+    let mut stack = vec![blocks];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Object(map) => {
+                for (key, inner) in map {
+                    match (key.as_str(), inner) {
+                        ("plaintext" | "text", Value::String(text)) => {
+                            out.push_str(text);
+                            out.push('\n');
+                        }
+                        _ => stack.push(inner),
+                    }
+                }
+            }
+            Value::Array(items) => stack.extend(items.iter()),
+            _ => {}
+        }
     }
 }
 
