@@ -10,11 +10,19 @@
 //!   `Host` header without its port) is one of `wcs.backend.search.api_domains`.
 
 use crate::dsl::{self, CustomFields, custom_fields, substitute};
-use crate::records::{API_DOMAINS, API_FILTER, CUSTOM_FIELDS, FILTER, QUOTED, REGULAR};
+use crate::engine::Highlight;
+use crate::records::{
+    API_DOMAINS, API_FILTER, CUSTOM_FIELDS, FILTER, HIGHLIGHT, HIGHLIGHT_POST_TAGS, HIGHLIGHT_PRE_TAGS,
+    HIGHLIGHT_THRESHOLD, QUOTED, REGULAR,
+};
 use crate::schema::schema;
 use serde_json::Value;
+use std::sync::LazyLock;
 use wcs_core::http::{ApiError, ApiResult, Ctx};
 use wcs_core::records::RecordDef;
+
+/// The index's field handles (the same for every index), for checking records.
+static FIELDS: LazyLock<crate::schema::Fields> = LazyLock::new(|| schema().1);
 
 /// Where the text goes in a pattern.
 pub const PLACEHOLDER: &str = "%(term)s";
@@ -30,6 +38,8 @@ pub struct TextQuery {
     pub clauses: Vec<Value>,
     /// The custom fields the clauses may name.
     pub custom: CustomFields,
+    /// How matches are marked, when highlighting is on.
+    pub highlight: Option<Highlight>,
 }
 
 /// The text query for `text` and what every search of this request adds.
@@ -41,10 +51,25 @@ pub async fn text_query(ctx: &Ctx, text: &str) -> ApiResult<TextQuery> {
             format!("The search text is longer than {MAX_TEXT} characters."),
         ));
     }
-    let values =
-        ctx.app.record_values(&[&REGULAR, &QUOTED, &FILTER, &API_DOMAINS, &API_FILTER, &CUSTOM_FIELDS]).await?;
-    let [regular, quoted_pattern, filter, domains, api_filter, custom]: [Value; 6] =
+    // Every setting a search needs, in one statement.
+    let values = ctx
+        .app
+        .record_values(&[
+            &REGULAR,
+            &QUOTED,
+            &FILTER,
+            &API_DOMAINS,
+            &API_FILTER,
+            &CUSTOM_FIELDS,
+            &HIGHLIGHT,
+            &HIGHLIGHT_THRESHOLD,
+            &HIGHLIGHT_PRE_TAGS,
+            &HIGHLIGHT_POST_TAGS,
+        ])
+        .await?;
+    let [regular, quoted_pattern, filter, domains, api_filter, custom, on, threshold, pre, post]: [Value; 10] =
         values.try_into().map_err(|_| ApiError::internal("record values"))?;
+    let highlight = highlight(on, threshold, pre, post);
     let custom = custom_fields(&custom);
     let valid = |record: &RecordDef, value: Value| valid(record, value, &custom);
     let query = if text.is_empty() {
@@ -62,14 +87,27 @@ pub async fn text_query(ctx: &Ctx, text: &str) -> ApiResult<TextQuery> {
     if is_api_domain(ctx, &domains) {
         clauses.extend(clause_list(valid(&API_FILTER, api_filter)));
     }
-    Ok(TextQuery { query, clauses, custom })
+    Ok(TextQuery { query, clauses, custom, highlight })
+}
+
+/// The highlight settings, when highlighting is on; the tags' first lines are used.
+fn highlight(on: Value, threshold: Value, pre: Value, post: Value) -> Option<Highlight> {
+    if on.as_bool() != Some(true) {
+        return None;
+    }
+    let first_line = |value: Value| value.as_str().and_then(|t| t.lines().next()).unwrap_or_default().trim().to_owned();
+    let threshold = threshold.as_i64().unwrap_or(600);
+    Some(Highlight {
+        pre: first_line(pre),
+        post: first_line(post),
+        max_chars: usize::try_from(threshold).unwrap_or(600).clamp(20, 10_000),
+    })
 }
 
 /// A record's query as stored when the engine understands it, else (logged) its default:
 /// a broken setting must not break every search.
 fn valid(record: &RecordDef, value: Value, custom: &CustomFields) -> Value {
-    let (_, fields) = schema();
-    let mapping = dsl::Mapping { fields: &fields, custom };
+    let mapping = dsl::Mapping { fields: &FIELDS, custom };
     let problem = clause_list(value.clone()).iter().find_map(|clause| dsl::translate(&mapping, clause).err());
     match problem {
         None => value,

@@ -37,9 +37,7 @@ impl TantivyEngine {
         let index = match dir {
             Some(dir) => {
                 std::fs::create_dir_all(dir).map_err(|e| EngineError(format!("{}: {e}", dir.display())))?;
-                let directory = tantivy::directory::MmapDirectory::open(dir)
-                    .map_err(|e| EngineError(format!("{}: {e}", dir.display())))?;
-                Index::open_or_create(directory, schema)?
+                open_or_replace(dir, schema)?
             }
             None => Index::create_in_ram(schema),
         };
@@ -81,6 +79,36 @@ impl TantivyEngine {
             clauses.push((Occur::Must, Box::new(after_now)));
         }
     }
+}
+
+/// Opens the index in `dir`, or creates it. An index of another schema (made by an older
+/// version) is replaced by an empty one, which start-up then rebuilds from storage: the index
+/// is derived data.
+fn open_or_replace(dir: &Path, schema: tantivy::schema::Schema) -> Result<Index, EngineError> {
+    let open = |schema| {
+        let directory =
+            tantivy::directory::MmapDirectory::open(dir).map_err(|e| EngineError(format!("{}: {e}", dir.display())))?;
+        Index::open_or_create(directory, schema).map_err(EngineError::from)
+    };
+    match open(schema.clone()) {
+        Err(err) if matches!(Index::open_in_dir(dir).map(|i| i.schema() != schema), Ok(true)) => {
+            tracing::warn!(%err, dir = %dir.display(), "search index of another schema; rebuilding it");
+            std::fs::remove_dir_all(dir).map_err(|e| EngineError(format!("{}: {e}", dir.display())))?;
+            std::fs::create_dir_all(dir).map_err(|e| EngineError(format!("{}: {e}", dir.display())))?;
+            open(schema)
+        }
+        other => other,
+    }
+}
+
+/// A hit's uid, from the `UID` column.
+fn uid_of(searcher: &tantivy::Searcher, address: tantivy::DocAddress) -> Result<Option<String>, EngineError> {
+    let segment = searcher.segment_reader(address.segment_ord);
+    let Some(column) = segment.fast_fields().str("UID")? else { return Ok(None) };
+    let Some(ord) = column.term_ords(address.doc_id).next() else { return Ok(None) };
+    let mut uid = String::new();
+    let found = column.ord_to_str(ord, &mut uid).map_err(|e| EngineError(e.to_string()))?;
+    Ok(found.then_some(uid))
 }
 
 /// Custom field values as one JSON object (several values of a name become a list).
@@ -228,15 +256,18 @@ impl SearchEngine for TantivyEngine {
         };
         let mut hits = Vec::with_capacity(found.len());
         for (score, address) in found.into_iter().take(request.size) {
-            let stored: TantivyDocument = searcher.doc(address)?;
-            if let Some(uid) = stored.get_first(f.uid).and_then(|v| v.as_str()) {
-                let fragment = snippets.as_mut().and_then(|(generator, highlight)| {
+            let Some(uid) = uid_of(&searcher, address)? else { continue };
+            let fragment = match snippets.as_mut() {
+                Some((generator, highlight)) => {
+                    // Only highlighting needs the stored text.
+                    let stored: TantivyDocument = searcher.doc(address)?;
                     let mut snippet = generator.snippet_from_doc(&stored);
                     snippet.set_snippet_prefix_postfix(&highlight.pre, &highlight.post);
                     (!snippet.is_empty()).then(|| snippet.to_html())
-                });
-                hits.push(Hit { uid: uid.to_owned(), score, fragment });
-            }
+                }
+                None => None,
+            };
+            hits.push(Hit { uid, score, fragment });
         }
         Ok(SearchResponse { total, hits, aggregations })
     }
@@ -318,5 +349,30 @@ mod subtree_tests {
         let query = serde_json::json!({"match": {"Title": "Garten"}});
         let request = SearchRequest { query: Some(query), size: 10, ..SearchRequest::default() };
         assert_eq!(engine.search(&request).unwrap().total, 0);
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod disk_tests {
+    use super::*;
+
+    #[test]
+    fn the_position_survives_a_restart_and_an_old_schema_is_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = TantivyEngine::open(Some(dir.path())).unwrap();
+        engine.commit(42).unwrap();
+        drop(engine);
+        assert_eq!(TantivyEngine::open(Some(dir.path())).unwrap().position().unwrap(), Some(42));
+
+        let old = tempfile::tempdir().unwrap();
+        let mut builder = tantivy::schema::Schema::builder();
+        builder.add_text_field("UID", tantivy::schema::STRING);
+        let index = Index::create_in_dir(old.path(), builder.build()).unwrap();
+        let mut writer: IndexWriter = index.writer(15_000_000).unwrap();
+        writer.commit().unwrap();
+        drop(writer);
+        let engine = TantivyEngine::open(Some(old.path())).unwrap();
+        assert_eq!(engine.position().unwrap(), None, "replaced by an empty index, rebuilt at start");
     }
 }

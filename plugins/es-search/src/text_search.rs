@@ -4,11 +4,9 @@
 //! with a path depth, with excluded values) stay with SQL.
 
 use crate::Search;
-use crate::engine::{Highlight, SearchRequest};
+use crate::engine::SearchRequest;
 use crate::patterns::text_query;
-use crate::records::{HIGHLIGHT, HIGHLIGHT_POST_TAGS, HIGHLIGHT_PRE_TAGS, HIGHLIGHT_THRESHOLD};
 use crate::scope::caller_filters;
-use serde_json::Value;
 use wcs_core::catalog::{Criterion, SearchQuery, TextHits, TextSearch};
 use wcs_core::http::{ApiError, ApiResult, Ctx};
 
@@ -50,7 +48,7 @@ async fn run(ctx: &Ctx, query: &SearchQuery) -> ApiResult<Option<TextHits>> {
         filters,
         start: usize::try_from(query.batch.start).unwrap_or(usize::MAX),
         size: usize::try_from(query.batch.size).unwrap_or(0),
-        highlight: highlight(ctx).await?,
+        highlight: typed.highlight,
         aggregations: None,
     };
     let engine = search.engine.clone();
@@ -66,21 +64,4 @@ async fn run(ctx: &Ctx, query: &SearchQuery) -> ApiResult<Option<TextHits>> {
         hits.uids.push(hit.uid);
     }
     Ok(Some(hits))
-}
-
-/// The highlight settings, when highlighting is on.
-async fn highlight(ctx: &Ctx) -> ApiResult<Option<Highlight>> {
-    let values =
-        ctx.app.record_values(&[&HIGHLIGHT, &HIGHLIGHT_THRESHOLD, &HIGHLIGHT_PRE_TAGS, &HIGHLIGHT_POST_TAGS]).await?;
-    let [on, threshold, pre, post]: [Value; 4] = values.try_into().map_err(|_| ApiError::internal("record values"))?;
-    if on.as_bool() != Some(true) {
-        return Ok(None);
-    }
-    let first_line = |value: Value| value.as_str().and_then(|t| t.lines().next()).unwrap_or_default().trim().to_owned();
-    let threshold = threshold.as_i64().unwrap_or(600);
-    Ok(Some(Highlight {
-        pre: first_line(pre),
-        post: first_line(post),
-        max_chars: usize::try_from(threshold).unwrap_or(600).clamp(20, 10_000),
-    }))
 }
