@@ -34,9 +34,15 @@ async fn search(ctx: Ctx) -> ApiResult<Response> {
         Some(engine) if !query.text.is_empty() => (engine.run)(&ctx, &query).await?,
         _ => None,
     };
+    let options = ctx.serialize_options()?;
     let (results, total, fragments) = match text_hits {
         Some(hits) => {
-            let found = ctx.app.store.visible_content_by_uids(&hits.uids, &visibility).await?;
+            // Plain summaries need no field values, which can be large (Volto blocks, text).
+            let found = if options.fullobjects || !options.metadata_fields.is_empty() {
+                ctx.app.store.visible_content_by_uids(&hits.uids, &visibility).await?
+            } else {
+                ctx.app.store.visible_briefs_by_uids(&hits.uids, &visibility).await?
+            };
             let mut by_uid: HashMap<String, ContentObject> = found.into_iter().map(|o| (o.uid.clone(), o)).collect();
             let results: Vec<ContentObject> = hits.uids.iter().filter_map(|uid| by_uid.remove(uid)).collect();
             (results, hits.total, hits.fragments)
@@ -46,7 +52,6 @@ async fn search(ctx: Ctx) -> ApiResult<Response> {
             (results, total, HashMap::new())
         }
     };
-    let options = ctx.serialize_options()?;
     let sctx = ctx.serialize_ctx(&options, &visibility);
     let mut items = if options.fullobjects {
         full_items(&ctx, &sctx, &results).await?

@@ -1,7 +1,7 @@
 //! Queries on the content tree. Every listing is one statement, whatever its length.
 
 use super::changes::{ORDERING, changed_fields};
-use super::rows::{CONTENT_COLUMNS, content_from_row, placeholders, time_to_db};
+use super::rows::{BRIEF_COLUMNS, CONTENT_COLUMNS, content_from_row, placeholders, time_to_db};
 use super::{Store, Tx, subtree_end};
 use crate::content::ContentObject;
 use crate::events::Event;
@@ -51,8 +51,28 @@ impl Store {
     }
 
     /// One statement for a whole list of keys, so lookups never go N+1.
+    /// The live objects with any of `uids` that `visibility` lets the caller see, without
+    /// their field values: enough for summaries, and cheap whatever the fields hold.
+    pub async fn visible_briefs_by_uids(
+        &self,
+        uids: &[String],
+        visibility: &Visibility,
+    ) -> Result<Vec<ContentObject>, sqlx::Error> {
+        self.visible_where_in(BRIEF_COLUMNS, "uid", uids, visibility).await
+    }
+
     async fn visible_content_where_in(
         &self,
+        column: &'static str,
+        values: &[String],
+        visibility: &Visibility,
+    ) -> Result<Vec<ContentObject>, sqlx::Error> {
+        self.visible_where_in(CONTENT_COLUMNS, column, values, visibility).await
+    }
+
+    async fn visible_where_in(
+        &self,
+        columns: &'static str,
         column: &'static str,
         values: &[String],
         visibility: &Visibility,
@@ -63,7 +83,7 @@ impl Store {
         self.count();
         let (filter, tokens) = visibility_filter(visibility, values.len() + 1);
         let sql = format!(
-            "SELECT {CONTENT_COLUMNS} FROM content WHERE trashed = 0 AND {column} IN ({}){filter}",
+            "SELECT {columns} FROM content WHERE trashed = 0 AND {column} IN ({}){filter}",
             placeholders(1, values.len())
         );
         let mut query = sqlx::query(AssertSqlSafe(sql));

@@ -10,6 +10,12 @@ pub const CONTENT_COLUMNS: &str = "uid, parent_uid, path, id, portal_type, posit
      review_state, created, modified, effective, expires, creator, fields, block_local_roles, trash_root, \
      working_copy_of";
 
+/// [`CONTENT_COLUMNS`] without the field values (an empty object in their place): for
+/// summaries, which need only the columns, of objects whose fields may be large.
+pub const BRIEF_COLUMNS: &str = "uid, parent_uid, path, id, portal_type, position, title, description, \
+     review_state, created, modified, effective, expires, creator, '{}', block_local_roles, trash_root, \
+     working_copy_of";
+
 /// Stored time format: microseconds keep text order equal to time order.
 pub fn time_to_db(time: DateTime<Utc>) -> String {
     time.format("%Y-%m-%dT%H:%M:%S%.6f+00:00").to_string()

@@ -70,9 +70,13 @@ async fn es_search(ctx: Ctx) -> ApiResult<Response> {
     .map_err(ApiError::internal)?;
     let visibility = ctx.visibility();
     let uids: Vec<String> = found.hits.iter().map(|h| h.uid.clone()).collect();
-    let objects = ctx.app.store.visible_content_by_uids(&uids, &visibility).await?;
-    let by_uid: HashMap<&str, _> = objects.iter().map(|o| (o.uid.as_str(), o)).collect();
     let options = ctx.serialize_options()?;
+    let objects = if options.metadata_fields.is_empty() {
+        ctx.app.store.visible_briefs_by_uids(&uids, &visibility).await?
+    } else {
+        ctx.app.store.visible_content_by_uids(&uids, &visibility).await?
+    };
+    let by_uid: HashMap<&str, _> = objects.iter().map(|o| (o.uid.as_str(), o)).collect();
     let sctx = ctx.serialize_ctx(&options, &visibility);
     let items: Vec<Value> = uids
         .iter()
