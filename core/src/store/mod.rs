@@ -8,6 +8,7 @@
 mod blob;
 mod changes;
 mod content;
+mod content_write;
 mod feed;
 mod listing;
 mod migrations;
