@@ -52,6 +52,8 @@ async fn registry_changes_are_typed_all_or_nothing_and_take_effect() {
     .await;
     let (_, value) = server.get_json(&format!("@registry/{GREETING}")).await;
     assert_eq!(value, "Hello", "nothing written when one value is wrong");
+    let (_, hello) = server.get_json("@hello").await;
+    assert_eq!(hello["message"], "Hello admin, this is Site.", "read (and remembered) before the change");
 
     let good = json!({GREETING: "Moin"});
     assert_eq!(server.admin(Method::PATCH, "@registry").json(&good).send().await.unwrap().status(), 204);
@@ -124,4 +126,20 @@ async fn several_records_are_read_in_one_statement_with_their_defaults() {
         server.app.record_values(&[&wcs_core::i18n::SITE_LANGUAGE, &wcs_example_hello::GREETING_WORD]).await.unwrap();
     assert_eq!(server.app.store.query_count() - before, 1);
     assert_eq!(values, [json!("de"), json!("Hello")], "the stored value, then a default");
+
+    // Remembered on SQLite, where this server is the database's only user; asked again on
+    // PostgreSQL, which other instances may change.
+    let before = server.app.store.query_count();
+    let again =
+        server.app.record_values(&[&wcs_core::i18n::SITE_LANGUAGE, &wcs_example_hello::GREETING_WORD]).await.unwrap();
+    let expected = match server.app.store.backend() {
+        wcs_core::store::Backend::Sqlite => 0,
+        wcs_core::store::Backend::Postgres => 1,
+    };
+    assert_eq!(server.app.store.query_count() - before, expected);
+    assert_eq!(again, values);
+    let patch = json!({"plone.default_language": "fr"});
+    assert_eq!(server.admin(Method::PATCH, "@registry").json(&patch).send().await.unwrap().status(), 204);
+    let changed = server.app.record_value(&wcs_core::i18n::SITE_LANGUAGE).await.unwrap();
+    assert_eq!(changed, json!("fr"), "a committed change is read at once");
 }

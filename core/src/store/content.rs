@@ -1,6 +1,6 @@
 //! Reads of the content tree. Every listing is one statement, whatever its length.
 
-use super::rows::{BRIEF_COLUMNS, CONTENT_COLUMNS, content_from_row, placeholders};
+use super::rows::{BRIEF_COLUMNS, CONTENT_COLUMNS, content_from_packed, content_from_row, packed, placeholders};
 use super::{Store, subtree_end};
 use crate::content::ContentObject;
 use crate::security::Visibility;
@@ -81,14 +81,15 @@ impl Store {
         self.count();
         let (filter, tokens) = visibility_filter(visibility, values.len() + 1);
         let sql = format!(
-            "SELECT {columns} FROM content WHERE trashed = 0 AND {column} IN ({}){filter}",
+            "SELECT {} FROM content WHERE trashed = 0 AND {column} IN ({}){filter}",
+            packed(self.backend, columns),
             placeholders(1, values.len())
         );
         let mut query = sqlx::query(AssertSqlSafe(sql));
         for value in values.iter().chain(tokens) {
             query = query.bind(value.as_str());
         }
-        query.fetch_all(&self.pool).await?.iter().map(content_from_row).collect()
+        content_from_packed(&query.fetch_one(&self.pool).await?)
     }
 
     /// One page of the children `visibility` lets the caller see, in position order.

@@ -13,6 +13,7 @@ mod feed;
 mod listing;
 mod migrations;
 mod principal;
+mod records;
 mod redirect;
 mod relation;
 mod rows;
@@ -57,6 +58,7 @@ pub struct Store {
     write_lock: Arc<Mutex<()>>,
     queries: Arc<AtomicU64>,
     subscribers: Arc<OnceLock<Subscribers>>,
+    records: Arc<records::RecordMemory>,
 }
 
 /// Why the store could not be opened.
@@ -104,6 +106,7 @@ impl Store {
             write_lock: Arc::new(Mutex::new(())),
             queries: Arc::new(AtomicU64::new(0)),
             subscribers: Arc::new(OnceLock::new()),
+            records: Arc::default(),
         })
     }
 
@@ -147,7 +150,7 @@ impl Store {
         };
         self.count();
         let inner = self.pool.begin().await?;
-        Ok(Tx { inner, _lock: lock, store: self.clone(), events: Vec::new() })
+        Ok(Tx { inner, _lock: lock, store: self.clone(), events: Vec::new(), records_written: false })
     }
 
     /// Closes every connection; used on shutdown so SQLite checkpoints its WAL.
@@ -163,6 +166,8 @@ pub struct Tx {
     _lock: Option<OwnedMutexGuard<()>>,
     store: Store,
     events: Vec<Event>,
+    /// Whether a record was written, so the store's memory of records is forgotten at commit.
+    records_written: bool,
 }
 
 impl Tx {
@@ -192,6 +197,9 @@ impl Tx {
         }
         self.store.count();
         self.inner.commit().await?;
+        if self.records_written {
+            store.records.forget();
+        }
         let events: Arc<[Event]> = events.into();
         for subscriber in subscribers.into_iter().flat_map(Subscribers::after_commit) {
             if let Phase::AfterCommit(run) = subscriber.phase {

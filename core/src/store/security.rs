@@ -1,4 +1,4 @@
-//! Local roles, the `allowed` tokens, workflow history, server secrets and trash.
+//! Local roles, the `allowed` tokens, workflow history and trash.
 //! Reads that a write transaction needs (it must see its own changes) are generic over the
 //! executor and exposed on both [`Store`] and [`Tx`].
 
@@ -120,27 +120,6 @@ impl Store {
             })
         })
         .collect()
-    }
-
-    /// A stored server setting or secret.
-    pub async fn record(&self, name: &str) -> Result<Option<String>, sqlx::Error> {
-        self.count();
-        let row = sqlx::query("SELECT value FROM record WHERE name = $1").bind(name).fetch_optional(&self.pool).await?;
-        row.map(|r| r.try_get(0)).transpose()
-    }
-
-    /// The stored values of the named records, in one statement.
-    pub async fn records(&self, names: &[&str]) -> Result<HashMap<String, String>, sqlx::Error> {
-        if names.is_empty() {
-            return Ok(HashMap::new());
-        }
-        self.count();
-        let sql = format!("SELECT name, value FROM record WHERE name IN ({})", placeholders(1, names.len()));
-        let mut query = sqlx::query(AssertSqlSafe(sql));
-        for name in names {
-            query = query.bind(*name);
-        }
-        query.fetch_all(&self.pool).await?.iter().map(|row| Ok((row.try_get(0)?, row.try_get(1)?))).collect()
     }
 
     /// The objects put in the trash (the roots of trashed subtrees) below `site_path`, newest first.
@@ -313,30 +292,6 @@ impl Tx {
         .bind(time_to_db(entry.time))
         .execute(&mut *self.inner)
         .await?;
-        Ok(())
-    }
-
-    /// Stores a server setting or secret.
-    pub async fn set_record(&mut self, name: &str, value: &str) -> Result<(), sqlx::Error> {
-        self.count();
-        sqlx::query(
-            "INSERT INTO record (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-        )
-        .bind(name)
-        .bind(value)
-        .execute(&mut *self.inner)
-        .await?;
-        Ok(())
-    }
-
-    /// Stores a value unless the name is already taken.
-    pub async fn insert_record_if_missing(&mut self, name: &str, value: &str) -> Result<(), sqlx::Error> {
-        self.count();
-        sqlx::query("INSERT INTO record (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING")
-            .bind(name)
-            .bind(value)
-            .execute(&mut *self.inner)
-            .await?;
         Ok(())
     }
 

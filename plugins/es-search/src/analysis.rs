@@ -9,6 +9,7 @@
 //! Stop words go before normalisation, as in Elasticsearch: `daß` and `für` are stop words,
 //! `dass` and `fuer` are not.
 
+use std::sync::LazyLock;
 use tantivy::tokenizer::{
     Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, StopWordFilter, TextAnalyzer, Token, TokenFilter,
     TokenStream, Tokenizer,
@@ -20,8 +21,15 @@ pub const GERMAN: &str = "de_es";
 /// Words longer than this (in bytes) are not indexed: they are not words.
 const LONGEST_WORD: usize = 256;
 
-/// The analyzer for full-text fields.
+/// Built once: the stop word set is a hash set, too dear to build for every query.
+static GERMAN_ANALYZER: LazyLock<TextAnalyzer> = LazyLock::new(build_german);
+
+/// The analyzer for full-text fields (a clone shares the stop words).
 pub fn german() -> TextAnalyzer {
+    GERMAN_ANALYZER.clone()
+}
+
+fn build_german() -> TextAnalyzer {
     let builder = TextAnalyzer::builder(SimpleTokenizer::default())
         .filter(RemoveLongFilter::limit(LONGEST_WORD))
         .filter(LowerCaser);

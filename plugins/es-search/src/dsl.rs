@@ -14,8 +14,8 @@ use std::collections::BTreeMap;
 use std::ops::Bound;
 use tantivy::Term;
 use tantivy::query::{
-    AllQuery, BooleanQuery, BoostQuery, DisjunctionMaxQuery, EmptyQuery, Occur, PhrasePrefixQuery, PhraseQuery, Query,
-    RangeQuery, TermQuery, TermSetQuery,
+    AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, DisjunctionMaxQuery, EmptyQuery, Occur, PhrasePrefixQuery,
+    PhraseQuery, Query, RangeQuery, TermQuery, TermSetQuery,
 };
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::tokenizer::TokenStream;
@@ -125,6 +125,23 @@ fn terms(kind: &Kind, text: &str) -> Vec<(usize, Term)> {
     }
 }
 
+/// Up to this many terms, a term set is a disjunction of term queries.
+const SMALL_TERM_SET: usize = 64;
+
+/// Documents holding any of `terms`, adding nothing to the score (a filter). A small set (the
+/// usual case: a caller's few security tokens, a type or two) is a disjunction of term lookups;
+/// tantivy's term set query builds an automaton first, which costs more than the whole search.
+pub fn any_term(terms: Vec<Term>) -> Box<dyn Query> {
+    if terms.len() > SMALL_TERM_SET {
+        return Box::new(TermSetQuery::new(terms));
+    }
+    let lookups = terms
+        .into_iter()
+        .map(|term| (Occur::Should, Box::new(TermQuery::new(term, IndexRecordOption::Basic)) as Box<dyn Query>))
+        .collect();
+    Box::new(ConstScoreQuery::new(Box::new(BooleanQuery::new(lookups)), 0.0))
+}
+
 /// Translates one clause.
 pub fn translate(mapping: &Mapping<'_>, clause: &Value) -> Result<Box<dyn Query>, EngineError> {
     translate_at(mapping, clause, 0)
@@ -170,7 +187,7 @@ fn translate_at(fields: &Mapping<'_>, clause: &Value, depth: usize) -> Result<Bo
                 return Err(EngineError(format!("terms needs a keyword field, not '{field_name}'")));
             };
             let values = values.as_array().ok_or_else(|| EngineError("terms takes a list".into()))?;
-            Box::new(TermSetQuery::new(values.iter().filter_map(Value::as_str).map(|v| Term::from_field_text(f, v))))
+            any_term(values.iter().filter_map(Value::as_str).map(|v| Term::from_field_text(f, v)).collect())
         }
         "range" => range(fields, body)?,
         "match_all" => Box::new(AllQuery),

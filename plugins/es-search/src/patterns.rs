@@ -17,7 +17,8 @@ use crate::records::{
 };
 use crate::schema::schema;
 use serde_json::Value;
-use std::sync::LazyLock;
+use std::collections::HashMap;
+use std::sync::{LazyLock, Mutex};
 use wcs_core::http::{ApiError, ApiResult, Ctx};
 use wcs_core::records::RecordDef;
 
@@ -70,8 +71,9 @@ pub async fn text_query(ctx: &Ctx, text: &str) -> ApiResult<TextQuery> {
     let [regular, quoted_pattern, filter, domains, api_filter, custom, on, threshold, pre, post]: [Value; 10] =
         values.try_into().map_err(|_| ApiError::internal("record values"))?;
     let highlight = highlight(on, threshold, pre, post);
-    let custom = custom_fields(&custom);
-    let valid = |record: &RecordDef, value: Value| valid(record, value, &custom);
+    let custom_raw = custom;
+    let custom = custom_fields(&custom_raw);
+    let valid = |record: &RecordDef, value: Value| valid(record, value, &custom_raw, &custom);
     let query = if text.is_empty() {
         None
     } else {
@@ -104,18 +106,36 @@ fn highlight(on: Value, threshold: Value, pre: Value, post: Value) -> Option<Hig
     })
 }
 
+/// The last value of each query record that was checked, with the custom fields it was checked
+/// against and the verdict: settings rarely change, and checking means translating.
+type Checked = HashMap<&'static str, (Value, Value, bool)>;
+static CHECKED: LazyLock<Mutex<Checked>> = LazyLock::new(Mutex::default);
+
 /// A record's query as stored when the engine understands it, else (logged) its default:
 /// a broken setting must not break every search.
-fn valid(record: &RecordDef, value: Value, custom: &CustomFields) -> Value {
-    let mapping = dsl::Mapping { fields: &FIELDS, custom };
-    let problem = clause_list(value.clone()).iter().find_map(|clause| dsl::translate(&mapping, clause).err());
-    match problem {
-        None => value,
-        Some(problem) => {
-            tracing::warn!(record = record.name, %problem, "search record not understood; using its default");
-            (record.default)()
+fn valid(record: &RecordDef, value: Value, custom_raw: &Value, custom: &CustomFields) -> Value {
+    let checked = |memo: &Checked| match memo.get(record.name) {
+        Some((v, c, ok)) if *v == value && c == custom_raw => Some(*ok),
+        _ => None,
+    };
+    let known = checked(&CHECKED.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
+    let ok = match known {
+        Some(ok) => ok,
+        None => {
+            let mapping = dsl::Mapping { fields: &FIELDS, custom };
+            let problem = clause_list(value.clone()).iter().find_map(|clause| dsl::translate(&mapping, clause).err());
+            if let Some(problem) = &problem {
+                tracing::warn!(record = record.name, %problem, "search record not understood; using its default");
+            }
+            let ok = problem.is_none();
+            CHECKED
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .insert(record.name, (value.clone(), custom_raw.clone(), ok));
+            ok
         }
-    }
+    };
+    if ok { value } else { (record.default)() }
 }
 
 fn clause_list(value: Value) -> Vec<Value> {

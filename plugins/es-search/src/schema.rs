@@ -55,8 +55,8 @@ pub fn schema() -> (Schema, Fields) {
         if stored { options.set_stored() } else { options }
     };
     let fields = Fields {
-        // Fast too: hits read their uid from the column, not from the (large) stored document.
-        uid: builder.add_text_field("UID", STRING | STORED | FAST),
+        // Hits read their uid from the column, not from the (large) stored document.
+        uid: builder.add_text_field("UID", STRING | FAST),
         path: builder.add_text_field("path", STRING),
         own_path: builder.add_text_field("getPath", STORED),
         portal_type: builder.add_text_field("portal_type", STRING | FAST),

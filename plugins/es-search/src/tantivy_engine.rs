@@ -10,7 +10,7 @@ use std::sync::Mutex;
 use tantivy::aggregation::agg_req::Aggregations;
 use tantivy::aggregation::{AggContextParams, AggregationCollector, AggregationLimitsGuard};
 use tantivy::collector::{Count, TopDocs};
-use tantivy::query::{BooleanQuery, Occur, Query, RangeQuery, TermQuery, TermSetQuery};
+use tantivy::query::{BooleanQuery, Occur, Query, RangeQuery, TermQuery};
 use tantivy::schema::{IndexRecordOption, OwnedValue, Value};
 use tantivy::snippet::SnippetGenerator;
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term, doc};
@@ -54,7 +54,7 @@ impl TantivyEngine {
     pub(crate) fn filters(&self, filters: &Filters, clauses: &mut Vec<(Occur, Box<dyn Query>)>) {
         let f = &self.fields;
         let set = |field, values: &[String]| -> Box<dyn Query> {
-            Box::new(TermSetQuery::new(values.iter().map(|v| Term::from_field_text(field, v))))
+            dsl::any_term(values.iter().map(|v| Term::from_field_text(field, v)).collect())
         };
         if !filters.portal_types.is_empty() {
             clauses.push((Occur::Must, set(f.portal_type, &filters.portal_types)));
@@ -101,14 +101,31 @@ fn open_or_replace(dir: &Path, schema: tantivy::schema::Schema) -> Result<Index,
     }
 }
 
-/// A hit's uid, from the `UID` column.
-fn uid_of(searcher: &tantivy::Searcher, address: tantivy::DocAddress) -> Result<Option<String>, EngineError> {
-    let segment = searcher.segment_reader(address.segment_ord);
-    let Some(column) = segment.fast_fields().str("UID")? else { return Ok(None) };
-    let Some(ord) = column.term_ords(address.doc_id).next() else { return Ok(None) };
-    let mut uid = String::new();
-    let found = column.ord_to_str(ord, &mut uid).map_err(|e| EngineError(e.to_string()))?;
-    Ok(found.then_some(uid))
+/// Reads hits' uids from the `UID` column, opened once per segment a page of hits touches.
+struct UidColumns<'s> {
+    searcher: &'s tantivy::Searcher,
+    open: std::collections::HashMap<u32, Option<tantivy::columnar::StrColumn>>,
+}
+
+impl<'s> UidColumns<'s> {
+    fn new(searcher: &'s tantivy::Searcher) -> Self {
+        UidColumns { searcher, open: std::collections::HashMap::new() }
+    }
+
+    fn uid(&mut self, address: tantivy::DocAddress) -> Result<Option<String>, EngineError> {
+        let column = match self.open.entry(address.segment_ord) {
+            std::collections::hash_map::Entry::Occupied(entry) => entry.into_mut(),
+            std::collections::hash_map::Entry::Vacant(entry) => {
+                let segment = self.searcher.segment_reader(address.segment_ord);
+                entry.insert(segment.fast_fields().str("UID")?)
+            }
+        };
+        let Some(column) = column else { return Ok(None) };
+        let Some(ord) = column.term_ords(address.doc_id).next() else { return Ok(None) };
+        let mut uid = String::new();
+        let found = column.ord_to_str(ord, &mut uid).map_err(|e| EngineError(e.to_string()))?;
+        Ok(found.then_some(uid))
+    }
 }
 
 /// Custom field values as one JSON object (several values of a name become a list).
@@ -255,8 +272,9 @@ impl SearchEngine for TantivyEngine {
             }
         };
         let mut hits = Vec::with_capacity(found.len());
+        let mut uids = UidColumns::new(&searcher);
         for (score, address) in found.into_iter().take(request.size) {
-            let Some(uid) = uid_of(&searcher, address)? else { continue };
+            let Some(uid) = uids.uid(address)? else { continue };
             let fragment = match snippets.as_mut() {
                 Some((generator, highlight)) => {
                     // Only highlighting needs the stored text.
