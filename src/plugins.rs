@@ -2,6 +2,8 @@
 //! sees crates the binary names, so a plugin missing from this list would vanish silently.
 //! Start-up compares this list with the plugins actually found and fails loudly on a gap.
 
+#[cfg(feature = "directdownload")]
+use wcs_plugin_directdownload as _;
 #[cfg(feature = "es-search")]
 use wcs_plugin_es_search as _;
 #[cfg(feature = "navigation")]
@@ -11,6 +13,8 @@ use wcs_plugin_versioning as _;
 
 /// Plugins this binary was built with (by cargo feature), besides `core`.
 pub const SHIPPED_PLUGINS: &[&str] = &[
+    #[cfg(feature = "directdownload")]
+    wcs_plugin_directdownload::PLUGIN_ID,
     #[cfg(feature = "es-search")]
     wcs_plugin_es_search::PLUGIN_ID,
     #[cfg(feature = "navigation")]

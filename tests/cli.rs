@@ -70,7 +70,7 @@ async fn first_start_prints_the_admin_password_once_and_sigterm_stops_gracefully
     assert!(line.contains("generated password") && password.len() >= 16, "{line}");
     let url = format!("http://127.0.0.1:{port}/Plone");
     let site = wait_ready(&client, &url, &password).await;
-    assert_eq!(site["items_total"], 4, "demo content: {site}");
+    assert_eq!(site["items_total"], 5, "demo content: {site}");
     demo_shows_every_feature(&client, &url, &password).await;
     assert!(terminate(child).success());
 
@@ -78,7 +78,7 @@ async fn first_start_prints_the_admin_password_once_and_sigterm_stops_gracefully
     let (child, lines) = start(dir.path(), port);
     let url = format!("http://127.0.0.1:{port}/Plone");
     let site = wait_ready(&client, &url, &password).await;
-    assert_eq!(site["items_total"], 4, "--demo does not load twice");
+    assert_eq!(site["items_total"], 5, "--demo does not load twice");
     assert!(terminate(child).success());
     let printed: Vec<String> = lines.try_iter().collect();
     assert!(printed.iter().all(|l| !l.contains("password")), "printed again: {printed:?}");
@@ -130,4 +130,7 @@ async fn demo_shows_every_feature(client: &reqwest::Client, url: &str, password:
     assert_eq!(listing.map(|l| l["items_total"].clone()), Some(serde_json::json!(3)));
     let subtopic: serde_json::Value = get("umwelt/energie").await.unwrap().json().await.unwrap();
     assert_eq!(subtopic["main_topics"].as_array().map(Vec::len), Some(2));
+    let pdf = get("gebuehrensatzung/@@download/file").await.unwrap();
+    assert_eq!(pdf.headers()["content-type"], "application/pdf");
+    assert!(pdf.bytes().await.unwrap().starts_with(b"%PDF-1.4"), "a downloadable PDF");
 }

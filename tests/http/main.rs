@@ -4,6 +4,8 @@
 
 // The example third-party plugin is linked into this test binary like any plugin crate.
 use wcs_example_hello as _;
+#[cfg(feature = "directdownload")]
+use wcs_plugin_directdownload as _;
 #[cfg(feature = "es-search")]
 use wcs_plugin_es_search as _;
 #[cfg(feature = "navigation")]
@@ -17,6 +19,8 @@ mod block_pages;
 #[cfg(feature = "versioning")]
 mod comparison_embedded;
 mod content;
+#[cfg(feature = "directdownload")]
+mod directdownload;
 mod errors;
 #[cfg(feature = "es-search")]
 mod es_search;

@@ -1,16 +1,11 @@
-//! `GET <obj>/@@download/<field>[/<filename>]`: file bytes with HTTP Range support, so audio
-//! and video can seek. Large files are read from the database in chunks while sending.
+//! `GET <obj>/@@download/<field>[/<filename>]`: a file or image field's bytes
+//! ([`crate::http::file_response`]: streamed, Range, conditional GET).
 
-use crate::http::{ApiError, ApiResult, Ctx, ErrorCode};
+use crate::http::{ApiError, ApiResult, Ctx, file_response};
 use crate::security::{Csrf, Permission};
 use crate::service::{ContentKind, Service};
-use crate::store::{BlobRange, Store};
-use poem::http::{Method, StatusCode};
-use poem::{Body, Response};
-use tokio::io::AsyncWriteExt;
-
-/// Bytes read per database round trip while streaming.
-const CHUNK: i64 = 1024 * 1024;
+use poem::Response;
+use poem::http::Method;
 
 /// Sends a file or image field.
 pub static DOWNLOAD: Service = Service {
@@ -19,141 +14,17 @@ pub static DOWNLOAD: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "Download a file or image field (supports Range requests)",
+    summary: "Download a file or image field (supports Range requests and conditional GET)",
     request_schema: None,
     response_schema: None,
     handler: |ctx| Box::pin(download(ctx)),
 };
 
 async fn download(ctx: Ctx) -> ApiResult<Response> {
-    let not_found = || ApiError::not_found(&ctx.request.service_url);
     let field = match ctx.subpath.first() {
         Some(name) => ctx.profile.field(name).filter(|f| f.kind.is_blob()),
         None => ctx.profile.primary_blob_field(),
     }
-    .ok_or_else(not_found)?;
-    let meta = ctx.app.store.blob_meta(&ctx.context.uid, &field.name).await?.ok_or_else(not_found)?;
-    let range = match ctx.request.header("range") {
-        Some(header) => parse_range(header, meta.size)?,
-        None => None,
-    };
-    let (status, span) = match range {
-        Some(span) => (StatusCode::PARTIAL_CONTENT, span),
-        None => (StatusCode::OK, BlobRange { offset: 0, length: meta.size }),
-    };
-    let mut builder = Response::builder()
-        .status(status)
-        .content_type(meta.content_type.as_str())
-        .header("Content-Length", span.length.to_string())
-        .header("Content-Disposition", content_disposition(&meta.filename))
-        .header("Accept-Ranges", "bytes")
-        .header("ETag", format!("\"{}\"", meta.sha256))
-        .header("X-Content-Type-Options", "nosniff");
-    if status == StatusCode::PARTIAL_CONTENT {
-        let end = span.offset + span.length - 1;
-        builder = builder.header("Content-Range", format!("bytes {}-{end}/{}", span.offset, meta.size));
-    }
-    let body = if span.length <= CHUNK {
-        Body::from_vec(ctx.app.store.blob_bytes(&ctx.context.uid, &field.name, span).await?)
-    } else {
-        stream(ctx.app.store.clone(), ctx.context.uid.clone(), field.name.clone(), span)
-    };
-    Ok(builder.body(body))
-}
-
-/// Feeds the response from a task that reads one chunk at a time, so memory stays flat.
-fn stream(store: Store, uid: String, field: String, span: BlobRange) -> Body {
-    let (mut writer, reader) = tokio::io::duplex(256 * 1024);
-    tokio::spawn(async move {
-        let end = span.offset + span.length;
-        let mut offset = span.offset;
-        while offset < end {
-            let length = CHUNK.min(end - offset);
-            let bytes = match store.blob_bytes(&uid, &field, BlobRange { offset, length }).await {
-                Ok(bytes) if !bytes.is_empty() => bytes,
-                Ok(_) => break,
-                Err(e) => {
-                    tracing::error!(%e, uid, field, "reading blob failed mid-stream");
-                    break;
-                }
-            };
-            if writer.write_all(&bytes).await.is_err() {
-                break;
-            }
-            offset += length;
-        }
-    });
-    Body::from_async_read(reader)
-}
-
-/// Parses a single `bytes=` range. `None` means serve everything (absent, multi-range or
-/// another unit); an unsatisfiable range is a 416.
-fn parse_range(header: &str, size: i64) -> ApiResult<Option<BlobRange>> {
-    let Some(spec) = header.trim().strip_prefix("bytes=") else {
-        return Ok(None);
-    };
-    if spec.contains(',') {
-        return Ok(None);
-    }
-    let unsatisfiable = || {
-        ApiError::new(
-            ErrorCode::RangeNotSatisfiable,
-            format!("The range '{header}' is outside the file of {size} bytes."),
-        )
-        .with_header("Content-Range", format!("bytes */{size}"))
-    };
-    let (start, end) = spec.split_once('-').ok_or_else(unsatisfiable)?;
-    let parse = |s: &str| s.trim().parse::<i64>().map_err(|_| unsatisfiable());
-    let (first, last) = match (start.trim(), end.trim()) {
-        ("", "") => return Err(unsatisfiable()),
-        ("", suffix) => {
-            let suffix = parse(suffix)?;
-            if suffix == 0 {
-                return Err(unsatisfiable());
-            }
-            ((size - suffix).max(0), size - 1)
-        }
-        (start, "") => (parse(start)?, size - 1),
-        (start, end) => (parse(start)?, parse(end)?.min(size - 1)),
-    };
-    if first < 0 || first >= size || last < first {
-        return Err(unsatisfiable());
-    }
-    Ok(Some(BlobRange { offset: first, length: last - first + 1 }))
-}
-
-/// `attachment` with an ASCII fallback name and the exact UTF-8 name (RFC 6266).
-fn content_disposition(filename: &str) -> String {
-    let ascii: String = filename
-        .chars()
-        .map(|c| if c.is_ascii_graphic() && c != '"' && c != '\\' || c == ' ' { c } else { '_' })
-        .collect();
-    let encoded = percent_encoding::utf8_percent_encode(filename, crate::http::QUERY_COMPONENT);
-    format!("attachment; filename=\"{ascii}\"; filename*=UTF-8''{encoded}")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ranges() {
-        let r = |h| parse_range(h, 100).ok().flatten().map(|r| (r.offset, r.length));
-        assert_eq!(r("bytes=0-9"), Some((0, 10)));
-        assert_eq!(r("bytes=90-"), Some((90, 10)));
-        assert_eq!(r("bytes=-5"), Some((95, 5)));
-        assert_eq!(r("bytes=95-200"), Some((95, 5)));
-        assert_eq!(r("bytes=0-1,5-6"), None);
-        assert!(parse_range("bytes=100-", 100).is_err());
-        assert!(parse_range("bytes=5-2", 100).is_err());
-        assert!(parse_range("bytes=x-2", 100).is_err());
-    }
-
-    #[test]
-    fn disposition_keeps_utf8_names() {
-        assert_eq!(
-            content_disposition("Bericht ä.pdf"),
-            "attachment; filename=\"Bericht _.pdf\"; filename*=UTF-8''Bericht%20%C3%A4.pdf"
-        );
-    }
+    .ok_or_else(|| ApiError::not_found(&ctx.request.service_url))?;
+    file_response(&ctx, &field.name).await
 }
