@@ -4,6 +4,8 @@
 
 #[cfg(feature = "directdownload")]
 use wcs_plugin_directdownload as _;
+#[cfg(feature = "easyform")]
+use wcs_plugin_easyform as _;
 #[cfg(feature = "es-search")]
 use wcs_plugin_es_search as _;
 #[cfg(feature = "navigation")]
@@ -15,6 +17,8 @@ use wcs_plugin_versioning as _;
 pub const SHIPPED_PLUGINS: &[&str] = &[
     #[cfg(feature = "directdownload")]
     wcs_plugin_directdownload::PLUGIN_ID,
+    #[cfg(feature = "easyform")]
+    wcs_plugin_easyform::PLUGIN_ID,
     #[cfg(feature = "es-search")]
     wcs_plugin_es_search::PLUGIN_ID,
     #[cfg(feature = "navigation")]

@@ -70,7 +70,7 @@ async fn first_start_prints_the_admin_password_once_and_sigterm_stops_gracefully
     assert!(line.contains("generated password") && password.len() >= 16, "{line}");
     let url = format!("http://127.0.0.1:{port}/Plone");
     let site = wait_ready(&client, &url, &password).await;
-    assert_eq!(site["items_total"], 5, "demo content: {site}");
+    assert_eq!(site["items_total"], DEMO_AT_ROOT, "demo content: {site}");
     demo_shows_every_feature(&client, &url, &password).await;
     assert!(terminate(child).success());
 
@@ -78,7 +78,7 @@ async fn first_start_prints_the_admin_password_once_and_sigterm_stops_gracefully
     let (child, lines) = start(dir.path(), port);
     let url = format!("http://127.0.0.1:{port}/Plone");
     let site = wait_ready(&client, &url, &password).await;
-    assert_eq!(site["items_total"], 5, "--demo does not load twice");
+    assert_eq!(site["items_total"], DEMO_AT_ROOT, "--demo does not load twice");
     assert!(terminate(child).success());
     let printed: Vec<String> = lines.try_iter().collect();
     assert!(printed.iter().all(|l| !l.contains("password")), "printed again: {printed:?}");
@@ -109,6 +109,10 @@ async fn first_start_prints_the_admin_password_once_and_sigterm_stops_gracefully
     assert_eq!(added, all.len(), "one entry for every object the first start and the demo created");
 }
 
+/// Demo objects at the site root: three sections, the imprint, a PDF and (with easyform) the
+/// contact form.
+const DEMO_AT_ROOT: usize = if cfg!(feature = "easyform") { 6 } else { 5 };
+
 async fn demo_shows_every_feature(client: &reqwest::Client, url: &str, password: &str) {
     let get = |path: &str| {
         client
@@ -133,4 +137,8 @@ async fn demo_shows_every_feature(client: &reqwest::Client, url: &str, password:
     let pdf = get("gebuehrensatzung/@@download/file").await.unwrap();
     assert_eq!(pdf.headers()["content-type"], "application/pdf");
     assert!(pdf.bytes().await.unwrap().starts_with(b"%PDF-1.4"), "a downloadable PDF");
+    if cfg!(feature = "easyform") {
+        let form: serde_json::Value = get("kontakt").await.unwrap().json().await.unwrap();
+        assert_eq!(form["form_fields"].as_array().map(Vec::len), Some(5), "the contact form: {form}");
+    }
 }

@@ -6,6 +6,8 @@
 use wcs_example_hello as _;
 #[cfg(feature = "directdownload")]
 use wcs_plugin_directdownload as _;
+#[cfg(feature = "easyform")]
+use wcs_plugin_easyform as _;
 #[cfg(feature = "es-search")]
 use wcs_plugin_es_search as _;
 #[cfg(feature = "navigation")]
@@ -21,6 +23,8 @@ mod comparison_embedded;
 mod content;
 #[cfg(feature = "directdownload")]
 mod directdownload;
+#[cfg(feature = "easyform")]
+mod easyform;
 mod errors;
 #[cfg(feature = "es-search")]
 mod es_search;

@@ -242,3 +242,42 @@ async fn the_example_plugin_keeps_its_own_table_from_events() {
     .unwrap();
     assert_eq!(applied, 1, "its migration is recorded under its id");
 }
+
+/// Without easyform (left out of the build, or disabled by configuration) there are no forms.
+async fn no_forms(server: &TestServer) {
+    let form = json!({"@type": "EasyForm", "title": "Kontakt"});
+    let response = server.admin(Method::POST, "").json(&form).send().await.unwrap();
+    crate::support::assert_error(response, 400, "unknown_type").await;
+    server.create("", json!({"@type": "Document", "id": "seite", "title": "Seite"})).await;
+    let submit = server.admin(Method::POST, "seite/@submit").json(&json!({})).send().await.unwrap();
+    crate::support::assert_error(submit, 404, "not_found").await;
+    let (status, _) = server.get_json("@registry/wcs.backend.easyform.submissions_per_minute").await;
+    assert_eq!(status, 404);
+}
+
+/// Without directdownload a File is JSON for everybody, and its switch does not exist.
+async fn no_direct_download(server: &TestServer) {
+    let data = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, b"%PDF-1.4");
+    let file = json!({"@type": "File", "id": "f", "file": {"data": data, "filename": "f.pdf", "content-type": "application/pdf"}});
+    server.create("", file).await;
+    let (status, _) = server.get_json("@registry/wcs.backend.api.directdownload").await;
+    assert_eq!(status, 404);
+    let (status, body) = read(server.anonymous(Method::GET, "f").send().await.unwrap()).await;
+    assert_eq!((status, &body["@type"]), (200, &json!("File")));
+}
+
+#[tokio::test]
+async fn plugins_left_out_or_disabled_leave_nothing_behind() {
+    // Only plugins this build has can be disabled.
+    let linked: Vec<String> =
+        ["easyform", "directdownload"].into_iter().filter(|p| wcs::SHIPPED_PLUGINS.contains(p)).map(String::from).collect();
+    let disabled = TestServer::start_with(|c| c.plugins.disabled = linked).await;
+    no_forms(&disabled).await;
+    no_direct_download(&disabled).await;
+    if !cfg!(feature = "easyform") {
+        no_forms(&TestServer::start().await).await;
+    }
+    if !cfg!(feature = "directdownload") {
+        no_direct_download(&TestServer::start().await).await;
+    }
+}

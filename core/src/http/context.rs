@@ -26,6 +26,9 @@ pub struct RequestInfo {
     pub api: bool,
     /// The service's own URL (object URL plus `@name/…`), without query; batch links use it.
     pub service_url: String,
+    /// The address of the connection's other end (a proxy's, behind one): for limits per
+    /// client, since headers naming a client can be forged.
+    pub peer: Option<std::net::IpAddr>,
 }
 
 impl RequestInfo {

@@ -53,13 +53,16 @@ pub enum ErrorCode {
     UnsupportedMediaType,
     /// The `Range` header asks for bytes outside the file.
     RangeNotSatisfiable,
+    /// The client sent more requests of this kind than a limit allows; `Retry-After` says
+    /// when to try again.
+    TooManyRequests,
     /// The server failed; details are logged, never sent.
     Internal,
 }
 
 impl ErrorCode {
     /// Every code, in catalogue order; the README table and tests iterate this.
-    pub const ALL: [ErrorCode; 21] = [
+    pub const ALL: [ErrorCode; 22] = [
         ErrorCode::InvalidJson,
         ErrorCode::ValidationFailed,
         ErrorCode::InvalidParameter,
@@ -80,6 +83,7 @@ impl ErrorCode {
         ErrorCode::PayloadTooLarge,
         ErrorCode::UnsupportedMediaType,
         ErrorCode::RangeNotSatisfiable,
+        ErrorCode::TooManyRequests,
         ErrorCode::Internal,
     ];
 
@@ -97,6 +101,7 @@ impl ErrorCode {
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             RangeNotSatisfiable => StatusCode::RANGE_NOT_SATISFIABLE,
+            TooManyRequests => StatusCode::TOO_MANY_REQUESTS,
             Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -119,6 +124,7 @@ impl ErrorCode {
             PayloadTooLarge => "PayloadTooLarge",
             UnsupportedMediaType => "UnsupportedMediaType",
             RangeNotSatisfiable => "RangeNotSatisfiable",
+            TooManyRequests => "TooManyRequests",
             Internal => "InternalError",
         }
     }
@@ -147,6 +153,7 @@ impl ErrorCode {
             PayloadTooLarge => "payload_too_large",
             UnsupportedMediaType => "unsupported_media_type",
             RangeNotSatisfiable => "range_not_satisfiable",
+            TooManyRequests => "too_many_requests",
             Internal => "internal_error",
         }
     }

@@ -122,6 +122,7 @@ async fn traverse(app: &Arc<App>, req: &mut Request) -> ApiResult<Traversed> {
         query: parse_query(&raw_query),
         raw_query,
         api,
+        peer: req.remote_addr().as_socket_addr().map(|addr| addr.ip()),
     };
     Ok(Traversed::Context(Box::new(Ctx {
         app: app.clone(),

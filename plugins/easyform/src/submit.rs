@@ -1,0 +1,127 @@
+//! `POST <form>/@submit`: checks a submission against the form's fields, stores it and queues
+//! the mail; `{success: true}`, or 400 with an error per field and nothing stored. CSRF is off
+//! (forms are posted from anywhere), anonymous callers may submit to forms they may view, and
+//! each client's submissions per minute are limited.
+
+use crate::limiter::{Limiter, SUBMISSIONS_PER_MINUTE};
+use crate::model::{FieldType, FormField};
+use crate::serializer::form_fields;
+use crate::storage::{Mail, store};
+use crate::validate::validate;
+use serde_json::{Map, Value, json};
+use std::time::Instant;
+use wcs_core::content::ContentObject;
+use wcs_core::http::{ApiError, ApiResult, Ctx, ErrorCode, json};
+use wcs_core::poem_reexports::{Method, Response};
+use wcs_core::security::{Csrf, Permission};
+use wcs_core::service::{ContentKind, Service};
+
+/// The largest submission body, in bytes (the server's own limit is far larger, for uploads).
+const MAX_BODY: usize = 256 * 1024;
+
+/// The service.
+pub static SUBMIT: Service = Service {
+    method: Method::POST,
+    name: "@submit",
+    kind: ContentKind::Type("EasyForm"),
+    permission: Permission::VIEW,
+    csrf: Csrf::Exempt,
+    summary: "Submit a form: JSON keyed by form.widgets.<field>; {success: true} or 400 with per-field errors",
+    request_schema: None,
+    response_schema: None,
+    handler: |ctx| Box::pin(submit(ctx)),
+};
+
+async fn submit(ctx: Ctx) -> ApiResult<Response> {
+    if ctx.body.len() > MAX_BODY {
+        return Err(ApiError::new(ErrorCode::PayloadTooLarge, format!("A submission is at most {MAX_BODY} bytes.")));
+    }
+    if let (Some(client), Some(limiter)) = (ctx.request.peer, ctx.app.extensions.get::<Limiter>()) {
+        let limit = ctx.app.record_value(&SUBMISSIONS_PER_MINUTE).await?.as_u64().unwrap_or(0);
+        if let Err(wait) = limiter.admit(client, u32::try_from(limit).unwrap_or(u32::MAX), Instant::now()) {
+            return Err(ApiError::new(ErrorCode::TooManyRequests, "Too many submissions; please try again later.")
+                .with_header("Retry-After", wait.to_string()));
+        }
+    }
+    let body: Map<String, Value> = match serde_json::from_slice(&ctx.body) {
+        Ok(Value::Object(body)) => body,
+        Ok(_) => return Err(ApiError::new(ErrorCode::BadRequest, "A submission is a JSON object.")),
+        Err(e) => return Err(ApiError::new(ErrorCode::InvalidJson, format!("The body is not JSON: {e}"))),
+    };
+    let form = &ctx.context;
+    let fields = form_fields(form);
+    let honeypot = text(form, "honeypot_field").filter(|h| !h.is_empty());
+    let values = validate(&fields, &body, honeypot).map_err(ApiError::validation)?;
+    if let Some(trap) = honeypot {
+        let filled = [trap.to_owned(), format!("form.widgets.{trap}")]
+            .iter()
+            .any(|key| body.get(key).is_some_and(|v| !v.is_null() && v != ""));
+        if filled {
+            // Answered like a success, so a robot learns nothing; nothing is kept.
+            tracing::info!(form = form.path, "honeypot field filled; submission dropped");
+            return Ok(json(&json!({"success": true})));
+        }
+    }
+    let mail = mail(form, &fields, &values);
+    store(&ctx.app, form, &values, mail).await?;
+    Ok(json(&json!({"success": true})))
+}
+
+fn text<'a>(form: &'a ContentObject, field: &str) -> Option<&'a str> {
+    form.fields.get(field).and_then(Value::as_str)
+}
+
+/// The mail action: to the form's `recipients`, else the Mailer's `recipient_email` of an
+/// imported `actions_model`; none without either.
+fn mail(form: &ContentObject, fields: &[FormField], values: &Map<String, Value>) -> Option<Mail> {
+    let listed: Vec<String> = form
+        .fields
+        .get("recipients")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+        .unwrap_or_default();
+    let recipients =
+        if listed.is_empty() { text(form, "actions_model").and_then(mailer_recipient).into_iter().collect() } else { listed };
+    if recipients.is_empty() {
+        return None;
+    }
+    let reply_to = fields
+        .iter()
+        .find(|f| f.kind == FieldType::Email)
+        .and_then(|f| values.get(&f.name))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let mut body = String::new();
+    for field in fields {
+        if let Some(value) = values.get(&field.name) {
+            let shown = match value {
+                Value::String(s) => s.clone(),
+                Value::Array(items) => items.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(", "),
+                other => other.to_string(),
+            };
+            body.push_str(&format!("{}: {shown}\n", field.title));
+        }
+    }
+    Some(Mail { recipients: recipients.join(", "), reply_to, subject: format!("Form submission: {}", form.title), body })
+}
+
+/// `recipient_email` of the first Mailer action in collective.easyform's actions model.
+fn mailer_recipient(actions_model: &str) -> Option<String> {
+    let start = actions_model.find("<recipient_email>")? + "<recipient_email>".len();
+    let end = actions_model[start..].find("</recipient_email>")? + start;
+    let address = quick_xml::escape::unescape(actions_model[start..end].trim()).ok()?.into_owned();
+    crate::validate::is_email(&address).then_some(address)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mailer_recipient;
+
+    #[test]
+    fn the_mailers_recipient_is_found() {
+        let model = r#"<model><schema><field name="mailer" type="collective.easyform.actions.Mailer">
+            <recipient_email>info@gemeinde.example</recipient_email></field></schema></model>"#;
+        assert_eq!(mailer_recipient(model).as_deref(), Some("info@gemeinde.example"));
+        assert_eq!(mailer_recipient("<model/>"), None);
+    }
+}
