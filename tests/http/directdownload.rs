@@ -75,8 +75,12 @@ async fn anonymous_api_gets_of_a_file_answer_the_file_while_the_record_is_on() {
     }
     let not_forced = server.anonymous(Method::GET, "bericht?json=false").send().await.unwrap();
     assert_eq!(not_forced.bytes().await.unwrap().as_ref(), PDF, "json=false forces nothing");
-    assert_error(server.anonymous(Method::GET, "bericht?json=vielleicht").send().await.unwrap(), 400, "invalid_parameter")
-        .await;
+    assert_error(
+        server.anonymous(Method::GET, "bericht?json=vielleicht").send().await.unwrap(),
+        400,
+        "invalid_parameter",
+    )
+    .await;
     for media in ["clip", "song"] {
         let (status, body) = read(server.anonymous(Method::GET, media).send().await.unwrap()).await;
         assert_eq!((status, &body["@type"]), (200, &json!("File")), "{media}: streaming players keep the JSON");

@@ -85,7 +85,10 @@ async fn a_json_form_shows_its_fields_and_takes_valid_submissions_only() {
     let response = server.anonymous(Method::POST, "kontakt/@submit").json(&bad).send().await.unwrap();
     let error = assert_error(response, 400, "validation_failed").await;
     let fields: Vec<&str> = error["errors"].as_array().unwrap().iter().map(|e| e["field"].as_str().unwrap()).collect();
-    assert_eq!(fields, ["form.widgets.x", "form.widgets.name", "form.widgets.mail", "form.widgets.thema", "form.widgets.termin"]);
+    assert_eq!(
+        fields,
+        ["form.widgets.x", "form.widgets.name", "form.widgets.mail", "form.widgets.thema", "form.widgets.termin"]
+    );
     let missing = server.anonymous(Method::POST, "kontakt/@submit").json(&json!({})).send().await.unwrap();
     let error = assert_error(missing, 400, "validation_failed").await;
     assert_eq!(error["errors"].as_array().unwrap().len(), 3, "three required fields: {error}");
@@ -94,7 +97,8 @@ async fn a_json_form_shows_its_fields_and_takes_valid_submissions_only() {
     let good = json!({"form.widgets.name": "Anna Müller", "form.widgets.mail": "anna@example.org",
                       "form.widgets.thema": "lob", "form.widgets.nachricht": "=1+1 Danke!",
                       "form.widgets.rueckruf": true, "form.widgets.termin": "2026-12-01"});
-    let (status, body) = read(server.anonymous(Method::POST, "kontakt/@submit").json(&good).send().await.unwrap()).await;
+    let (status, body) =
+        read(server.anonymous(Method::POST, "kontakt/@submit").json(&good).send().await.unwrap()).await;
     assert_eq!((status, body), (200, json!({"success": true})));
     let listed = submissions_of(&server, "kontakt").await;
     assert_eq!(listed["items_total"], 1);
@@ -123,17 +127,20 @@ async fn a_json_form_shows_its_fields_and_takes_valid_submissions_only() {
     assert!(lines[1].ends_with(",Anna Müller,anna@example.org,lob,'=1+1 Danke!,true,2026-12-01"), "{csv}");
 
     // Editors only: anonymous callers and members may not read submissions.
-    assert_error(server.anonymous(Method::GET, "kontakt/@submissions").send().await.unwrap(), 401, "unauthorized").await;
+    assert_error(server.anonymous(Method::GET, "kontakt/@submissions").send().await.unwrap(), 401, "unauthorized")
+        .await;
     server.user("mitglied", &["Member"], &[]).await;
     let member = server.as_user("mitglied", Method::GET, "kontakt/@submissions").send().await.unwrap();
     assert_error(member, 403, "forbidden").await;
-    let (status, _) = read(server.as_user("mitglied", Method::POST, "kontakt/@submit").json(&good).send().await.unwrap()).await;
+    let (status, _) =
+        read(server.as_user("mitglied", Method::POST, "kontakt/@submit").json(&good).send().await.unwrap()).await;
     assert_eq!(status, 200, "members submit too");
 
     // The honeypot: filled in, the answer is the same, and nothing is kept.
     let robot = json!({"form.widgets.name": "Bot", "form.widgets.mail": "bot@example.org", "form.widgets.thema": "lob",
                        "form.widgets.website": "http://spam.example"});
-    let (status, body) = read(server.anonymous(Method::POST, "kontakt/@submit").json(&robot).send().await.unwrap()).await;
+    let (status, body) =
+        read(server.anonymous(Method::POST, "kontakt/@submit").json(&robot).send().await.unwrap()).await;
     assert_eq!((status, body), (200, json!({"success": true})));
     assert_eq!(submissions_of(&server, "kontakt").await["items_total"], 2);
     let not_json = server.anonymous(Method::POST, "kontakt/@submit").body("name=x").send().await.unwrap();
@@ -151,8 +158,10 @@ async fn a_plone_model_round_trips_with_its_settings() {
     assert_eq!((&created["submitLabel"], &created["thankstitle"]), (&json!("Anmelden"), &json!("Danke")));
     assert_eq!(created["actions_model"], ACTIONS_MODEL);
     let fields = created["form_fields"].as_array().unwrap();
-    let summary: Vec<(&str, &str, bool)> =
-        fields.iter().map(|f| (f["name"].as_str().unwrap(), f["type"].as_str().unwrap(), f["required"] == true)).collect();
+    let summary: Vec<(&str, &str, bool)> = fields
+        .iter()
+        .map(|f| (f["name"].as_str().unwrap(), f["type"].as_str().unwrap(), f["required"] == true))
+        .collect();
     assert_eq!(
         summary,
         [
@@ -163,7 +172,10 @@ async fn a_plone_model_round_trips_with_its_settings() {
         ]
     );
     assert_eq!(fields[0]["title"], "Name & Vorname");
-    assert_eq!(fields[2]["items"], json!([{"token": "Montag", "title": "Montag"}, {"token": "Dienstag", "title": "Dienstag"}]));
+    assert_eq!(
+        fields[2]["items"],
+        json!([{"token": "Montag", "title": "Montag"}, {"token": "Dienstag", "title": "Dienstag"}])
+    );
 
     // What a GET gives, a PUT takes back unchanged.
     let (_, current) = server.get_json("anmeldung").await;
@@ -179,13 +191,19 @@ async fn a_plone_model_round_trips_with_its_settings() {
     // Submissions follow the imported rules; the mail goes to the Mailer's recipient.
     let too_many = json!({"form.widgets.name": "Ben", "form.widgets.replyto": "ben@example.org",
                           "form.widgets.tage": ["Montag", "Sonntag"], "form.widgets.personen": 11});
-    let error = assert_error(server.admin(Method::POST, "anmeldung/@submit").json(&too_many).send().await.unwrap(), 400, "validation_failed").await;
+    let error = assert_error(
+        server.admin(Method::POST, "anmeldung/@submit").json(&too_many).send().await.unwrap(),
+        400,
+        "validation_failed",
+    )
+    .await;
     assert_eq!(error["errors"].as_array().unwrap().len(), 2, "{error}");
     let fine = json!({"form.widgets.name": "Ben", "form.widgets.replyto": "ben@example.org",
                       "form.widgets.tage": ["Montag"], "form.widgets.personen": 2});
     let (status, _) = read(server.admin(Method::POST, "anmeldung/@submit").json(&fine).send().await.unwrap()).await;
     assert_eq!(status, 200);
-    let to: String = sqlx::query("SELECT recipients FROM easyform_outbox").fetch_one(server.app.store.pool()).await.unwrap().get(0);
+    let to: String =
+        sqlx::query("SELECT recipients FROM easyform_outbox").fetch_one(server.app.store.pool()).await.unwrap().get(0);
     assert_eq!(to, "rathaus@gemeinde.example");
 
     // A schema edited as JSON replaces the model.
@@ -201,7 +219,10 @@ async fn bad_models_are_refused_and_new_forms_get_easyforms_default_fields() {
     let server = TestServer::start().await;
     for (model, why) in [
         (json!("<model><schema><field name=\"x\""), "not well-formed"),
-        (json!("<model><schema><field name=\"pw\" type=\"zope.schema.Password\"/></schema></model>"), "unsupported type"),
+        (
+            json!("<model><schema><field name=\"pw\" type=\"zope.schema.Password\"/></schema></model>"),
+            "unsupported type",
+        ),
         (json!([{"name": "a", "type": "Choice"}]), "a choice without items"),
         (json!([{"name": "a b", "type": "TextLine"}]), "a bad name"),
         (json!(42), "neither XML nor a list"),
@@ -212,7 +233,8 @@ async fn bad_models_are_refused_and_new_forms_get_easyforms_default_fields() {
         assert_eq!(error["errors"][0]["field"], "fields_model", "{why}: {error}");
     }
     let created = server.create("", json!({"@type": "EasyForm", "id": "leer", "title": "Leer"})).await;
-    let names: Vec<&str> = created["form_fields"].as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> =
+        created["form_fields"].as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["form.widgets.replyto", "form.widgets.topic", "form.widgets.comments"]);
     let not_a_form = server.create("", json!({"@type": "Document", "id": "seite", "title": "Seite"})).await;
     assert!(not_a_form.get("form_fields").is_none());
@@ -224,7 +246,8 @@ async fn bad_models_are_refused_and_new_forms_get_easyforms_default_fields() {
 async fn private_forms_take_no_anonymous_submissions_and_floods_get_429() {
     let server = TestServer::start().await;
     server.create("", json_form()).await;
-    let good = json!({"form.widgets.name": "Anna", "form.widgets.mail": "anna@example.org", "form.widgets.thema": "lob"});
+    let good =
+        json!({"form.widgets.name": "Anna", "form.widgets.mail": "anna@example.org", "form.widgets.thema": "lob"});
     let private = server.anonymous(Method::POST, "kontakt/@submit").json(&good).send().await.unwrap();
     assert_error(private, 401, "unauthorized").await;
     server.transition("kontakt", "publish").await;
@@ -232,7 +255,8 @@ async fn private_forms_take_no_anonymous_submissions_and_floods_get_429() {
     let limit = json!({"wcs.backend.easyform.submissions_per_minute": 3});
     assert_eq!(server.admin(Method::PATCH, "@registry").json(&limit).send().await.unwrap().status(), 204);
     for _ in 0..3 {
-        let (status, _) = read(server.anonymous(Method::POST, "kontakt/@submit").json(&good).send().await.unwrap()).await;
+        let (status, _) =
+            read(server.anonymous(Method::POST, "kontakt/@submit").json(&good).send().await.unwrap()).await;
         assert_eq!(status, 200);
     }
     let flood = server.anonymous(Method::POST, "kontakt/@submit").json(&good).send().await.unwrap();
@@ -246,4 +270,83 @@ async fn private_forms_take_no_anonymous_submissions_and_floods_get_429() {
     let huge = json!({"form.widgets.name": "x".repeat(300_000)});
     let response = server.anonymous(Method::POST, "kontakt/@submit").json(&huge).send().await.unwrap();
     assert_error(response, 413, "payload_too_large").await;
+}
+
+/// A minimal SMTP server that accepts one message and hands over its DATA.
+async fn smtp_sink() -> (u16, tokio::sync::oneshot::Receiver<String>) {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    tokio::spawn(async move {
+        let (socket, _) = listener.accept().await.unwrap();
+        let (read, mut write) = socket.into_split();
+        let mut lines = BufReader::new(read).lines();
+        write.write_all(b"220 sink ESMTP\r\n").await.unwrap();
+        let mut data = String::new();
+        let mut in_data = false;
+        while let Ok(Some(line)) = lines.next_line().await {
+            if in_data {
+                if line == "." {
+                    in_data = false;
+                    write.write_all(b"250 queued\r\n").await.unwrap();
+                } else {
+                    data.push_str(&line);
+                    data.push('\n');
+                }
+                continue;
+            }
+            let reply: &[u8] = match line.get(..4).unwrap_or_default().to_ascii_uppercase().as_str() {
+                "EHLO" | "HELO" => b"250 sink\r\n",
+                "DATA" => {
+                    in_data = true;
+                    b"354 go ahead\r\n"
+                }
+                "QUIT" => {
+                    write.write_all(b"221 bye\r\n").await.unwrap();
+                    break;
+                }
+                _ => b"250 ok\r\n",
+            };
+            write.write_all(reply).await.unwrap();
+        }
+        let _ = tx.send(data);
+    });
+    (port, rx)
+}
+
+#[tokio::test]
+async fn queued_mail_goes_out_over_smtp_once_a_server_is_set() {
+    let server = TestServer::start().await;
+    server.create("", json_form()).await;
+    let good = json!({"form.widgets.name": "Anna", "form.widgets.mail": "anna@example.org", "form.widgets.thema": "lob",
+                      "form.widgets.nachricht": "Gute Arbeit!"});
+    let (status, _) = read(server.admin(Method::POST, "kontakt/@submit").json(&good).send().await.unwrap()).await;
+    assert_eq!(status, 200);
+    let unsent = "SELECT COUNT(*) FROM easyform_outbox WHERE sent IS NULL";
+    let pool = server.app.store.pool().clone();
+    let count = |sql: &'static str| {
+        let pool = pool.clone();
+        async move { sqlx::query(sql).fetch_one(&pool).await.unwrap().get::<i64, _>(0) }
+    };
+    tokio::time::sleep(std::time::Duration::from_millis(2500)).await;
+    assert_eq!(count(unsent).await, 1, "off by default: the mail waits in the outbox");
+
+    let (port, received) = smtp_sink().await;
+    let settings = json!({"wcs.backend.mail.smtp_host": "127.0.0.1", "wcs.backend.mail.smtp_port": port,
+                          "wcs.backend.mail.smtp_security": "none", "wcs.backend.mail.sender": "formular@gemeinde.example"});
+    assert_eq!(server.admin(Method::PATCH, "@registry").json(&settings).send().await.unwrap().status(), 204);
+    let data = tokio::time::timeout(std::time::Duration::from_secs(15), received).await.unwrap().unwrap();
+    assert!(data.contains("From: formular@gemeinde.example"), "{data}");
+    assert!(data.contains("To: info@gemeinde.example"), "{data}");
+    assert!(data.contains("Reply-To: anna@example.org"), "{data}");
+    assert!(data.contains("Subject: Form submission: Kontakt"), "{data}");
+    assert!(data.contains("Nachricht: Gute Arbeit!"), "{data}");
+    for _ in 0..50 {
+        if count(unsent).await == 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(count(unsent).await, 0, "marked sent");
 }

@@ -269,8 +269,11 @@ async fn no_direct_download(server: &TestServer) {
 #[tokio::test]
 async fn plugins_left_out_or_disabled_leave_nothing_behind() {
     // Only plugins this build has can be disabled.
-    let linked: Vec<String> =
-        ["easyform", "directdownload"].into_iter().filter(|p| wcs::SHIPPED_PLUGINS.contains(p)).map(String::from).collect();
+    let linked: Vec<String> = ["easyform", "directdownload"]
+        .into_iter()
+        .filter(|p| wcs::SHIPPED_PLUGINS.contains(p))
+        .map(String::from)
+        .collect();
     let disabled = TestServer::start_with(|c| c.plugins.disabled = linked).await;
     no_forms(&disabled).await;
     no_direct_download(&disabled).await;

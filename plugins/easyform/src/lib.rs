@@ -5,6 +5,7 @@
 //! body size, per-field lengths, an optional honeypot field and a per-client rate limit.
 
 mod limiter;
+mod mailer;
 mod model;
 mod model_field;
 mod serializer;
@@ -31,15 +32,26 @@ fn build(r: &mut Registrar) {
     r.permission(submissions::DOWNLOAD_SAVED_INPUT, submissions::DOWNLOAD_ROLES);
     r.service(&submissions::SUBMISSIONS);
     r.record(&limiter::SUBMISSIONS_PER_MINUTE);
+    for record in [
+        &mailer::SMTP_HOST,
+        &mailer::SMTP_PORT,
+        &mailer::SMTP_SECURITY,
+        &mailer::SMTP_USER,
+        &mailer::SMTP_PASSWORD,
+        &mailer::SENDER,
+    ] {
+        r.record(record);
+    }
     r.on_start(&START);
 }
 
-/// Gives the application its submission limiter.
+/// Gives the application its submission limiter and starts the mail sender.
 static START: StartHook = StartHook {
-    name: "easyform-limiter",
+    name: "easyform",
     run: |app| {
         Box::pin(async move {
             app.extensions.insert(Arc::new(limiter::Limiter::default()));
+            mailer::spawn(&app);
             Ok(())
         })
     },

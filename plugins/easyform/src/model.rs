@@ -220,8 +220,10 @@ fn field_from_xml(node: &Node) -> Result<FormField, String> {
         "Text" => (FieldType::Text, Vec::new()),
         "Choice" => (FieldType::Choice, items_of(node)),
         "Set" | "List" | "Tuple" | "FrozenSet" => {
-            let value_type = node.child("value_type").filter(|v| v.attribute("type").is_some_and(|t| t.ends_with("Choice")));
-            let value_type = value_type.ok_or_else(|| format!("Field '{name}': only lists of choices are supported."))?;
+            let value_type =
+                node.child("value_type").filter(|v| v.attribute("type").is_some_and(|t| t.ends_with("Choice")));
+            let value_type =
+                value_type.ok_or_else(|| format!("Field '{name}': only lists of choices are supported."))?;
             (FieldType::MultiChoice, items_of(value_type))
         }
         "Bool" => (FieldType::Bool, Vec::new()),
@@ -266,7 +268,8 @@ fn parse_tree(xml: &str) -> Result<Node, String> {
             }
             Event::Text(text) => {
                 let text = text.decode().map_err(|e| format!("The model is not well-formed XML: {e}"))?;
-                let text = quick_xml::escape::unescape(&text).map_err(|e| format!("The model is not well-formed XML: {e}"))?;
+                let text =
+                    quick_xml::escape::unescape(&text).map_err(|e| format!("The model is not well-formed XML: {e}"))?;
                 stack.last_mut().ok_or("unbalanced XML")?.text.push_str(&text);
             }
             Event::CData(data) => {
@@ -286,7 +289,11 @@ fn parse_tree(xml: &str) -> Result<Node, String> {
         }
     }
     let mut document = stack.pop().filter(|_| stack.is_empty()).ok_or("The model is not well-formed XML.")?;
-    document.children.pop().filter(|_| document.children.is_empty()).ok_or_else(|| "The model must have one root element.".into())
+    document
+        .children
+        .pop()
+        .filter(|_| document.children.is_empty())
+        .ok_or_else(|| "The model must have one root element.".into())
 }
 
 fn element(start: &BytesStart<'_>) -> Result<Node, String> {
@@ -294,10 +301,8 @@ fn element(start: &BytesStart<'_>) -> Result<Node, String> {
     let mut node = Node { name: local(start.name().as_ref()), ..Node::default() };
     for attribute in start.attributes() {
         let attribute = attribute.map_err(|e| format!("The model is not well-formed XML: {e}"))?;
-        let value = attribute
-            .unescape_value()
-            .map_err(|e| format!("The model is not well-formed XML: {e}"))?
-            .into_owned();
+        let value =
+            attribute.unescape_value().map_err(|e| format!("The model is not well-formed XML: {e}"))?.into_owned();
         node.attributes.push((local(attribute.key.as_ref()), value));
     }
     Ok(node)
@@ -322,7 +327,8 @@ pub fn parse_json(fields: &[Value]) -> Result<Vec<FormField>, String> {
                         .iter()
                         .map(|item| {
                             let token = item.get("token").and_then(Value::as_str).unwrap_or_default().to_owned();
-                            let title = item.get("title").and_then(Value::as_str).map_or_else(|| token.clone(), str::to_owned);
+                            let title =
+                                item.get("title").and_then(Value::as_str).map_or_else(|| token.clone(), str::to_owned);
                             (token, title)
                         })
                         .collect()
@@ -439,7 +445,11 @@ mod tests {
             fields.iter().map(|f| (f.name.as_str(), f.kind, f.required)).collect();
         assert_eq!(
             summary,
-            [("replyto", FieldType::Email, true), ("topic", FieldType::TextLine, true), ("comments", FieldType::Text, true)]
+            [
+                ("replyto", FieldType::Email, true),
+                ("topic", FieldType::TextLine, true),
+                ("comments", FieldType::Text, true)
+            ]
         );
         assert_eq!(fields[2].description, "Please enter your comments.");
     }

@@ -8,12 +8,20 @@ use wcs_core::http::ApiResult;
 use wcs_core::store::{Migration, Store, time_to_db};
 
 /// The tables' migrations, per backend.
-pub static MIGRATIONS: [Migration; 1] = [Migration {
-    version: 1,
-    description: "submissions and mail outbox",
-    sqlite: include_str!("../migrations/sqlite/0001_submissions.sql"),
-    postgres: include_str!("../migrations/postgres/0001_submissions.sql"),
-}];
+pub static MIGRATIONS: [Migration; 2] = [
+    Migration {
+        version: 1,
+        description: "submissions and mail outbox",
+        sqlite: include_str!("../migrations/sqlite/0001_submissions.sql"),
+        postgres: include_str!("../migrations/postgres/0001_submissions.sql"),
+    },
+    Migration {
+        version: 2,
+        description: "outbox delivery state",
+        sqlite: include_str!("../migrations/sqlite/0002_outbox_delivery.sql"),
+        postgres: include_str!("../migrations/postgres/0002_outbox_delivery.sql"),
+    },
+];
 
 /// A message the mail action queues.
 pub struct Mail {
@@ -94,4 +102,54 @@ pub async fn page(store: &Store, form_uid: &str, offset: i64, limit: i64) -> Api
         })
         .collect::<Result<Vec<_>, sqlx::Error>>()?;
     Ok((submissions, total))
+}
+
+/// Delivery bookkeeping of outbox messages.
+pub struct DeliveryState;
+
+impl DeliveryState {
+    /// Takes message `id` until `until`, unless another sender holds it or it is done.
+    pub async fn claim(
+        store: &Store,
+        id: i64,
+        now: chrono::DateTime<chrono::Utc>,
+        until: chrono::DateTime<chrono::Utc>,
+    ) -> ApiResult<bool> {
+        let claimed = sqlx::query(
+            "UPDATE easyform_outbox SET claimed_until = $1 \
+             WHERE id = $2 AND sent IS NULL AND failed IS NULL AND (claimed_until IS NULL OR claimed_until < $3)",
+        )
+        .bind(time_to_db(until))
+        .bind(id)
+        .bind(time_to_db(now))
+        .execute(store.pool())
+        .await?;
+        Ok(claimed.rows_affected() == 1)
+    }
+
+    /// Marks message `id` sent.
+    pub async fn sent(store: &Store, id: i64) -> ApiResult<()> {
+        sqlx::query("UPDATE easyform_outbox SET sent = $1, attempts = attempts + 1, last_error = NULL WHERE id = $2")
+            .bind(time_to_db(chrono::Utc::now()))
+            .bind(id)
+            .execute(store.pool())
+            .await?;
+        Ok(())
+    }
+
+    /// Counts a failed attempt (the claim runs out, so it is retried) and gives up after
+    /// `max_attempts`.
+    pub async fn failed_attempt(store: &Store, id: i64, problem: &str, max_attempts: i64) -> ApiResult<()> {
+        sqlx::query(
+            "UPDATE easyform_outbox SET attempts = attempts + 1, last_error = $1, \
+             failed = CASE WHEN attempts + 1 >= $2 THEN $3 ELSE NULL END WHERE id = $4",
+        )
+        .bind(problem)
+        .bind(max_attempts)
+        .bind(time_to_db(chrono::Utc::now()))
+        .bind(id)
+        .execute(store.pool())
+        .await?;
+        Ok(())
+    }
 }

@@ -80,8 +80,11 @@ fn mail(form: &ContentObject, fields: &[FormField], values: &Map<String, Value>)
         .and_then(Value::as_array)
         .map(|r| r.iter().filter_map(Value::as_str).map(str::to_owned).collect())
         .unwrap_or_default();
-    let recipients =
-        if listed.is_empty() { text(form, "actions_model").and_then(mailer_recipient).into_iter().collect() } else { listed };
+    let recipients = if listed.is_empty() {
+        text(form, "actions_model").and_then(mailer_recipient).into_iter().collect()
+    } else {
+        listed
+    };
     if recipients.is_empty() {
         return None;
     }
@@ -102,7 +105,12 @@ fn mail(form: &ContentObject, fields: &[FormField], values: &Map<String, Value>)
             body.push_str(&format!("{}: {shown}\n", field.title));
         }
     }
-    Some(Mail { recipients: recipients.join(", "), reply_to, subject: format!("Form submission: {}", form.title), body })
+    Some(Mail {
+        recipients: recipients.join(", "),
+        reply_to,
+        subject: format!("Form submission: {}", form.title),
+        body,
+    })
 }
 
 /// `recipient_email` of the first Mailer action in collective.easyform's actions model.

@@ -112,14 +112,19 @@ fn check(field: &FormField, value: &Value) -> Result<Value, String> {
             }
             .ok_or("Expected a whole number.")?;
             if field.min.is_some_and(|min| number < min) || field.max.is_some_and(|max| number > max) {
-                let range = format!("{}…{}", field.min.map_or(String::new(), |m| m.to_string()), field.max.map_or(String::new(), |m| m.to_string()));
+                let range = format!(
+                    "{}…{}",
+                    field.min.map_or(String::new(), |m| m.to_string()),
+                    field.max.map_or(String::new(), |m| m.to_string())
+                );
                 return Err(format!("Expected a number in {range}."));
             }
             Ok(json!(number))
         }
         FieldType::Date => {
             let text = value.as_str().ok_or("Expected a date (YYYY-MM-DD).")?.trim();
-            let date = chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| "Expected a date (YYYY-MM-DD).")?;
+            let date =
+                chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| "Expected a date (YYYY-MM-DD).")?;
             Ok(json!(date.format("%Y-%m-%d").to_string()))
         }
     }
@@ -128,9 +133,16 @@ fn check(field: &FormField, value: &Value) -> Result<Value, String> {
 /// A plausible mailbox: `local@domain.tld`, no spaces or control characters, one `@`.
 pub fn is_email(address: &str) -> bool {
     let Some((local, domain)) = address.split_once('@') else { return false };
-    let clean = |part: &str| !part.is_empty() && part.chars().all(|c| !c.is_whitespace() && !c.is_control() && c != '@');
-    let labels_ok = domain.split('.').all(|label| !label.is_empty() && !label.starts_with('-') && !label.ends_with('-'));
-    clean(local) && clean(domain) && domain.contains('.') && labels_ok && !local.starts_with('.') && !local.ends_with('.')
+    let clean =
+        |part: &str| !part.is_empty() && part.chars().all(|c| !c.is_whitespace() && !c.is_control() && c != '@');
+    let labels_ok =
+        domain.split('.').all(|label| !label.is_empty() && !label.starts_with('-') && !label.ends_with('-'));
+    clean(local)
+        && clean(domain)
+        && domain.contains('.')
+        && labels_ok
+        && !local.starts_with('.')
+        && !local.ends_with('.')
 }
 
 #[cfg(test)]
@@ -140,12 +152,16 @@ mod tests {
     use crate::model::parse_json;
 
     fn form() -> Vec<FormField> {
-        parse_json(json!([
-            {"name": "mail", "type": "Email", "title": "E-Mail", "required": true},
-            {"name": "thema", "type": "Choice", "items": [{"token": "lob", "title": "Lob"}]},
-            {"name": "alter", "type": "Int", "min": 0, "max": 130},
-            {"name": "name", "type": "TextLine", "max_length": 5}
-        ]).as_array().unwrap())
+        parse_json(
+            json!([
+                {"name": "mail", "type": "Email", "title": "E-Mail", "required": true},
+                {"name": "thema", "type": "Choice", "items": [{"token": "lob", "title": "Lob"}]},
+                {"name": "alter", "type": "Int", "min": 0, "max": 130},
+                {"name": "name", "type": "TextLine", "max_length": 5}
+            ])
+            .as_array()
+            .unwrap(),
+        )
         .unwrap()
     }
 
@@ -155,7 +171,16 @@ mod tests {
                           "form.widgets.extra": 1});
         let errors = validate(&form(), body.as_object().unwrap(), None).unwrap_err();
         let fields: Vec<&str> = errors.iter().map(|e| e.field.as_str()).collect();
-        assert_eq!(fields, ["form.widgets.extra", "form.widgets.mail", "form.widgets.thema", "form.widgets.alter", "form.widgets.name"]);
+        assert_eq!(
+            fields,
+            [
+                "form.widgets.extra",
+                "form.widgets.mail",
+                "form.widgets.thema",
+                "form.widgets.alter",
+                "form.widgets.name"
+            ]
+        );
     }
 
     #[test]

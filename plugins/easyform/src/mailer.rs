@@ -1,0 +1,178 @@
+//! Sends the mail outbox over SMTP with lettre. Off until `wcs.backend.mail.smtp_host` names
+//! a server; messages wait in the outbox meanwhile (nothing is lost by turning it on late).
+//! A background task looks every few seconds, claims each due message for a while (so
+//! instances sharing a database do not send it twice), sends it, and marks it sent; a failure
+//! is retried later, up to five attempts, and the last error is kept with the message.
+
+use crate::storage::DeliveryState;
+use lettre::message::{Mailbox, header::ContentType};
+use lettre::transport::smtp::authentication::Credentials;
+use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+use serde_json::{Value, json};
+use sqlx::Row;
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+use wcs_core::app::App;
+use wcs_core::http::{ApiError, ApiResult};
+use wcs_core::records::{RecordDef, RecordKind};
+use wcs_core::store::time_to_db;
+
+/// The SMTP server; empty keeps mail in the outbox.
+pub static SMTP_HOST: RecordDef = RecordDef {
+    name: "wcs.backend.mail.smtp_host",
+    title: "SMTP server",
+    description: "Host name of the server form mails are sent through; empty: mails stay queued.",
+    kind: RecordKind::Text,
+    default: || json!(""),
+};
+
+/// The SMTP port.
+pub static SMTP_PORT: RecordDef = RecordDef {
+    name: "wcs.backend.mail.smtp_port",
+    title: "SMTP port",
+    description: "587 for STARTTLS, 465 for TLS, 25 for plain relays.",
+    kind: RecordKind::Int,
+    default: || json!(587),
+};
+
+/// How the connection is protected.
+pub static SMTP_SECURITY: RecordDef = RecordDef {
+    name: "wcs.backend.mail.smtp_security",
+    title: "SMTP security",
+    description: "starttls (default), tls, or none (only for a relay on the same host or network).",
+    kind: RecordKind::Text,
+    default: || json!("starttls"),
+};
+
+/// Login name at the server; empty for none.
+pub static SMTP_USER: RecordDef = RecordDef {
+    name: "wcs.backend.mail.smtp_user",
+    title: "SMTP user",
+    description: "Login at the SMTP server; empty: no login.",
+    kind: RecordKind::Text,
+    default: || json!(""),
+};
+
+/// Password at the server.
+pub static SMTP_PASSWORD: RecordDef = RecordDef {
+    name: "wcs.backend.mail.smtp_password",
+    title: "SMTP password",
+    description: "Password of the SMTP user (readable by Managers through @registry).",
+    kind: RecordKind::Text,
+    default: || json!(""),
+};
+
+/// The sender of form mails.
+pub static SENDER: RecordDef = RecordDef {
+    name: "wcs.backend.mail.sender",
+    title: "Sender address",
+    description: "From address of form mails; replies go to the submitter where the form asks for an address.",
+    kind: RecordKind::Text,
+    default: || json!("noreply@localhost"),
+};
+
+/// How often the outbox is looked at.
+const POLL: Duration = Duration::from_secs(2);
+/// Messages per look.
+const BATCH: i64 = 20;
+/// How long a claimed message is left to its sender before another may try.
+const CLAIM: chrono::TimeDelta = chrono::TimeDelta::seconds(120);
+/// Attempts before a message is given up (it stays in the table, marked failed).
+const MAX_ATTEMPTS: i64 = 5;
+
+/// Starts the sender for `app`; it ends with the application.
+pub fn spawn(app: &Arc<App>) {
+    let app: Weak<App> = Arc::downgrade(app);
+    tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(POLL).await;
+            let Some(app) = app.upgrade() else { return };
+            if let Err(err) = send_due(&app).await {
+                tracing::warn!(%err, "sending form mail failed; retrying later");
+            }
+        }
+    });
+}
+
+/// Sends what is due; how many were sent.
+pub async fn send_due(app: &App) -> ApiResult<usize> {
+    let settings =
+        app.record_values(&[&SMTP_HOST, &SMTP_PORT, &SMTP_SECURITY, &SMTP_USER, &SMTP_PASSWORD, &SENDER]).await?;
+    let [host, port, security, user, password, sender]: [Value; 6] =
+        settings.try_into().map_err(|_| ApiError::internal("mail settings"))?;
+    let host = host.as_str().unwrap_or_default().trim();
+    if host.is_empty() {
+        return Ok(0);
+    }
+    let store = app.store.background();
+    let now = chrono::Utc::now();
+    let due = sqlx::query(
+        "SELECT id, recipients, reply_to, subject, body FROM easyform_outbox \
+         WHERE sent IS NULL AND failed IS NULL AND (claimed_until IS NULL OR claimed_until < $1) ORDER BY id LIMIT $2",
+    )
+    .bind(time_to_db(now))
+    .bind(BATCH)
+    .fetch_all(store.pool())
+    .await?;
+    if due.is_empty() {
+        return Ok(0);
+    }
+    let transport = transport(host, &port, &security, &user, &password)?;
+    let sender: Mailbox = sender.as_str().unwrap_or_default().parse().map_err(ApiError::internal)?;
+    let mut sent = 0;
+    for row in due {
+        let id: i64 = row.try_get(0)?;
+        if !DeliveryState::claim(&store, id, now, now + CLAIM).await? {
+            continue;
+        }
+        let outcome = match message(&sender, &row) {
+            Ok(message) => transport.send(message).await.map(|_| ()).map_err(|e| e.to_string()),
+            Err(problem) => Err(problem),
+        };
+        match outcome {
+            Ok(()) => {
+                DeliveryState::sent(&store, id).await?;
+                sent += 1;
+            }
+            Err(problem) => {
+                tracing::warn!(id, %problem, "form mail not sent");
+                DeliveryState::failed_attempt(&store, id, &problem, MAX_ATTEMPTS).await?;
+            }
+        }
+    }
+    Ok(sent)
+}
+
+fn transport(
+    host: &str,
+    port: &Value,
+    security: &Value,
+    user: &Value,
+    password: &Value,
+) -> ApiResult<AsyncSmtpTransport<Tokio1Executor>> {
+    let builder = match security.as_str().unwrap_or("starttls") {
+        "none" => AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(host),
+        "tls" => AsyncSmtpTransport::<Tokio1Executor>::relay(host).map_err(ApiError::internal)?,
+        _ => AsyncSmtpTransport::<Tokio1Executor>::starttls_relay(host).map_err(ApiError::internal)?,
+    };
+    let port = port.as_u64().and_then(|p| u16::try_from(p).ok()).unwrap_or(587);
+    let mut builder = builder.port(port).timeout(Some(Duration::from_secs(30)));
+    if let Some(user) = user.as_str().filter(|u| !u.is_empty()) {
+        builder =
+            builder.credentials(Credentials::new(user.to_owned(), password.as_str().unwrap_or_default().to_owned()));
+    }
+    Ok(builder.build())
+}
+
+/// The message of an outbox row; a bad stored address is a permanent problem of that message.
+fn message(sender: &Mailbox, row: &sqlx::any::AnyRow) -> Result<Message, String> {
+    let column = |i: usize| row.try_get::<String, _>(i).map_err(|e| e.to_string());
+    let mut builder = Message::builder().from(sender.clone()).subject(column(3)?);
+    for address in column(1)?.split(',').map(str::trim).filter(|a| !a.is_empty()) {
+        builder = builder.to(address.parse::<Mailbox>().map_err(|e| format!("recipient '{address}': {e}"))?);
+    }
+    if let Some(reply_to) = row.try_get::<Option<String>, _>(2).map_err(|e| e.to_string())? {
+        builder = builder.reply_to(reply_to.parse::<Mailbox>().map_err(|e| format!("reply-to '{reply_to}': {e}"))?);
+    }
+    builder.header(ContentType::TEXT_PLAIN).body(column(4)?).map_err(|e| e.to_string())
+}
