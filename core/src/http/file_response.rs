@@ -154,6 +154,7 @@ fn content_disposition(filename: &str) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
