@@ -98,6 +98,14 @@ async fn every_write_service_records_its_events() {
     )
     .await;
     walk.step(post.clone(), "@trash", admin(post.clone(), "f/d-1/@trash"), &["trashed"]).await;
+    if cfg!(feature = "easyform") {
+        let form = json!({"@type": "EasyForm", "id": "form", "title": "Form",
+                          "fields_model": [{"name": "name", "type": "TextLine", "title": "Name"}]});
+        walk.step(post.clone(), "", admin(post.clone(), "").json(&form), &["added"]).await;
+        // A submission is no content change: it lives in the plugin's table, not in the feed.
+        let submission = json!({"form.widgets.name": "Anna"});
+        walk.step(post.clone(), "@submit", admin(post.clone(), "form/@submit").json(&submission), &[]).await;
+    }
     walk.step(post.clone(), "@untrash", admin(post.clone(), "f/d-1/@untrash"), &["untrashed"]).await;
     walk.step(delete.clone(), "", admin(delete.clone(), "f/d-1"), &["removed"]).await;
 

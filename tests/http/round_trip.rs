@@ -13,7 +13,7 @@ async fn one_of_each(server: &TestServer) -> Vec<String> {
     let topic = server.create("", json!({"@type": "Topic", "title": "Thema", "subjects": ["a", "b"]})).await;
     let file = json!({"data": "aGFsbG8=", "encoding": "base64", "filename": "a.txt", "content-type": "text/plain"});
     let image = json!({"data": png(20, 10), "filename": "a.png", "content-type": "image/png"});
-    let bodies = [
+    let mut bodies = vec![
         ("", json!({"@type": "Folder", "title": "Ordner"})),
         (
             "",
@@ -28,6 +28,13 @@ async fn one_of_each(server: &TestServer) -> Vec<String> {
         ("", json!({"@type": "NewsFolder", "title": "News"})),
         ("", json!({"@type": "Greeting", "title": "Karte", "recipient": "Anna", "color": "#F80"})),
     ];
+    if cfg!(feature = "easyform") {
+        let fields = json!([{"name": "mail", "type": "Email", "title": "E-Mail", "required": true},
+                            {"name": "thema", "type": "Choice", "title": "Thema", "items": [{"token": "a", "title": "A"}]}]);
+        let form = json!({"@type": "EasyForm", "title": "Formular", "fields_model": fields,
+                          "recipients": ["info@example.org"], "submitLabel": "Senden"});
+        bodies.push(("", form));
+    }
     let mut paths = vec![site_path(&topic["@id"])];
     for (parent, body) in bodies {
         paths.push(site_path(&server.create(parent, body).await["@id"]));
