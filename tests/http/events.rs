@@ -98,6 +98,11 @@ async fn every_write_service_records_its_events() {
     )
     .await;
     walk.step(post.clone(), "@trash", admin(post.clone(), "f/d-1/@trash"), &["trashed"]).await;
+    if cfg!(feature = "es-search") {
+        // A query sent by POST: it reads, so it records nothing.
+        let query = json!({"query": {"match_all": {}}, "size": 1});
+        walk.step(post.clone(), "@raw-es-search", admin(post.clone(), "@raw-es-search").json(&query), &[]).await;
+    }
     if cfg!(feature = "easyform") {
         let form = json!({"@type": "EasyForm", "id": "form", "title": "Form",
                           "fields_model": [{"name": "name", "type": "TextLine", "title": "Name"}]});

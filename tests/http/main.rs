@@ -39,6 +39,8 @@ mod navigation;
 mod permission_matrix;
 mod plugins;
 mod principals;
+#[cfg(feature = "es-search")]
+mod raw_es_search;
 mod redirects;
 mod registry_vocabularies;
 mod relations;

@@ -7,15 +7,16 @@
 //! `@raw-es-search` needs.
 
 use crate::analysis::german;
+use crate::dsl_values;
 use crate::engine::EngineError;
 use crate::schema::Fields;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
-use std::ops::Bound;
+use std::fmt;
 use tantivy::Term;
 use tantivy::query::{
     AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, DisjunctionMaxQuery, EmptyQuery, Occur, PhrasePrefixQuery,
-    PhraseQuery, Query, RangeQuery, TermQuery, TermSetQuery,
+    PhraseQuery, Query, TermQuery, TermSetQuery,
 };
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::tokenizer::TokenStream;
@@ -27,7 +28,7 @@ const MAX_DEPTH: usize = 16;
 /// of the custom fields (`wcs.backend.search.custom_fields`), kept under their name in a JSON
 /// field.
 #[derive(Clone)]
-enum Kind {
+pub(crate) enum Kind {
     Text(Field),
     Keyword(Field),
     Date(Field),
@@ -73,7 +74,7 @@ pub struct Mapping<'a> {
     pub custom: &'a CustomFields,
 }
 
-fn field(mapping: &Mapping<'_>, name: &str) -> Result<Kind, EngineError> {
+pub(crate) fn field(mapping: &Mapping<'_>, name: &str) -> Result<Kind, QueryError> {
     let fields = mapping.fields;
     if let Some(kind) = mapping.custom.get(name) {
         return Ok(match kind {
@@ -95,7 +96,7 @@ fn field(mapping: &Mapping<'_>, name: &str) -> Result<Kind, EngineError> {
         "modified" => Kind::Date(fields.modified),
         "effective" => Kind::Date(fields.effective),
         "expires" => Kind::Date(fields.expires),
-        other => return Err(EngineError(format!("unknown field '{other}'"))),
+        other => return Err(QueryError::parsing(format!("unknown field '{other}'"))),
     })
 }
 
@@ -125,6 +126,40 @@ fn terms(kind: &Kind, text: &str) -> Vec<(usize, Term)> {
     }
 }
 
+/// Why a query was refused, in Elasticsearch's terms (its error `type` and `reason`), so a raw
+/// query gets the answer a cluster would give.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueryError {
+    /// Elasticsearch's error type, e.g. `parsing_exception`.
+    pub es_type: &'static str,
+    /// What is wrong.
+    pub reason: String,
+}
+
+impl QueryError {
+    /// A query that does not parse (`parsing_exception`).
+    pub fn parsing(reason: impl Into<String>) -> QueryError {
+        QueryError { es_type: "parsing_exception", reason: reason.into() }
+    }
+
+    /// A query that parses but asks for what may not be done (`illegal_argument_exception`).
+    pub fn illegal(reason: impl Into<String>) -> QueryError {
+        QueryError { es_type: "illegal_argument_exception", reason: reason.into() }
+    }
+}
+
+impl fmt::Display for QueryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+impl From<QueryError> for EngineError {
+    fn from(err: QueryError) -> Self {
+        EngineError(err.reason)
+    }
+}
+
 /// Up to this many terms, a term set is a disjunction of term queries.
 const SMALL_TERM_SET: usize = 64;
 
@@ -143,19 +178,19 @@ pub fn any_term(terms: Vec<Term>) -> Box<dyn Query> {
 }
 
 /// Translates one clause.
-pub fn translate(mapping: &Mapping<'_>, clause: &Value) -> Result<Box<dyn Query>, EngineError> {
+pub fn translate(mapping: &Mapping<'_>, clause: &Value) -> Result<Box<dyn Query>, QueryError> {
     translate_at(mapping, clause, 0)
 }
 
-fn translate_at(fields: &Mapping<'_>, clause: &Value, depth: usize) -> Result<Box<dyn Query>, EngineError> {
+fn translate_at(fields: &Mapping<'_>, clause: &Value, depth: usize) -> Result<Box<dyn Query>, QueryError> {
     if depth > MAX_DEPTH {
-        return Err(EngineError(format!("clauses nest deeper than {MAX_DEPTH}")));
+        return Err(QueryError::parsing(format!("clauses nest deeper than {MAX_DEPTH}")));
     }
     let object = clause
         .as_object()
         .filter(|o| o.len() == 1)
-        .ok_or_else(|| EngineError("a clause is an object with one key".into()))?;
-    let (name, body) = object.iter().next().ok_or_else(|| EngineError("an empty clause".into()))?;
+        .ok_or_else(|| QueryError::parsing("a clause is an object with one key"))?;
+    let (name, body) = object.iter().next().ok_or_else(|| QueryError::parsing("an empty clause"))?;
     let query: Box<dyn Query> = match name.as_str() {
         "bool" => boolean(fields, body, depth)?,
         "match" => {
@@ -184,14 +219,25 @@ fn translate_at(fields: &Mapping<'_>, clause: &Value, depth: usize) -> Result<Bo
             let (field_name, values) = single(body)?;
             let kind = field(fields, field_name)?;
             let Kind::Keyword(f) = kind else {
-                return Err(EngineError(format!("terms needs a keyword field, not '{field_name}'")));
+                return Err(QueryError::parsing(format!("terms needs a keyword field, not '{field_name}'")));
             };
-            let values = values.as_array().ok_or_else(|| EngineError("terms takes a list".into()))?;
+            let values = values.as_array().ok_or_else(|| QueryError::parsing("terms takes a list"))?;
             any_term(values.iter().filter_map(Value::as_str).map(|v| Term::from_field_text(f, v)).collect())
         }
-        "range" => range(fields, body)?,
+        "range" => dsl_values::range(fields, body)?,
+        "constant_score" => {
+            let filter = body
+                .get("filter")
+                .ok_or_else(|| QueryError::parsing("[constant_score] requires a 'filter' element"))?;
+            let boost = body.get("boost").and_then(Value::as_f64).unwrap_or(1.0) as f32;
+            return Ok(Box::new(ConstScoreQuery::new(translate_at(fields, filter, depth + 1)?, boost)));
+        }
+        "ids" => dsl_values::ids(fields, body)?,
+        "exists" => dsl_values::exists(fields, body)?,
+        "prefix" => dsl_values::pattern(fields, body, dsl_values::Pattern::Prefix)?,
+        "wildcard" => dsl_values::pattern(fields, body, dsl_values::Pattern::Wildcard)?,
         "match_all" => Box::new(AllQuery),
-        other => return Err(EngineError(format!("unsupported query '{other}'"))),
+        other => return Err(QueryError::parsing(format!("unknown query [{other}]"))),
     };
     let boost = body.as_object().and_then(|b| b.values().find_map(|v| v.get("boost"))).or_else(|| body.get("boost"));
     Ok(match boost.and_then(Value::as_f64) {
@@ -201,14 +247,14 @@ fn translate_at(fields: &Mapping<'_>, clause: &Value, depth: usize) -> Result<Bo
 }
 
 /// `{field: options}` (or `{field: "text"}`).
-fn single(body: &Value) -> Result<(&str, &Value), EngineError> {
-    let object = body.as_object().ok_or_else(|| EngineError("expected {field: …}".into()))?;
+pub(crate) fn single(body: &Value) -> Result<(&str, &Value), QueryError> {
+    let object = body.as_object().ok_or_else(|| QueryError::parsing("expected {field: …}"))?;
     let (name, options) =
-        object.iter().find(|(k, _)| k.as_str() != "boost").ok_or_else(|| EngineError("expected {field: …}".into()))?;
+        object.iter().find(|(k, _)| k.as_str() != "boost").ok_or_else(|| QueryError::parsing("expected {field: …}"))?;
     Ok((name, options))
 }
 
-fn query_text(options: &Value) -> Result<String, EngineError> {
+fn query_text(options: &Value) -> Result<String, QueryError> {
     let text = match options {
         Value::Object(map) => map.get("query").unwrap_or(&Value::Null),
         other => other,
@@ -216,7 +262,7 @@ fn query_text(options: &Value) -> Result<String, EngineError> {
     match text {
         Value::String(s) => Ok(s.clone()),
         Value::Number(n) => Ok(n.to_string()),
-        _ => Err(EngineError("a match needs a query text".into())),
+        _ => Err(QueryError::parsing("a match needs a query text")),
     }
 }
 
@@ -253,11 +299,11 @@ fn phrase_prefix(kind: &Kind, text: &str) -> Box<dyn Query> {
     Box::new(query)
 }
 
-fn multi_match(fields: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query>, EngineError> {
+fn multi_match(fields: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query>, QueryError> {
     let text = query_text(body)?;
     let phrase_type = body.get("type").and_then(Value::as_str) == Some("phrase");
     let names =
-        body.get("fields").and_then(Value::as_array).ok_or_else(|| EngineError("multi_match needs fields".into()))?;
+        body.get("fields").and_then(Value::as_array).ok_or_else(|| QueryError::parsing("multi_match needs fields"))?;
     let mut disjuncts: Vec<Box<dyn Query>> = Vec::new();
     for name in names.iter().filter_map(Value::as_str) {
         let (name, boost) = match name.split_once('^') {
@@ -271,8 +317,8 @@ fn multi_match(fields: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query>, Eng
     Ok(Box::new(DisjunctionMaxQuery::new(disjuncts)))
 }
 
-fn boolean(fields: &Mapping<'_>, body: &Value, depth: usize) -> Result<Box<dyn Query>, EngineError> {
-    let object = body.as_object().ok_or_else(|| EngineError("bool takes an object".into()))?;
+fn boolean(fields: &Mapping<'_>, body: &Value, depth: usize) -> Result<Box<dyn Query>, QueryError> {
+    let object = body.as_object().ok_or_else(|| QueryError::parsing("bool takes an object"))?;
     let clauses = |key: &str| -> Vec<&Value> {
         match object.get(key) {
             Some(Value::Array(items)) => items.iter().collect(),
@@ -289,41 +335,17 @@ fn boolean(fields: &Mapping<'_>, body: &Value, depth: usize) -> Result<Box<dyn Q
             subqueries.push((occur, translate_at(fields, clause, depth + 1)?));
         }
     }
+    let should = clauses("should").len();
+    if let Some(minimum) = object.get("minimum_should_match") {
+        let minimum = dsl_values::minimum_should_match(minimum, should)?;
+        return Ok(Box::new(BooleanQuery::with_minimum_required_clauses(subqueries, minimum)));
+    }
     if required || subqueries.iter().any(|(o, _)| *o != Occur::MustNot) {
         Ok(Box::new(BooleanQuery::new(subqueries)))
     } else {
         // Only exclusions: everything else.
         subqueries.push((Occur::Must, Box::new(AllQuery)));
         Ok(Box::new(BooleanQuery::new(subqueries)))
-    }
-}
-
-fn range(fields: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query>, EngineError> {
-    let (field_name, options) = single(body)?;
-    let Kind::Date(f) = field(fields, field_name)? else {
-        return Err(EngineError(format!("range works on dates, not '{field_name}'")));
-    };
-    let bound = |key: &str| -> Result<Option<i64>, EngineError> { options.get(key).map(seconds).transpose() };
-    let lower = match (bound("gte")?, bound("gt")?) {
-        (Some(v), _) => Bound::Included(Term::from_field_i64(f, v)),
-        (None, Some(v)) => Bound::Excluded(Term::from_field_i64(f, v)),
-        _ => Bound::Unbounded,
-    };
-    let upper = match (bound("lte")?, bound("lt")?) {
-        (Some(v), _) => Bound::Included(Term::from_field_i64(f, v)),
-        (None, Some(v)) => Bound::Excluded(Term::from_field_i64(f, v)),
-        _ => Bound::Unbounded,
-    };
-    Ok(Box::new(RangeQuery::new(lower, upper)))
-}
-
-/// A date as seconds: a number, `now`, or ISO 8601.
-fn seconds(value: &Value) -> Result<i64, EngineError> {
-    match value {
-        Value::Number(n) => n.as_i64().ok_or_else(|| EngineError("a date must be whole seconds".into())),
-        Value::String(s) if s == "now" => Ok(chrono::Utc::now().timestamp()),
-        Value::String(s) => wcs_core::content::values::parse_datetime(s).map(|t| t.timestamp()).map_err(EngineError),
-        _ => Err(EngineError("a date must be seconds or ISO 8601".into())),
     }
 }
 

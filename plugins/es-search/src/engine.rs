@@ -79,6 +79,34 @@ pub struct SearchRequest {
     pub aggregations: Option<serde_json::Value>,
 }
 
+/// How hits are ordered.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SortKey {
+    /// Relevance, best first.
+    Score,
+    /// A date field (seconds).
+    Date(String, tantivy::Order),
+}
+
+/// A raw query, checked and bounded by the service.
+#[derive(Clone, Debug)]
+pub struct RawRequest {
+    /// The query DSL (`match_all` when none was given).
+    pub query: serde_json::Value,
+    /// The custom fields the DSL may name.
+    pub custom: crate::dsl::CustomFields,
+    /// The caller's filters, ANDed with the query.
+    pub filters: Filters,
+    /// Hits to skip.
+    pub from: usize,
+    /// Hits to return.
+    pub size: usize,
+    /// The order.
+    pub sort: SortKey,
+    /// Aggregations in Elasticsearch's request form.
+    pub aggregations: Option<serde_json::Value>,
+}
+
 /// How matches are marked in fragments.
 #[derive(Clone, Debug, Default)]
 pub struct Highlight {
@@ -168,6 +196,8 @@ pub trait SearchEngine: Send + Sync {
     fn position(&self) -> Result<Option<i64>, EngineError>;
     /// Searches.
     fn search(&self, request: &SearchRequest) -> Result<SearchResponse, EngineError>;
+    /// A raw query, answered in Elasticsearch's `_search` shape; refusals in its error terms.
+    fn raw(&self, request: &RawRequest) -> Result<serde_json::Value, crate::dsl::QueryError>;
     /// "Did you mean": for each word of `text` that finds nothing the filters let through,
     /// indexed words at most `max_edits` edits away that do, best first (at most `size`).
     fn suggest(

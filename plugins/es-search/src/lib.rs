@@ -7,17 +7,20 @@
 pub mod analysis;
 pub mod document;
 pub mod dsl;
+mod dsl_values;
 pub mod engine;
 mod es_search;
 mod facets;
 pub mod indexer;
 mod patterns;
 mod popular_searches;
+mod raw_es_search;
 pub mod records;
 pub mod schema;
 mod scope;
 mod suggest;
 pub mod tantivy_engine;
+mod tantivy_raw;
 mod text_search;
 
 use engine::SearchEngine;
@@ -62,6 +65,7 @@ fn build(r: &mut Registrar) {
     r.on_start(&START);
     r.service(&es_search::ES_SEARCH);
     r.service(&popular_searches::POPULAR);
+    r.service(&raw_es_search::RAW_ES_SEARCH);
     r.text_search(&text_search::TEXT_SEARCH);
     for record in [
         &records::POPULAR_SEARCHES,

@@ -10,7 +10,7 @@ use std::sync::Mutex;
 use tantivy::aggregation::agg_req::Aggregations;
 use tantivy::aggregation::{AggContextParams, AggregationCollector, AggregationLimitsGuard};
 use tantivy::collector::{Count, TopDocs};
-use tantivy::query::{BooleanQuery, Occur, Query, RangeQuery, TermQuery};
+use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, Query, RangeQuery, TermQuery};
 use tantivy::schema::{IndexRecordOption, OwnedValue, Value};
 use tantivy::snippet::SnippetGenerator;
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term, doc};
@@ -47,6 +47,11 @@ impl TantivyEngine {
         Ok(TantivyEngine { index, fields, writer: Mutex::new(writer), reader })
     }
 
+    /// The index's analyzers, which term aggregations on text fields use.
+    pub(crate) fn index_tokenizers(&self) -> tantivy::tokenizer::TokenizerManager {
+        self.index.tokenizers().clone()
+    }
+
     fn writer(&self) -> std::sync::MutexGuard<'_, IndexWriter> {
         self.writer.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
@@ -65,9 +70,11 @@ impl TantivyEngine {
         if !filters.subjects.is_empty() {
             clauses.push((Occur::Must, set(f.subject, &filters.subjects)));
         }
+        // Filters never score (as in Elasticsearch's filter context): relevance is the query's.
+        let unscored = |query: Box<dyn Query>| -> Box<dyn Query> { Box::new(ConstScoreQuery::new(query, 0.0)) };
         for path in &filters.subtrees {
             let term = Term::from_field_text(f.path, path);
-            clauses.push((Occur::Must, Box::new(TermQuery::new(term, IndexRecordOption::Basic))));
+            clauses.push((Occur::Must, unscored(Box::new(TermQuery::new(term, IndexRecordOption::Basic)))));
         }
         if let Some(tokens) = &filters.allowed {
             clauses.push((Occur::Must, set(f.allowed, tokens)));
@@ -75,8 +82,8 @@ impl TantivyEngine {
         if let Some(now) = filters.active_at {
             let up_to_now = RangeQuery::new(Bound::Unbounded, Bound::Included(Term::from_field_i64(f.effective, now)));
             let after_now = RangeQuery::new(Bound::Excluded(Term::from_field_i64(f.expires, now)), Bound::Unbounded);
-            clauses.push((Occur::Must, Box::new(up_to_now)));
-            clauses.push((Occur::Must, Box::new(after_now)));
+            clauses.push((Occur::Must, unscored(Box::new(up_to_now))));
+            clauses.push((Occur::Must, unscored(Box::new(after_now))));
         }
     }
 }
@@ -202,6 +209,10 @@ impl SearchEngine for TantivyEngine {
         size: usize,
     ) -> Result<Vec<Suggestion>, EngineError> {
         self.did_you_mean(text, filters, max_edits, size)
+    }
+
+    fn raw(&self, request: &crate::engine::RawRequest) -> Result<serde_json::Value, crate::dsl::QueryError> {
+        self.run_raw(request)
     }
 
     fn path_of(&self, uid: &str) -> Result<Option<String>, EngineError> {

@@ -1,0 +1,138 @@
+//! Queries on whole values and numbers, for the query DSL (`dsl`): `range` on dates, `ids`,
+//! `exists`, `prefix`, `wildcard`, and `bool`'s `minimum_should_match`.
+
+use crate::dsl::{Kind, Mapping, QueryError, any_term, field, single};
+use serde_json::Value;
+use std::ops::Bound;
+use tantivy::Term;
+use tantivy::query::{ConstScoreQuery, ExistsQuery, Query, RangeQuery, RegexQuery};
+
+/// The longest prefix or wildcard pattern, in bytes (each becomes an automaton).
+const MAX_PATTERN: usize = 256;
+
+pub fn range(fields: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query>, QueryError> {
+    let (field_name, options) = single(body)?;
+    let Kind::Date(f) = field(fields, field_name)? else {
+        return Err(QueryError::parsing(format!("range works on dates, not '{field_name}'")));
+    };
+    let bound = |key: &str| -> Result<Option<i64>, QueryError> { options.get(key).map(seconds).transpose() };
+    let lower = match (bound("gte")?, bound("gt")?) {
+        (Some(v), _) => Bound::Included(Term::from_field_i64(f, v)),
+        (None, Some(v)) => Bound::Excluded(Term::from_field_i64(f, v)),
+        _ => Bound::Unbounded,
+    };
+    let upper = match (bound("lte")?, bound("lt")?) {
+        (Some(v), _) => Bound::Included(Term::from_field_i64(f, v)),
+        (None, Some(v)) => Bound::Excluded(Term::from_field_i64(f, v)),
+        _ => Bound::Unbounded,
+    };
+    Ok(Box::new(RangeQuery::new(lower, upper)))
+}
+
+/// A date as seconds: a number, `now`, or ISO 8601.
+pub fn seconds(value: &Value) -> Result<i64, QueryError> {
+    match value {
+        Value::Number(n) => n.as_i64().ok_or_else(|| QueryError::parsing("a date must be whole seconds")),
+        Value::String(s) if s == "now" => Ok(chrono::Utc::now().timestamp()),
+        Value::String(s) => {
+            wcs_core::content::values::parse_datetime(s).map(|t| t.timestamp()).map_err(QueryError::parsing)
+        }
+        _ => Err(QueryError::parsing("a date must be seconds or ISO 8601")),
+    }
+}
+
+/// `{"ids": {"values": [uid, …]}}`: the objects of these uids, scored 1.
+pub fn ids(mapping: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query>, QueryError> {
+    let values =
+        body.get("values").and_then(Value::as_array).ok_or_else(|| QueryError::parsing("[ids] requires 'values'"))?;
+    let uid = mapping.fields.uid;
+    let terms = values.iter().filter_map(Value::as_str).map(|v| Term::from_field_text(uid, v)).collect();
+    Ok(Box::new(ConstScoreQuery::new(any_term(terms), 1.0)))
+}
+
+/// `{"exists": {"field": name}}`, for the fields kept as columns (keywords and dates).
+pub fn exists(mapping: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query>, QueryError> {
+    let name =
+        body.get("field").and_then(Value::as_str).ok_or_else(|| QueryError::parsing("[exists] requires 'field'"))?;
+    match field(mapping, name)? {
+        Kind::Keyword(f) | Kind::Date(f) if f != mapping.fields.path && f != mapping.fields.allowed => {
+            Ok(Box::new(ExistsQuery::new(name.to_owned(), false)))
+        }
+        _ => Err(QueryError::illegal(format!("[exists] is not supported on field [{name}]"))),
+    }
+}
+
+/// What a whole-value pattern is.
+pub enum Pattern {
+    /// The value starts with the text.
+    Prefix,
+    /// `*` any characters, `?` one.
+    Wildcard,
+}
+
+/// `{"prefix": {field: value}}` and `{"wildcard": {field: pattern}}` on keyword fields.
+pub fn pattern(mapping: &Mapping<'_>, body: &Value, kind: Pattern) -> Result<Box<dyn Query>, QueryError> {
+    let (name, options) = single(body)?;
+    let value = options.get("value").or_else(|| options.get("wildcard")).unwrap_or(options);
+    let value = value.as_str().ok_or_else(|| QueryError::parsing(format!("[{name}] needs a string value")))?;
+    if value.len() > MAX_PATTERN {
+        return Err(QueryError::illegal(format!("the pattern is longer than {MAX_PATTERN} bytes")));
+    }
+    let Kind::Keyword(f) = field(mapping, name)? else {
+        return Err(QueryError::illegal(format!("prefix and wildcard queries work on keyword fields, not [{name}]")));
+    };
+    let regex = match kind {
+        Pattern::Prefix => format!("{}.*", regex::escape(value)),
+        Pattern::Wildcard => value
+            .chars()
+            .map(|c| match c {
+                '*' => ".*".to_owned(),
+                '?' => ".".to_owned(),
+                other => regex::escape(&other.to_string()),
+            })
+            .collect(),
+    };
+    let query = RegexQuery::from_pattern(&regex, f).map_err(|e| QueryError::parsing(e.to_string()))?;
+    Ok(Box::new(ConstScoreQuery::new(Box::new(query), 1.0)))
+}
+
+/// `minimum_should_match` as Elasticsearch reads it: `2`, `"2"`, `"-1"`, `"75%"`, `"-25%"`.
+pub fn minimum_should_match(value: &Value, should: usize) -> Result<usize, QueryError> {
+    let bad = || QueryError::parsing(format!("cannot parse minimum_should_match [{value}]"));
+    let text = match value {
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => s.trim().to_owned(),
+        _ => return Err(bad()),
+    };
+    let should = i64::try_from(should).unwrap_or(i64::MAX);
+    let wanted = match text.strip_suffix('%') {
+        Some(percent) => {
+            let percent: i64 = percent.parse().map_err(|_| bad())?;
+            let of = should * percent.abs() / 100;
+            if percent < 0 { should - of } else { of }
+        }
+        None => {
+            let count: i64 = text.parse().map_err(|_| bad())?;
+            if count < 0 { should + count } else { count }
+        }
+    };
+    Ok(usize::try_from(wanted.clamp(0, should)).unwrap_or(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::minimum_should_match;
+    use serde_json::json;
+
+    #[test]
+    fn minimum_should_match_reads_like_elasticsearch() {
+        let m = |v| minimum_should_match(&v, 4).ok();
+        assert_eq!(m(json!(2)), Some(2));
+        assert_eq!(m(json!("3")), Some(3));
+        assert_eq!(m(json!("-1")), Some(3));
+        assert_eq!(m(json!("75%")), Some(3));
+        assert_eq!(m(json!("-25%")), Some(3));
+        assert_eq!(m(json!(9)), Some(4));
+        assert_eq!(m(json!("x")), None);
+    }
+}

@@ -1,0 +1,100 @@
+//! Raw queries on the embedded engine (`@raw-es-search`): the query DSL ANDed with the caller's
+//! filters, paging, one sort key, aggregations, answered in Elasticsearch's `_search` shape.
+
+use crate::dsl::{self, QueryError};
+use crate::engine::{RawRequest, SortKey};
+use crate::tantivy_engine::TantivyEngine;
+use serde_json::{Map, Value, json};
+use tantivy::aggregation::agg_req::Aggregations;
+use tantivy::aggregation::{AggContextParams, AggregationCollector, AggregationLimitsGuard};
+use tantivy::collector::{Count, TopDocs};
+use tantivy::query::{BooleanQuery, Occur, Query};
+use tantivy::schema::Value as _;
+use tantivy::{DocAddress, Searcher, TantivyDocument};
+
+/// Bounds of one raw query's aggregations.
+const AGGREGATION_MEMORY: u64 = 64 * 1024 * 1024;
+const AGGREGATION_BUCKETS: u32 = 10_000;
+
+impl TantivyEngine {
+    /// Runs a raw query.
+    pub(crate) fn run_raw(&self, request: &RawRequest) -> Result<Value, QueryError> {
+        let mapping = dsl::Mapping { fields: &self.fields, custom: &request.custom };
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, dsl::translate(&mapping, &request.query)?)];
+        self.filters(&request.filters, &mut clauses);
+        let query = BooleanQuery::new(clauses);
+        let searcher = self.reader.searcher();
+        let failed = |e: tantivy::TantivyError| QueryError {
+            es_type: "search_phase_execution_exception",
+            reason: e.to_string(),
+        };
+        let top = TopDocs::with_limit(request.size.max(1)).and_offset(request.from);
+        let (addresses, total): (Vec<(Value, DocAddress)>, usize) = match &request.sort {
+            SortKey::Score => {
+                let (found, total) = searcher.search(&query, &(top.order_by_score(), Count)).map_err(failed)?;
+                (found.into_iter().map(|(score, a)| (json!(score), a)).collect(), total)
+            }
+            SortKey::Date(field, order) => {
+                let collector = top.order_by_fast_field::<i64>(field, *order);
+                let (found, total) = searcher.search(&query, &(collector, Count)).map_err(failed)?;
+                (found.into_iter().map(|(value, a)| (json!(value), a)).collect(), total)
+            }
+        };
+        let mut hits = Vec::with_capacity(addresses.len());
+        for (key, address) in addresses.into_iter().take(request.size) {
+            let source = self.source(&searcher, address).map_err(failed)?;
+            let id = source.get("UID").cloned().unwrap_or(Value::Null);
+            let mut hit = json!({"_index": "plone", "_id": id, "_source": source});
+            match request.sort {
+                SortKey::Score => hit["_score"] = key,
+                SortKey::Date(..) => {
+                    hit["_score"] = Value::Null;
+                    hit["sort"] = json!([key]);
+                }
+            }
+            hits.push(hit);
+        }
+        let mut answer = json!({
+            "timed_out": false,
+            "hits": {"total": {"value": total, "relation": "eq"}, "hits": hits},
+        });
+        if let Some(aggregations) = &request.aggregations {
+            answer["aggregations"] = self.aggregate(&searcher, &query, aggregations)?;
+        }
+        Ok(answer)
+    }
+
+    fn aggregate(&self, searcher: &Searcher, query: &BooleanQuery, aggregations: &Value) -> Result<Value, QueryError> {
+        let aggs: Aggregations = serde_json::from_value(aggregations.clone())
+            .map_err(|e| QueryError { es_type: "x_content_parse_exception", reason: e.to_string() })?;
+        let limits = AggregationLimitsGuard::new(Some(AGGREGATION_MEMORY), Some(AGGREGATION_BUCKETS));
+        let collector = AggregationCollector::from_aggs(aggs, AggContextParams::new(limits, self.index_tokenizers()));
+        let results = searcher
+            .search(query, &collector)
+            .map_err(|e| QueryError { es_type: "search_phase_execution_exception", reason: e.to_string() })?;
+        serde_json::to_value(results).map_err(|e| QueryError::illegal(e.to_string()))
+    }
+
+    /// A hit's `_source`: what the index keeps of the object.
+    fn source(&self, searcher: &Searcher, address: DocAddress) -> tantivy::Result<Map<String, Value>> {
+        let f = &self.fields;
+        let stored: TantivyDocument = searcher.doc(address)?;
+        let text = |field| stored.get_first(field).and_then(|v| v.as_str()).unwrap_or_default().to_owned();
+        let mut source = Map::new();
+        source.insert("path".into(), json!(text(f.own_path)));
+        source.insert("title".into(), json!(text(f.title)));
+        source.insert("Description".into(), json!(text(f.description)));
+        source.insert("SearchableText".into(), json!(text(f.searchable_text)));
+        let segment = searcher.segment_reader(address.segment_ord);
+        for name in ["UID", "portal_type", "review_state"] {
+            let mut value = String::new();
+            if let Some(column) = segment.fast_fields().str(name)?
+                && let Some(ord) = column.term_ords(address.doc_id).next()
+            {
+                column.ord_to_str(ord, &mut value)?;
+            }
+            source.insert(name.into(), json!(value));
+        }
+        Ok(source)
+    }
+}

@@ -1,0 +1,122 @@
+//! `@raw-es-search`: the query DSL sent as is, answered in Elasticsearch's shape, always within
+//! what the caller may see; refusals in Elasticsearch's error body.
+
+use crate::support::{TestServer, read};
+use reqwest::Method;
+use serde_json::{Value, json};
+
+async fn raw(server: &TestServer, body: Value, anonymous: bool) -> (u16, Value) {
+    let request = if anonymous {
+        server.anonymous(Method::POST, "@raw-es-search")
+    } else {
+        server.admin(Method::POST, "@raw-es-search")
+    };
+    read(request.json(&body).send().await.unwrap()).await
+}
+
+fn ids(answer: &Value) -> Vec<String> {
+    answer["hits"]["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["_source"]["path"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Three public pages and a private one, all about gardens.
+async fn garden(server: &TestServer) {
+    for (id, title) in [("rosen", "Rosen im Garten"), ("tulpen", "Tulpen im Garten"), ("baeume", "Bäume im Garten")] {
+        server.create("", json!({"@type": "Document", "id": id, "title": title, "description": "Gartentipps"})).await;
+        server.transition(id, "publish").await;
+    }
+    server.create("", json!({"@type": "Document", "id": "geheim", "title": "Geheimer Garten"})).await;
+    server.create("", json!({"@type": "Folder", "id": "ordner", "title": "Gartenordner"})).await;
+    server.settle().await;
+}
+
+#[tokio::test]
+async fn raw_queries_answer_in_elasticsearchs_shape_and_only_with_what_the_caller_may_see() {
+    let server = TestServer::start().await;
+    garden(&server).await;
+    let query =
+        json!({"query": {"match": {"title": "Garten"}}, "aggs": {"types": {"terms": {"field": "portal_type"}}}});
+    let (status, admin) = raw(&server, query.clone(), false).await;
+    assert_eq!(status, 200, "{admin}");
+    assert_eq!(admin["hits"]["total"], json!({"value": 4, "relation": "eq"}));
+    let (status, anonymous) = raw(&server, query, true).await;
+    assert_eq!(status, 200);
+    assert_eq!(anonymous["hits"]["total"]["value"], 3, "the private page is not counted");
+    let mut found = ids(&anonymous);
+    found.sort();
+    assert_eq!(found, ["/Plone/baeume", "/Plone/rosen", "/Plone/tulpen"]);
+    let hit = &anonymous["hits"]["hits"][0];
+    assert!(hit["_id"].as_str().is_some_and(|id| id.len() == 32) && hit["_score"].as_f64().is_some(), "{hit}");
+    assert_eq!(hit["_source"]["portal_type"], "Document");
+    assert!(anonymous["took"].is_u64());
+    let buckets = &anonymous["aggregations"]["types"]["buckets"];
+    assert_eq!(buckets, &json!([{"key": "Document", "doc_count": 3}]), "no private document, no folder: {anonymous}");
+    let all = raw(&server, json!({"aggs": {"types": {"terms": {"field": "portal_type"}}}}), false).await.1;
+    assert_eq!(all["aggregations"]["types"]["buckets"].as_array().unwrap().len(), 2, "admin sees the folder type too");
+    assert!(!anonymous.to_string().contains("Geheimer"), "no trace of the private page");
+}
+
+#[tokio::test]
+async fn the_dsl_covers_bool_ids_patterns_sorting_and_paging() {
+    let server = TestServer::start().await;
+    garden(&server).await;
+    let paths = |answer: &Value| ids(answer);
+    let two_of_three = json!({"query": {"bool": {"should": [
+        {"match": {"title": "Rosen"}}, {"match": {"title": "Garten"}}, {"match": {"Description": "Gartentipps"}}],
+        "minimum_should_match": 3}}});
+    assert_eq!(paths(&raw(&server, two_of_three, true).await.1), ["/Plone/rosen"]);
+    let sorted = |from: usize, size: usize| json!({"query": {"prefix": {"portal_type": "Doc"}}, "sort": [{"created": "desc"}], "size": size, "from": from});
+    let (status, all) = raw(&server, sorted(0, 10), false).await;
+    assert_eq!(status, 200, "{all}");
+    let keys: Vec<i64> =
+        all["hits"]["hits"].as_array().unwrap().iter().map(|h| h["sort"][0].as_i64().unwrap()).collect();
+    assert_eq!(keys.len(), 4);
+    assert!(keys.windows(2).all(|w| w[0] >= w[1]), "newest first: {keys:?}");
+    let page = raw(&server, sorted(1, 2), false).await.1;
+    assert_eq!(paths(&page), paths(&all)[1..3], "a page is a slice of the whole order");
+    assert_eq!(page["hits"]["total"]["value"], 4);
+    let uid =
+        raw(&server, json!({"query": {"term": {"path": "/Plone/rosen"}}}), true).await.1["hits"]["hits"][0]["_id"]
+            .clone();
+    let by_id = json!({"query": {"constant_score": {"filter": {"ids": {"values": [uid]}}, "boost": 2.0}}});
+    let answer = raw(&server, by_id, true).await.1;
+    assert_eq!((paths(&answer), &answer["hits"]["hits"][0]["_score"]), (vec!["/Plone/rosen".to_owned()], &json!(2.0)));
+    let wildcard = json!({"query": {"wildcard": {"portal_type": {"value": "Fol*r"}}}});
+    assert_eq!(paths(&raw(&server, wildcard, false).await.1), ["/Plone/ordner"]);
+    let exists = json!({"query": {"bool": {"must_not": {"exists": {"field": "Subject"}}}}});
+    assert_eq!(raw(&server, exists, true).await.1["hits"]["total"]["value"], 3);
+}
+
+#[tokio::test]
+async fn refusals_come_in_elasticsearchs_error_body() {
+    let server = TestServer::start().await;
+    let cases = [
+        (json!({"query": {"mtch": {"title": "x"}}}), "parsing_exception", "unknown query [mtch]"),
+        (json!({"qurey": {}}), "parsing_exception", "Unknown key for a START_OBJECT in [qurey]."),
+        (
+            json!({"aggs": {"alles": {"global": {}}}}),
+            "illegal_argument_exception",
+            "[global] aggregations ignore the security filter",
+        ),
+        (
+            json!({"size": 10_001}),
+            "illegal_argument_exception",
+            "Result window is too large, from + size must be less than or equal to: [10000] but was [10001].",
+        ),
+    ];
+    for (body, kind, reason) in cases {
+        let (status, error) = raw(&server, body.clone(), true).await;
+        assert_eq!(status, 400, "{body}");
+        assert_eq!(
+            error,
+            json!({"error": {"root_cause": [{"type": kind, "reason": reason}], "type": kind, "reason": reason}, "status": 400})
+        );
+    }
+    let response = server.anonymous(Method::POST, "@raw-es-search").body("{").send().await.unwrap();
+    let (status, error) = read(response).await;
+    assert_eq!((status, &error["error"]["type"]), (400, &json!("x_content_parse_exception")));
+}
