@@ -58,6 +58,17 @@ async fn raw_queries_answer_in_elasticsearchs_shape_and_only_with_what_the_calle
     let all = raw(&server, json!({"aggs": {"types": {"terms": {"field": "portal_type"}}}}), false).await.1;
     assert_eq!(all["aggregations"]["types"]["buckets"].as_array().unwrap().len(), 2, "admin sees the folder type too");
     assert!(!anonymous.to_string().contains("Geheimer"), "no trace of the private page");
+
+    let marked = json!({"query": {"match": {"title": "Rosen"}}, "highlight": {"fields": {"title": {}, "portal_type": {}},
+                        "pre_tags": ["<b>"], "post_tags": ["</b>"]}});
+    let (status, answer) = raw(&server, marked, true).await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["hits"]["hits"][0]["highlight"], json!({"title": ["<b>Rosen</b> im Garten"]}));
+    let plain = json!({"query": {"match": {"title": "Rosen"}}, "highlight": {"fields": [{"title": {}}]}});
+    assert_eq!(
+        raw(&server, plain, true).await.1["hits"]["hits"][0]["highlight"]["title"][0],
+        "<em>Rosen</em> im Garten"
+    );
 }
 
 #[tokio::test]

@@ -105,6 +105,8 @@ pub struct RawRequest {
     pub sort: SortKey,
     /// Aggregations in Elasticsearch's request form.
     pub aggregations: Option<serde_json::Value>,
+    /// Fragments of these full-text fields around the matches, marked so.
+    pub highlight: Option<(Vec<String>, Highlight)>,
 }
 
 /// How matches are marked in fragments.

@@ -7,7 +7,7 @@
 
 use crate::Search;
 use crate::dsl::{QueryError, custom_fields};
-use crate::engine::{RawRequest, SortKey};
+use crate::engine::{Highlight, RawRequest, SortKey};
 use crate::records::CUSTOM_FIELDS;
 use crate::scope::caller_filters;
 use serde_json::{Map, Value, json};
@@ -60,7 +60,18 @@ fn parse(body: &[u8]) -> Result<RawRequest, QueryError> {
         Err(e) => return Err(QueryError { es_type: "x_content_parse_exception", reason: e.to_string() }),
     };
     for (key, value) in &body {
-        let known = ["query", "aggs", "aggregations", "size", "from", "sort", "track_total_hits", "_source", "timeout"];
+        let known = [
+            "query",
+            "aggs",
+            "aggregations",
+            "size",
+            "from",
+            "sort",
+            "track_total_hits",
+            "_source",
+            "timeout",
+            "highlight",
+        ];
         if !known.contains(&key.as_str()) {
             return Err(QueryError::parsing(format!("Unknown key for a {} in [{key}].", token_kind(value))));
         }
@@ -93,7 +104,31 @@ fn parse(body: &[u8]) -> Result<RawRequest, QueryError> {
         size,
         sort: sort(body.get("sort"))?,
         aggregations,
+        highlight: body.get("highlight").map(highlight).transpose()?,
     })
+}
+
+/// `{fields: {name: {…}} | [{name: {…}}], pre_tags, post_tags, fragment_size}`; tags default to
+/// `<em>`/`</em>`, fragments to 100 characters, as in Elasticsearch.
+fn highlight(spec: &Value) -> Result<(Vec<String>, Highlight), QueryError> {
+    let names: Vec<String> = match spec.get("fields") {
+        Some(Value::Object(fields)) => fields.keys().cloned().collect(),
+        Some(Value::Array(fields)) => {
+            fields.iter().filter_map(Value::as_object).flat_map(|f| f.keys().cloned()).collect()
+        }
+        _ => return Err(QueryError::parsing("[highlight] requires [fields]")),
+    };
+    let tag = |key: &str, default: &str| {
+        spec.get(key)
+            .and_then(Value::as_array)
+            .and_then(|tags| tags.first())
+            .and_then(Value::as_str)
+            .unwrap_or(default)
+            .to_owned()
+    };
+    let size = spec.get("fragment_size").and_then(Value::as_u64).unwrap_or(100);
+    let max_chars = usize::try_from(size).unwrap_or(100).clamp(1, 10_000);
+    Ok((names, Highlight { pre: tag("pre_tags", "<em>"), post: tag("post_tags", "</em>"), max_chars }))
 }
 
 /// One sort key: `_score`, or a date field with its order (`"modified"`, `{"modified":

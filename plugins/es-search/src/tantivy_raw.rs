@@ -10,6 +10,7 @@ use tantivy::aggregation::{AggContextParams, AggregationCollector, AggregationLi
 use tantivy::collector::{Count, TopDocs};
 use tantivy::query::{BooleanQuery, Occur, Query};
 use tantivy::schema::Value as _;
+use tantivy::snippet::SnippetGenerator;
 use tantivy::{DocAddress, Searcher, TantivyDocument};
 
 /// Bounds of one raw query's aggregations.
@@ -20,7 +21,8 @@ impl TantivyEngine {
     /// Runs a raw query.
     pub(crate) fn run_raw(&self, request: &RawRequest) -> Result<Value, QueryError> {
         let mapping = dsl::Mapping { fields: &self.fields, custom: &request.custom };
-        let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, dsl::translate(&mapping, &request.query)?)];
+        let text_query = dsl::translate(&mapping, &request.query)?;
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, text_query.box_clone())];
         self.filters(&request.filters, &mut clauses);
         let query = BooleanQuery::new(clauses);
         let searcher = self.reader.searcher();
@@ -40,11 +42,37 @@ impl TantivyEngine {
                 (found.into_iter().map(|(value, a)| (json!(value), a)).collect(), total)
             }
         };
+        let mut fragments = Vec::new();
+        if let Some((names, marks)) = &request.highlight {
+            for name in names {
+                // Only full-text fields have fragments; Elasticsearch skips the others too.
+                if let Ok(dsl::Kind::Text(field)) = dsl::field(&mapping, name) {
+                    let mut generator =
+                        SnippetGenerator::create(&searcher, text_query.as_ref(), field).map_err(failed)?;
+                    generator.set_max_num_chars(marks.max_chars);
+                    fragments.push((name.clone(), generator));
+                }
+            }
+        }
         let mut hits = Vec::with_capacity(addresses.len());
         for (key, address) in addresses.into_iter().take(request.size) {
-            let source = self.source(&searcher, address).map_err(failed)?;
+            let stored: TantivyDocument = searcher.doc(address).map_err(failed)?;
+            let source = self.source(&searcher, address, &stored).map_err(failed)?;
             let id = source.get("UID").cloned().unwrap_or(Value::Null);
             let mut hit = json!({"_index": "plone", "_id": id, "_source": source});
+            if let Some((_, marks)) = &request.highlight {
+                let mut marked = Map::new();
+                for (name, generator) in &fragments {
+                    let mut snippet = generator.snippet_from_doc(&stored);
+                    snippet.set_snippet_prefix_postfix(&marks.pre, &marks.post);
+                    if !snippet.is_empty() {
+                        marked.insert(name.clone(), json!([snippet.to_html()]));
+                    }
+                }
+                if !marked.is_empty() {
+                    hit["highlight"] = Value::Object(marked);
+                }
+            }
             match request.sort {
                 SortKey::Score => hit["_score"] = key,
                 SortKey::Date(..) => {
@@ -76,9 +104,13 @@ impl TantivyEngine {
     }
 
     /// A hit's `_source`: what the index keeps of the object.
-    fn source(&self, searcher: &Searcher, address: DocAddress) -> tantivy::Result<Map<String, Value>> {
+    fn source(
+        &self,
+        searcher: &Searcher,
+        address: DocAddress,
+        stored: &TantivyDocument,
+    ) -> tantivy::Result<Map<String, Value>> {
         let f = &self.fields;
-        let stored: TantivyDocument = searcher.doc(address)?;
         let text = |field| stored.get_first(field).and_then(|v| v.as_str()).unwrap_or_default().to_owned();
         let mut source = Map::new();
         source.insert("path".into(), json!(text(f.own_path)));
