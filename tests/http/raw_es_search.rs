@@ -98,6 +98,13 @@ async fn the_dsl_covers_bool_ids_patterns_sorting_and_paging() {
     assert_eq!((paths(&answer), &answer["hits"]["hits"][0]["_score"]), (vec!["/Plone/rosen".to_owned()], &json!(2.0)));
     let wildcard = json!({"query": {"wildcard": {"portal_type": {"value": "Fol*r"}}}});
     assert_eq!(paths(&raw(&server, wildcard, false).await.1), ["/Plone/ordner"]);
+    let typing = json!({"query": {"multi_match": {"query": "Garten Tul", "type": "bool_prefix", "operator": "and",
+                                                  "fields": ["title", "Description"]}}});
+    assert_eq!(paths(&raw(&server, typing, true).await.1), ["/Plone/tulpen"], "the last word is a prefix");
+    let stop_words =
+        |zero: &str| json!({"query": {"match": {"title": {"query": "der die das", "zero_terms_query": zero}}}});
+    assert_eq!(raw(&server, stop_words("none"), true).await.1["hits"]["total"]["value"], 0);
+    assert_eq!(raw(&server, stop_words("all"), true).await.1["hits"]["total"]["value"], 3, "all the caller may see");
     let exists = json!({"query": {"bool": {"must_not": {"exists": {"field": "Subject"}}}}});
     assert_eq!(raw(&server, exists, true).await.1["hits"]["total"]["value"], 3);
 }
@@ -108,6 +115,11 @@ async fn refusals_come_in_elasticsearchs_error_body() {
     let cases = [
         (json!({"query": {"mtch": {"title": "x"}}}), "parsing_exception", "unknown query [mtch]"),
         (json!({"qurey": {}}), "parsing_exception", "Unknown key for a START_OBJECT in [qurey]."),
+        (
+            json!({"query": {"multi_match": {"query": "x", "type": "most", "fields": ["title"]}}}),
+            "parsing_exception",
+            "failed to parse [multi_match] query type [most]. unknown type.",
+        ),
         (
             json!({"aggs": {"alles": {"global": {}}}}),
             "illegal_argument_exception",

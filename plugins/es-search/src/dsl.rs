@@ -101,7 +101,7 @@ pub(crate) fn field(mapping: &Mapping<'_>, name: &str) -> Result<Kind, QueryErro
 }
 
 /// The terms of `text` in `field`: analysed for full-text fields, as they are for keywords.
-fn terms(kind: &Kind, text: &str) -> Vec<(usize, Term)> {
+pub(crate) fn terms(kind: &Kind, text: &str) -> Vec<(usize, Term)> {
     let analysed = |make: &dyn Fn(&str) -> Term| {
         let mut analyzer = german();
         let mut stream = analyzer.token_stream(text);
@@ -197,7 +197,14 @@ fn translate_at(fields: &Mapping<'_>, clause: &Value, depth: usize) -> Result<Bo
             let (field_name, options) = single(body)?;
             let text = query_text(options)?;
             let all = options.get("operator").and_then(Value::as_str).is_some_and(|o| o.eq_ignore_ascii_case("and"));
-            matching(&field(fields, field_name)?, &text, all)
+            let kind = field(fields, field_name)?;
+            // Only stop words: nothing, unless `zero_terms_query` asks for everything.
+            if terms(&kind, &text).is_empty() && options.get("zero_terms_query").and_then(Value::as_str) == Some("all")
+            {
+                Box::new(AllQuery)
+            } else {
+                matching(&kind, &text, all)
+            }
         }
         "match_phrase" => {
             let (field_name, options) = single(body)?;
@@ -301,7 +308,13 @@ fn phrase_prefix(kind: &Kind, text: &str) -> Box<dyn Query> {
 
 fn multi_match(fields: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query>, QueryError> {
     let text = query_text(body)?;
-    let phrase_type = body.get("type").and_then(Value::as_str) == Some("phrase");
+    let kind_of_match = body.get("type").and_then(Value::as_str).unwrap_or("best_fields");
+    if !["best_fields", "phrase", "bool_prefix"].contains(&kind_of_match) {
+        return Err(QueryError::parsing(format!(
+            "failed to parse [multi_match] query type [{kind_of_match}]. unknown type."
+        )));
+    }
+    let all = body.get("operator").and_then(Value::as_str).is_some_and(|o| o.eq_ignore_ascii_case("and"));
     let names =
         body.get("fields").and_then(Value::as_array).ok_or_else(|| QueryError::parsing("multi_match needs fields"))?;
     let mut disjuncts: Vec<Box<dyn Query>> = Vec::new();
@@ -311,7 +324,11 @@ fn multi_match(fields: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query>, Que
             None => (name, 1.0),
         };
         let kind = field(fields, name)?;
-        let query = if phrase_type { phrase(&kind, &text, 0) } else { matching(&kind, &text, false) };
+        let query = match kind_of_match {
+            "phrase" => phrase(&kind, &text, 0),
+            "bool_prefix" => dsl_values::bool_prefix(terms(&kind, &text), all)?,
+            _ => matching(&kind, &text, all),
+        };
         disjuncts.push(Box::new(BoostQuery::new(query, boost)));
     }
     Ok(Box::new(DisjunctionMaxQuery::new(disjuncts)))

@@ -5,7 +5,8 @@ use crate::dsl::{Kind, Mapping, QueryError, any_term, field, single};
 use serde_json::Value;
 use std::ops::Bound;
 use tantivy::Term;
-use tantivy::query::{ConstScoreQuery, ExistsQuery, Query, RangeQuery, RegexQuery};
+use tantivy::query::{BooleanQuery, ConstScoreQuery, ExistsQuery, Occur, Query, RangeQuery, RegexQuery, TermQuery};
+use tantivy::schema::IndexRecordOption;
 
 /// The longest prefix or wildcard pattern, in bytes (each becomes an automaton).
 const MAX_PATTERN: usize = 256;
@@ -94,6 +95,27 @@ pub fn pattern(mapping: &Mapping<'_>, body: &Value, kind: Pattern) -> Result<Box
     };
     let query = RegexQuery::from_pattern(&regex, f).map_err(|e| QueryError::parsing(e.to_string()))?;
     Ok(Box::new(ConstScoreQuery::new(Box::new(query), 1.0)))
+}
+
+/// `multi_match`'s `bool_prefix` on one field: every analysed word but the last as a term, the
+/// last as a prefix (what a search-as-you-type box sends); `and` makes every one required.
+pub fn bool_prefix(terms: Vec<(usize, Term)>, all: bool) -> Result<Box<dyn Query>, QueryError> {
+    let occur = if all { Occur::Must } else { Occur::Should };
+    let count = terms.len();
+    let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::with_capacity(count);
+    for (index, (_, term)) in terms.into_iter().enumerate() {
+        let query: Box<dyn Query> = match term.value().as_str() {
+            Some(word) if index + 1 == count => {
+                let prefix = format!("{}.*", regex::escape(word));
+                Box::new(
+                    RegexQuery::from_pattern(&prefix, term.field()).map_err(|e| QueryError::parsing(e.to_string()))?,
+                )
+            }
+            _ => Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs)),
+        };
+        clauses.push((occur, query));
+    }
+    Ok(Box::new(BooleanQuery::new(clauses)))
 }
 
 /// `minimum_should_match` as Elasticsearch reads it: `2`, `"2"`, `"-1"`, `"75%"`, `"-25%"`.
