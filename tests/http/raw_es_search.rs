@@ -105,6 +105,16 @@ async fn the_dsl_covers_bool_ids_patterns_sorting_and_paging() {
         |zero: &str| json!({"query": {"match": {"title": {"query": "der die das", "zero_terms_query": zero}}}});
     assert_eq!(raw(&server, stop_words("none"), true).await.1["hits"]["total"]["value"], 0);
     assert_eq!(raw(&server, stop_words("all"), true).await.1["hits"]["total"]["value"], 3, "all the caller may see");
+    let lucene = json!({"query": {"query_string": {"query": "Title:Häuser OR (Gärten AND NOT Title:Tulpen)",
+                                                   "default_field": "Title"}}});
+    let (status, answer) = raw(&server, lucene, true).await;
+    assert_eq!(status, 200, "{answer}");
+    let mut found = paths(&answer);
+    found.sort();
+    assert_eq!(found, ["/Plone/baeume", "/Plone/rosen"], "German forms meet: Gärten finds Garten");
+    let broken = json!({"query": {"query_string": {"query": "Title:(Rosen"}}});
+    let (status, error) = raw(&server, broken, true).await;
+    assert_eq!((status, &error["error"]["type"]), (400, &json!("query_shard_exception")), "{error}");
     let exists = json!({"query": {"bool": {"must_not": {"exists": {"field": "Subject"}}}}});
     assert_eq!(raw(&server, exists, true).await.1["hits"]["total"]["value"], 3);
 }

@@ -7,9 +7,9 @@
 //! `@raw-es-search` needs.
 
 use crate::analysis::german;
-use crate::dsl_values;
 use crate::engine::EngineError;
 use crate::schema::Fields;
+use crate::{dsl_query_string, dsl_values};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -240,6 +240,7 @@ fn translate_at(fields: &Mapping<'_>, clause: &Value, depth: usize) -> Result<Bo
             return Ok(Box::new(ConstScoreQuery::new(translate_at(fields, filter, depth + 1)?, boost)));
         }
         "ids" => dsl_values::ids(fields, body)?,
+        "query_string" => dsl_query_string::query_string(fields, body)?,
         "exists" => dsl_values::exists(fields, body)?,
         "prefix" => dsl_values::pattern(fields, body, dsl_values::Pattern::Prefix)?,
         "wildcard" => dsl_values::pattern(fields, body, dsl_values::Pattern::Wildcard)?,

@@ -7,6 +7,7 @@
 pub mod analysis;
 pub mod document;
 pub mod dsl;
+mod dsl_query_string;
 mod dsl_values;
 pub mod engine;
 mod es_search;
