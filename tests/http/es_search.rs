@@ -368,3 +368,19 @@ async fn volto_blocks_count_toward_the_text() {
     let response = server.admin(Method::PATCH, "v").json(&json!({"blocks": deep})).send().await.unwrap();
     crate::support::assert_error(response, 400, "validation_failed").await;
 }
+
+#[tokio::test]
+async fn a_second_server_cannot_take_an_index_directory_in_use() {
+    let dir = tempfile::tempdir().unwrap();
+    let database = format!("sqlite://{}?mode=rwc", dir.path().join("wcs.db").display());
+    let config = || {
+        let mut config = crate::support::config(database.clone());
+        config.data_dir = Some(dir.path().to_path_buf());
+        config
+    };
+    let (first, _) = wcs::open_app(config()).await.unwrap();
+    let refused = wcs::open_app(config()).await.err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(refused.contains("is in use by another running server"), "{refused}");
+    let search = first.extensions.get::<wcs_plugin_es_search::Search>().unwrap();
+    assert!(search.engine.position().unwrap().is_some(), "the first server's index is intact");
+}

@@ -42,7 +42,14 @@ impl TantivyEngine {
             None => Index::create_in_ram(schema),
         };
         register_analyzers(&index);
-        let writer = index.writer(WRITER_MEMORY)?;
+        let writer = index.writer(WRITER_MEMORY).map_err(|err| match (err, dir) {
+            (tantivy::TantivyError::LockFailure(..), Some(dir)) => EngineError(format!(
+                "the search index {} is in use by another running server; with the embedded engine each \
+                 instance needs its own --data-dir",
+                dir.display()
+            )),
+            (err, _) => EngineError::from(err),
+        })?;
         let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
         Ok(TantivyEngine { index, fields, writer: Mutex::new(writer), reader })
     }
