@@ -64,6 +64,19 @@ async fn raw_queries_answer_in_elasticsearchs_shape_and_only_with_what_the_calle
     let (status, answer) = raw(&server, marked, true).await;
     assert_eq!(status, 200, "{answer}");
     assert_eq!(answer["hits"]["hits"][0]["highlight"], json!({"title": ["<b>Rosen</b> im Garten"]}));
+    let typo = json!({"suggest": {"text": "Rosn Geheimr", "fix": {"term": {"field": "SearchableText"}}}, "size": 0});
+    let (status, answer) = raw(&server, typo, true).await;
+    assert_eq!(status, 200, "{answer}");
+    let entries = answer["suggest"]["fix"].as_array().unwrap();
+    assert_eq!(
+        (&entries[0]["text"], &entries[0]["offset"], &entries[0]["length"]),
+        (&json!("Rosn"), &json!(0), &json!(4))
+    );
+    assert!(!entries[0]["options"].as_array().unwrap().is_empty(), "{answer}");
+    assert_eq!(entries[1]["options"], json!([]), "words of the private page are never offered: {answer}");
+    let phrase = json!({"suggest": {"p": {"text": "x", "phrase": {"field": "title"}}}});
+    let (status, error) = raw(&server, phrase, true).await;
+    assert_eq!((status, &error["error"]["type"]), (400, &json!("illegal_argument_exception")));
     let plain = json!({"query": {"match": {"title": "Rosen"}}, "highlight": {"fields": [{"title": {}}]}});
     assert_eq!(
         raw(&server, plain, true).await.1["hits"]["hits"][0]["highlight"]["title"][0],

@@ -16,6 +16,7 @@ pub mod indexer;
 mod patterns;
 mod popular_searches;
 mod raw_es_search;
+mod raw_suggest;
 pub mod records;
 pub mod schema;
 mod scope;

@@ -8,6 +8,7 @@
 use crate::Search;
 use crate::dsl::{QueryError, custom_fields};
 use crate::engine::{Highlight, RawRequest, SortKey};
+use crate::raw_suggest::{self, TermSuggester};
 use crate::records::CUSTOM_FIELDS;
 use crate::scope::caller_filters;
 use serde_json::{Map, Value, json};
@@ -37,12 +38,20 @@ async fn raw_es_search(ctx: Ctx) -> ApiResult<Response> {
     let search = ctx.app.extensions.get::<Search>().ok_or_else(|| ApiError::internal("search engine not started"))?;
     let started = Instant::now();
     let custom = custom_fields(&ctx.app.record_value(&CUSTOM_FIELDS).await?);
-    let request = match parse(&ctx.body) {
-        Ok(parsed) => RawRequest { custom, filters: caller_filters(&ctx), ..parsed },
+    let (request, suggesters) = match parse(&ctx.body) {
+        Ok((parsed, suggesters)) => (RawRequest { custom, filters: caller_filters(&ctx), ..parsed }, suggesters),
         Err(refused) => return Ok(es_error(&refused)),
     };
     let engine = search.engine.clone();
-    let answer = tokio::task::spawn_blocking(move || engine.raw(&request)).await.map_err(ApiError::internal)?;
+    let answer = tokio::task::spawn_blocking(move || {
+        let mut body = engine.raw(&request)?;
+        if !suggesters.is_empty() {
+            body["suggest"] = raw_suggest::run(engine.as_ref(), &suggesters, &request.filters)?;
+        }
+        Ok::<_, QueryError>(body)
+    })
+    .await
+    .map_err(ApiError::internal)?;
     match answer {
         Ok(mut body) => {
             body["took"] = json!(u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX));
@@ -53,7 +62,7 @@ async fn raw_es_search(ctx: Ctx) -> ApiResult<Response> {
 }
 
 /// The request body, checked; custom fields and filters are the caller's to add.
-fn parse(body: &[u8]) -> Result<RawRequest, QueryError> {
+fn parse(body: &[u8]) -> Result<(RawRequest, Vec<TermSuggester>), QueryError> {
     let body: Map<String, Value> = match serde_json::from_slice(if body.is_empty() { b"{}" } else { body }) {
         Ok(Value::Object(body)) => body,
         Ok(_) => return Err(QueryError::parsing("request body must be a JSON object")),
@@ -71,6 +80,7 @@ fn parse(body: &[u8]) -> Result<RawRequest, QueryError> {
             "_source",
             "timeout",
             "highlight",
+            "suggest",
         ];
         if !known.contains(&key.as_str()) {
             return Err(QueryError::parsing(format!("Unknown key for a {} in [{key}].", token_kind(value))));
@@ -96,7 +106,8 @@ fn parse(body: &[u8]) -> Result<RawRequest, QueryError> {
     if let Some(aggregations) = &aggregations {
         check_aggregations(aggregations)?;
     }
-    Ok(RawRequest {
+    let suggesters = body.get("suggest").map(raw_suggest::parse).transpose()?.unwrap_or_default();
+    let request = RawRequest {
         query: body.get("query").cloned().unwrap_or_else(|| json!({"match_all": {}})),
         custom: Default::default(),
         filters: Default::default(),
@@ -105,7 +116,8 @@ fn parse(body: &[u8]) -> Result<RawRequest, QueryError> {
         sort: sort(body.get("sort"))?,
         aggregations,
         highlight: body.get("highlight").map(highlight).transpose()?,
-    })
+    };
+    Ok((request, suggesters))
 }
 
 /// `{fields: {name: {…}} | [{name: {…}}], pre_tags, post_tags, fragment_size}`; tags default to
@@ -223,7 +235,7 @@ mod tests {
             refused(r#"{"from": 9995, "size": 10}"#).is_some_and(|r| r.1.starts_with("Result window is too large"))
         );
         assert_eq!(
-            parse(br#"{"sort": [{"modified": {"order": "desc"}}]}"#).unwrap_or_else(|e| panic!("{e}")).sort,
+            parse(br#"{"sort": [{"modified": {"order": "desc"}}]}"#).unwrap_or_else(|e| panic!("{e}")).0.sort,
             SortKey::Date("modified".into(), tantivy::Order::Desc)
         );
     }
