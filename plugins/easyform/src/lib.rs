@@ -8,13 +8,14 @@ mod limiter;
 mod mailer;
 mod model;
 mod model_field;
+mod model_xml;
 mod serializer;
 mod storage;
 mod submissions;
 mod submit;
 mod validate;
+mod xml_tree;
 
-pub use model::{DEFAULT_MODEL, FieldType, FormField, parse_json, parse_xml, to_xml};
 use std::sync::Arc;
 use wcs_core::plugin::Registrar;
 use wcs_core::service::StartHook;

@@ -1,10 +1,6 @@
-//! A form's fields, read from and written as collective.easyform's `fields_model`: the
-//! zope.schema model XML (`plone.supermodel`), so forms exported from Plone import unchanged.
-//! Imported XML is kept as sent, so exporting gives back exactly what was imported; a schema
-//! sent as JSON is written out as such XML.
+//! A form's fields: their types, the JSON shape clients see and send, and the rules every schema
+//! meets. The XML form (`fields_model`) is read and written in `model_xml`.
 
-use quick_xml::Reader;
-use quick_xml::events::{BytesStart, Event};
 use serde_json::{Value, json};
 
 /// The largest model accepted, in bytes.
@@ -13,12 +9,6 @@ pub const MAX_MODEL_BYTES: usize = 256 * 1024;
 pub const MAX_FIELDS: usize = 200;
 /// The most choices a field may offer.
 pub const MAX_ITEMS: usize = 500;
-/// How deep the XML may nest.
-const MAX_DEPTH: usize = 16;
-
-/// The supermodel namespace of the XML written for JSON schemas.
-const SCHEMA_NS: &str = "http://namespaces.plone.org/supermodel/schema";
-const EASYFORM_NS: &str = "http://namespaces.plone.org/supermodel/easyform";
 
 /// Collective.easyform's default form: reply-to address, topic and comments.
 pub const DEFAULT_MODEL: &str = r#"<model xmlns="http://namespaces.plone.org/supermodel/schema" xmlns:easyform="http://namespaces.plone.org/supermodel/easyform">
@@ -142,172 +132,6 @@ impl FormField {
     }
 }
 
-/// A parsed XML element: local name, attributes by local name, text and children.
-#[derive(Default)]
-struct Node {
-    name: String,
-    attributes: Vec<(String, String)>,
-    text: String,
-    children: Vec<Node>,
-}
-
-impl Node {
-    fn attribute(&self, name: &str) -> Option<&str> {
-        self.attributes.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
-    }
-
-    fn child(&self, name: &str) -> Option<&Node> {
-        self.children.iter().find(|c| c.name == name)
-    }
-
-    fn child_text(&self, name: &str) -> Option<&str> {
-        self.child(name).map(|c| c.text.trim())
-    }
-}
-
-/// The fields of a `fields_model` document.
-pub fn parse_xml(xml: &str) -> Result<Vec<FormField>, String> {
-    if xml.len() > MAX_MODEL_BYTES {
-        return Err(format!("The model is larger than {MAX_MODEL_BYTES} bytes."));
-    }
-    let root = parse_tree(xml)?;
-    if root.name != "model" {
-        return Err("The model must be a <model> document.".into());
-    }
-    let schema = root.child("schema").ok_or("The model has no <schema>.")?;
-    let mut fields = Vec::new();
-    collect_fields(schema, &mut fields)?;
-    check(&fields)?;
-    Ok(fields)
-}
-
-/// Fields of the schema and of its fieldsets, in document order.
-fn collect_fields(parent: &Node, fields: &mut Vec<FormField>) -> Result<(), String> {
-    for node in &parent.children {
-        match node.name.as_str() {
-            "field" => fields.push(field_from_xml(node)?),
-            "fieldset" => collect_fields(node, fields)?,
-            _ => {}
-        }
-    }
-    Ok(())
-}
-
-fn field_from_xml(node: &Node) -> Result<FormField, String> {
-    let name = node.attribute("name").ok_or("A <field> has no name.")?.to_owned();
-    let zope_type = node.attribute("type").unwrap_or_default();
-    let validators = node.attribute("validators").unwrap_or_default();
-    let items_of = |node: &Node| -> Vec<(String, String)> {
-        node.child("values")
-            .map(|values| {
-                values
-                    .children
-                    .iter()
-                    .filter(|e| e.name == "element")
-                    .map(|e| {
-                        let title = e.text.trim().to_owned();
-                        (e.attribute("key").map_or_else(|| title.clone(), str::to_owned), title)
-                    })
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    let short = zope_type.rsplit('.').next().unwrap_or_default();
-    let (kind, items) = match short {
-        "TextLine" if validators.contains("isValidEmail") => (FieldType::Email, Vec::new()),
-        "TextLine" | "ASCIILine" => (FieldType::TextLine, Vec::new()),
-        "Email" => (FieldType::Email, Vec::new()),
-        "Text" => (FieldType::Text, Vec::new()),
-        "Choice" => (FieldType::Choice, items_of(node)),
-        "Set" | "List" | "Tuple" | "FrozenSet" => {
-            let value_type =
-                node.child("value_type").filter(|v| v.attribute("type").is_some_and(|t| t.ends_with("Choice")));
-            let value_type =
-                value_type.ok_or_else(|| format!("Field '{name}': only lists of choices are supported."))?;
-            (FieldType::MultiChoice, items_of(value_type))
-        }
-        "Bool" => (FieldType::Bool, Vec::new()),
-        "Int" => (FieldType::Int, Vec::new()),
-        "Date" => (FieldType::Date, Vec::new()),
-        _ => return Err(format!("Field '{name}': the type '{zope_type}' is not supported.")),
-    };
-    let number = |tag: &str| node.child_text(tag).and_then(|t| t.parse::<i64>().ok());
-    Ok(FormField {
-        title: node.child_text("title").unwrap_or(&name).to_owned(),
-        description: node.child_text("description").unwrap_or_default().to_owned(),
-        // zope.schema fields are required unless they say otherwise.
-        required: node.child_text("required").is_none_or(|r| r != "False"),
-        max_length: node.child_text("max_length").and_then(|t| t.parse().ok()),
-        min: number("min"),
-        max: number("max"),
-        name,
-        kind,
-        items,
-    })
-}
-
-/// Reads the document into a tree, bounded in depth.
-fn parse_tree(xml: &str) -> Result<Node, String> {
-    let mut reader = Reader::from_str(xml);
-    let mut stack: Vec<Node> = vec![Node::default()];
-    loop {
-        match reader.read_event().map_err(|e| format!("The model is not well-formed XML: {e}"))? {
-            Event::Start(start) => {
-                if stack.len() > MAX_DEPTH {
-                    return Err("The model nests too deeply.".into());
-                }
-                stack.push(element(&start)?);
-            }
-            Event::Empty(start) => {
-                let node = element(&start)?;
-                stack.last_mut().ok_or("unbalanced XML")?.children.push(node);
-            }
-            Event::End(_) => {
-                let node = stack.pop().ok_or("unbalanced XML")?;
-                stack.last_mut().ok_or("The model is not well-formed XML.")?.children.push(node);
-            }
-            Event::Text(text) => {
-                let text = text.decode().map_err(|e| format!("The model is not well-formed XML: {e}"))?;
-                let text =
-                    quick_xml::escape::unescape(&text).map_err(|e| format!("The model is not well-formed XML: {e}"))?;
-                stack.last_mut().ok_or("unbalanced XML")?.text.push_str(&text);
-            }
-            Event::CData(data) => {
-                let text = String::from_utf8_lossy(&data).into_owned();
-                stack.last_mut().ok_or("unbalanced XML")?.text.push_str(&text);
-            }
-            Event::GeneralRef(reference) => {
-                let name = reference.decode().map_err(|e| format!("The model is not well-formed XML: {e}"))?;
-                let resolved = quick_xml::escape::resolve_predefined_entity(&name)
-                    .map(str::to_owned)
-                    .or_else(|| reference.resolve_char_ref().ok().flatten().map(String::from))
-                    .ok_or_else(|| format!("The model uses an unknown entity '&{name};'."))?;
-                stack.last_mut().ok_or("unbalanced XML")?.text.push_str(&resolved);
-            }
-            Event::Eof => break,
-            _ => {}
-        }
-    }
-    let mut document = stack.pop().filter(|_| stack.is_empty()).ok_or("The model is not well-formed XML.")?;
-    document
-        .children
-        .pop()
-        .filter(|_| document.children.is_empty())
-        .ok_or_else(|| "The model must have one root element.".into())
-}
-
-fn element(start: &BytesStart<'_>) -> Result<Node, String> {
-    let local = |name: &[u8]| String::from_utf8_lossy(name.rsplit(|b| *b == b':').next().unwrap_or(name)).into_owned();
-    let mut node = Node { name: local(start.name().as_ref()), ..Node::default() };
-    for attribute in start.attributes() {
-        let attribute = attribute.map_err(|e| format!("The model is not well-formed XML: {e}"))?;
-        let value =
-            attribute.unescape_value().map_err(|e| format!("The model is not well-formed XML: {e}"))?.into_owned();
-        node.attributes.push((local(attribute.key.as_ref()), value));
-    }
-    Ok(node)
-}
-
 /// The fields of a schema sent as JSON: a list in the `form_fields` shape (`name` with or
 /// without `form.widgets.`, `type`, `title`, `description`, `required`, `items`, `max_length`).
 pub fn parse_json(fields: &[Value]) -> Result<Vec<FormField>, String> {
@@ -353,7 +177,7 @@ pub fn parse_json(fields: &[Value]) -> Result<Vec<FormField>, String> {
 }
 
 /// Rules every schema meets, however it came.
-fn check(fields: &[FormField]) -> Result<(), String> {
+pub(crate) fn check(fields: &[FormField]) -> Result<(), String> {
     if fields.len() > MAX_FIELDS {
         return Err(format!("A form has at most {MAX_FIELDS} fields."));
     }
@@ -379,64 +203,11 @@ fn check(fields: &[FormField]) -> Result<(), String> {
     Ok(())
 }
 
-/// The `fields_model` XML of a schema.
-pub fn to_xml(fields: &[FormField]) -> String {
-    let escape = |text: &str| quick_xml::escape::escape(text).into_owned();
-    let mut xml = format!("<model xmlns=\"{SCHEMA_NS}\" xmlns:easyform=\"{EASYFORM_NS}\">\n  <schema>\n");
-    for field in fields {
-        let (zope_type, validators) = match field.kind {
-            FieldType::TextLine => ("zope.schema.TextLine", ""),
-            FieldType::Email => ("zope.schema.TextLine", " easyform:validators=\"isValidEmail\""),
-            FieldType::Text => ("zope.schema.Text", ""),
-            FieldType::Choice => ("zope.schema.Choice", ""),
-            FieldType::MultiChoice => ("zope.schema.Set", ""),
-            FieldType::Bool => ("zope.schema.Bool", ""),
-            FieldType::Int => ("zope.schema.Int", ""),
-            FieldType::Date => ("zope.schema.Date", ""),
-        };
-        xml.push_str(&format!("    <field name=\"{}\" type=\"{zope_type}\"{validators}>\n", escape(&field.name)));
-        xml.push_str(&format!("      <title>{}</title>\n", escape(&field.title)));
-        if !field.description.is_empty() {
-            xml.push_str(&format!("      <description>{}</description>\n", escape(&field.description)));
-        }
-        if !field.required {
-            xml.push_str("      <required>False</required>\n");
-        }
-        if let Some(max) = field.max_length {
-            xml.push_str(&format!("      <max_length>{max}</max_length>\n"));
-        }
-        for (tag, bound) in [("min", field.min), ("max", field.max)] {
-            if let Some(bound) = bound {
-                xml.push_str(&format!("      <{tag}>{bound}</{tag}>\n"));
-            }
-        }
-        let values = |indent: &str| {
-            let mut out = format!("{indent}<values>\n");
-            for (token, title) in &field.items {
-                out.push_str(&format!("{indent}  <element key=\"{}\">{}</element>\n", escape(token), escape(title)));
-            }
-            out.push_str(&format!("{indent}</values>\n"));
-            out
-        };
-        match field.kind {
-            FieldType::Choice => xml.push_str(&values("      ")),
-            FieldType::MultiChoice => {
-                xml.push_str("      <value_type type=\"zope.schema.Choice\">\n");
-                xml.push_str(&values("        "));
-                xml.push_str("      </value_type>\n");
-            }
-            _ => {}
-        }
-        xml.push_str("    </field>\n");
-    }
-    xml.push_str("  </schema>\n</model>\n");
-    xml
-}
-
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::model_xml::{parse_xml, to_xml};
 
     #[test]
     fn plones_default_model_reads() {

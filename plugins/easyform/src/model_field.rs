@@ -1,7 +1,8 @@
 //! The `FormModel` field kind: a form schema sent as `fields_model` XML or as a JSON list,
 //! checked, and stored as XML (imported XML exactly as sent).
 
-use crate::model::{parse_json, parse_xml, to_xml};
+use crate::model::parse_json;
+use crate::model_xml::{parse_xml, to_xml};
 use serde_json::{Value, json};
 use wcs_core::content::{FieldDef, FieldKind, FieldKindDef};
 use wcs_core::serialize::FieldSerializer;

@@ -1,6 +1,7 @@
 //! `form_action` and `form_fields` in every `EasyForm`'s JSON.
 
-use crate::model::{DEFAULT_MODEL, FormField, parse_xml};
+use crate::model::{DEFAULT_MODEL, FormField};
+use crate::model_xml::parse_xml;
 use serde_json::{Value, json};
 use wcs_core::content::ContentObject;
 use wcs_core::serialize::ContentSerializer;

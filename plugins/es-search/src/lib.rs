@@ -12,6 +12,7 @@ mod dsl_values;
 pub mod engine;
 mod es_search;
 mod facets;
+mod index_dir;
 pub mod indexer;
 mod patterns;
 mod popular_searches;

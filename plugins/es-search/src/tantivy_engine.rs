@@ -3,6 +3,7 @@
 
 use crate::dsl;
 use crate::engine::{EngineError, Filters, Hit, IndexDoc, SearchEngine, SearchRequest, SearchResponse, Suggestion};
+use crate::index_dir;
 use crate::schema::{Fields, register_analyzers, schema};
 use std::ops::Bound;
 use std::path::Path;
@@ -35,21 +36,11 @@ impl TantivyEngine {
     pub fn open(dir: Option<&Path>) -> Result<TantivyEngine, EngineError> {
         let (schema, fields) = schema();
         let index = match dir {
-            Some(dir) => {
-                std::fs::create_dir_all(dir).map_err(|e| EngineError(format!("{}: {e}", dir.display())))?;
-                open_or_replace(dir, schema)?
-            }
+            Some(dir) => index_dir::open_or_replace(dir, schema)?,
             None => Index::create_in_ram(schema),
         };
         register_analyzers(&index);
-        let writer = index.writer(WRITER_MEMORY).map_err(|err| match (err, dir) {
-            (tantivy::TantivyError::LockFailure(..), Some(dir)) => EngineError(format!(
-                "the search index {} is in use by another running server; with the embedded engine each \
-                 instance needs its own --data-dir",
-                dir.display()
-            )),
-            (err, _) => EngineError::from(err),
-        })?;
+        let writer = index.writer(WRITER_MEMORY).map_err(|err| index_dir::writer_error(err, dir))?;
         let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
         Ok(TantivyEngine { index, fields, writer: Mutex::new(writer), reader })
     }
@@ -92,26 +83,6 @@ impl TantivyEngine {
             clauses.push((Occur::Must, unscored(Box::new(up_to_now))));
             clauses.push((Occur::Must, unscored(Box::new(after_now))));
         }
-    }
-}
-
-/// Opens the index in `dir`, or creates it. An index of another schema (made by an older
-/// version) is replaced by an empty one, which start-up then rebuilds from storage: the index
-/// is derived data.
-fn open_or_replace(dir: &Path, schema: tantivy::schema::Schema) -> Result<Index, EngineError> {
-    let open = |schema| {
-        let directory =
-            tantivy::directory::MmapDirectory::open(dir).map_err(|e| EngineError(format!("{}: {e}", dir.display())))?;
-        Index::open_or_create(directory, schema).map_err(EngineError::from)
-    };
-    match open(schema.clone()) {
-        Err(err) if matches!(Index::open_in_dir(dir).map(|i| i.schema() != schema), Ok(true)) => {
-            tracing::warn!(%err, dir = %dir.display(), "search index of another schema; rebuilding it");
-            std::fs::remove_dir_all(dir).map_err(|e| EngineError(format!("{}: {e}", dir.display())))?;
-            std::fs::create_dir_all(dir).map_err(|e| EngineError(format!("{}: {e}", dir.display())))?;
-            open(schema)
-        }
-        other => other,
     }
 }
 
@@ -385,30 +356,5 @@ mod subtree_tests {
         let query = serde_json::json!({"match": {"Title": "Garten"}});
         let request = SearchRequest { query: Some(query), size: 10, ..SearchRequest::default() };
         assert_eq!(engine.search(&request).unwrap().total, 0);
-    }
-}
-
-#[cfg(test)]
-#[allow(clippy::unwrap_used)]
-mod disk_tests {
-    use super::*;
-
-    #[test]
-    fn the_position_survives_a_restart_and_an_old_schema_is_replaced() {
-        let dir = tempfile::tempdir().unwrap();
-        let engine = TantivyEngine::open(Some(dir.path())).unwrap();
-        engine.commit(42).unwrap();
-        drop(engine);
-        assert_eq!(TantivyEngine::open(Some(dir.path())).unwrap().position().unwrap(), Some(42));
-
-        let old = tempfile::tempdir().unwrap();
-        let mut builder = tantivy::schema::Schema::builder();
-        builder.add_text_field("UID", tantivy::schema::STRING);
-        let index = Index::create_in_dir(old.path(), builder.build()).unwrap();
-        let mut writer: IndexWriter = index.writer(15_000_000).unwrap();
-        writer.commit().unwrap();
-        drop(writer);
-        let engine = TantivyEngine::open(Some(old.path())).unwrap();
-        assert_eq!(engine.position().unwrap(), None, "replaced by an empty index, rebuilt at start");
     }
 }
