@@ -107,6 +107,9 @@ pub struct RawRequest {
     pub aggregations: Option<serde_json::Value>,
     /// Fragments of these full-text fields around the matches, marked so.
     pub highlight: Option<(Vec<String>, Highlight)>,
+    /// Up to how many matches the total is exact (beyond, it is reported as "at least");
+    /// `None` reports no total.
+    pub track_total_hits: Option<usize>,
 }
 
 /// How matches are marked in fragments.

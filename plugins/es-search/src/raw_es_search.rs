@@ -116,6 +116,7 @@ fn parse(body: &[u8]) -> Result<(RawRequest, Vec<TermSuggester>), QueryError> {
         sort: sort(body.get("sort"))?,
         aggregations,
         highlight: body.get("highlight").map(highlight).transpose()?,
+        track_total_hits: track_total_hits(body.get("track_total_hits"))?,
     };
     Ok((request, suggesters))
 }
@@ -141,6 +142,22 @@ fn highlight(spec: &Value) -> Result<(Vec<String>, Highlight), QueryError> {
     let size = spec.get("fragment_size").and_then(Value::as_u64).unwrap_or(100);
     let max_chars = usize::try_from(size).unwrap_or(100).clamp(1, 10_000);
     Ok((names, Highlight { pre: tag("pre_tags", "<em>"), post: tag("post_tags", "</em>"), max_chars }))
+}
+
+/// `track_total_hits`: `true` (exact), `false` (no total), a number (exact up to it), or
+/// absent (Elasticsearch's default, exact up to 10,000).
+fn track_total_hits(value: Option<&Value>) -> Result<Option<usize>, QueryError> {
+    match value {
+        None => Ok(Some(MAX_RESULT_WINDOW)),
+        Some(Value::Bool(true)) => Ok(Some(usize::MAX)),
+        Some(Value::Bool(false)) => Ok(None),
+        Some(Value::Number(n)) => match n.as_i64() {
+            Some(-1) => Ok(Some(usize::MAX)),
+            Some(limit) if limit >= 0 => Ok(Some(usize::try_from(limit).unwrap_or(usize::MAX))),
+            _ => Err(QueryError::illegal(format!("[track_total_hits] must be positive, got [{n}]"))),
+        },
+        Some(other) => Err(QueryError::parsing(format!("[track_total_hits] cannot be [{other}]"))),
+    }
 }
 
 /// One sort key: `_score`, or a date field with its order (`"modified"`, `{"modified":

@@ -82,10 +82,11 @@ impl TantivyEngine {
             }
             hits.push(hit);
         }
-        let mut answer = json!({
-            "timed_out": false,
-            "hits": {"total": {"value": total, "relation": "eq"}, "hits": hits},
-        });
+        let mut answer = json!({"timed_out": false, "hits": {"hits": hits}});
+        if let Some(limit) = request.track_total_hits {
+            let relation = if total > limit { "gte" } else { "eq" };
+            answer["hits"]["total"] = json!({"value": total.min(limit), "relation": relation});
+        }
         if let Some(aggregations) = &request.aggregations {
             answer["aggregations"] = self.aggregate(&searcher, &query, aggregations)?;
         }
