@@ -170,3 +170,45 @@ async fn refusals_come_in_elasticsearchs_error_body() {
     let (status, error) = read(response).await;
     assert_eq!((status, &error["error"]["type"]), (400, &json!("x_content_parse_exception")));
 }
+
+#[tokio::test]
+async fn managers_see_the_index_status_and_rebuild_it_while_searches_go_on() {
+    let server = TestServer::start().await;
+    garden(&server).await;
+    let (status, report) = server.get_json("@es-admin").await;
+    assert_eq!(status, 200, "{report}");
+    assert_eq!(
+        (&report["engine"], &report["lag"], &report["rebuilding"]),
+        (&json!("tantivy"), &json!(0), &json!(false))
+    );
+    let documents = report["documents"].as_u64().unwrap();
+    assert!(documents >= 5, "{report}");
+    assert_eq!(report["last_error"], Value::Null);
+
+    let rebuild = server.admin(Method::POST, "@es-admin").json(&json!({"action": "rebuild"})).send().await.unwrap();
+    assert_eq!(rebuild.status(), 202);
+    // Searches answer throughout, from the old index until the new one is committed.
+    for _ in 0..200 {
+        let (status, answer) = raw(&server, json!({"query": {"match": {"title": "Garten"}}}), true).await;
+        assert_eq!((status, &answer["hits"]["total"]["value"]), (200, &json!(3)), "{answer}");
+        if server.get_json("@es-admin").await.1["rebuilding"] == false {
+            break;
+        }
+    }
+    let (_, after) = server.get_json("@es-admin").await;
+    assert_eq!((&after["rebuilding"], &after["documents"]), (&json!(false), &json!(documents)), "{after}");
+    server.create("", json!({"@type": "Document", "id": "danach", "title": "Garten danach"})).await;
+    server.settle().await;
+    assert_eq!(
+        raw(&server, json!({"query": {"match": {"title": "danach"}}}), false).await.1["hits"]["total"]["value"],
+        1
+    );
+
+    let unknown = server.admin(Method::POST, "@es-admin").json(&json!({"action": "drop"})).send().await.unwrap();
+    crate::support::assert_error(unknown, 400, "invalid_parameter").await;
+    server.user("redakteur", &["Editor"], &[]).await;
+    let editor = server.as_user("redakteur", Method::GET, "@es-admin").send().await.unwrap();
+    crate::support::assert_error(editor, 403, "forbidden").await;
+    crate::support::assert_error(server.anonymous(Method::GET, "@es-admin").send().await.unwrap(), 401, "unauthorized")
+        .await;
+}

@@ -197,6 +197,8 @@ pub trait SearchEngine: Send + Sync {
     fn clear(&self) -> Result<(), EngineError>;
     /// Makes staged writes visible; `position` is the last change-feed entry they cover.
     fn commit(&self, position: i64) -> Result<(), EngineError>;
+    /// How many documents the index holds (as last committed).
+    fn documents(&self) -> u64;
     /// The change-feed position of the last commit; `None` for an index never committed.
     fn position(&self) -> Result<Option<i64>, EngineError>;
     /// Searches.

@@ -7,6 +7,7 @@
 use crate::document::{block_owner, index_docs, is_searchable};
 use crate::dsl::{CustomFields, custom_fields};
 use crate::engine::{EngineError, SearchEngine};
+use crate::index_state::IndexState;
 use crate::records::CUSTOM_FIELDS;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Weak};
@@ -214,7 +215,7 @@ async fn custom(store: &Store) -> Result<CustomFields, IndexError> {
 }
 
 /// Starts the task that keeps the index current; it stops when the application is dropped.
-pub fn spawn(app: &Arc<App>, engine: Arc<dyn SearchEngine>) {
+pub fn spawn(app: &Arc<App>, engine: Arc<dyn SearchEngine>, state: Arc<IndexState>) {
     let app: Weak<App> = Arc::downgrade(app);
     tokio::spawn(async move {
         loop {
@@ -222,12 +223,15 @@ pub fn spawn(app: &Arc<App>, engine: Arc<dyn SearchEngine>) {
             let Some(app) = app.upgrade() else { return };
             // Its own statement counter: the index's reads are no request's cost.
             let store = app.store.background();
+            // A rebuild holds this until it commits; the changes wait in the feed meanwhile.
+            let _writing = state.writing.lock().await;
             loop {
                 match apply_next(&app, &store, engine.as_ref()).await {
-                    Ok(true) => continue,
+                    Ok(true) => state.record(Ok(())),
                     Ok(false) => break,
                     Err(err) => {
                         tracing::error!(%err, "search indexing failed; retrying");
+                        state.record(Err(err.to_string()));
                         break;
                     }
                 }

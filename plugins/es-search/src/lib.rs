@@ -10,9 +10,11 @@ pub mod dsl;
 mod dsl_query_string;
 mod dsl_values;
 pub mod engine;
+mod es_admin;
 mod es_search;
 mod facets;
 mod index_dir;
+pub mod index_state;
 pub mod indexer;
 mod patterns;
 mod popular_searches;
@@ -40,6 +42,8 @@ pub const PLUGIN_ID: &str = "es-search";
 pub struct Search {
     /// The engine.
     pub engine: Arc<dyn SearchEngine>,
+    /// Who writes, and how indexing went.
+    pub state: Arc<index_state::IndexState>,
 }
 
 /// Opens the index (`<data dir>/index`, or in memory without a data directory), catches it up
@@ -51,8 +55,9 @@ async fn start(app: Arc<App>) -> Result<(), String> {
     let engine: Arc<dyn SearchEngine> = Arc::new(TantivyEngine::open(dir.as_deref()).map_err(|e| e.to_string())?);
     let store = app.store.background();
     indexer::catch_up(&app, &store, engine.as_ref()).await.map_err(|e| e.to_string())?;
-    app.extensions.insert(Arc::new(Search { engine: engine.clone() }));
-    indexer::spawn(&app, engine);
+    let state = Arc::new(index_state::IndexState::default());
+    app.extensions.insert(Arc::new(Search { engine: engine.clone(), state: state.clone() }));
+    indexer::spawn(&app, engine, state);
     Ok(())
 }
 
@@ -61,6 +66,7 @@ async fn start(app: Arc<App>) -> Result<(), String> {
 pub async fn reindex(app: &Arc<App>, progress: impl FnMut(usize, usize)) -> Result<usize, String> {
     let search = app.extensions.get::<Search>().ok_or("the es-search plugin is not running")?;
     let store = app.store.background();
+    let _writing = search.state.writing.lock().await;
     indexer::rebuild(app, &store, search.engine.as_ref(), progress).await.map_err(|e| e.to_string())
 }
 
@@ -69,6 +75,8 @@ fn build(r: &mut Registrar) {
     r.service(&es_search::ES_SEARCH);
     r.service(&popular_searches::POPULAR);
     r.service(&raw_es_search::RAW_ES_SEARCH);
+    r.service(&es_admin::ES_ADMIN_STATUS);
+    r.service(&es_admin::ES_ADMIN_REBUILD);
     r.text_search(&text_search::TEXT_SEARCH);
     for record in [
         &records::POPULAR_SEARCHES,

@@ -217,6 +217,10 @@ impl SearchEngine for TantivyEngine {
         Ok(())
     }
 
+    fn documents(&self) -> u64 {
+        self.reader.searcher().num_docs()
+    }
+
     fn position(&self) -> Result<Option<i64>, EngineError> {
         Ok(self.index.load_metas()?.payload.and_then(|p| p.parse().ok()))
     }
