@@ -129,6 +129,20 @@ async fn the_dsl_covers_bool_ids_patterns_sorting_and_paging() {
     let mut found = paths(&answer);
     found.sort();
     assert_eq!(found, ["/Plone/baeume", "/Plone/rosen"], "German forms meet: Gärten finds Garten");
+    let simple = |q: &str| json!({"query": {"simple_query_string": {"query": q, "fields": ["title"]}}});
+    for (q, expected) in [
+        ("Garten -Tulpen", vec!["/Plone/baeume", "/Plone/rosen"]),
+        ("Rosen | Tulpen", vec!["/Plone/rosen", "/Plone/tulpen"]),
+        ("Gar* + Bäum*", vec!["/Plone/baeume"]),
+        ("\"Rosen im Garten\"", vec!["/Plone/rosen"]),
+        ("((Rosen", vec!["/Plone/rosen"]),
+    ] {
+        let (status, answer) = raw(&server, simple(q), true).await;
+        assert_eq!(status, 200, "{q}: {answer}");
+        let mut found = paths(&answer);
+        found.sort();
+        assert_eq!(found, expected, "{q}");
+    }
     let broken = json!({"query": {"query_string": {"query": "Title:(Rosen"}}});
     let (status, error) = raw(&server, broken, true).await;
     assert_eq!((status, &error["error"]["type"]), (400, &json!("query_shard_exception")), "{error}");

@@ -9,7 +9,7 @@
 use crate::analysis::german;
 use crate::engine::EngineError;
 use crate::schema::Fields;
-use crate::{dsl_query_string, dsl_values};
+use crate::{dsl_query_string, dsl_simple_query, dsl_values};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -241,6 +241,8 @@ fn translate_at(fields: &Mapping<'_>, clause: &Value, depth: usize) -> Result<Bo
         }
         "ids" => dsl_values::ids(fields, body)?,
         "query_string" => dsl_query_string::query_string(fields, body)?,
+        "simple_query_string" => translate_at(fields, &dsl_simple_query::to_dsl(body)?, depth + 1)?,
+        "match_none" => Box::new(EmptyQuery),
         "exists" => dsl_values::exists(fields, body)?,
         "prefix" => dsl_values::pattern(fields, body, dsl_values::Pattern::Prefix)?,
         "wildcard" => dsl_values::pattern(fields, body, dsl_values::Pattern::Wildcard)?,

@@ -8,6 +8,7 @@ pub mod analysis;
 pub mod document;
 pub mod dsl;
 mod dsl_query_string;
+mod dsl_simple_query;
 mod dsl_values;
 pub mod engine;
 mod es_admin;
