@@ -103,6 +103,8 @@ async fn the_dsl_covers_bool_ids_patterns_sorting_and_paging() {
     let page = raw(&server, sorted(1, 2), false).await.1;
     assert_eq!(paths(&page), paths(&all)[1..3], "a page is a slice of the whole order");
     assert_eq!(page["hits"]["total"]["value"], 4);
+    let by_type = json!({"query": {"match_all": {}}, "sort": [{"portal_type": "desc"}], "size": 1});
+    assert_eq!(raw(&server, by_type, false).await.1["hits"]["hits"][0]["sort"], json!(["Folder"]));
     let capped = json!({"query": {"match_all": {}}, "track_total_hits": 2, "size": 0});
     assert_eq!(raw(&server, capped, false).await.1["hits"]["total"], json!({"value": 2, "relation": "gte"}));
     let untracked = json!({"query": {"match_all": {}}, "track_total_hits": false});

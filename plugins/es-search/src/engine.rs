@@ -86,6 +86,8 @@ pub enum SortKey {
     Score,
     /// A date field (seconds).
     Date(String, tantivy::Order),
+    /// A keyword field every document has (`portal_type`, `review_state`, `UID`).
+    Keyword(String, tantivy::Order),
 }
 
 /// A raw query, checked and bounded by the service.

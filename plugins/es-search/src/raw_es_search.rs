@@ -160,7 +160,7 @@ fn track_total_hits(value: Option<&Value>) -> Result<Option<usize>, QueryError> 
     }
 }
 
-/// One sort key: `_score`, or a date field with its order (`"modified"`, `{"modified":
+/// One sort key: `_score`, or a date or always-present keyword field with its order (`"modified"`, `{"modified":
 /// "desc"}`, `{"modified": {"order": "desc"}}`).
 fn sort(value: Option<&Value>) -> Result<SortKey, QueryError> {
     let keys: Vec<&Value> = match value {
@@ -190,6 +190,7 @@ fn sort(value: Option<&Value>) -> Result<SortKey, QueryError> {
     match field {
         "_score" => Ok(SortKey::Score),
         "created" | "modified" | "effective" | "expires" => Ok(SortKey::Date(field.to_owned(), order)),
+        "portal_type" | "review_state" | "UID" => Ok(SortKey::Keyword(field.to_owned(), order)),
         other => Err(QueryError::illegal(format!("sorting by [{other}] is not supported"))),
     }
 }

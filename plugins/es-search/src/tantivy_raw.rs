@@ -41,6 +41,11 @@ impl TantivyEngine {
                 let (found, total) = searcher.search(&query, &(collector, Count)).map_err(failed)?;
                 (found.into_iter().map(|(value, a)| (json!(value), a)).collect(), total)
             }
+            SortKey::Keyword(field, order) => {
+                let collector = top.order_by_string_fast_field(field, *order);
+                let (found, total) = searcher.search(&query, &(collector, Count)).map_err(failed)?;
+                (found.into_iter().map(|(value, a)| (json!(value), a)).collect(), total)
+            }
         };
         let mut fragments = Vec::new();
         if let Some((names, marks)) = &request.highlight {
@@ -75,7 +80,7 @@ impl TantivyEngine {
             }
             match request.sort {
                 SortKey::Score => hit["_score"] = key,
-                SortKey::Date(..) => {
+                SortKey::Date(..) | SortKey::Keyword(..) => {
                     hit["_score"] = Value::Null;
                     hit["sort"] = json!([key]);
                 }
