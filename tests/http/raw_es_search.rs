@@ -228,3 +228,81 @@ async fn managers_see_the_index_status_and_rebuild_it_while_searches_go_on() {
     crate::support::assert_error(server.anonymous(Method::GET, "@es-admin").send().await.unwrap(), 401, "unauthorized")
         .await;
 }
+
+#[tokio::test]
+async fn typed_custom_fields_of_integrator_types_are_queried_aggregated_and_returned() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("kurs.toml"),
+        r#"
+id = "Kurs"
+title = "Kurs"
+workflow = ["one_state_workflow"]
+
+[[fields]]
+name = "title"
+kind = "TextLine"
+required = true
+
+[[fields]]
+name = "plaetze"
+kind = "Int"
+
+[[fields]]
+name = "preis"
+kind = "Float"
+
+[[fields]]
+name = "online"
+kind = "Bool"
+
+[[fields]]
+name = "beginn"
+kind = "Datetime"
+"#,
+    )
+    .unwrap();
+    let types_dir = dir.path().to_owned();
+    let server = TestServer::start_with(|c| c.types_dir = Some(types_dir)).await;
+    let custom = json!({"wcs.backend.search.custom_fields": {
+        "plaetze": {"type": "integer"}, "preis": {"type": "double"}, "online": {"type": "boolean"}, "beginn": {"type": "date"}}});
+    assert_eq!(server.admin(Method::PATCH, "@registry").json(&custom).send().await.unwrap().status(), 204);
+    for (id, seats, price, online, start) in [
+        ("yoga", 12, 80.0, false, "2027-01-10T18:00:00+00:00"),
+        ("python", 20, 120.5, true, "2027-02-01T09:00:00+00:00"),
+        ("toepfern", 8, 95.0, false, "2027-03-15T17:00:00+00:00"),
+    ] {
+        let kurs = json!({"@type": "Kurs", "id": id, "title": id, "plaetze": seats, "preis": price, "online": online, "beginn": start});
+        server.create("", kurs).await;
+    }
+    server.settle().await;
+    let found = |answer: &Value| {
+        let mut found = ids(answer);
+        found.sort();
+        found
+    };
+    let cases = [
+        (json!({"range": {"plaetze": {"gte": 10}}}), vec!["/Plone/python", "/Plone/yoga"]),
+        (json!({"range": {"preis": {"lt": 100.0}}}), vec!["/Plone/toepfern", "/Plone/yoga"]),
+        (json!({"term": {"online": true}}), vec!["/Plone/python"]),
+        (json!({"range": {"beginn": {"gte": "2027-02-01T00:00:00+00:00"}}}), vec!["/Plone/python", "/Plone/toepfern"]),
+        (json!({"term": {"plaetze": 8}}), vec!["/Plone/toepfern"]),
+    ];
+    for (query, expected) in cases {
+        let (status, answer) = raw(&server, json!({"query": query}), true).await;
+        assert_eq!(status, 200, "{query}: {answer}");
+        assert_eq!(found(&answer), expected, "{query}");
+    }
+    let stats = json!({"size": 1, "query": {"term": {"plaetze": 20}},
+                       "aggs": {"preise": {"stats": {"field": "preis"}}, "alle": {"max": {"field": "plaetze"}}}});
+    let (status, answer) = raw(&server, stats, true).await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["aggregations"]["preise"]["avg"], 120.5);
+    assert_eq!(answer["aggregations"]["alle"]["value"], 20.0);
+    let source = &answer["hits"]["hits"][0]["_source"];
+    assert_eq!(
+        (&source["plaetze"], &source["preis"], &source["online"]),
+        (&json!(20), &json!(120.5), &json!(true)),
+        "{source}"
+    );
+}

@@ -3,7 +3,7 @@
 //! of their page, never found on their own).
 
 use crate::dsl::{CustomFields, CustomKind};
-use crate::engine::IndexDoc;
+use crate::engine::{IndexDoc, TypedValue};
 use serde_json::Value;
 use std::collections::HashMap;
 use wcs_core::app::App;
@@ -55,7 +55,37 @@ pub fn index_doc(
         expires: object.expires.map_or(i64::MAX, |t| t.timestamp()),
         custom_text: custom_values(object, custom, CustomKind::Text),
         custom_keyword: custom_values(object, custom, CustomKind::Keyword),
+        custom_typed: typed_values(object, custom),
     }
+}
+
+/// The values of the number, boolean and date custom fields that `object` has; a value that
+/// does not fit its field's type is left out (as Elasticsearch's `ignore_malformed` would).
+fn typed_values(object: &ContentObject, custom: &CustomFields) -> Vec<(String, TypedValue)> {
+    let mut out = Vec::new();
+    for (name, kind) in custom {
+        let Some(value) = object.fields.get(name) else { continue };
+        let items: Vec<&Value> = match value {
+            Value::Array(items) => items.iter().collect(),
+            single => vec![single],
+        };
+        for item in items {
+            let text = item.as_str().map(str::trim);
+            let typed = match kind {
+                CustomKind::Integer => item.as_i64().or_else(|| text?.parse().ok()).map(TypedValue::Integer),
+                CustomKind::Float => item.as_f64().or_else(|| text?.parse().ok()).map(TypedValue::Float),
+                CustomKind::Boolean => item.as_bool().or_else(|| text?.parse().ok()).map(TypedValue::Boolean),
+                CustomKind::Date => text
+                    .and_then(|t| wcs_core::content::values::parse_datetime(t).ok())
+                    .map(|t| TypedValue::Date(t.timestamp())),
+                CustomKind::Text | CustomKind::Keyword => None,
+            };
+            if let Some(typed) = typed {
+                out.push((name.clone(), typed));
+            }
+        }
+    }
+    out
 }
 
 /// The values of the custom fields of one kind that `object` has: strings, lists of strings,

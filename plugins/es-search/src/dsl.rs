@@ -7,12 +7,11 @@
 //! `@raw-es-search` needs.
 
 use crate::analysis::german;
-use crate::engine::EngineError;
+pub use crate::query_error::QueryError;
 use crate::schema::Fields;
 use crate::{dsl_query_string, dsl_simple_query, dsl_values};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
-use std::fmt;
 use tantivy::Term;
 use tantivy::query::{
     AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, DisjunctionMaxQuery, EmptyQuery, Occur, PhrasePrefixQuery,
@@ -34,6 +33,7 @@ pub(crate) enum Kind {
     Date(Field),
     CustomText(Field, String),
     CustomKeyword(Field, String),
+    CustomTyped(Field, String, CustomKind),
 }
 
 /// How the custom fields are indexed.
@@ -43,6 +43,14 @@ pub enum CustomKind {
     Text,
     /// Whole values (tags, codes).
     Keyword,
+    /// Whole numbers (`integer`, `long`).
+    Integer,
+    /// Numbers (`float`, `double`).
+    Float,
+    /// true or false.
+    Boolean,
+    /// Dates (ISO 8601 or seconds), kept to the second.
+    Date,
 }
 
 /// The custom fields by name (`wcs.backend.search.custom_fields`: `{name: {"type": "text" |
@@ -59,6 +67,10 @@ pub fn custom_fields(record: &Value) -> CustomFields {
             let kind = match spec.get("type").and_then(Value::as_str) {
                 Some("text") => CustomKind::Text,
                 Some("keyword") => CustomKind::Keyword,
+                Some("integer" | "long") => CustomKind::Integer,
+                Some("float" | "double") => CustomKind::Float,
+                Some("boolean") => CustomKind::Boolean,
+                Some("date") => CustomKind::Date,
                 _ => return None,
             };
             Some((name.clone(), kind))
@@ -80,6 +92,7 @@ pub(crate) fn field(mapping: &Mapping<'_>, name: &str) -> Result<Kind, QueryErro
         return Ok(match kind {
             CustomKind::Text => Kind::CustomText(fields.custom_text, name.to_owned()),
             CustomKind::Keyword => Kind::CustomKeyword(fields.custom_keyword, name.to_owned()),
+            typed => Kind::CustomTyped(fields.custom_keyword, name.to_owned(), *typed),
         });
     }
     Ok(match name {
@@ -122,41 +135,13 @@ pub(crate) fn terms(kind: &Kind, text: &str) -> Vec<(usize, Term)> {
         Kind::Keyword(field) => vec![(0, Term::from_field_text(*field, text))],
         Kind::CustomText(field, path) => analysed(&|t| in_json(*field, path, t)),
         Kind::CustomKeyword(field, path) => vec![(0, in_json(*field, path, text))],
+        Kind::CustomTyped(field, path, typed) => {
+            crate::dsl_values::typed_term(*field, path, *typed, &Value::String(text.to_owned()))
+                .into_iter()
+                .map(|t| (0, t))
+                .collect()
+        }
         Kind::Date(_) => Vec::new(),
-    }
-}
-
-/// Why a query was refused, in Elasticsearch's terms (its error `type` and `reason`), so a raw
-/// query gets the answer a cluster would give.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct QueryError {
-    /// Elasticsearch's error type, e.g. `parsing_exception`.
-    pub es_type: &'static str,
-    /// What is wrong.
-    pub reason: String,
-}
-
-impl QueryError {
-    /// A query that does not parse (`parsing_exception`).
-    pub fn parsing(reason: impl Into<String>) -> QueryError {
-        QueryError { es_type: "parsing_exception", reason: reason.into() }
-    }
-
-    /// A query that parses but asks for what may not be done (`illegal_argument_exception`).
-    pub fn illegal(reason: impl Into<String>) -> QueryError {
-        QueryError { es_type: "illegal_argument_exception", reason: reason.into() }
-    }
-}
-
-impl fmt::Display for QueryError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.reason)
-    }
-}
-
-impl From<QueryError> for EngineError {
-    fn from(err: QueryError) -> Self {
-        EngineError(err.reason)
     }
 }
 

@@ -1,30 +1,38 @@
 //! Queries on whole values and numbers, for the query DSL (`dsl`): `range` on dates, `ids`,
 //! `exists`, `prefix`, `wildcard`, and `bool`'s `minimum_should_match`.
 
-use crate::dsl::{Kind, Mapping, QueryError, any_term, field, single};
+use crate::dsl::{CustomKind, Kind, Mapping, QueryError, any_term, field, single};
 use serde_json::Value;
 use std::ops::Bound;
 use tantivy::Term;
 use tantivy::query::{BooleanQuery, ConstScoreQuery, ExistsQuery, Occur, Query, RangeQuery, RegexQuery, TermQuery};
 use tantivy::schema::IndexRecordOption;
 
+/// Makes a range bound's term from its JSON value.
+type BoundTerm<'a> = dyn Fn(&Value) -> Result<Term, QueryError> + 'a;
+
 /// The longest prefix or wildcard pattern, in bytes (each becomes an automaton).
 const MAX_PATTERN: usize = 256;
 
 pub fn range(fields: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query>, QueryError> {
     let (field_name, options) = single(body)?;
-    let Kind::Date(f) = field(fields, field_name)? else {
-        return Err(QueryError::parsing(format!("range works on dates, not '{field_name}'")));
+    let make: Box<BoundTerm<'_>> = match field(fields, field_name)? {
+        Kind::Date(f) => Box::new(move |v| Ok(Term::from_field_i64(f, seconds(v)?))),
+        Kind::CustomTyped(f, path, kind) if kind != CustomKind::Boolean => Box::new(move |v| {
+            typed_term(f, &path, kind, v)
+                .ok_or_else(|| QueryError::parsing(format!("[range] value {v} does not fit [{field_name}]")))
+        }),
+        _ => return Err(QueryError::parsing(format!("range works on dates and numbers, not '{field_name}'"))),
     };
-    let bound = |key: &str| -> Result<Option<i64>, QueryError> { options.get(key).map(seconds).transpose() };
+    let bound = |key: &str| -> Result<Option<Term>, QueryError> { options.get(key).map(&make).transpose() };
     let lower = match (bound("gte")?, bound("gt")?) {
-        (Some(v), _) => Bound::Included(Term::from_field_i64(f, v)),
-        (None, Some(v)) => Bound::Excluded(Term::from_field_i64(f, v)),
+        (Some(v), _) => Bound::Included(v),
+        (None, Some(v)) => Bound::Excluded(v),
         _ => Bound::Unbounded,
     };
     let upper = match (bound("lte")?, bound("lt")?) {
-        (Some(v), _) => Bound::Included(Term::from_field_i64(f, v)),
-        (None, Some(v)) => Bound::Excluded(Term::from_field_i64(f, v)),
+        (Some(v), _) => Bound::Included(v),
+        (None, Some(v)) => Bound::Excluded(v),
         _ => Bound::Unbounded,
     };
     Ok(Box::new(RangeQuery::new(lower, upper)))
@@ -40,6 +48,23 @@ pub fn seconds(value: &Value) -> Result<i64, QueryError> {
         }
         _ => Err(QueryError::parsing("a date must be seconds or ISO 8601")),
     }
+}
+
+/// The term of a typed custom field's value (numbers, booleans and dates given as JSON or as
+/// text); `None` when the value is not of the field's type.
+pub fn typed_term(field: tantivy::schema::Field, path: &str, kind: CustomKind, value: &Value) -> Option<Term> {
+    let mut term = Term::from_field_json_path(field, path, false);
+    let text = value.as_str().map(str::trim);
+    match kind {
+        CustomKind::Integer => term.append_type_and_fast_value(value.as_i64().or_else(|| text?.parse().ok())?),
+        CustomKind::Float => term.append_type_and_fast_value(value.as_f64().or_else(|| text?.parse().ok())?),
+        CustomKind::Boolean => term.append_type_and_fast_value(value.as_bool().or_else(|| text?.parse().ok())?),
+        CustomKind::Date => {
+            term.append_type_and_fast_value(tantivy::DateTime::from_timestamp_secs(seconds(value).ok()?));
+        }
+        CustomKind::Text | CustomKind::Keyword => return None,
+    }
+    Some(term)
 }
 
 /// `{"ids": {"values": [uid, …]}}`: the objects of these uids, scored 1.

@@ -36,6 +36,21 @@ pub struct IndexDoc {
     pub custom_text: Vec<(String, String)>,
     /// Values of the custom fields of keyword kind: (name, value).
     pub custom_keyword: Vec<(String, String)>,
+    /// Values of the custom fields of number, boolean and date kinds: (name, value).
+    pub custom_typed: Vec<(String, TypedValue)>,
+}
+
+/// A value of a typed custom field.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TypedValue {
+    /// `integer`, `long`.
+    Integer(i64),
+    /// `float`, `double`.
+    Float(f64),
+    /// `boolean`.
+    Boolean(bool),
+    /// `date`, in seconds since the epoch.
+    Date(i64),
 }
 
 /// What a search may see and must match besides the words.

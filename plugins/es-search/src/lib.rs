@@ -19,6 +19,7 @@ pub mod index_state;
 pub mod indexer;
 mod patterns;
 mod popular_searches;
+mod query_error;
 mod raw_es_search;
 mod raw_suggest;
 pub mod records;

@@ -70,9 +70,10 @@ pub fn schema() -> (Schema, Fields) {
         modified: builder.add_i64_field("modified", INDEXED | FAST),
         effective: builder.add_i64_field("effective", INDEXED | FAST),
         expires: builder.add_i64_field("expires", INDEXED | FAST),
+        // Stored: raw queries give the custom fields back in `_source`.
         custom_text: builder.add_json_field(
             "custom_text",
-            JsonObjectOptions::default().set_indexing_options(
+            JsonObjectOptions::default().set_stored().set_indexing_options(
                 TextFieldIndexing::default()
                     .set_tokenizer(GERMAN)
                     .set_index_option(IndexRecordOption::WithFreqsAndPositions),
@@ -81,6 +82,7 @@ pub fn schema() -> (Schema, Fields) {
         custom_keyword: builder.add_json_field(
             "custom_keyword",
             JsonObjectOptions::default()
+                .set_stored()
                 .set_indexing_options(
                     TextFieldIndexing::default().set_tokenizer("raw").set_index_option(IndexRecordOption::Basic),
                 )

@@ -2,7 +2,9 @@
 //! reloaded after each commit so a committed change is visible at once.
 
 use crate::dsl;
-use crate::engine::{EngineError, Filters, Hit, IndexDoc, SearchEngine, SearchRequest, SearchResponse, Suggestion};
+use crate::engine::{
+    EngineError, Filters, Hit, IndexDoc, SearchEngine, SearchRequest, SearchResponse, Suggestion, TypedValue,
+};
 use crate::index_dir;
 use crate::schema::{Fields, register_analyzers, schema};
 use std::ops::Bound;
@@ -114,10 +116,10 @@ impl<'s> UidColumns<'s> {
 }
 
 /// Custom field values as one JSON object (several values of a name become a list).
-fn custom_object(values: &[(String, String)]) -> std::collections::BTreeMap<String, OwnedValue> {
+fn custom_object(values: Vec<(String, OwnedValue)>) -> std::collections::BTreeMap<String, OwnedValue> {
     let mut object: std::collections::BTreeMap<String, Vec<OwnedValue>> = std::collections::BTreeMap::new();
     for (name, value) in values {
-        object.entry(name.clone()).or_default().push(OwnedValue::Str(value.clone()));
+        object.entry(name).or_default().push(value);
     }
     object
         .into_iter()
@@ -126,6 +128,16 @@ fn custom_object(values: &[(String, String)]) -> std::collections::BTreeMap<Stri
             (name, value)
         })
         .collect()
+}
+
+/// A typed custom value as the JSON field indexes it (numbers and dates as fast values).
+fn typed(value: TypedValue) -> OwnedValue {
+    match value {
+        TypedValue::Integer(n) => OwnedValue::I64(n),
+        TypedValue::Float(x) => OwnedValue::F64(x),
+        TypedValue::Boolean(b) => OwnedValue::Bool(b),
+        TypedValue::Date(seconds) => OwnedValue::Date(tantivy::DateTime::from_timestamp_secs(seconds)),
+    }
 }
 
 impl SearchEngine for TantivyEngine {
@@ -156,7 +168,12 @@ impl SearchEngine for TantivyEngine {
             for token in &d.allowed {
                 document.add_text(f.allowed, token);
             }
-            for (field, values) in [(f.custom_text, &d.custom_text), (f.custom_keyword, &d.custom_keyword)] {
+            let text = |values: &[(String, String)]| -> Vec<(String, OwnedValue)> {
+                values.iter().map(|(name, value)| (name.clone(), OwnedValue::Str(value.clone()))).collect()
+            };
+            let mut whole = text(&d.custom_keyword);
+            whole.extend(d.custom_typed.iter().map(|(name, value)| (name.clone(), typed(*value))));
+            for (field, values) in [(f.custom_text, text(&d.custom_text)), (f.custom_keyword, whole)] {
                 if !values.is_empty() {
                     document.add_object(field, custom_object(values));
                 }

@@ -17,6 +17,29 @@ use tantivy::{DocAddress, Searcher, TantivyDocument};
 const AGGREGATION_MEMORY: u64 = 64 * 1024 * 1024;
 const AGGREGATION_BUCKETS: u32 = 10_000;
 
+/// Aggregations name custom fields as clients know them (`price`); the index keeps them in its
+/// JSON fields (`custom_keyword.price`).
+fn custom_columns(aggregations: &mut Value, custom: &crate::dsl::CustomFields) {
+    match aggregations {
+        Value::Object(map) => {
+            for (key, value) in map.iter_mut() {
+                match value {
+                    Value::String(name) if key == "field" => {
+                        if let Some(kind) = custom.get(name.as_str()) {
+                            let json_field =
+                                if *kind == crate::dsl::CustomKind::Text { "custom_text" } else { "custom_keyword" };
+                            *name = format!("{json_field}.{name}");
+                        }
+                    }
+                    other => custom_columns(other, custom),
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|item| custom_columns(item, custom)),
+        _ => {}
+    }
+}
+
 impl TantivyEngine {
     /// Runs a raw query.
     pub(crate) fn run_raw(&self, request: &RawRequest) -> Result<Value, QueryError> {
@@ -93,7 +116,9 @@ impl TantivyEngine {
             answer["hits"]["total"] = json!({"value": total.min(limit), "relation": relation});
         }
         if let Some(aggregations) = &request.aggregations {
-            answer["aggregations"] = self.aggregate(&searcher, &query, aggregations)?;
+            let mut aggregations = aggregations.clone();
+            custom_columns(&mut aggregations, &request.custom);
+            answer["aggregations"] = self.aggregate(&searcher, &query, &aggregations)?;
         }
         Ok(answer)
     }
@@ -123,6 +148,13 @@ impl TantivyEngine {
         source.insert("title".into(), json!(text(f.title)));
         source.insert("Description".into(), json!(text(f.description)));
         source.insert("SearchableText".into(), json!(text(f.searchable_text)));
+        for field in [f.custom_text, f.custom_keyword] {
+            if let Some(object) = stored.get_first(field)
+                && let Ok(Value::Object(values)) = serde_json::to_value(tantivy::schema::OwnedValue::from(object))
+            {
+                source.extend(values);
+            }
+        }
         let segment = searcher.segment_reader(address.segment_ord);
         for name in ["UID", "portal_type", "review_state"] {
             let mut value = String::new();

@@ -1,0 +1,38 @@
+//! Why a query was refused, in Elasticsearch's terms.
+
+use crate::engine::EngineError;
+use std::fmt;
+
+/// Why a query was refused, in Elasticsearch's terms (its error `type` and `reason`), so a raw
+/// query gets the answer a cluster would give.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueryError {
+    /// Elasticsearch's error type, e.g. `parsing_exception`.
+    pub es_type: &'static str,
+    /// What is wrong.
+    pub reason: String,
+}
+
+impl QueryError {
+    /// A query that does not parse (`parsing_exception`).
+    pub fn parsing(reason: impl Into<String>) -> QueryError {
+        QueryError { es_type: "parsing_exception", reason: reason.into() }
+    }
+
+    /// A query that parses but asks for what may not be done (`illegal_argument_exception`).
+    pub fn illegal(reason: impl Into<String>) -> QueryError {
+        QueryError { es_type: "illegal_argument_exception", reason: reason.into() }
+    }
+}
+
+impl fmt::Display for QueryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+impl From<QueryError> for EngineError {
+    fn from(err: QueryError) -> Self {
+        EngineError(err.reason)
+    }
+}
