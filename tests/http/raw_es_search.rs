@@ -182,6 +182,23 @@ async fn refusals_come_in_elasticsearchs_error_body() {
             json!({"error": {"root_cause": [{"type": kind, "reason": reason}], "type": kind, "reason": reason}, "status": 400})
         );
     }
+    // As in Elasticsearch, a field the index lacks matches nothing; sorting on it is refused.
+    for query in [
+        json!({"match": {"nirgends": "x"}}),
+        json!({"term": {"nirgends": "x"}}),
+        json!({"range": {"nirgends": {"gte": 1}}}),
+        json!({"exists": {"field": "nirgends"}}),
+        json!({"prefix": {"nirgends": "x"}}),
+        json!({"terms": {"nirgends": ["x"]}}),
+    ] {
+        let (status, answer) = raw(&server, json!({"query": query}), false).await;
+        assert_eq!((status, &answer["hits"]["total"]["value"]), (200, &json!(0)), "{query}: {answer}");
+    }
+    let (status, error) = raw(&server, json!({"sort": ["nirgends"]}), false).await;
+    assert_eq!(
+        (status, &error["error"]["reason"]),
+        (400, &json!("No mapping found for [nirgends] in order to sort on"))
+    );
     let response = server.anonymous(Method::POST, "@raw-es-search").body("{").send().await.unwrap();
     let (status, error) = read(response).await;
     assert_eq!((status, &error["error"]["type"]), (400, &json!("x_content_parse_exception")));

@@ -34,6 +34,8 @@ pub(crate) enum Kind {
     CustomText(Field, String),
     CustomKeyword(Field, String),
     CustomTyped(Field, String, CustomKind),
+    /// A field the index does not have: it matches nothing.
+    Unmapped,
 }
 
 /// How the custom fields are indexed.
@@ -84,6 +86,9 @@ pub struct Mapping<'a> {
     pub fields: &'a Fields,
     /// The custom fields.
     pub custom: &'a CustomFields,
+    /// Whether a field the index lacks matches nothing (as in Elasticsearch, for raw queries)
+    /// rather than being an error (for settings, where it is a mistake to report).
+    pub unmapped_matches_nothing: bool,
 }
 
 pub(crate) fn field(mapping: &Mapping<'_>, name: &str) -> Result<Kind, QueryError> {
@@ -109,6 +114,7 @@ pub(crate) fn field(mapping: &Mapping<'_>, name: &str) -> Result<Kind, QueryErro
         "modified" => Kind::Date(fields.modified),
         "effective" => Kind::Date(fields.effective),
         "expires" => Kind::Date(fields.expires),
+        _ if mapping.unmapped_matches_nothing => Kind::Unmapped,
         other => return Err(QueryError::parsing(format!("unknown field '{other}'"))),
     })
 }
@@ -141,7 +147,7 @@ pub(crate) fn terms(kind: &Kind, text: &str) -> Vec<(usize, Term)> {
                 .map(|t| (0, t))
                 .collect()
         }
-        Kind::Date(_) => Vec::new(),
+        Kind::Date(_) | Kind::Unmapped => Vec::new(),
     }
 }
 
@@ -209,9 +215,10 @@ fn translate_at(fields: &Mapping<'_>, clause: &Value, depth: usize) -> Result<Bo
         }
         "terms" => {
             let (field_name, values) = single(body)?;
-            let kind = field(fields, field_name)?;
-            let Kind::Keyword(f) = kind else {
-                return Err(QueryError::parsing(format!("terms needs a keyword field, not '{field_name}'")));
+            let f = match field(fields, field_name)? {
+                Kind::Keyword(f) => f,
+                Kind::Unmapped => return Ok(Box::new(EmptyQuery)),
+                _ => return Err(QueryError::parsing(format!("terms needs a keyword field, not '{field_name}'"))),
             };
             let values = values.as_array().ok_or_else(|| QueryError::parsing("terms takes a list"))?;
             any_term(values.iter().filter_map(Value::as_str).map(|v| Term::from_field_text(f, v)).collect())

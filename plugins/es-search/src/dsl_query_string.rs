@@ -50,6 +50,7 @@ pub fn query_string(mapping: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query
         }
         match field(mapping, name)? {
             Kind::Text(f) | Kind::Keyword(f) | Kind::Date(f) => defaults.push((f, boost)),
+            Kind::Unmapped => {}
             _ => {
                 return Err(QueryError::illegal(format!(
                     "[query_string] cannot search custom field [{name}] by default"

@@ -5,7 +5,9 @@ use crate::dsl::{CustomKind, Kind, Mapping, QueryError, any_term, field, single}
 use serde_json::Value;
 use std::ops::Bound;
 use tantivy::Term;
-use tantivy::query::{BooleanQuery, ConstScoreQuery, ExistsQuery, Occur, Query, RangeQuery, RegexQuery, TermQuery};
+use tantivy::query::{
+    BooleanQuery, ConstScoreQuery, EmptyQuery, ExistsQuery, Occur, Query, RangeQuery, RegexQuery, TermQuery,
+};
 use tantivy::schema::IndexRecordOption;
 
 /// Makes a range bound's term from its JSON value.
@@ -18,6 +20,7 @@ pub fn range(fields: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query>, Query
     let (field_name, options) = single(body)?;
     let make: Box<BoundTerm<'_>> = match field(fields, field_name)? {
         Kind::Date(f) => Box::new(move |v| Ok(Term::from_field_i64(f, seconds(v)?))),
+        Kind::Unmapped => return Ok(Box::new(EmptyQuery)),
         Kind::CustomTyped(f, path, kind) if kind != CustomKind::Boolean => Box::new(move |v| {
             typed_term(f, &path, kind, v)
                 .ok_or_else(|| QueryError::parsing(format!("[range] value {v} does not fit [{field_name}]")))
@@ -81,6 +84,7 @@ pub fn exists(mapping: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query>, Que
     let name =
         body.get("field").and_then(Value::as_str).ok_or_else(|| QueryError::parsing("[exists] requires 'field'"))?;
     match field(mapping, name)? {
+        Kind::Unmapped => Ok(Box::new(EmptyQuery)),
         Kind::Keyword(f) | Kind::Date(f) if f != mapping.fields.path && f != mapping.fields.allowed => {
             Ok(Box::new(ExistsQuery::new(name.to_owned(), false)))
         }
@@ -104,8 +108,14 @@ pub fn pattern(mapping: &Mapping<'_>, body: &Value, kind: Pattern) -> Result<Box
     if value.len() > MAX_PATTERN {
         return Err(QueryError::illegal(format!("the pattern is longer than {MAX_PATTERN} bytes")));
     }
-    let Kind::Keyword(f) = field(mapping, name)? else {
-        return Err(QueryError::illegal(format!("prefix and wildcard queries work on keyword fields, not [{name}]")));
+    let f = match field(mapping, name)? {
+        Kind::Keyword(f) => f,
+        Kind::Unmapped => return Ok(Box::new(EmptyQuery)),
+        _ => {
+            return Err(QueryError::illegal(format!(
+                "prefix and wildcard queries work on keyword fields, not [{name}]"
+            )));
+        }
     };
     let regex = match kind {
         Pattern::Prefix => format!("{}.*", regex::escape(value)),

@@ -191,7 +191,13 @@ fn sort(value: Option<&Value>) -> Result<SortKey, QueryError> {
         "_score" => Ok(SortKey::Score),
         "created" | "modified" | "effective" | "expires" => Ok(SortKey::Date(field.to_owned(), order)),
         "portal_type" | "review_state" | "UID" => Ok(SortKey::Keyword(field.to_owned(), order)),
-        other => Err(QueryError::illegal(format!("sorting by [{other}] is not supported"))),
+        "Title" | "title" | "Description" | "description" | "SearchableText" | "Subject" | "path" => {
+            Err(QueryError::illegal(format!("sorting by [{field}] is not supported by the embedded engine")))
+        }
+        other => Err(QueryError {
+            es_type: "query_shard_exception",
+            reason: format!("No mapping found for [{other}] in order to sort on"),
+        }),
     }
 }
 

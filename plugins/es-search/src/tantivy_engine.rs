@@ -245,7 +245,7 @@ impl SearchEngine for TantivyEngine {
     fn search(&self, request: &SearchRequest) -> Result<SearchResponse, EngineError> {
         let Some(text) = &request.query else { return Ok(SearchResponse::default()) };
         let f = &self.fields;
-        let mapping = dsl::Mapping { fields: f, custom: &request.custom };
+        let mapping = dsl::Mapping { fields: f, custom: &request.custom, unmapped_matches_nothing: false };
         let text_query = dsl::translate(&mapping, text)?;
         let mut words: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, text_query.box_clone())];
         for clause in &request.clauses {

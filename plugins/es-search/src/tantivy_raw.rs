@@ -43,7 +43,7 @@ fn custom_columns(aggregations: &mut Value, custom: &crate::dsl::CustomFields) {
 impl TantivyEngine {
     /// Runs a raw query.
     pub(crate) fn run_raw(&self, request: &RawRequest) -> Result<Value, QueryError> {
-        let mapping = dsl::Mapping { fields: &self.fields, custom: &request.custom };
+        let mapping = dsl::Mapping { fields: &self.fields, custom: &request.custom, unmapped_matches_nothing: true };
         let text_query = dsl::translate(&mapping, &request.query)?;
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, text_query.box_clone())];
         self.filters(&request.filters, &mut clauses);
