@@ -105,6 +105,17 @@ async fn the_dsl_covers_bool_ids_patterns_sorting_and_paging() {
     assert_eq!(page["hits"]["total"]["value"], 4);
     let by_type = json!({"query": {"match_all": {}}, "sort": [{"portal_type": "desc"}], "size": 1});
     assert_eq!(raw(&server, by_type, false).await.1["hits"]["hits"][0]["sort"], json!(["Folder"]));
+    let only = |source: Value| json!({"query": {"term": {"path": "/Plone/rosen"}}, "_source": source});
+    let keys = |answer: &Value| -> Vec<String> {
+        let mut keys: Vec<String> =
+            answer["hits"]["hits"][0]["_source"].as_object().map(|s| s.keys().cloned().collect()).unwrap_or_default();
+        keys.sort();
+        keys
+    };
+    assert_eq!(keys(&raw(&server, only(json!(["path", "t*"])), true).await.1), ["path", "title"]);
+    let excluded = raw(&server, only(json!({"excludes": ["SearchableText", "*_type", "UID"]})), true).await.1;
+    assert_eq!(keys(&excluded), ["Description", "path", "review_state", "title"]);
+    assert!(raw(&server, only(json!(false)), true).await.1["hits"]["hits"][0].get("_source").is_none());
     let capped = json!({"query": {"match_all": {}}, "track_total_hits": 2, "size": 0});
     assert_eq!(raw(&server, capped, false).await.1["hits"]["total"], json!({"value": 2, "relation": "gte"}));
     let untracked = json!({"query": {"match_all": {}}, "track_total_hits": false});

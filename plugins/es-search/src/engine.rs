@@ -124,9 +124,53 @@ pub struct RawRequest {
     pub aggregations: Option<serde_json::Value>,
     /// Fragments of these full-text fields around the matches, marked so.
     pub highlight: Option<(Vec<String>, Highlight)>,
+    /// Which `_source` keys come back.
+    pub source: SourceFilter,
     /// Up to how many matches the total is exact (beyond, it is reported as "at least");
     /// `None` reports no total.
     pub track_total_hits: Option<usize>,
+}
+
+/// Which `_source` keys a raw query returns (`_source: false`, a pattern list, or
+/// `{includes, excludes}`; `*` matches any run of characters).
+#[derive(Clone, Debug, Default)]
+pub enum SourceFilter {
+    /// Every key.
+    #[default]
+    All,
+    /// No `_source` at all.
+    Nothing,
+    /// Keys matching an include (all when there are none) and no exclude.
+    Only {
+        /// Patterns of keys to keep.
+        includes: Vec<String>,
+        /// Patterns of keys to drop.
+        excludes: Vec<String>,
+    },
+}
+
+impl SourceFilter {
+    /// Whether `key` comes back.
+    pub fn keeps(&self, key: &str) -> bool {
+        match self {
+            SourceFilter::All => true,
+            SourceFilter::Nothing => false,
+            SourceFilter::Only { includes, excludes } => {
+                (includes.is_empty() || includes.iter().any(|p| glob(p, key))) && !excludes.iter().any(|p| glob(p, key))
+            }
+        }
+    }
+}
+
+/// `*` matches any run of characters; everything else itself.
+fn glob(pattern: &str, text: &str) -> bool {
+    match pattern.split_once('*') {
+        None => pattern == text,
+        Some((head, rest)) => {
+            let Some(tail) = text.strip_prefix(head) else { return false };
+            (0..=tail.len()).filter(|i| tail.is_char_boundary(*i)).any(|i| glob(rest, &tail[i..]))
+        }
+    }
 }
 
 /// How matches are marked in fragments.

@@ -7,7 +7,7 @@
 
 use crate::Search;
 use crate::dsl::{QueryError, custom_fields};
-use crate::engine::{Highlight, RawRequest, SortKey};
+use crate::engine::{Highlight, RawRequest, SortKey, SourceFilter};
 use crate::raw_suggest::{self, TermSuggester};
 use crate::records::CUSTOM_FIELDS;
 use crate::scope::caller_filters;
@@ -117,6 +117,7 @@ fn parse(body: &[u8]) -> Result<(RawRequest, Vec<TermSuggester>), QueryError> {
         aggregations,
         highlight: body.get("highlight").map(highlight).transpose()?,
         track_total_hits: track_total_hits(body.get("track_total_hits"))?,
+        source: source_filter(body.get("_source"))?,
     };
     Ok((request, suggesters))
 }
@@ -142,6 +143,32 @@ fn highlight(spec: &Value) -> Result<(Vec<String>, Highlight), QueryError> {
     let size = spec.get("fragment_size").and_then(Value::as_u64).unwrap_or(100);
     let max_chars = usize::try_from(size).unwrap_or(100).clamp(1, 10_000);
     Ok((names, Highlight { pre: tag("pre_tags", "<em>"), post: tag("post_tags", "</em>"), max_chars }))
+}
+
+/// `_source`: `true`/`false`, a pattern or a list of them, or `{includes, excludes}`.
+fn source_filter(value: Option<&Value>) -> Result<SourceFilter, QueryError> {
+    let patterns = |value: Option<&Value>| -> Result<Vec<String>, QueryError> {
+        match value {
+            None => Ok(Vec::new()),
+            Some(Value::String(one)) => Ok(vec![one.clone()]),
+            Some(Value::Array(many)) => many
+                .iter()
+                .map(|p| {
+                    p.as_str().map(str::to_owned).ok_or_else(|| QueryError::parsing("[_source] patterns are strings"))
+                })
+                .collect(),
+            Some(_) => Err(QueryError::parsing("[_source] patterns are strings")),
+        }
+    };
+    match value {
+        None | Some(Value::Bool(true)) => Ok(SourceFilter::All),
+        Some(Value::Bool(false)) => Ok(SourceFilter::Nothing),
+        Some(Value::Object(spec)) => Ok(SourceFilter::Only {
+            includes: patterns(spec.get("includes").or_else(|| spec.get("include")))?,
+            excludes: patterns(spec.get("excludes").or_else(|| spec.get("exclude")))?,
+        }),
+        other => Ok(SourceFilter::Only { includes: patterns(other)?, excludes: Vec::new() }),
+    }
 }
 
 /// `track_total_hits`: `true` (exact), `false` (no total), a number (exact up to it), or

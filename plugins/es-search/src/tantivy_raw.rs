@@ -2,7 +2,7 @@
 //! filters, paging, one sort key, aggregations, answered in Elasticsearch's `_search` shape.
 
 use crate::dsl::{self, QueryError};
-use crate::engine::{RawRequest, SortKey};
+use crate::engine::{RawRequest, SortKey, SourceFilter};
 use crate::tantivy_engine::TantivyEngine;
 use serde_json::{Map, Value, json};
 use tantivy::aggregation::agg_req::Aggregations;
@@ -87,7 +87,12 @@ impl TantivyEngine {
             let stored: TantivyDocument = searcher.doc(address).map_err(failed)?;
             let source = self.source(&searcher, address, &stored).map_err(failed)?;
             let id = source.get("UID").cloned().unwrap_or(Value::Null);
-            let mut hit = json!({"_index": "plone", "_id": id, "_source": source});
+            let mut hit = json!({"_index": "plone", "_id": id});
+            if !matches!(request.source, SourceFilter::Nothing) {
+                let kept: Map<String, Value> =
+                    source.into_iter().filter(|(key, _)| request.source.keeps(key)).collect();
+                hit["_source"] = Value::Object(kept);
+            }
             if let Some((_, marks)) = &request.highlight {
                 let mut marked = Map::new();
                 for (name, generator) in &fragments {
