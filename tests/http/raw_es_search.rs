@@ -59,6 +59,24 @@ async fn raw_queries_answer_in_elasticsearchs_shape_and_only_with_what_the_calle
     assert_eq!(all["aggregations"]["types"]["buckets"].as_array().unwrap().len(), 2, "admin sees the folder type too");
     assert!(!anonymous.to_string().contains("Geheimer"), "no trace of the private page");
 
+    let buckets = json!({"size": 0, "aggs": {
+        "arten": {"filters": {"filters": {"seiten": {"term": {"portal_type": "Document"}},
+                                          "ordner": {"term": {"portal_type": "Folder"}}}},
+                  "aggs": {"staende": {"terms": {"field": "review_state"}}}},
+        "rosen": {"filter": {"match": {"title": "Rosen"}}}}});
+    let (status, answer) = raw(&server, buckets.clone(), true).await;
+    assert_eq!(status, 200, "{answer}");
+    let aggregations = &answer["aggregations"];
+    assert_eq!(aggregations["arten"]["buckets"]["seiten"]["doc_count"], 3, "{answer}");
+    assert_eq!(aggregations["arten"]["buckets"]["ordner"]["doc_count"], 0, "the private folder is not counted");
+    assert_eq!(
+        aggregations["arten"]["buckets"]["seiten"]["staende"]["buckets"],
+        json!([{"key": "published", "doc_count": 3}])
+    );
+    assert_eq!(aggregations["rosen"], json!({"doc_count": 1}));
+    let admin = raw(&server, buckets, false).await.1;
+    assert_eq!(admin["aggregations"]["arten"]["buckets"]["ordner"]["doc_count"], 1);
+
     let marked = json!({"query": {"match": {"title": "Rosen"}}, "highlight": {"fields": {"title": {}, "portal_type": {}},
                         "pre_tags": ["<b>"], "post_tags": ["</b>"]}});
     let (status, answer) = raw(&server, marked, true).await;

@@ -27,6 +27,7 @@ pub mod schema;
 mod scope;
 mod suggest;
 pub mod tantivy_engine;
+mod tantivy_filter_aggs;
 mod tantivy_raw;
 mod text_search;
 

@@ -123,12 +123,19 @@ impl TantivyEngine {
         if let Some(aggregations) = &request.aggregations {
             let mut aggregations = aggregations.clone();
             custom_columns(&mut aggregations, &request.custom);
-            answer["aggregations"] = self.aggregate(&searcher, &query, &aggregations)?;
+            let mut budget = crate::tantivy_filter_aggs::MAX_FILTER_BUCKETS;
+            answer["aggregations"] = self.aggregate_all(&searcher, &query, &aggregations, &mapping, &mut budget)?;
         }
         Ok(answer)
     }
 
-    fn aggregate(&self, searcher: &Searcher, query: &BooleanQuery, aggregations: &Value) -> Result<Value, QueryError> {
+    /// Aggregations tantivy answers itself (Elasticsearch's request and answer forms).
+    pub(crate) fn aggregate(
+        &self,
+        searcher: &Searcher,
+        query: &dyn Query,
+        aggregations: &Value,
+    ) -> Result<Value, QueryError> {
         let aggs: Aggregations = serde_json::from_value(aggregations.clone())
             .map_err(|e| QueryError { es_type: "x_content_parse_exception", reason: e.to_string() })?;
         let limits = AggregationLimitsGuard::new(Some(AGGREGATION_MEMORY), Some(AGGREGATION_BUCKETS));
