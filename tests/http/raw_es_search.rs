@@ -74,6 +74,15 @@ async fn raw_queries_answer_in_elasticsearchs_shape_and_only_with_what_the_calle
         json!([{"key": "published", "doc_count": 3}])
     );
     assert_eq!(aggregations["rosen"], json!({"doc_count": 1}));
+    let metrics = json!({"size": 0, "aggs": {"typen": {"cardinality": {"field": "portal_type"}},
+                                              "zeit": {"range": {"field": "created", "ranges": [{"to": 1_000_000_000}, {"from": 1_000_000_000}]}},
+                                              "juengste": {"max": {"field": "modified"}}}});
+    let (status, answer) = raw(&server, metrics, true).await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["aggregations"]["typen"]["value"], 1.0, "only Documents are visible: {answer}");
+    let ranges = answer["aggregations"]["zeit"]["buckets"].as_array().unwrap();
+    assert_eq!((ranges.len(), &ranges[1]["doc_count"]), (2, &json!(3)));
+    assert!(answer["aggregations"]["juengste"]["value"].as_f64().is_some_and(|v| v > 1_000_000_000.0));
     let admin = raw(&server, buckets, false).await.1;
     assert_eq!(admin["aggregations"]["arten"]["buckets"]["ordner"]["doc_count"], 1);
 
