@@ -130,6 +130,29 @@ async fn the_dsl_covers_bool_ids_patterns_sorting_and_paging() {
     let page = raw(&server, sorted(1, 2), false).await.1;
     assert_eq!(paths(&page), paths(&all)[1..3], "a page is a slice of the whole order");
     assert_eq!(page["hits"]["total"]["value"], 4);
+    // Objects without an effective date (the private ones) come last, ascending or descending,
+    // as in Elasticsearch; publishing sets one, and "datiert" has an older one.
+    server
+        .create(
+            "",
+            json!({"@type": "Document", "id": "datiert", "title": "Datiert", "effective": "2026-01-01T00:00:00+00:00"}),
+        )
+        .await;
+    server.settle().await;
+    for (order, stand_in) in [("asc", i64::MAX), ("desc", i64::MIN)] {
+        let sorted = |from: usize, size: usize| json!({"query": {"match_all": {}}, "sort": [{"effective": order}], "from": from, "size": size});
+        let (status, answer) = raw(&server, sorted(0, 10), false).await;
+        assert_eq!(status, 200, "{answer}");
+        let all = paths(&answer);
+        assert_eq!(all.len(), 6);
+        let datiert = all.iter().position(|p| p == "/Plone/datiert").unwrap();
+        assert_eq!(datiert, if order == "asc" { 0 } else { 3 }, "{order}: {all:?}");
+        let mut last: Vec<&str> = all[4..].iter().map(String::as_str).collect();
+        last.sort_unstable();
+        assert_eq!(last, ["/Plone/geheim", "/Plone/ordner"], "{order}: missing last");
+        assert_eq!(answer["hits"]["hits"][5]["sort"][0], stand_in);
+        assert_eq!(paths(&raw(&server, sorted(3, 2), false).await.1), all[3..5], "{order}: a page across both parts");
+    }
     let by_type = json!({"query": {"match_all": {}}, "sort": [{"portal_type": "desc"}], "size": 1});
     assert_eq!(raw(&server, by_type, false).await.1["hits"]["hits"][0]["sort"], json!(["Folder"]));
     let only = |source: Value| json!({"query": {"term": {"path": "/Plone/rosen"}}, "_source": source});

@@ -8,10 +8,11 @@ use serde_json::{Map, Value, json};
 use tantivy::aggregation::agg_req::Aggregations;
 use tantivy::aggregation::{AggContextParams, AggregationCollector, AggregationLimitsGuard};
 use tantivy::collector::{Count, TopDocs};
-use tantivy::query::{BooleanQuery, Occur, Query};
+use tantivy::query::{BooleanQuery, Occur, Query, QueryClone, TermQuery};
+use tantivy::schema::IndexRecordOption;
 use tantivy::schema::Value as _;
 use tantivy::snippet::SnippetGenerator;
-use tantivy::{DocAddress, Searcher, TantivyDocument};
+use tantivy::{DocAddress, Searcher, TantivyDocument, Term};
 
 /// Bounds of one raw query's aggregations.
 const AGGREGATION_MEMORY: u64 = 64 * 1024 * 1024;
@@ -59,11 +60,18 @@ impl TantivyEngine {
                 let (found, total) = searcher.search(&query, &(top.order_by_score(), Count)).map_err(failed)?;
                 (found.into_iter().map(|(score, a)| (json!(score), a)).collect(), total)
             }
-            SortKey::Date(field, order) => {
-                let collector = top.order_by_fast_field::<i64>(field, *order);
-                let (found, total) = searcher.search(&query, &(collector, Count)).map_err(failed)?;
-                (found.into_iter().map(|(value, a)| (json!(value), a)).collect(), total)
-            }
+            SortKey::Date(field, order) => match self.missing_date(field) {
+                Some((handle, missing)) => {
+                    let page = (request.from, request.size);
+                    self.dates_missing_last(&searcher, &query, (field, handle, missing), *order, page)
+                        .map_err(failed)?
+                }
+                None => {
+                    let collector = top.order_by_fast_field::<i64>(field, *order);
+                    let (found, total) = searcher.search(&query, &(collector, Count)).map_err(failed)?;
+                    (found.into_iter().map(|(value, a)| (json!(value), a)).collect(), total)
+                }
+            },
             SortKey::Keyword(field, order) => {
                 let collector = top.order_by_string_fast_field(field, *order);
                 let (found, total) = searcher.search(&query, &(collector, Count)).map_err(failed)?;
@@ -127,6 +135,47 @@ impl TantivyEngine {
             answer["aggregations"] = self.aggregate_all(&searcher, &query, &aggregations, &mapping, &mut budget)?;
         }
         Ok(answer)
+    }
+
+    /// The date fields some objects lack, with the value the index holds for them instead.
+    fn missing_date(&self, name: &str) -> Option<(tantivy::schema::Field, i64)> {
+        match name {
+            "effective" => Some((self.fields.effective, i64::MIN)),
+            "expires" => Some((self.fields.expires, i64::MAX)),
+            _ => None,
+        }
+    }
+
+    /// A page sorted by a date some objects lack: those come last whatever the order, as in
+    /// Elasticsearch, with its stand-in sort value (the largest for ascending order, the
+    /// smallest for descending).
+    fn dates_missing_last(
+        &self,
+        searcher: &Searcher,
+        query: &BooleanQuery,
+        (name, field, missing): (&str, tantivy::schema::Field, i64),
+        order: tantivy::Order,
+        (from, size): (usize, usize),
+    ) -> tantivy::Result<(Vec<(Value, DocAddress)>, usize)> {
+        let lacking = || -> Box<dyn Query> {
+            Box::new(TermQuery::new(Term::from_field_i64(field, missing), IndexRecordOption::Basic))
+        };
+        let having = BooleanQuery::new(vec![(Occur::Must, query.box_clone()), (Occur::MustNot, lacking())]);
+        let without = BooleanQuery::new(vec![(Occur::Must, query.box_clone()), (Occur::Must, lacking())]);
+        let (present, absent) = (searcher.search(&having, &Count)?, searcher.search(&without, &Count)?);
+        let mut page: Vec<(Value, DocAddress)> = Vec::new();
+        if from < present && size > 0 {
+            let collector = TopDocs::with_limit(size).and_offset(from).order_by_fast_field::<i64>(name, order);
+            page.extend(searcher.search(&having, &collector)?.into_iter().map(|(value, a)| (json!(value), a)));
+        }
+        let wanted = size - page.len();
+        if wanted > 0 && absent > 0 {
+            let skip = from.saturating_sub(present);
+            let stand_in = if order == tantivy::Order::Asc { i64::MAX } else { i64::MIN };
+            let collector = TopDocs::with_limit(wanted).and_offset(skip).order_by_score();
+            page.extend(searcher.search(&without, &collector)?.into_iter().map(|(_, a)| (json!(stand_in), a)));
+        }
+        Ok((page, present + absent))
     }
 
     /// Aggregations tantivy answers itself (Elasticsearch's request and answer forms).
