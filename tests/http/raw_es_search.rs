@@ -260,6 +260,18 @@ async fn refusals_come_in_elasticsearchs_error_body() {
         (status, &error["error"]["reason"]),
         (400, &json!("No mapping found for [nirgends] in order to sort on"))
     );
+    // Every cost a query can drive is bounded, with a 400 beyond.
+    let long = "Garten ".repeat(2_000);
+    for body in [
+        json!({"query": {"match": {"title": long}}}),
+        json!({"suggest": {"s": {"text": long, "term": {"field": "SearchableText"}}}}),
+        json!({"query": {"query_string": {"query": long}}}),
+        json!({"query": (0..20).fold(json!({"match_all": {}}), |inner, _| json!({"bool": {"must": inner}}))}),
+    ] {
+        let (status, error) = raw(&server, body.clone(), true).await;
+        assert_eq!(status, 400, "{error}");
+        assert!(error["error"]["type"].is_string(), "{error}");
+    }
     let response = server.anonymous(Method::POST, "@raw-es-search").body("{").send().await.unwrap();
     let (status, error) = read(response).await;
     assert_eq!((status, &error["error"]["type"]), (400, &json!("x_content_parse_exception")));

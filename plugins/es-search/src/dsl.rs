@@ -23,6 +23,9 @@ use tantivy::tokenizer::TokenStream;
 /// How deep clauses may nest (a bound on what a record can make a search do).
 const MAX_DEPTH: usize = 16;
 
+/// The longest text of one `match`-like clause: every word becomes a term lookup.
+const MAX_QUERY_TEXT: usize = 10_000;
+
 /// A field as the DSL names it: full-text (German analysis), keyword, date (seconds), or one
 /// of the custom fields (`wcs.backend.search.custom_fields`), kept under their name in a JSON
 /// field.
@@ -262,6 +265,9 @@ fn query_text(options: &Value) -> Result<String, QueryError> {
         other => other,
     };
     match text {
+        Value::String(s) if s.chars().count() > MAX_QUERY_TEXT => {
+            Err(QueryError::illegal(format!("a query text is at most {MAX_QUERY_TEXT} characters")))
+        }
         Value::String(s) => Ok(s.clone()),
         Value::Number(n) => Ok(n.to_string()),
         _ => Err(QueryError::parsing("a match needs a query text")),

@@ -9,6 +9,8 @@ use serde_json::{Map, Value, json};
 
 /// Suggestions per word at most.
 const MAX_SIZE: usize = 50;
+/// The longest text to suggest for: every word is looked up with edits.
+const MAX_TEXT: usize = 1_000;
 
 /// One named term suggester.
 #[derive(Clone, Debug)]
@@ -29,6 +31,9 @@ pub fn parse(spec: &Value) -> Result<Vec<TermSuggester>, QueryError> {
         let text = text.ok_or_else(|| {
             QueryError::illegal(format!("The required text option is missing for suggestion [{name}]"))
         })?;
+        if text.chars().count() > MAX_TEXT {
+            return Err(QueryError::illegal(format!("a suggestion text is at most {MAX_TEXT} characters")));
+        }
         let Some(term) = body.get("term") else {
             let kind = body.as_object().and_then(|b| b.keys().find(|k| *k != "text")).map_or("?", String::as_str);
             return Err(QueryError::illegal(format!("the [{kind}] suggester is not supported by the embedded engine")));
