@@ -101,6 +101,17 @@ async fn raw_queries_answer_in_elasticsearchs_shape_and_only_with_what_the_calle
     );
     assert!(!entries[0]["options"].as_array().unwrap().is_empty(), "{answer}");
     assert_eq!(entries[1]["options"], json!([]), "words of the private page are never offered: {answer}");
+    let complete = json!({"size": 0, "suggest": {"c": {"text": "Ros", "completion": {"field": "title"}},
+                                                "g": {"text": "Geheim", "completion": {}}}});
+    let (status, answer) = raw(&server, complete, true).await;
+    assert_eq!(status, 200, "{answer}");
+    let options = answer["suggest"]["c"][0]["options"].as_array().unwrap();
+    assert_eq!(options.len(), 1, "{answer}");
+    assert_eq!(
+        (&options[0]["text"], &options[0]["_source"]["path"]),
+        (&json!("Rosen im Garten"), &json!("/Plone/rosen"))
+    );
+    assert_eq!(answer["suggest"]["g"][0]["options"], json!([]), "the private page is never completed");
     let phrase = json!({"suggest": {"p": {"text": "x", "phrase": {"field": "title"}}}});
     let (status, error) = raw(&server, phrase, true).await;
     assert_eq!((status, &error["error"]["type"]), (400, &json!("illegal_argument_exception")));

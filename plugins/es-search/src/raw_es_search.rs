@@ -46,7 +46,7 @@ async fn raw_es_search(ctx: Ctx) -> ApiResult<Response> {
     let answer = tokio::task::spawn_blocking(move || {
         let mut body = engine.raw(&request)?;
         if !suggesters.is_empty() {
-            body["suggest"] = raw_suggest::run(engine.as_ref(), &suggesters, &request.filters)?;
+            body["suggest"] = raw_suggest::run(engine.as_ref(), &suggesters, &request)?;
         }
         Ok::<_, QueryError>(body)
     })

@@ -1,10 +1,12 @@
-//! The term suggester of `@raw-es-search`: `{"suggest": {"text"?, <name>: {"text"?, "term":
-//! {"field", "size", "max_edits"}}}}`, answered per word as Elasticsearch does
-//! (`[{text, offset, length, options: [{text, score}]}]`), from words the caller may see.
-//! Phrase and completion suggesters are refused.
+//! The suggesters of `@raw-es-search`: `{"suggest": {"text"?, <name>: {"text"?, "term": {…}
+//! | "completion": {…}}}}`. The term suggester answers per word as Elasticsearch does
+//! (`[{text, offset, length, options: [{text, score}]}]`) from words the caller may see; the
+//! completion suggester offers the objects whose `field` (default `title`) starts with the
+//! text (`options: [{text, _index, _id, _score, _source}]`), again only visible ones. The
+//! phrase suggester is refused.
 
 use crate::dsl::QueryError;
-use crate::engine::{Filters, SearchEngine};
+use crate::engine::{RawRequest, SearchEngine, SortKey, SourceFilter};
 use serde_json::{Map, Value, json};
 
 /// Suggestions per word at most.
@@ -12,13 +14,21 @@ const MAX_SIZE: usize = 50;
 /// The longest text to suggest for: every word is looked up with edits.
 const MAX_TEXT: usize = 1_000;
 
-/// One named term suggester.
+/// One named suggester.
 #[derive(Clone, Debug)]
 pub struct TermSuggester {
     name: String,
     text: String,
     size: usize,
-    max_edits: usize,
+    kind: Kind,
+}
+
+#[derive(Clone, Debug)]
+enum Kind {
+    /// Indexed words within this many edits.
+    Term { max_edits: usize },
+    /// Objects whose field starts with the text.
+    Completion { field: String },
 }
 
 /// The suggesters of a request's `suggest` object.
@@ -34,27 +44,40 @@ pub fn parse(spec: &Value) -> Result<Vec<TermSuggester>, QueryError> {
         if text.chars().count() > MAX_TEXT {
             return Err(QueryError::illegal(format!("a suggestion text is at most {MAX_TEXT} characters")));
         }
-        let Some(term) = body.get("term") else {
+        let (options, kind) = if let Some(term) = body.get("term") {
+            let max_edits = term.get("max_edits").and_then(Value::as_u64).unwrap_or(2);
+            (term, Kind::Term { max_edits: usize::try_from(max_edits).unwrap_or(2).clamp(1, 2) })
+        } else if let Some(completion) = body.get("completion") {
+            let field = completion.get("field").and_then(Value::as_str).unwrap_or("title").to_owned();
+            (completion, Kind::Completion { field })
+        } else {
             let kind = body.as_object().and_then(|b| b.keys().find(|k| *k != "text")).map_or("?", String::as_str);
             return Err(QueryError::illegal(format!("the [{kind}] suggester is not supported by the embedded engine")));
         };
-        let number = |key: &str, default: u64| term.get(key).and_then(Value::as_u64).unwrap_or(default);
+        let size = options.get("size").and_then(Value::as_u64).unwrap_or(5);
         suggesters.push(TermSuggester {
             name: name.clone(),
             text: text.to_owned(),
-            size: usize::try_from(number("size", 5)).unwrap_or(5).min(MAX_SIZE),
-            max_edits: usize::try_from(number("max_edits", 2)).unwrap_or(2).clamp(1, 2),
+            size: usize::try_from(size).unwrap_or(5).min(MAX_SIZE),
+            kind,
         });
     }
     Ok(suggesters)
 }
 
-/// The `suggest` answer.
-pub fn run(engine: &dyn SearchEngine, suggesters: &[TermSuggester], filters: &Filters) -> Result<Value, QueryError> {
+/// The `suggest` answer; `base` is the request's own search (its filters and custom fields).
+pub fn run(engine: &dyn SearchEngine, suggesters: &[TermSuggester], base: &RawRequest) -> Result<Value, QueryError> {
     let mut answer = Map::new();
     for suggester in suggesters {
+        let max_edits = match &suggester.kind {
+            Kind::Term { max_edits } => *max_edits,
+            Kind::Completion { field } => {
+                answer.insert(suggester.name.clone(), completion(engine, suggester, field, base)?);
+                continue;
+            }
+        };
         let found = engine
-            .suggest(&suggester.text, filters, suggester.max_edits, suggester.size)
+            .suggest(&suggester.text, &base.filters, max_edits, suggester.size)
             .map_err(|e| QueryError { es_type: "search_phase_execution_exception", reason: e.0 })?;
         let mut entries = Vec::new();
         let mut offset = 0;
@@ -74,4 +97,37 @@ pub fn run(engine: &dyn SearchEngine, suggesters: &[TermSuggester], filters: &Fi
         answer.insert(suggester.name.clone(), Value::Array(entries));
     }
     Ok(Value::Object(answer))
+}
+
+/// The objects whose `field` starts with the suggester's text, best first.
+fn completion(
+    engine: &dyn SearchEngine,
+    suggester: &TermSuggester,
+    field: &str,
+    base: &RawRequest,
+) -> Result<Value, QueryError> {
+    let request = RawRequest {
+        query: json!({"match_phrase_prefix": {field: suggester.text}}),
+        from: 0,
+        size: suggester.size,
+        sort: SortKey::Score,
+        aggregations: None,
+        highlight: None,
+        source: SourceFilter::All,
+        track_total_hits: None,
+        ..base.clone()
+    };
+    let found = engine.raw(&request)?;
+    let options: Vec<Value> = found["hits"]["hits"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|hit| {
+            let mut option = hit.clone();
+            option["text"] = hit["_source"]["title"].clone();
+            option
+        })
+        .collect();
+    let length = suggester.text.chars().count();
+    Ok(json!([{"text": suggester.text, "offset": 0, "length": length, "options": options}]))
 }
