@@ -112,8 +112,19 @@ async fn raw_queries_answer_in_elasticsearchs_shape_and_only_with_what_the_calle
         (&json!("Rosen im Garten"), &json!("/Plone/rosen"))
     );
     assert_eq!(answer["suggest"]["g"][0]["options"], json!([]), "the private page is never completed");
-    let phrase = json!({"suggest": {"p": {"text": "x", "phrase": {"field": "title"}}}});
-    let (status, error) = raw(&server, phrase, true).await;
+    let phrase = json!({"size": 0, "suggest": {"p": {"text": "Rosn im Garten", "phrase": {"field": "title",
+                        "highlight": {"pre_tag": "<i>", "post_tag": "</i>"}}}}});
+    let (status, answer) = raw(&server, phrase, true).await;
+    assert_eq!(status, 200, "{answer}");
+    let option = &answer["suggest"]["p"][0]["options"][0];
+    assert!(
+        option["highlighted"].as_str().is_some_and(|h| h.starts_with("<i>") && h.ends_with("</i> im Garten")),
+        "{answer}"
+    );
+    let fine = json!({"size": 0, "suggest": {"p": {"text": "Rosen", "phrase": {}}}});
+    assert_eq!(raw(&server, fine, true).await.1["suggest"]["p"][0]["options"], json!([]), "nothing to correct");
+    let unknown = json!({"suggest": {"x": {"text": "x", "fancy": {}}}});
+    let (status, error) = raw(&server, unknown, true).await;
     assert_eq!((status, &error["error"]["type"]), (400, &json!("illegal_argument_exception")));
     let plain = json!({"query": {"match": {"title": "Rosen"}}, "highlight": {"fields": [{"title": {}}]}});
     assert_eq!(

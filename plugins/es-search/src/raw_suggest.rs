@@ -2,8 +2,9 @@
 //! | "completion": {…}}}}`. The term suggester answers per word as Elasticsearch does
 //! (`[{text, offset, length, options: [{text, score}]}]`) from words the caller may see; the
 //! completion suggester offers the objects whose `field` (default `title`) starts with the
-//! text (`options: [{text, _index, _id, _score, _source}]`), again only visible ones. The
-//! phrase suggester is refused.
+//! text (`options: [{text, _index, _id, _score, _source}]`), again only visible ones; the
+//! phrase suggester offers the text with every word that finds nothing replaced by its best
+//! correction (`options: [{text, highlighted?, score}]`, one candidate).
 
 use crate::dsl::QueryError;
 use crate::engine::{RawRequest, SearchEngine, SortKey, SourceFilter};
@@ -29,6 +30,8 @@ enum Kind {
     Term { max_edits: usize },
     /// Objects whose field starts with the text.
     Completion { field: String },
+    /// The text with each word that finds nothing replaced by its best correction.
+    Phrase { pre: String, post: String },
 }
 
 /// The suggesters of a request's `suggest` object.
@@ -47,6 +50,10 @@ pub fn parse(spec: &Value) -> Result<Vec<TermSuggester>, QueryError> {
         let (options, kind) = if let Some(term) = body.get("term") {
             let max_edits = term.get("max_edits").and_then(Value::as_u64).unwrap_or(2);
             (term, Kind::Term { max_edits: usize::try_from(max_edits).unwrap_or(2).clamp(1, 2) })
+        } else if let Some(phrase) = body.get("phrase") {
+            let tag =
+                |key: &str| phrase.pointer(&format!("/highlight/{key}")).and_then(Value::as_str).unwrap_or_default();
+            (phrase, Kind::Phrase { pre: tag("pre_tag").to_owned(), post: tag("post_tag").to_owned() })
         } else if let Some(completion) = body.get("completion") {
             let field = completion.get("field").and_then(Value::as_str).unwrap_or("title").to_owned();
             (completion, Kind::Completion { field })
@@ -73,6 +80,10 @@ pub fn run(engine: &dyn SearchEngine, suggesters: &[TermSuggester], base: &RawRe
             Kind::Term { max_edits } => *max_edits,
             Kind::Completion { field } => {
                 answer.insert(suggester.name.clone(), completion(engine, suggester, field, base)?);
+                continue;
+            }
+            Kind::Phrase { pre, post } => {
+                answer.insert(suggester.name.clone(), phrase(engine, suggester, base, (pre, post))?);
                 continue;
             }
         };
@@ -128,6 +139,45 @@ fn completion(
             option
         })
         .collect();
+    let length = suggester.text.chars().count();
+    Ok(json!([{"text": suggester.text, "offset": 0, "length": length, "options": options}]))
+}
+
+/// The whole text corrected word by word, with the corrections marked when tags are given.
+fn phrase(
+    engine: &dyn SearchEngine,
+    suggester: &TermSuggester,
+    base: &RawRequest,
+    (pre, post): (&str, &str),
+) -> Result<Value, QueryError> {
+    let found = engine
+        .suggest(&suggester.text, &base.filters, 2, 1)
+        .map_err(|e| QueryError { es_type: "search_phase_execution_exception", reason: e.0 })?;
+    let (mut text, mut marked, mut score, mut changed) = (String::new(), String::new(), 1.0_f32, false);
+    for (index, word) in suggester.text.split_whitespace().enumerate() {
+        let separator = if index == 0 { "" } else { " " };
+        let best = found.iter().find(|s| s.text == word).and_then(|s| s.options.first());
+        match best {
+            Some(option) => {
+                changed = true;
+                score *= option.score;
+                text.push_str(&format!("{separator}{}", option.text));
+                marked.push_str(&format!("{separator}{pre}{}{post}", option.text));
+            }
+            None => {
+                text.push_str(&format!("{separator}{word}"));
+                marked.push_str(&format!("{separator}{word}"));
+            }
+        }
+    }
+    let mut options = Vec::new();
+    if changed {
+        let mut option = json!({"text": text, "score": score});
+        if !pre.is_empty() || !post.is_empty() {
+            option["highlighted"] = json!(marked);
+        }
+        options.push(option);
+    }
     let length = suggester.text.chars().count();
     Ok(json!([{"text": suggester.text, "offset": 0, "length": length, "options": options}]))
 }
