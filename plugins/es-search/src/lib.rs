@@ -25,6 +25,7 @@ mod raw_suggest;
 pub mod records;
 pub mod schema;
 mod scope;
+mod str_columns;
 mod suggest;
 pub mod tantivy_engine;
 mod tantivy_filter_aggs;

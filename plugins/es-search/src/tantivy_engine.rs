@@ -7,6 +7,7 @@ use crate::engine::{
 };
 use crate::index_dir;
 use crate::schema::{Fields, register_analyzers, schema};
+use crate::str_columns::StrColumns;
 use std::ops::Bound;
 use std::path::Path;
 use std::sync::Mutex;
@@ -85,33 +86,6 @@ impl TantivyEngine {
             clauses.push((Occur::Must, unscored(Box::new(up_to_now))));
             clauses.push((Occur::Must, unscored(Box::new(after_now))));
         }
-    }
-}
-
-/// Reads hits' uids from the `UID` column, opened once per segment a page of hits touches.
-struct UidColumns<'s> {
-    searcher: &'s tantivy::Searcher,
-    open: std::collections::HashMap<u32, Option<tantivy::columnar::StrColumn>>,
-}
-
-impl<'s> UidColumns<'s> {
-    fn new(searcher: &'s tantivy::Searcher) -> Self {
-        UidColumns { searcher, open: std::collections::HashMap::new() }
-    }
-
-    fn uid(&mut self, address: tantivy::DocAddress) -> Result<Option<String>, EngineError> {
-        let column = match self.open.entry(address.segment_ord) {
-            std::collections::hash_map::Entry::Occupied(entry) => entry.into_mut(),
-            std::collections::hash_map::Entry::Vacant(entry) => {
-                let segment = self.searcher.segment_reader(address.segment_ord);
-                entry.insert(segment.fast_fields().str("UID")?)
-            }
-        };
-        let Some(column) = column else { return Ok(None) };
-        let Some(ord) = column.term_ords(address.doc_id).next() else { return Ok(None) };
-        let mut uid = String::new();
-        let found = column.ord_to_str(ord, &mut uid).map_err(|e| EngineError(e.to_string()))?;
-        Ok(found.then_some(uid))
     }
 }
 
@@ -282,9 +256,9 @@ impl SearchEngine for TantivyEngine {
             }
         };
         let mut hits = Vec::with_capacity(found.len());
-        let mut uids = UidColumns::new(&searcher);
+        let mut columns = StrColumns::new(&searcher);
         for (score, address) in found.into_iter().take(request.size) {
-            let Some(uid) = uids.uid(address)? else { continue };
+            let Some(uid) = columns.value(address, "UID")? else { continue };
             let fragment = match snippets.as_mut() {
                 Some((generator, highlight)) => {
                     // Only highlighting needs the stored text.

@@ -3,6 +3,7 @@
 
 use crate::dsl::{self, QueryError};
 use crate::engine::{RawRequest, SortKey, SourceFilter};
+use crate::str_columns::StrColumns;
 use crate::tantivy_engine::TantivyEngine;
 use serde_json::{Map, Value, json};
 use tantivy::aggregation::agg_req::Aggregations;
@@ -91,9 +92,10 @@ impl TantivyEngine {
             }
         }
         let mut hits = Vec::with_capacity(addresses.len());
+        let mut columns = StrColumns::new(&searcher);
         for (key, address) in addresses.into_iter().take(request.size) {
             let stored: TantivyDocument = searcher.doc(address).map_err(failed)?;
-            let source = self.source(&searcher, address, &stored).map_err(failed)?;
+            let source = self.source(&mut columns, address, &stored).map_err(failed)?;
             let id = source.get("UID").cloned().unwrap_or(Value::Null);
             let mut hit = json!({"_index": "plone", "_id": id});
             if !matches!(request.source, SourceFilter::Nothing) {
@@ -198,7 +200,7 @@ impl TantivyEngine {
     /// A hit's `_source`: what the index keeps of the object.
     fn source(
         &self,
-        searcher: &Searcher,
+        columns: &mut StrColumns<'_>,
         address: DocAddress,
         stored: &TantivyDocument,
     ) -> tantivy::Result<Map<String, Value>> {
@@ -216,15 +218,8 @@ impl TantivyEngine {
                 source.extend(values);
             }
         }
-        let segment = searcher.segment_reader(address.segment_ord);
         for name in ["UID", "portal_type", "review_state"] {
-            let mut value = String::new();
-            if let Some(column) = segment.fast_fields().str(name)?
-                && let Some(ord) = column.term_ords(address.doc_id).next()
-            {
-                column.ord_to_str(ord, &mut value)?;
-            }
-            source.insert(name.into(), json!(value));
+            source.insert(name.into(), json!(columns.value(address, name)?.unwrap_or_default()));
         }
         Ok(source)
     }
