@@ -66,10 +66,8 @@ pub fn query_string(mapping: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query
     if body.get("default_operator").and_then(Value::as_str).is_some_and(|o| o.eq_ignore_ascii_case("and")) {
         parser.set_conjunction_by_default();
     }
-    let query = parser.parse_query(text).map_err(|e| QueryError {
-        es_type: "query_shard_exception",
-        reason: format!("Failed to parse query [{text}]: {e}"),
-    })?;
+    let query =
+        parser.parse_query(text).map_err(|e| QueryError::shard(format!("Failed to parse query [{text}]: {e}")))?;
     Ok(with_negations_meant(query))
 }
 

@@ -19,6 +19,21 @@ impl QueryError {
         QueryError { es_type: "parsing_exception", reason: reason.into() }
     }
 
+    /// A body that is not the JSON asked for (`x_content_parse_exception`).
+    pub fn content(reason: impl Into<String>) -> QueryError {
+        QueryError { es_type: "x_content_parse_exception", reason: reason.into() }
+    }
+
+    /// A search that failed while running (`search_phase_execution_exception`).
+    pub fn execution(reason: impl Into<String>) -> QueryError {
+        QueryError { es_type: "search_phase_execution_exception", reason: reason.into() }
+    }
+
+    /// A query the index cannot run as written (`query_shard_exception`).
+    pub fn shard(reason: impl Into<String>) -> QueryError {
+        QueryError { es_type: "query_shard_exception", reason: reason.into() }
+    }
+
     /// A query that parses but asks for what may not be done (`illegal_argument_exception`).
     pub fn illegal(reason: impl Into<String>) -> QueryError {
         QueryError { es_type: "illegal_argument_exception", reason: reason.into() }

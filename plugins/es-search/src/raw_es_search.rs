@@ -66,7 +66,7 @@ fn parse(body: &[u8]) -> Result<(RawRequest, Vec<TermSuggester>), QueryError> {
     let body: Map<String, Value> = match serde_json::from_slice(if body.is_empty() { b"{}" } else { body }) {
         Ok(Value::Object(body)) => body,
         Ok(_) => return Err(QueryError::parsing("request body must be a JSON object")),
-        Err(e) => return Err(QueryError { es_type: "x_content_parse_exception", reason: e.to_string() }),
+        Err(e) => return Err(QueryError::content(e.to_string())),
     };
     for (key, value) in &body {
         let known = [
@@ -221,10 +221,7 @@ fn sort(value: Option<&Value>) -> Result<SortKey, QueryError> {
         "Title" | "title" | "Description" | "description" | "SearchableText" | "Subject" | "path" => {
             Err(QueryError::illegal(format!("sorting by [{field}] is not supported by the embedded engine")))
         }
-        other => Err(QueryError {
-            es_type: "query_shard_exception",
-            reason: format!("No mapping found for [{other}] in order to sort on"),
-        }),
+        other => Err(QueryError::shard(format!("No mapping found for [{other}] in order to sort on"))),
     }
 }
 

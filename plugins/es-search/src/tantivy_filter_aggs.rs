@@ -80,9 +80,7 @@ impl TantivyEngine {
             .ok_or_else(|| QueryError::illegal(format!("at most {MAX_FILTER_BUCKETS} filter buckets per query")))?;
         let narrowed =
             BooleanQuery::new(vec![(Occur::Must, query.box_clone()), (Occur::Must, dsl::translate(mapping, filter)?)]);
-        let count = searcher
-            .search(&narrowed, &Count)
-            .map_err(|e| QueryError { es_type: "search_phase_execution_exception", reason: e.to_string() })?;
+        let count = searcher.search(&narrowed, &Count).map_err(|e| QueryError::execution(e.to_string()))?;
         let mut bucket = json!({"doc_count": count});
         if let Some(sub) = sub
             && let Value::Object(results) = self.aggregate_all(searcher, &narrowed, sub, mapping, budget)?

@@ -51,10 +51,7 @@ impl TantivyEngine {
         self.filters(&request.filters, &mut clauses);
         let query = BooleanQuery::new(clauses);
         let searcher = self.reader.searcher();
-        let failed = |e: tantivy::TantivyError| QueryError {
-            es_type: "search_phase_execution_exception",
-            reason: e.to_string(),
-        };
+        let failed = |e: tantivy::TantivyError| QueryError::execution(e.to_string());
         let top = TopDocs::with_limit(request.size.max(1)).and_offset(request.from);
         let (addresses, total): (Vec<(Value, DocAddress)>, usize) = match &request.sort {
             SortKey::Score => {
@@ -187,13 +184,11 @@ impl TantivyEngine {
         query: &dyn Query,
         aggregations: &Value,
     ) -> Result<Value, QueryError> {
-        let aggs: Aggregations = serde_json::from_value(aggregations.clone())
-            .map_err(|e| QueryError { es_type: "x_content_parse_exception", reason: e.to_string() })?;
+        let aggs: Aggregations =
+            serde_json::from_value(aggregations.clone()).map_err(|e| QueryError::content(e.to_string()))?;
         let limits = AggregationLimitsGuard::new(Some(AGGREGATION_MEMORY), Some(AGGREGATION_BUCKETS));
         let collector = AggregationCollector::from_aggs(aggs, AggContextParams::new(limits, self.index_tokenizers()));
-        let results = searcher
-            .search(query, &collector)
-            .map_err(|e| QueryError { es_type: "search_phase_execution_exception", reason: e.to_string() })?;
+        let results = searcher.search(query, &collector).map_err(|e| QueryError::execution(e.to_string()))?;
         serde_json::to_value(results).map_err(|e| QueryError::illegal(e.to_string()))
     }
 
