@@ -115,10 +115,13 @@ fn mail(form: &ContentObject, fields: &[FormField], values: &Map<String, Value>)
 
 /// `recipient_email` of the first Mailer action in collective.easyform's actions model.
 fn mailer_recipient(actions_model: &str) -> Option<String> {
-    let start = actions_model.find("<recipient_email>")? + "<recipient_email>".len();
-    let end = actions_model[start..].find("</recipient_email>")? + start;
-    let address = quick_xml::escape::unescape(actions_model[start..end].trim()).ok()?.into_owned();
-    crate::validate::is_email(&address).then_some(address)
+    let model = crate::xml_tree::parse_tree(actions_model).ok()?;
+    let mailer =
+        model.child("schema")?.children.iter().find(|action| {
+            action.name == "field" && action.attribute("type").is_some_and(|t| t.ends_with(".Mailer"))
+        })?;
+    let address = mailer.child_text("recipient_email")?;
+    crate::validate::is_email(address).then(|| address.to_owned())
 }
 
 #[cfg(test)]
@@ -131,5 +134,8 @@ mod tests {
             <recipient_email>info@gemeinde.example</recipient_email></field></schema></model>"#;
         assert_eq!(mailer_recipient(model).as_deref(), Some("info@gemeinde.example"));
         assert_eq!(mailer_recipient("<model/>"), None);
+        let other_action = r#"<model><schema><field name="s" type="collective.easyform.actions.SaveData">
+            <recipient_email>nein@example.org</recipient_email></field></schema></model>"#;
+        assert_eq!(mailer_recipient(other_action), None, "only a Mailer's recipient");
     }
 }
