@@ -4,6 +4,7 @@
 
 use crate::app::App;
 use crate::http::ApiResult;
+use crate::store::Store;
 use serde_json::{Value, json};
 
 /// The value type of a record, which `PATCH @registry` enforces.
@@ -87,8 +88,16 @@ impl App {
 
     /// The current values of several records, read in one statement, in their order.
     pub async fn record_values(&self, records: &[&RecordDef]) -> ApiResult<Vec<Value>> {
+        Ok(self.store.record_values(records).await?)
+    }
+}
+
+impl Store {
+    /// [`App::record_values`] through this store, so background tasks read settings on their
+    /// own statement counter ([`Store::background`]), not on the requests'.
+    pub async fn record_values(&self, records: &[&RecordDef]) -> Result<Vec<Value>, sqlx::Error> {
         let names: Vec<&str> = records.iter().map(|r| r.name).collect();
-        let mut stored = self.store.records(&names).await?;
+        let mut stored = self.records(&names).await?;
         Ok(records.iter().map(|r| current(r, stored.remove(r.name))).collect())
     }
 }

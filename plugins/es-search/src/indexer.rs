@@ -209,8 +209,7 @@ async fn reindex(
 /// The custom fields to index, read through the indexer's own store (its statements are no
 /// request's cost).
 async fn custom(store: &Store) -> Result<CustomFields, IndexError> {
-    let stored = store.record(CUSTOM_FIELDS.name).await?;
-    let value = stored.and_then(|text| serde_json::from_str(&text).ok()).unwrap_or_else(CUSTOM_FIELDS.default);
+    let value = store.record_values(&[&CUSTOM_FIELDS]).await?.pop().unwrap_or_else(CUSTOM_FIELDS.default);
     Ok(custom_fields(&value))
 }
 
