@@ -25,6 +25,25 @@ pub enum Command {
     /// Rebuild the search index from storage (with the server stopped: it holds the index).
     #[cfg(feature = "es-search")]
     Reindex(StorageArgs),
+    /// Search-engine tools.
+    #[cfg(feature = "es-search")]
+    Search {
+        /// What to do.
+        #[command(subcommand)]
+        command: SearchCommand,
+    },
+}
+
+/// `wcs search …`.
+#[cfg(feature = "es-search")]
+#[derive(Debug, Subcommand)]
+pub enum SearchCommand {
+    /// Run a conformance case (`{"index": {"mappings": …}, "docs": […], "request": {…}}`) on a
+    /// throw-away in-memory index and print the engine's answer (or error body) as JSON.
+    Eval {
+        /// The case file.
+        file: PathBuf,
+    },
 }
 
 /// Where data lives and how the site starts.

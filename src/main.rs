@@ -1,4 +1,4 @@
-//! The `wcs` command: `serve`, `init` and `openapi`.
+//! The `wcs` command: `serve`, `init`, `openapi`, `reindex` and `search eval`.
 
 mod config;
 
@@ -116,6 +116,13 @@ async fn main() -> anyhow::Result<()> {
         Command::Init(storage) => init(storage).await,
         #[cfg(feature = "es-search")]
         Command::Reindex(storage) => reindex(storage).await,
+        #[cfg(feature = "es-search")]
+        Command::Search { command: config::SearchCommand::Eval { file } } => {
+            let text = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
+            let answer = tokio::task::spawn_blocking(move || wcs_plugin_es_search::eval::evaluate_text(&text)).await?;
+            println!("{}", serde_json::to_string_pretty(&answer)?);
+            Ok(())
+        }
         Command::Openapi => {
             let registry = Registry::build(&PluginSelection::default())?;
             println!("{}", serde_json::to_string_pretty(&wcs_openapi::document(&registry))?);

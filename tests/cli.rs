@@ -142,3 +142,38 @@ async fn demo_shows_every_feature(client: &reqwest::Client, url: &str, password:
         assert_eq!(form["form_fields"].as_array().map(Vec::len), Some(5), "the contact form: {form}");
     }
 }
+
+/// `wcs search eval FILE` prints the engine's answer to a conformance case, and an error body
+/// (still exiting 0) for a request Elasticsearch refuses.
+#[cfg(feature = "es-search")]
+#[test]
+fn search_eval_prints_the_answer_of_a_case() {
+    let dir = tempfile::tempdir().unwrap();
+    let eval = |case: serde_json::Value| {
+        let file = dir.path().join("case.json");
+        std::fs::write(&file, case.to_string()).unwrap();
+        let output = Command::new(env!("CARGO_BIN_EXE_wcs")).args(["search", "eval"]).arg(&file).output().unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        serde_json::from_slice::<serde_json::Value>(&output.stdout).unwrap()
+    };
+    let mappings = serde_json::json!({"properties": {"title": {"type": "text"}, "rank": {"type": "integer"}}});
+    let docs = serde_json::json!([
+        {"_id": "1", "title": "The quick brown fox", "rank": 2},
+        {"_id": "2", "title": "A quick dog", "rank": 1},
+        {"_id": "3", "title": "Slow things"}
+    ]);
+    let request = serde_json::json!({"query": {"match": {"title": "quick"}}, "sort": [{"rank": "asc"}]});
+    let answer = eval(serde_json::json!({"index": {"mappings": mappings}, "docs": docs, "request": request}));
+    assert_eq!(answer["hits"]["total"], serde_json::json!({"value": 2, "relation": "eq"}));
+    let ids: Vec<&str> =
+        answer["hits"]["hits"].as_array().unwrap().iter().map(|h| h["_id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["2", "1"]);
+    assert_eq!(answer["hits"]["hits"][0]["_source"], serde_json::json!({"title": "A quick dog", "rank": 1}));
+    assert_eq!(answer["hits"]["hits"][0]["sort"], serde_json::json!([1]));
+
+    let refused =
+        eval(serde_json::json!({"index": {"mappings": mappings}, "docs": docs, "request": {"query": {"mtch": {}}}}));
+    assert_eq!(refused["status"], 400);
+    assert_eq!(refused["error"]["type"], "parsing_exception");
+    assert_eq!(refused["error"]["reason"], "unknown query [mtch]");
+}

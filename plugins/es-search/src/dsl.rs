@@ -1,24 +1,21 @@
-//! The subset of Elasticsearch's query DSL that search patterns and filter records are written
-//! in, translated to tantivy queries: `bool` (`must`, `should`, `filter`, `must_not`),
-//! `match` (`operator`), `match_phrase` (`slop`), `match_phrase_prefix`, `multi_match`
-//! (`fields` with `^boost`, `type` `best_fields` or `phrase`), `term`, `terms`, `range` (on the
-//! date fields, in seconds or ISO 8601), `match_all`, and `boost` on any of them. Everything
-//! else is refused with a message naming it. Part 2 of the search work widens this to what
-//! `@raw-es-search` needs.
+//! Elasticsearch's query DSL translated to tantivy queries, for search patterns, filter records
+//! and `@raw-es-search`: `bool` (with `minimum_should_match`; `filter` clauses score nothing),
+//! `constant_score`, `match`, `match_phrase`, `match_phrase_prefix`, `multi_match`, `term`,
+//! `terms`, `range`, `exists`, `prefix`, `wildcard`, `ids`, `query_string`,
+//! `simple_query_string`, `match_all`, `match_none`, and `boost` on any of them. Relevance is
+//! BM25 scaled to Elasticsearch's scores. Everything else is refused in Elasticsearch's words.
 
-use crate::analysis::german;
+pub use crate::dsl_fields::{Analyzer, CustomFields, CustomKind, Mapping, custom_fields};
+pub(crate) use crate::dsl_fields::{Kind, field, terms};
 pub use crate::query_error::QueryError;
-use crate::schema::Fields;
 use crate::{dsl_query_string, dsl_simple_query, dsl_values};
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
 use tantivy::Term;
 use tantivy::query::{
     AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, DisjunctionMaxQuery, EmptyQuery, Occur, PhrasePrefixQuery,
     PhraseQuery, Query, TermQuery, TermSetQuery,
 };
-use tantivy::schema::{Field, IndexRecordOption};
-use tantivy::tokenizer::TokenStream;
+use tantivy::schema::IndexRecordOption;
 
 /// How deep clauses may nest (a bound on what a record can make a search do).
 const MAX_DEPTH: usize = 16;
@@ -26,132 +23,13 @@ const MAX_DEPTH: usize = 16;
 /// The longest text of one `match`-like clause: every word becomes a term lookup.
 const MAX_QUERY_TEXT: usize = 10_000;
 
-/// A field as the DSL names it: full-text (German analysis), keyword, date (seconds), or one
-/// of the custom fields (`wcs.backend.search.custom_fields`), kept under their name in a JSON
-/// field.
-#[derive(Clone)]
-pub(crate) enum Kind {
-    Text(Field),
-    Keyword(Field),
-    Date(Field),
-    CustomText(Field, String),
-    CustomKeyword(Field, String),
-    CustomTyped(Field, String, CustomKind),
-    /// A field the index does not have: it matches nothing.
-    Unmapped,
-}
+/// tantivy's BM25 multiplies each term's weight by `k1 + 1` (2.2), a constant Lucene dropped in
+/// version 8; scaling it back gives the scores Elasticsearch gives.
+const LUCENE_BM25: f32 = 1.0 / 2.2;
 
-/// How the custom fields are indexed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CustomKind {
-    /// Words, with German analysis.
-    Text,
-    /// Whole values (tags, codes).
-    Keyword,
-    /// Whole numbers (`integer`, `long`).
-    Integer,
-    /// Numbers (`float`, `double`).
-    Float,
-    /// true or false.
-    Boolean,
-    /// Dates (ISO 8601 or seconds), kept to the second.
-    Date,
-}
-
-/// The custom fields by name (`wcs.backend.search.custom_fields`: `{name: {"type": "text" |
-/// "keyword"}}`).
-pub type CustomFields = BTreeMap<String, CustomKind>;
-
-/// Reads the custom fields record; entries of another shape are left out.
-pub fn custom_fields(record: &Value) -> CustomFields {
-    record
-        .as_object()
-        .into_iter()
-        .flatten()
-        .filter_map(|(name, spec)| {
-            let kind = match spec.get("type").and_then(Value::as_str) {
-                Some("text") => CustomKind::Text,
-                Some("keyword") => CustomKind::Keyword,
-                Some("integer" | "long") => CustomKind::Integer,
-                Some("float" | "double") => CustomKind::Float,
-                Some("boolean") => CustomKind::Boolean,
-                Some("date") => CustomKind::Date,
-                _ => return None,
-            };
-            Some((name.clone(), kind))
-        })
-        .collect()
-}
-
-/// What the DSL's field names mean: the fixed fields and the custom ones.
-pub struct Mapping<'a> {
-    /// The fixed fields.
-    pub fields: &'a Fields,
-    /// The custom fields.
-    pub custom: &'a CustomFields,
-    /// Whether a field the index lacks matches nothing (as in Elasticsearch, for raw queries)
-    /// rather than being an error (for settings, where it is a mistake to report).
-    pub unmapped_matches_nothing: bool,
-}
-
-pub(crate) fn field(mapping: &Mapping<'_>, name: &str) -> Result<Kind, QueryError> {
-    let fields = mapping.fields;
-    if let Some(kind) = mapping.custom.get(name) {
-        return Ok(match kind {
-            CustomKind::Text => Kind::CustomText(fields.custom_text, name.to_owned()),
-            CustomKind::Keyword => Kind::CustomKeyword(fields.custom_keyword, name.to_owned()),
-            typed => Kind::CustomTyped(fields.custom_keyword, name.to_owned(), *typed),
-        });
-    }
-    Ok(match name {
-        "SearchableText" => Kind::Text(fields.searchable_text),
-        "Title" | "title" => Kind::Text(fields.title),
-        "Description" | "description" => Kind::Text(fields.description),
-        "portal_type" => Kind::Keyword(fields.portal_type),
-        "review_state" => Kind::Keyword(fields.review_state),
-        "Subject" => Kind::Keyword(fields.subject),
-        "path" => Kind::Keyword(fields.path),
-        "UID" => Kind::Keyword(fields.uid),
-        "allowedRolesAndUsers" => Kind::Keyword(fields.allowed),
-        "created" => Kind::Date(fields.created),
-        "modified" => Kind::Date(fields.modified),
-        "effective" => Kind::Date(fields.effective),
-        "expires" => Kind::Date(fields.expires),
-        _ if mapping.unmapped_matches_nothing => Kind::Unmapped,
-        other => return Err(QueryError::parsing(format!("unknown field '{other}'"))),
-    })
-}
-
-/// The terms of `text` in `field`: analysed for full-text fields, as they are for keywords.
-pub(crate) fn terms(kind: &Kind, text: &str) -> Vec<(usize, Term)> {
-    let analysed = |make: &dyn Fn(&str) -> Term| {
-        let mut analyzer = german();
-        let mut stream = analyzer.token_stream(text);
-        let mut out = Vec::new();
-        while stream.advance() {
-            let token = stream.token();
-            out.push((token.position, make(&token.text)));
-        }
-        out
-    };
-    let in_json = |field: Field, path: &str, value: &str| {
-        let mut term = Term::from_field_json_path(field, path, false);
-        term.append_type_and_str(value);
-        term
-    };
-    match kind {
-        Kind::Text(field) => analysed(&|t| Term::from_field_text(*field, t)),
-        Kind::Keyword(field) => vec![(0, Term::from_field_text(*field, text))],
-        Kind::CustomText(field, path) => analysed(&|t| in_json(*field, path, t)),
-        Kind::CustomKeyword(field, path) => vec![(0, in_json(*field, path, text))],
-        Kind::CustomTyped(field, path, typed) => {
-            crate::dsl_values::typed_term(*field, path, *typed, &Value::String(text.to_owned()))
-                .into_iter()
-                .map(|t| (0, t))
-                .collect()
-        }
-        Kind::Date(_) | Kind::Unmapped => Vec::new(),
-    }
+/// A relevance-scored (BM25) query, scaled to Elasticsearch's scores.
+pub(crate) fn bm25(query: Box<dyn Query>) -> Box<dyn Query> {
+    Box::new(BoostQuery::new(query, LUCENE_BM25))
 }
 
 /// Up to this many terms, a term set is a disjunction of term queries.
@@ -218,13 +96,24 @@ fn translate_at(fields: &Mapping<'_>, clause: &Value, depth: usize) -> Result<Bo
         }
         "terms" => {
             let (field_name, values) = single(body)?;
-            let f = match field(fields, field_name)? {
-                Kind::Keyword(f) => f,
-                Kind::Unmapped => return Ok(Box::new(EmptyQuery)),
-                _ => return Err(QueryError::parsing(format!("terms needs a keyword field, not '{field_name}'"))),
-            };
-            let values = values.as_array().ok_or_else(|| QueryError::parsing("terms takes a list"))?;
-            any_term(values.iter().filter_map(Value::as_str).map(|v| Term::from_field_text(f, v)).collect())
+            let values = values
+                .as_array()
+                .ok_or_else(|| QueryError::parsing(format!("[terms] query does not support [{field_name}]")))?;
+            let kind = field(fields, field_name)?;
+            let mut found = Vec::with_capacity(values.len());
+            for value in values {
+                let text = value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string());
+                match &kind {
+                    // Not analysed: the value meets the indexed words as it is.
+                    Kind::Text(f, _) => found.push(Term::from_field_text(*f, &text)),
+                    Kind::Date(_) => {
+                        return Err(QueryError::parsing(format!("terms needs a keyword field, not '{field_name}'")));
+                    }
+                    other => found.extend(terms(other, &text).into_iter().map(|(_, t)| t)),
+                }
+            }
+            // Elasticsearch scores a terms match 1 (times its boost).
+            Box::new(ConstScoreQuery::new(any_term(found), 1.0))
         }
         "range" => dsl_values::range(fields, body)?,
         "constant_score" => {
@@ -280,20 +169,20 @@ fn matching(kind: &Kind, text: &str, all: bool) -> Box<dyn Query> {
         return Box::new(EmptyQuery);
     }
     let occur = if all { Occur::Must } else { Occur::Should };
-    Box::new(BooleanQuery::new(
+    bm25(Box::new(BooleanQuery::new(
         terms
             .into_iter()
             .map(|(_, t)| (occur, Box::new(TermQuery::new(t, IndexRecordOption::WithFreqs)) as Box<dyn Query>))
             .collect(),
-    ))
+    )))
 }
 
 fn phrase(kind: &Kind, text: &str, slop: u32) -> Box<dyn Query> {
     let terms = terms(kind, text);
     match terms.len() {
         0 => Box::new(EmptyQuery),
-        1 => Box::new(TermQuery::new(terms[0].1.clone(), IndexRecordOption::WithFreqs)),
-        _ => Box::new(PhraseQuery::new_with_offset_and_slop(terms, slop)),
+        1 => bm25(Box::new(TermQuery::new(terms[0].1.clone(), IndexRecordOption::WithFreqs))),
+        _ => bm25(Box::new(PhraseQuery::new_with_offset_and_slop(terms, slop))),
     }
 }
 
@@ -304,7 +193,7 @@ fn phrase_prefix(kind: &Kind, text: &str) -> Box<dyn Query> {
     }
     let mut query = PhrasePrefixQuery::new_with_offset(terms);
     query.set_max_expansions(50);
-    Box::new(query)
+    bm25(Box::new(query))
 }
 
 fn multi_match(fields: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query>, QueryError> {
@@ -314,6 +203,9 @@ fn multi_match(fields: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query>, Que
         return Err(QueryError::parsing(format!(
             "failed to parse [multi_match] query type [{kind_of_match}]. unknown type."
         )));
+    }
+    if kind_of_match == "bool_prefix" && body.get("slop").is_some() {
+        return Err(QueryError::parsing("[slop] not allowed for type [bool_prefix]"));
     }
     let all = body.get("operator").and_then(Value::as_str).is_some_and(|o| o.eq_ignore_ascii_case("and"));
     let names =
@@ -350,7 +242,11 @@ fn boolean(fields: &Mapping<'_>, body: &Value, depth: usize) -> Result<Box<dyn Q
         [("must", Occur::Must), ("filter", Occur::Must), ("must_not", Occur::MustNot), ("should", Occur::Should)]
     {
         for clause in clauses(key) {
-            subqueries.push((occur, translate_at(fields, clause, depth + 1)?));
+            let query = translate_at(fields, clause, depth + 1)?;
+            // Filters (and exclusions) only select, as in Elasticsearch's filter context.
+            let query: Box<dyn Query> =
+                if key == "filter" { Box::new(ConstScoreQuery::new(query, 0.0)) } else { query };
+            subqueries.push((occur, query));
         }
     }
     let should = clauses("should").len();

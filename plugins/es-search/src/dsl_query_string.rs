@@ -6,6 +6,7 @@
 use crate::analysis::{GERMAN, german};
 use crate::dsl::{Kind, Mapping, QueryError, field};
 use crate::schema::schema;
+use crate::standard_analysis::{STANDARD, standard};
 use serde_json::Value;
 use std::sync::LazyLock;
 use tantivy::query::{AllQuery, BooleanQuery, Occur, Query, QueryParser};
@@ -19,6 +20,7 @@ const MAX_QUERY: usize = 4_096;
 static PARSING: LazyLock<(Schema, TokenizerManager)> = LazyLock::new(|| {
     let tokenizers = TokenizerManager::default();
     tokenizers.register(GERMAN, german());
+    tokenizers.register(STANDARD, standard());
     (schema().0, tokenizers)
 });
 
@@ -44,12 +46,23 @@ pub fn query_string(mapping: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query
             None => (name, 1.0),
         };
         if name == "*" {
-            let f = mapping.fields;
-            defaults.extend([(f.searchable_text, 1.0), (f.title, 1.0), (f.description, 1.0)]);
+            match mapping.declared {
+                // Every full-text field of a declared mapping (`index.query.default_field: *`).
+                Some((declared, _)) => defaults.extend(
+                    declared
+                        .values()
+                        .filter(|d| matches!(d.kind, crate::declared::DeclaredType::Text(_)))
+                        .map(|d| (d.field, 1.0)),
+                ),
+                None => {
+                    let f = mapping.fields;
+                    defaults.extend([(f.searchable_text, 1.0), (f.title, 1.0), (f.description, 1.0)]);
+                }
+            }
             continue;
         }
         match field(mapping, name)? {
-            Kind::Text(f) | Kind::Keyword(f) | Kind::Date(f) => defaults.push((f, boost)),
+            Kind::Text(f, _) | Kind::Keyword(f) | Kind::Date(f) => defaults.push((f, boost)),
             Kind::Unmapped => {}
             _ => {
                 return Err(QueryError::illegal(format!(
@@ -58,7 +71,8 @@ pub fn query_string(mapping: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query
             }
         }
     }
-    let (schema, tokenizers) = &*PARSING;
+    let (site_schema, tokenizers) = &*PARSING;
+    let schema = mapping.declared.map_or(site_schema, |(_, schema)| schema);
     let mut parser = QueryParser::new(schema.clone(), defaults.iter().map(|(f, _)| *f).collect(), tokenizers.clone());
     for (f, boost) in defaults {
         parser.set_field_boost(f, boost);
@@ -68,7 +82,7 @@ pub fn query_string(mapping: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query
     }
     let query =
         parser.parse_query(text).map_err(|e| QueryError::shard(format!("Failed to parse query [{text}]: {e}")))?;
-    Ok(with_negations_meant(query))
+    Ok(crate::dsl::bm25(with_negations_meant(query)))
 }
 
 /// tantivy's parser turns `a AND NOT b` into `+a +(-b)`, and a clause of exclusions alone

@@ -21,6 +21,14 @@ pub fn range(fields: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query>, Query
     let make: Box<BoundTerm<'_>> = match field(fields, field_name)? {
         Kind::Date(f) => Box::new(move |v| Ok(Term::from_field_i64(f, seconds(v)?))),
         Kind::Unmapped => return Ok(Box::new(EmptyQuery)),
+        Kind::Typed(declared) => Box::new(move |v| {
+            crate::declared::term(&declared, v)
+                .ok_or_else(|| QueryError::parsing(format!("[range] value {v} does not fit [{field_name}]")))
+        }),
+        Kind::Keyword(f) => Box::new(move |v| {
+            let text = v.as_str().map(str::to_owned).unwrap_or_else(|| v.to_string());
+            Ok(Term::from_field_text(f, &text))
+        }),
         Kind::CustomTyped(f, path, kind) if kind != CustomKind::Boolean => Box::new(move |v| {
             typed_term(f, &path, kind, v)
                 .ok_or_else(|| QueryError::parsing(format!("[range] value {v} does not fit [{field_name}]")))
@@ -75,7 +83,16 @@ pub fn ids(mapping: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query>, QueryE
     let values =
         body.get("values").and_then(Value::as_array).ok_or_else(|| QueryError::parsing("[ids] requires 'values'"))?;
     let uid = mapping.fields.uid;
-    let terms = values.iter().filter_map(Value::as_str).map(|v| Term::from_field_text(uid, v)).collect();
+    let terms = values
+        .iter()
+        .filter_map(|v| match v {
+            Value::String(id) => Some(id.clone()),
+            // Elasticsearch takes numbers as the ids they spell.
+            Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        })
+        .map(|v| Term::from_field_text(uid, &v))
+        .collect();
     Ok(Box::new(ConstScoreQuery::new(any_term(terms), 1.0)))
 }
 
@@ -83,6 +100,9 @@ pub fn ids(mapping: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query>, QueryE
 pub fn exists(mapping: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query>, QueryError> {
     let name =
         body.get("field").and_then(Value::as_str).ok_or_else(|| QueryError::parsing("[exists] requires 'field'"))?;
+    if let Some(declared) = mapping.declared.and_then(|(d, _)| d.get(name)) {
+        return Ok(Box::new(ConstScoreQuery::new(Box::new(ExistsQuery::new(declared.column.clone(), false)), 1.0)));
+    }
     match field(mapping, name)? {
         Kind::Unmapped => Ok(Box::new(EmptyQuery)),
         Kind::Keyword(f) | Kind::Date(f) if f != mapping.fields.path && f != mapping.fields.allowed => {
@@ -109,7 +129,8 @@ pub fn pattern(mapping: &Mapping<'_>, body: &Value, kind: Pattern) -> Result<Box
         return Err(QueryError::illegal(format!("the pattern is longer than {MAX_PATTERN} bytes")));
     }
     let f = match field(mapping, name)? {
-        Kind::Keyword(f) => f,
+        // On a full-text field the pattern meets the indexed words, as in Elasticsearch.
+        Kind::Keyword(f) | Kind::Text(f, _) => f,
         Kind::Unmapped => return Ok(Box::new(EmptyQuery)),
         _ => {
             return Err(QueryError::illegal(format!(
@@ -146,7 +167,7 @@ pub fn bool_prefix(terms: Vec<(usize, Term)>, all: bool) -> Result<Box<dyn Query
                     RegexQuery::from_pattern(&prefix, term.field()).map_err(|e| QueryError::parsing(e.to_string()))?,
                 )
             }
-            _ => Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs)),
+            _ => crate::dsl::bm25(Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs))),
         };
         clauses.push((occur, query));
     }

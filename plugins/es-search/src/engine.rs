@@ -94,15 +94,15 @@ pub struct SearchRequest {
     pub aggregations: Option<serde_json::Value>,
 }
 
-/// How hits are ordered.
-#[derive(Clone, Debug, PartialEq)]
-pub enum SortKey {
-    /// Relevance, best first.
-    Score,
-    /// A date field (seconds).
-    Date(String, tantivy::Order),
-    /// A keyword field every document has (`portal_type`, `review_state`, `UID`).
-    Keyword(String, tantivy::Order),
+/// One key of a raw query's `sort`, as the request names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SortSpec {
+    /// `_score`, `_doc` or a field.
+    pub field: String,
+    /// `desc`; `None` for the key's default (descending for `_score`, ascending otherwise).
+    pub descending: Option<bool>,
+    /// `missing: _first`.
+    pub missing_first: bool,
 }
 
 /// A raw query, checked and bounded by the service.
@@ -118,12 +118,12 @@ pub struct RawRequest {
     pub from: usize,
     /// Hits to return.
     pub size: usize,
-    /// The order.
-    pub sort: SortKey,
+    /// The order, most significant key first; relevance when empty.
+    pub sort: Vec<SortSpec>,
     /// Aggregations in Elasticsearch's request form.
     pub aggregations: Option<serde_json::Value>,
     /// Fragments of these full-text fields around the matches, marked so.
-    pub highlight: Option<(Vec<String>, Highlight)>,
+    pub highlight: Option<Vec<(String, Highlight)>>,
     /// Which `_source` keys come back.
     pub source: SourceFilter,
     /// Up to how many matches the total is exact (beyond, it is reported as "at least");

@@ -5,14 +5,17 @@
 //! `GET <site>/@popular-searches` offers configured terms.
 
 pub mod analysis;
+pub mod declared;
 pub mod document;
 pub mod dsl;
+mod dsl_fields;
 mod dsl_query_string;
 mod dsl_simple_query;
 mod dsl_values;
 pub mod engine;
 mod es_admin;
 mod es_search;
+pub mod eval;
 mod facets;
 mod index_dir;
 pub mod index_state;
@@ -21,10 +24,13 @@ mod patterns;
 mod popular_searches;
 mod query_error;
 mod raw_es_search;
+mod raw_sort;
 mod raw_suggest;
 pub mod records;
 pub mod schema;
 mod scope;
+mod sort_collector;
+mod standard_analysis;
 mod str_columns;
 mod suggest;
 pub mod tantivy_engine;

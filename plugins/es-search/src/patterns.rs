@@ -122,7 +122,7 @@ fn valid(record: &RecordDef, value: Value, custom_raw: &Value, custom: &CustomFi
     let ok = match known {
         Some(ok) => ok,
         None => {
-            let mapping = dsl::Mapping { fields: &FIELDS, custom, unmapped_matches_nothing: false };
+            let mapping = dsl::Mapping { fields: &FIELDS, custom, unmapped_matches_nothing: false, declared: None };
             let problem = clause_list(value.clone()).iter().find_map(|clause| dsl::translate(&mapping, clause).err());
             if let Some(problem) = &problem {
                 tracing::warn!(record = record.name, %problem, "search record not understood; using its default");

@@ -11,32 +11,45 @@ pub struct QueryError {
     pub es_type: &'static str,
     /// What is wrong.
     pub reason: String,
+    /// Found while running on the shard (Elasticsearch then reports
+    /// `search_phase_execution_exception`, "all shards failed", with this as the root cause).
+    pub on_shard: bool,
 }
 
 impl QueryError {
     /// A query that does not parse (`parsing_exception`).
     pub fn parsing(reason: impl Into<String>) -> QueryError {
-        QueryError { es_type: "parsing_exception", reason: reason.into() }
+        QueryError { es_type: "parsing_exception", reason: reason.into(), on_shard: false }
     }
 
     /// A body that is not the JSON asked for (`x_content_parse_exception`).
     pub fn content(reason: impl Into<String>) -> QueryError {
-        QueryError { es_type: "x_content_parse_exception", reason: reason.into() }
+        QueryError { es_type: "x_content_parse_exception", reason: reason.into(), on_shard: false }
     }
 
     /// A search that failed while running (`search_phase_execution_exception`).
     pub fn execution(reason: impl Into<String>) -> QueryError {
-        QueryError { es_type: "search_phase_execution_exception", reason: reason.into() }
+        QueryError { es_type: "search_phase_execution_exception", reason: reason.into(), on_shard: false }
     }
 
-    /// A query the index cannot run as written (`query_shard_exception`).
+    /// A query the index cannot run as written (`query_shard_exception`, on the shard).
     pub fn shard(reason: impl Into<String>) -> QueryError {
-        QueryError { es_type: "query_shard_exception", reason: reason.into() }
+        QueryError { es_type: "query_shard_exception", reason: reason.into(), on_shard: true }
+    }
+
+    /// The same refusal, found while running on the shard.
+    pub fn on_shard(self) -> QueryError {
+        QueryError { on_shard: true, ..self }
+    }
+
+    /// A mapping or document the index refuses (`mapper_parsing_exception`).
+    pub fn mapper(reason: impl Into<String>) -> QueryError {
+        QueryError { es_type: "mapper_parsing_exception", reason: reason.into(), on_shard: false }
     }
 
     /// A query that parses but asks for what may not be done (`illegal_argument_exception`).
     pub fn illegal(reason: impl Into<String>) -> QueryError {
-        QueryError { es_type: "illegal_argument_exception", reason: reason.into() }
+        QueryError { es_type: "illegal_argument_exception", reason: reason.into(), on_shard: false }
     }
 }
 

@@ -7,7 +7,7 @@
 
 use crate::Search;
 use crate::dsl::{QueryError, custom_fields};
-use crate::engine::{Highlight, RawRequest, SortKey, SourceFilter};
+use crate::engine::{Highlight, RawRequest, SortSpec, SourceFilter};
 use crate::raw_suggest::{self, TermSuggester};
 use crate::records::CUSTOM_FIELDS;
 use crate::scope::caller_filters;
@@ -62,7 +62,7 @@ async fn raw_es_search(ctx: Ctx) -> ApiResult<Response> {
 }
 
 /// The request body, checked; custom fields and filters are the caller's to add.
-fn parse(body: &[u8]) -> Result<(RawRequest, Vec<TermSuggester>), QueryError> {
+pub(crate) fn parse(body: &[u8]) -> Result<(RawRequest, Vec<TermSuggester>), QueryError> {
     let body: Map<String, Value> = match serde_json::from_slice(if body.is_empty() { b"{}" } else { body }) {
         Ok(Value::Object(body)) => body,
         Ok(_) => return Err(QueryError::parsing("request body must be a JSON object")),
@@ -89,6 +89,10 @@ fn parse(body: &[u8]) -> Result<(RawRequest, Vec<TermSuggester>), QueryError> {
     let count = |key: &str, default: usize| -> Result<usize, QueryError> {
         match body.get(key) {
             None => Ok(default),
+            Some(value) if value.as_i64().is_some_and(|n| n < 0) => Err(QueryError::illegal(match key {
+                "from" => "[from] parameter cannot be negative".to_owned(),
+                _ => format!("[{key}] parameter cannot be negative, found [{value}]"),
+            })),
             Some(value) => value
                 .as_u64()
                 .and_then(|n| usize::try_from(n).ok())
@@ -98,9 +102,12 @@ fn parse(body: &[u8]) -> Result<(RawRequest, Vec<TermSuggester>), QueryError> {
     let (from, size) = (count("from", 0)?, count("size", 10)?);
     if from.saturating_add(size) > MAX_RESULT_WINDOW {
         return Err(QueryError::illegal(format!(
-            "Result window is too large, from + size must be less than or equal to: [{MAX_RESULT_WINDOW}] but was [{}].",
+            "Result window is too large, from + size must be less than or equal to: [{MAX_RESULT_WINDOW}] but was \
+             [{}]. See the scroll api for a more efficient way to request large data sets. This limit can be set by \
+             changing the [index.max_result_window] index level setting.",
             from.saturating_add(size)
-        )));
+        ))
+        .on_shard());
     }
     let aggregations = body.get("aggs").or_else(|| body.get("aggregations")).cloned();
     if let Some(aggregations) = &aggregations {
@@ -124,25 +131,29 @@ fn parse(body: &[u8]) -> Result<(RawRequest, Vec<TermSuggester>), QueryError> {
 
 /// `{fields: {name: {…}} | [{name: {…}}], pre_tags, post_tags, fragment_size}`; tags default to
 /// `<em>`/`</em>`, fragments to 100 characters, as in Elasticsearch.
-fn highlight(spec: &Value) -> Result<(Vec<String>, Highlight), QueryError> {
-    let names: Vec<String> = match spec.get("fields") {
-        Some(Value::Object(fields)) => fields.keys().cloned().collect(),
-        Some(Value::Array(fields)) => {
-            fields.iter().filter_map(Value::as_object).flat_map(|f| f.keys().cloned()).collect()
-        }
+fn highlight(spec: &Value) -> Result<Vec<(String, Highlight)>, QueryError> {
+    let fields: Vec<(&String, &Value)> = match spec.get("fields") {
+        Some(Value::Object(fields)) => fields.iter().collect(),
+        Some(Value::Array(fields)) => fields.iter().filter_map(Value::as_object).flatten().collect(),
         _ => return Err(QueryError::parsing("[highlight] requires [fields]")),
     };
-    let tag = |key: &str, default: &str| {
-        spec.get(key)
-            .and_then(Value::as_array)
-            .and_then(|tags| tags.first())
-            .and_then(Value::as_str)
-            .unwrap_or(default)
-            .to_owned()
+    // A field's own settings override the request's.
+    let setting = |field: &Value, key: &str| field.get(key).or_else(|| spec.get(key)).cloned();
+    let tag = |field: &Value, key: &str, default: &str| {
+        setting(field, key)
+            .and_then(|tags| tags.as_array().and_then(|tags| tags.first()).and_then(Value::as_str).map(str::to_owned))
+            .unwrap_or_else(|| default.to_owned())
     };
-    let size = spec.get("fragment_size").and_then(Value::as_u64).unwrap_or(100);
-    let max_chars = usize::try_from(size).unwrap_or(100).clamp(1, 10_000);
-    Ok((names, Highlight { pre: tag("pre_tags", "<em>"), post: tag("post_tags", "</em>"), max_chars }))
+    fields
+        .into_iter()
+        .map(|(name, field)| {
+            let size = setting(field, "fragment_size").and_then(|s| s.as_u64()).unwrap_or(100);
+            let max_chars = usize::try_from(size).unwrap_or(100).clamp(1, 10_000);
+            let marks =
+                Highlight { pre: tag(field, "pre_tags", "<em>"), post: tag(field, "post_tags", "</em>"), max_chars };
+            Ok((name.clone(), marks))
+        })
+        .collect()
 }
 
 /// `_source`: `true`/`false`, a pattern or a list of them, or `{includes, excludes}`.
@@ -181,48 +192,48 @@ fn track_total_hits(value: Option<&Value>) -> Result<Option<usize>, QueryError> 
         Some(Value::Number(n)) => match n.as_i64() {
             Some(-1) => Ok(Some(usize::MAX)),
             Some(limit) if limit >= 0 => Ok(Some(usize::try_from(limit).unwrap_or(usize::MAX))),
-            _ => Err(QueryError::illegal(format!("[track_total_hits] must be positive, got [{n}]"))),
+            _ => Err(QueryError::illegal(format!(
+                "[track_total_hits] parameter must be positive or equals to -1, got {n}"
+            ))),
         },
         Some(other) => Err(QueryError::parsing(format!("[track_total_hits] cannot be [{other}]"))),
     }
 }
 
-/// One sort key: `_score`, or a date or always-present keyword field with its order (`"modified"`, `{"modified":
-/// "desc"}`, `{"modified": {"order": "desc"}}`).
-fn sort(value: Option<&Value>) -> Result<SortKey, QueryError> {
+/// The most sort keys a request may give.
+const MAX_SORT_KEYS: usize = 16;
+
+/// `sort`: a key or a list of keys, each `"field"`, `{"field": "desc"}` or `{"field": {"order",
+/// "missing"}}`; which fields can be sorted on is the engine's to say.
+fn sort(value: Option<&Value>) -> Result<Vec<SortSpec>, QueryError> {
     let keys: Vec<&Value> = match value {
-        None => return Ok(SortKey::Score),
+        None => return Ok(Vec::new()),
         Some(Value::Array(keys)) => keys.iter().collect(),
         Some(key) => vec![key],
     };
-    let [key] = keys.as_slice() else {
-        return Err(QueryError::illegal("the embedded engine sorts by one key"));
-    };
-    let (field, order) = match key {
-        Value::String(field) => (field.as_str(), None),
-        Value::Object(spec) if spec.len() == 1 => {
-            let (field, order) = spec.iter().next().ok_or_else(|| QueryError::parsing("empty sort"))?;
-            let order = order.as_str().or_else(|| order.get("order").and_then(Value::as_str));
-            (field.as_str(), order)
-        }
-        _ => return Err(QueryError::parsing("malformed sort")),
-    };
-    let order = match order {
-        Some("asc") => tantivy::Order::Asc,
-        Some("desc") => tantivy::Order::Desc,
-        None if field == "_score" => tantivy::Order::Desc,
-        None => tantivy::Order::Asc,
-        Some(other) => return Err(QueryError::illegal(format!("Unknown SortOrder [{other}]"))),
-    };
-    match field {
-        "_score" => Ok(SortKey::Score),
-        "created" | "modified" | "effective" | "expires" => Ok(SortKey::Date(field.to_owned(), order)),
-        "portal_type" | "review_state" | "UID" => Ok(SortKey::Keyword(field.to_owned(), order)),
-        "Title" | "title" | "Description" | "description" | "SearchableText" | "Subject" | "path" => {
-            Err(QueryError::illegal(format!("sorting by [{field}] is not supported by the embedded engine")))
-        }
-        other => Err(QueryError::shard(format!("No mapping found for [{other}] in order to sort on"))),
+    if keys.len() > MAX_SORT_KEYS {
+        return Err(QueryError::illegal(format!("at most {MAX_SORT_KEYS} sort keys")));
     }
+    keys.into_iter()
+        .map(|key| {
+            let (field, order, missing) = match key {
+                Value::String(field) => (field.as_str(), None, None),
+                Value::Object(spec) if spec.len() == 1 => {
+                    let (field, options) = spec.iter().next().ok_or_else(|| QueryError::parsing("empty sort"))?;
+                    let order = options.as_str().or_else(|| options.get("order").and_then(Value::as_str));
+                    (field.as_str(), order, options.get("missing").and_then(Value::as_str))
+                }
+                _ => return Err(QueryError::parsing("malformed sort")),
+            };
+            let descending = match order {
+                None => None,
+                Some(order) if order.eq_ignore_ascii_case("asc") => Some(false),
+                Some(order) if order.eq_ignore_ascii_case("desc") => Some(true),
+                Some(other) => return Err(QueryError::illegal(format!("Unknown SortOrder [{other}]"))),
+            };
+            Ok(SortSpec { field: field.to_owned(), descending, missing_first: missing == Some("_first") })
+        })
+        .collect()
 }
 
 /// Refuses what would count or list documents the security filter hides.
@@ -259,10 +270,27 @@ fn token_kind(value: &Value) -> &'static str {
 
 /// Elasticsearch's error body, status 400.
 fn es_error(refused: &QueryError) -> Response {
+    Response::builder()
+        .status(StatusCode::BAD_REQUEST)
+        .content_type("application/json")
+        .body(es_error_body(refused).to_string())
+}
+
+/// Elasticsearch's error body: `{error: {root_cause, type, reason}, status: 400}`.
+pub(crate) fn es_error_body(refused: &QueryError) -> Value {
     let cause = json!({"type": refused.es_type, "reason": refused.reason});
-    let body =
-        json!({"error": {"root_cause": [cause], "type": refused.es_type, "reason": refused.reason}, "status": 400});
-    Response::builder().status(StatusCode::BAD_REQUEST).content_type("application/json").body(body.to_string())
+    if refused.on_shard {
+        let failed = json!([{"shard": 0, "index": "plone", "reason": cause}]);
+        return json!({"error": {
+            "root_cause": [cause],
+            "type": "search_phase_execution_exception",
+            "reason": "all shards failed",
+            "phase": "query",
+            "grouped": true,
+            "failed_shards": failed,
+        }, "status": 400});
+    }
+    json!({"error": {"root_cause": [cause], "type": refused.es_type, "reason": refused.reason}, "status": 400})
 }
 
 #[cfg(test)]
@@ -283,8 +311,12 @@ mod tests {
             refused(r#"{"from": 9995, "size": 10}"#).is_some_and(|r| r.1.starts_with("Result window is too large"))
         );
         assert_eq!(
-            parse(br#"{"sort": [{"modified": {"order": "desc"}}]}"#).unwrap_or_else(|e| panic!("{e}")).0.sort,
-            SortKey::Date("modified".into(), tantivy::Order::Desc)
+            parse(br#"{"sort": [{"modified": {"order": "desc"}}, "_score"]}"#).unwrap_or_else(|e| panic!("{e}")).0.sort,
+            [
+                SortSpec { field: "modified".into(), descending: Some(true), missing_first: false },
+                SortSpec { field: "_score".into(), descending: None, missing_first: false }
+            ]
         );
+        assert_eq!(refused(r#"{"sort": {"modified": "up"}}"#).map(|r| r.1), Some("Unknown SortOrder [up]".into()));
     }
 }

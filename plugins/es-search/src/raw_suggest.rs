@@ -7,7 +7,7 @@
 //! correction (`options: [{text, highlighted?, score}]`, one candidate).
 
 use crate::dsl::QueryError;
-use crate::engine::{RawRequest, SearchEngine, SortKey, SourceFilter};
+use crate::engine::{RawRequest, SearchEngine, SourceFilter};
 use serde_json::{Map, Value, json};
 
 /// Suggestions per word at most.
@@ -28,8 +28,8 @@ pub struct TermSuggester {
 enum Kind {
     /// Indexed words within this many edits.
     Term { max_edits: usize },
-    /// Objects whose field starts with the text.
-    Completion { field: String },
+    /// Objects whose field starts with the text (each text once with `skip_duplicates`).
+    Completion { field: String, skip_duplicates: bool },
     /// The text with each word that finds nothing replaced by its best correction.
     Phrase { pre: String, post: String },
 }
@@ -56,7 +56,8 @@ pub fn parse(spec: &Value) -> Result<Vec<TermSuggester>, QueryError> {
             (phrase, Kind::Phrase { pre: tag("pre_tag").to_owned(), post: tag("post_tag").to_owned() })
         } else if let Some(completion) = body.get("completion") {
             let field = completion.get("field").and_then(Value::as_str).unwrap_or("title").to_owned();
-            (completion, Kind::Completion { field })
+            let skip_duplicates = completion.get("skip_duplicates").and_then(Value::as_bool).unwrap_or(false);
+            (completion, Kind::Completion { field, skip_duplicates })
         } else {
             let kind = body.as_object().and_then(|b| b.keys().find(|k| *k != "text")).map_or("?", String::as_str);
             return Err(QueryError::illegal(format!("the [{kind}] suggester is not supported by the embedded engine")));
@@ -78,8 +79,9 @@ pub fn run(engine: &dyn SearchEngine, suggesters: &[TermSuggester], base: &RawRe
     for suggester in suggesters {
         let max_edits = match &suggester.kind {
             Kind::Term { max_edits } => *max_edits,
-            Kind::Completion { field } => {
-                answer.insert(suggester.name.clone(), completion(engine, suggester, field, base)?);
+            Kind::Completion { field, skip_duplicates } => {
+                let options = completion(engine, suggester, field, *skip_duplicates, base)?;
+                answer.insert(suggester.name.clone(), options);
                 continue;
             }
             Kind::Phrase { pre, post } => {
@@ -115,13 +117,14 @@ fn completion(
     engine: &dyn SearchEngine,
     suggester: &TermSuggester,
     field: &str,
+    skip_duplicates: bool,
     base: &RawRequest,
 ) -> Result<Value, QueryError> {
     let request = RawRequest {
         query: json!({"match_phrase_prefix": {field: suggester.text}}),
         from: 0,
         size: suggester.size,
-        sort: SortKey::Score,
+        sort: Vec::new(),
         aggregations: None,
         highlight: None,
         source: SourceFilter::All,
@@ -135,12 +138,27 @@ fn completion(
         .flatten()
         .map(|hit| {
             let mut option = hit.clone();
-            option["text"] = hit["_source"]["title"].clone();
+            option["text"] = completed_text(&hit["_source"], field, &suggester.text);
             option
         })
         .collect();
+    let mut seen = std::collections::HashSet::new();
+    let options: Vec<Value> =
+        options.into_iter().filter(|option| !skip_duplicates || seen.insert(option["text"].to_string())).collect();
     let length = suggester.text.chars().count();
     Ok(json!([{"text": suggester.text, "offset": 0, "length": length, "options": options}]))
+}
+
+/// The value of `field` that completes `prefix` (the first of several), or the title.
+fn completed_text(source: &Value, field: &str, prefix: &str) -> Value {
+    let wanted = prefix.to_lowercase();
+    let values: Vec<&Value> = match source.get(field) {
+        Some(Value::Array(values)) => values.iter().collect(),
+        Some(value) => vec![value],
+        None => return source["title"].clone(),
+    };
+    let starts = |v: &&&Value| v.as_str().is_some_and(|s| s.to_lowercase().starts_with(&wanted));
+    values.iter().find(starts).or(values.first()).map_or(Value::Null, |v| (*v).clone())
 }
 
 /// The whole text corrected word by word, with the corrections marked when tags are given.

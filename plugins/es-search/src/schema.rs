@@ -1,9 +1,11 @@
 //! The index mapping: one document per searchable object.
 
 use crate::analysis::{GERMAN, german};
+use crate::standard_analysis::{STANDARD, standard};
 use tantivy::Index;
 use tantivy::schema::{
-    FAST, Field, INDEXED, IndexRecordOption, JsonObjectOptions, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
+    FAST, Field, INDEXED, IndexRecordOption, JsonObjectOptions, STORED, STRING, Schema, SchemaBuilder,
+    TextFieldIndexing, TextOptions,
 };
 
 /// The fields, by the names Plone's catalog gives them.
@@ -44,8 +46,35 @@ pub struct Fields {
     pub custom_keyword: Field,
 }
 
+/// The names of the fixed fields (a declared mapping's fields take other names).
+pub const FIXED_NAMES: [&str; 16] = [
+    "UID",
+    "path",
+    "getPath",
+    "portal_type",
+    "review_state",
+    "Title",
+    "Description",
+    "SearchableText",
+    "Subject",
+    "allowedRolesAndUsers",
+    "created",
+    "modified",
+    "effective",
+    "expires",
+    "custom_text",
+    "custom_keyword",
+];
+
 /// The schema and its field handles.
 pub fn schema() -> (Schema, Fields) {
+    let (schema, fields, ()) = schema_with(|_| ());
+    (schema, fields)
+}
+
+/// The schema with further fields that `more` adds (an index mapping's own, for `wcs search
+/// eval`), their handles, and the fixed fields' handles.
+pub fn schema_with<T>(more: impl FnOnce(&mut SchemaBuilder) -> T) -> (Schema, Fields, T) {
     let mut builder = Schema::builder();
     let text = |stored: bool| {
         let indexing = TextFieldIndexing::default()
@@ -89,10 +118,22 @@ pub fn schema() -> (Schema, Fields) {
                 .set_fast("raw"),
         ),
     };
-    (builder.build(), fields)
+    let added = more(&mut builder);
+    (builder.build(), fields, added)
 }
 
 /// Registers the German analyzer on an index.
 pub fn register_analyzers(index: &Index) {
     index.tokenizers().register(GERMAN, german());
+    index.tokenizers().register(STANDARD, standard());
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_fixed_names_are_the_schemas() {
+        let (schema, _) = super::schema();
+        let names: Vec<&str> = schema.fields().map(|(_, entry)| entry.name()).collect();
+        assert_eq!(names, super::FIXED_NAMES);
+    }
 }

@@ -1,6 +1,7 @@
 //! The embedded engine: a tantivy index on disk (or in memory), one writer, a reader
 //! reloaded after each commit so a committed change is visible at once.
 
+use crate::declared::Declared;
 use crate::dsl;
 use crate::engine::{
     EngineError, Filters, Hit, IndexDoc, SearchEngine, SearchRequest, SearchResponse, Suggestion, TypedValue,
@@ -32,6 +33,8 @@ pub struct TantivyEngine {
     pub(crate) fields: Fields,
     writer: Mutex<IndexWriter>,
     pub(crate) reader: IndexReader,
+    /// The fields of a declared mapping (`wcs search eval`); `None` for the site index.
+    pub(crate) declared: Option<Declared>,
 }
 
 impl TantivyEngine {
@@ -45,7 +48,27 @@ impl TantivyEngine {
         register_analyzers(&index);
         let writer = index.writer(WRITER_MEMORY).map_err(|err| index_dir::writer_error(err, dir))?;
         let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
-        Ok(TantivyEngine { index, fields, writer: Mutex::new(writer), reader })
+        Ok(TantivyEngine { index, fields, writer: Mutex::new(writer), reader, declared: None })
+    }
+
+    /// A throw-away index in memory with the fields an Elasticsearch mapping declares
+    /// (`{"properties": {…}}`), for `wcs search eval`.
+    pub fn with_mapping(mappings: &serde_json::Value) -> Result<TantivyEngine, dsl::QueryError> {
+        let planned = crate::declared::plan(mappings)?;
+        let (schema, fields, declared) =
+            crate::schema::schema_with(|builder| crate::declared::add_fields(builder, planned));
+        let index = Index::create_in_ram(schema);
+        register_analyzers(&index);
+        let failed = |e: tantivy::TantivyError| dsl::QueryError::execution(e.to_string());
+        // One indexing thread: documents keep the order they were given in, as on one shard.
+        let writer = index.writer_with_num_threads(1, WRITER_MEMORY).map_err(failed)?;
+        let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into().map_err(failed)?;
+        Ok(TantivyEngine { index, fields, writer: Mutex::new(writer), reader, declared: Some(declared) })
+    }
+
+    /// The index's schema.
+    pub(crate) fn index_schema(&self) -> tantivy::schema::Schema {
+        self.index.schema()
     }
 
     /// The index's analyzers, which term aggregations on text fields use.
@@ -53,7 +76,7 @@ impl TantivyEngine {
         self.index.tokenizers().clone()
     }
 
-    fn writer(&self) -> std::sync::MutexGuard<'_, IndexWriter> {
+    pub(crate) fn writer(&self) -> std::sync::MutexGuard<'_, IndexWriter> {
         self.writer.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
@@ -219,7 +242,8 @@ impl SearchEngine for TantivyEngine {
     fn search(&self, request: &SearchRequest) -> Result<SearchResponse, EngineError> {
         let Some(text) = &request.query else { return Ok(SearchResponse::default()) };
         let f = &self.fields;
-        let mapping = dsl::Mapping { fields: f, custom: &request.custom, unmapped_matches_nothing: false };
+        let mapping =
+            dsl::Mapping { fields: f, custom: &request.custom, unmapped_matches_nothing: false, declared: None };
         let text_query = dsl::translate(&mapping, text)?;
         let mut words: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, text_query.box_clone())];
         for clause in &request.clauses {
