@@ -39,6 +39,17 @@ fn build_german() -> TextAnalyzer {
     }
 }
 
+/// The words an analyzer makes of `text` (for tests of analyzers).
+#[cfg(test)]
+pub(crate) fn tokens(mut analyzer: TextAnalyzer, text: &str) -> Vec<String> {
+    let mut stream = analyzer.token_stream(text);
+    let mut out = Vec::new();
+    while stream.advance() {
+        out.push(stream.token().text.clone());
+    }
+    out
+}
+
 /// German normalisation followed by the light stemmer, on each (lowercased) token.
 #[derive(Clone)]
 pub struct GermanStem;
@@ -202,13 +213,7 @@ mod tests {
     use super::*;
 
     fn terms(text: &str) -> Vec<String> {
-        let mut analyzer = german();
-        let mut stream = analyzer.token_stream(text);
-        let mut out = Vec::new();
-        while stream.advance() {
-            out.push(stream.token().text.clone());
-        }
-        out
+        tokens(german(), text)
     }
 
     #[test]

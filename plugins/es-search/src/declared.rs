@@ -245,7 +245,7 @@ pub fn term(field: &DeclaredField, value: &Value) -> Option<Term> {
     };
     Some(match field.kind {
         DeclaredType::Integer => Term::from_field_i64(field.field, integer(value)?),
-        DeclaredType::Float => Term::from_field_f64(field.field, value.as_f64().or_else(|| text?.parse().ok())?),
+        DeclaredType::Float => Term::from_field_f64(field.field, float(value)?),
         DeclaredType::Boolean => Term::from_field_bool(field.field, boolean(value)?),
         DeclaredType::Date => Term::from_field_date(field.field, DateTime::from_timestamp_millis(millis(value)?)),
         DeclaredType::Text(_) | DeclaredType::Keyword | DeclaredType::Completion => {
@@ -265,6 +265,11 @@ fn integer(value: &Value) -> Option<i64> {
     }
 }
 
+/// A number as Elasticsearch coerces one (`"1.5"` is 1.5).
+fn float(value: &Value) -> Option<f64> {
+    value.as_f64().or_else(|| value.as_str()?.trim().parse().ok())
+}
+
 fn boolean(value: &Value) -> Option<bool> {
     match value {
         Value::Bool(b) => Some(*b),
@@ -281,11 +286,7 @@ impl TantivyEngine {
         let declared = self.declared.as_ref().ok_or_else(|| QueryError::illegal("the index has no mapping"))?;
         let writer = self.writer();
         for (position, document) in documents.iter().enumerate() {
-            let id = match document.get("_id") {
-                Some(Value::String(id)) => id.clone(),
-                Some(Value::Number(n)) => n.to_string(),
-                _ => (position + 1).to_string(),
-            };
+            let id = document_id(document, position);
             let mut doc = TantivyDocument::default();
             doc.add_text(self.fields.uid, &id);
             for (name, field) in declared {
@@ -297,6 +298,15 @@ impl TantivyEngine {
             writer.add_document(doc).map_err(|e| QueryError::execution(e.to_string()))?;
         }
         Ok(())
+    }
+}
+
+/// A document's `_id` as given, or its position counted from 1 without one.
+pub fn document_id(document: &Value, position: usize) -> String {
+    match document.get("_id") {
+        Some(Value::String(id)) => id.clone(),
+        Some(Value::Number(n)) => n.to_string(),
+        _ => (position + 1).to_string(),
     }
 }
 
@@ -318,10 +328,7 @@ fn add_value(doc: &mut TantivyDocument, name: &str, field: &DeclaredField, value
             }
         }
         DeclaredType::Integer => doc.add_i64(f, integer(value).ok_or_else(refused)?),
-        DeclaredType::Float => {
-            let number = value.as_f64().or_else(|| value.as_str()?.trim().parse().ok()).ok_or_else(refused)?;
-            doc.add_f64(f, number);
-        }
+        DeclaredType::Float => doc.add_f64(f, float(value).ok_or_else(refused)?),
         DeclaredType::Boolean => doc.add_bool(f, boolean(value).ok_or_else(refused)?),
         DeclaredType::Date => doc.add_date(f, DateTime::from_timestamp_millis(millis(value).ok_or_else(refused)?)),
     }

@@ -4,6 +4,7 @@
 //! and answers the request as Elasticsearch's `_search` would: the answer body, or the error
 //! body with its `status`. The same case sent to a cluster gives the answer to compare with.
 
+use crate::declared::document_id;
 use crate::dsl::QueryError;
 use crate::engine::{SearchEngine, SourceFilter};
 use crate::raw_es_search::{es_error_body, parse};
@@ -64,7 +65,7 @@ fn run(case: &Value) -> Result<Value, QueryError> {
         answer["suggest"] = crate::raw_suggest::run(&engine, &suggesters, &request)?;
     }
     let sources: HashMap<String, &Value> =
-        docs.iter().enumerate().map(|(position, doc)| (id_of(doc, position), doc)).collect();
+        docs.iter().enumerate().map(|(position, doc)| (document_id(doc, position), doc)).collect();
     let restore = |hit: &mut Value, filter: &SourceFilter| {
         hit["_index"] = json!(name);
         let Some(id) = hit.get("_id").and_then(Value::as_str).map(str::to_owned) else { return };
@@ -93,15 +94,6 @@ fn run(case: &Value) -> Result<Value, QueryError> {
         }
     }
     Ok(answer)
-}
-
-/// A document's `_id` as the index was given it (its position, counted from 1, without one).
-fn id_of(doc: &Value, position: usize) -> String {
-    match doc.get("_id") {
-        Some(Value::String(id)) => id.clone(),
-        Some(Value::Number(n)) => n.to_string(),
-        _ => (position + 1).to_string(),
-    }
 }
 
 /// Runs the case in `text` (the file's content); the answer, or an error body for a file that

@@ -40,6 +40,15 @@ fn key(mapping: &Mapping<'_>, spec: &SortSpec) -> Result<SortBy, QueryError> {
         seconds: false,
         stand_in: None,
     };
+    // The site index's dates, in seconds, with the values it holds for "no date".
+    let date = |stand_in: Option<i64>| SortBy::Column {
+        column: name.to_owned(),
+        kind: ColumnKind::Integer,
+        descending: spec.descending.unwrap_or(false),
+        missing_first: spec.missing_first,
+        seconds: true,
+        stand_in,
+    };
     if let Some((declared, _)) = mapping.declared {
         let Some(field) = declared.get(name) else { return Err(unmapped(name)) };
         let kind = match field.kind {
@@ -64,19 +73,9 @@ fn key(mapping: &Mapping<'_>, spec: &SortSpec) -> Result<SortBy, QueryError> {
         return Ok(column(format!("custom_keyword.{name}"), kind));
     }
     match name {
-        "created" | "modified" | "effective" | "expires" => {
-            let stand_in = match name {
-                "effective" => Some(i64::MIN),
-                "expires" => Some(i64::MAX),
-                _ => None,
-            };
-            match column(name.to_owned(), ColumnKind::Integer) {
-                SortBy::Column { column, kind, descending, missing_first, .. } => {
-                    Ok(SortBy::Column { column, kind, descending, missing_first, seconds: true, stand_in })
-                }
-                other => Ok(other),
-            }
-        }
+        "created" | "modified" => Ok(date(None)),
+        "effective" => Ok(date(Some(i64::MIN))),
+        "expires" => Ok(date(Some(i64::MAX))),
         "portal_type" | "review_state" | "UID" => Ok(column(name.to_owned(), ColumnKind::Keyword)),
         "Title" | "title" | "Description" | "description" | "SearchableText" => Err(text_field(name)),
         "Subject" => Ok(column(name.to_owned(), ColumnKind::Keyword)),

@@ -75,16 +75,9 @@ impl TokenStream for WordStream {
 #[cfg(test)]
 mod tests {
     use super::standard;
-    use tantivy::tokenizer::TokenStream;
 
     fn words(text: &str) -> Vec<String> {
-        let mut analyzer = standard();
-        let mut stream = analyzer.token_stream(text);
-        let mut out = Vec::new();
-        while stream.advance() {
-            out.push(stream.token().text.clone());
-        }
-        out
+        crate::analysis::tokens(standard(), text)
     }
 
     #[test]
