@@ -191,6 +191,9 @@ async fn the_dsl_covers_bool_ids_patterns_sorting_and_paging() {
     expected.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
     assert_eq!(keys, expected, "{answer}");
     assert!(keys.iter().any(|k| k == &("Document".to_owned(), 1_767_225_600_000)), "in milliseconds: {keys:?}");
+    let by_score = raw(&server, json!({"query": {"match": {"title": "Datiert"}}, "sort": ["_score"]}), false).await.1;
+    let hit = &by_score["hits"]["hits"][0];
+    assert_eq!(hit["sort"], json!([hit["_score"]]), "an explicit _score sort reports it: {by_score}");
     let text = raw(&server, json!({"sort": ["Title"]}), false).await.1;
     assert!(text["error"]["root_cause"][0]["reason"].as_str().unwrap().starts_with("Text fields are not optimised"));
     let only = |source: Value| json!({"query": {"term": {"path": "/Plone/rosen"}}, "_source": source});

@@ -1,5 +1,6 @@
 //! Raw queries on the embedded engine (`@raw-es-search`): the query DSL ANDed with the caller's
-//! filters, paging, one sort key, aggregations, answered in Elasticsearch's `_search` shape.
+//! filters, paging, sorting, aggregations, highlighting, answered in Elasticsearch's `_search`
+//! shape.
 
 use crate::dsl::{self, QueryError};
 use crate::engine::{RawRequest, SourceFilter};
@@ -67,12 +68,13 @@ fn custom_columns(aggregations: &mut Value, mapping: &dsl::Mapping<'_>, kind: &s
 impl TantivyEngine {
     /// Runs a raw query.
     pub(crate) fn run_raw(&self, request: &RawRequest) -> Result<Value, QueryError> {
-        let schema = self.index_schema();
+        // Only a declared mapping's `query_string` parses against the index's own schema.
+        let schema = self.declared.as_ref().map(|_| self.index_schema());
         let mapping = dsl::Mapping {
             fields: &self.fields,
             custom: &request.custom,
             unmapped_matches_nothing: true,
-            declared: self.declared.as_ref().map(|d| (d, &schema)),
+            declared: self.declared.as_ref().zip(schema.as_ref()),
         };
         let text_query = dsl::translate(&mapping, &request.query)?;
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, text_query.box_clone())];
@@ -81,7 +83,9 @@ impl TantivyEngine {
         let searcher = self.reader.searcher();
         let failed = |e: tantivy::TantivyError| QueryError::execution(e.to_string());
         let keys = crate::raw_sort::resolve(&mapping, &request.sort)?;
-        let by_score = keys.iter().all(|k| matches!(k, SortBy::Score { descending: true }));
+        // Without a sort, relevance orders and hits carry no `sort` values (with `"sort": ["_score"]`
+        // they do, as in Elasticsearch).
+        let by_score = keys.is_empty();
         let scored = by_score || keys.iter().any(|k| matches!(k, SortBy::Score { .. }));
         // (the hit's sort values, or none when relevance orders; its score; where it is)
         let (found, total): (Vec<(Option<Value>, f32, DocAddress)>, usize) = if by_score {
