@@ -47,6 +47,7 @@ async fn main() {
         max_body_bytes: 1024 * 1024,
         plugins: PluginSelection::default(),
         data_dir: Some(dir.path().to_owned()),
+        search_url: None,
     };
     let (app, _) = wcs::open_app(config).await.expect("server starts");
     let started = Instant::now();

@@ -43,6 +43,10 @@ pub enum SearchCommand {
     Eval {
         /// The case file.
         file: PathBuf,
+        /// Run the case on this Elasticsearch cluster (`http://host:9200`) instead, in a
+        /// throw-away index, to compare its answer with the embedded engine's.
+        #[arg(long)]
+        engine: Option<String>,
     },
 }
 
@@ -68,6 +72,10 @@ pub struct StorageArgs {
     /// Plugins to switch off (comma-separated ids).
     #[arg(long, env = "WCS_DISABLE_PLUGINS", value_delimiter = ',')]
     pub disable_plugins: Vec<String>,
+    /// An Elasticsearch cluster (`http://host:9200`, credentials in the URL) for search instead
+    /// of the embedded index; several instances may share it.
+    #[arg(long, env = "WCS_SEARCH_URL")]
+    pub search: Option<String>,
     /// Load the example content of examples/demo into an empty site.
     #[arg(long, env = "WCS_DEMO")]
     pub demo: bool,

@@ -18,6 +18,7 @@ fn app_config(storage: &StorageArgs, cors_origins: Vec<String>, max_body_bytes: 
         max_body_bytes,
         plugins: PluginSelection { disabled: storage.disable_plugins.clone() },
         data_dir: Some(storage.data_dir.clone()),
+        search_url: storage.search.clone(),
     })
 }
 
@@ -117,9 +118,18 @@ async fn main() -> anyhow::Result<()> {
         #[cfg(feature = "es-search")]
         Command::Reindex(storage) => reindex(storage).await,
         #[cfg(feature = "es-search")]
-        Command::Search { command: config::SearchCommand::Eval { file } } => {
+        Command::Search { command: config::SearchCommand::Eval { file, engine } } => {
             let text = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
-            let answer = tokio::task::spawn_blocking(move || wcs_plugin_es_search::eval::evaluate_text(&text)).await?;
+            let answer = match engine {
+                None => tokio::task::spawn_blocking(move || wcs_plugin_es_search::eval::evaluate_text(&text)).await?,
+                Some(url) => {
+                    let case: serde_json::Value =
+                        serde_json::from_str(&text).with_context(|| format!("{} is not JSON", file.display()))?;
+                    wcs_plugin_es_search::eval_cluster::evaluate_on_cluster(&url, &case)
+                        .await
+                        .map_err(|e| anyhow::anyhow!("{url}: {e}"))?
+                }
+            };
             println!("{}", serde_json::to_string_pretty(&answer)?);
             Ok(())
         }

@@ -177,3 +177,21 @@ fn search_eval_prints_the_answer_of_a_case() {
     assert_eq!(refused["error"]["type"], "parsing_exception");
     assert_eq!(refused["error"]["reason"], "unknown query [mtch]");
 }
+
+/// `--engine URL` runs the case on a cluster; one that cannot be reached is a clear failure.
+#[cfg(feature = "es-search")]
+#[test]
+fn search_eval_on_an_unreachable_cluster_fails_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("case.json");
+    std::fs::write(&file, r#"{"index": {"mappings": {}}, "docs": [], "request": {}}"#).unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let output = Command::new(env!("CARGO_BIN_EXE_wcs"))
+        .args(["search", "eval", "--engine", &format!("http://127.0.0.1:{port}")])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(said.contains("Elasticsearch cannot be reached"), "{said}");
+}

@@ -35,6 +35,9 @@ pub struct AppConfig {
     pub plugins: PluginSelection,
     /// Where plugins keep files of their own (a search index); `None` keeps them in memory.
     pub data_dir: Option<PathBuf>,
+    /// An Elasticsearch cluster (`http://host:9200`) the search plugin uses instead of its
+    /// embedded index.
+    pub search_url: Option<String>,
 }
 
 /// Settings requests consult.
@@ -48,6 +51,9 @@ pub struct Settings {
     pub openapi: Option<Arc<String>>,
     /// Where plugins keep files of their own; `None` keeps them in memory.
     pub data_dir: Option<PathBuf>,
+    /// An Elasticsearch cluster (`http://host:9200`) the search plugin uses instead of its
+    /// embedded index.
+    pub search_url: Option<String>,
 }
 
 /// The shared application state.
@@ -160,6 +166,7 @@ impl App {
                 max_body_bytes: config.max_body_bytes,
                 openapi: None,
                 data_dir: config.data_dir.clone(),
+                search_url: config.search_url.clone(),
             },
             extensions: Default::default(),
         };

@@ -47,6 +47,8 @@ mod relations;
 mod request_hooks;
 mod round_trip;
 mod search;
+#[cfg(feature = "es-search")]
+mod search_cluster;
 mod sharing_trash;
 mod support;
 mod types_dir;

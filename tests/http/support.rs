@@ -39,7 +39,7 @@ pub fn postgres_url() -> Option<String> {
     std::env::var("WCS_TEST_DATABASE_URL").ok().filter(|u| !u.is_empty())
 }
 
-async fn database_url(dir: &TempDir) -> String {
+pub async fn database_url(dir: &TempDir) -> String {
     match postgres_url() {
         None => format!("sqlite://{}?mode=rwc", dir.path().join("wcs.db").display()),
         Some(url) => {
@@ -66,6 +66,10 @@ pub fn config(database_url: String) -> AppConfig {
         max_body_bytes: 1024 * 1024,
         plugins: PluginSelection::default(),
         data_dir: None,
+        // The contract run: every test's search goes to this cluster, in an index of its own.
+        search_url: std::env::var("WCS_TEST_ELASTICSEARCH_URL")
+            .ok()
+            .map(|cluster| format!("{}/wcs-test-{}", cluster.trim_end_matches('/'), uuid::Uuid::new_v4().simple())),
     }
 }
 

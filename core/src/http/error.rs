@@ -56,13 +56,16 @@ pub enum ErrorCode {
     /// The client sent more requests of this kind than a limit allows; `Retry-After` says
     /// when to try again.
     TooManyRequests,
+    /// A service the server depends on (an external search cluster) cannot be reached now; the
+    /// request may be retried.
+    ServiceUnavailable,
     /// The server failed; details are logged, never sent.
     Internal,
 }
 
 impl ErrorCode {
     /// Every code, in catalogue order; the README table and tests iterate this.
-    pub const ALL: [ErrorCode; 22] = [
+    pub const ALL: [ErrorCode; 23] = [
         ErrorCode::InvalidJson,
         ErrorCode::ValidationFailed,
         ErrorCode::InvalidParameter,
@@ -84,6 +87,7 @@ impl ErrorCode {
         ErrorCode::UnsupportedMediaType,
         ErrorCode::RangeNotSatisfiable,
         ErrorCode::TooManyRequests,
+        ErrorCode::ServiceUnavailable,
         ErrorCode::Internal,
     ];
 
@@ -102,6 +106,7 @@ impl ErrorCode {
             UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             RangeNotSatisfiable => StatusCode::RANGE_NOT_SATISFIABLE,
             TooManyRequests => StatusCode::TOO_MANY_REQUESTS,
+            ServiceUnavailable => StatusCode::SERVICE_UNAVAILABLE,
             Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -125,6 +130,7 @@ impl ErrorCode {
             UnsupportedMediaType => "UnsupportedMediaType",
             RangeNotSatisfiable => "RangeNotSatisfiable",
             TooManyRequests => "TooManyRequests",
+            ServiceUnavailable => "ServiceUnavailable",
             Internal => "InternalError",
         }
     }
@@ -154,6 +160,7 @@ impl ErrorCode {
             UnsupportedMediaType => "unsupported_media_type",
             RangeNotSatisfiable => "range_not_satisfiable",
             TooManyRequests => "too_many_requests",
+            ServiceUnavailable => "service_unavailable",
             Internal => "internal_error",
         }
     }

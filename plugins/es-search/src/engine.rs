@@ -225,27 +225,61 @@ pub struct SuggestOption {
     pub score: f32,
 }
 
-/// Why the engine failed; the request gets a 500 with the cause logged.
+/// Why the engine failed: a request gets a 500 with the cause logged, or a 503 when the engine
+/// cannot be reached (a cluster that is down), which clients may retry.
 #[derive(Debug)]
-pub struct EngineError(pub String);
+pub struct EngineError {
+    /// What went wrong.
+    pub message: String,
+    /// The engine could not be reached.
+    pub unavailable: bool,
+}
+
+impl EngineError {
+    /// A failure of the engine.
+    pub fn new(message: impl Into<String>) -> EngineError {
+        EngineError { message: message.into(), unavailable: false }
+    }
+
+    /// The engine could not be reached.
+    pub fn unavailable(message: impl Into<String>) -> EngineError {
+        EngineError { message: message.into(), unavailable: true }
+    }
+}
 
 impl fmt::Display for EngineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.message)
     }
 }
 
 impl std::error::Error for EngineError {}
 
+impl From<EngineError> for wcs_core::http::ApiError {
+    fn from(err: EngineError) -> Self {
+        if err.unavailable {
+            tracing::warn!(%err, "search engine unavailable");
+            wcs_core::http::ApiError::new(
+                wcs_core::http::ErrorCode::ServiceUnavailable,
+                "The search engine cannot be reached; try again shortly.",
+            )
+        } else {
+            wcs_core::http::ApiError::internal(err)
+        }
+    }
+}
+
 impl From<tantivy::TantivyError> for EngineError {
     fn from(err: tantivy::TantivyError) -> Self {
-        EngineError(err.to_string())
+        EngineError::new(err.to_string())
     }
 }
 
 /// A search engine. Writes are staged until [`SearchEngine::commit`], which also records how
 /// far in the change feed the index is, atomically with the documents.
 pub trait SearchEngine: Send + Sync {
+    /// The engine's name, as `@es-admin` reports it.
+    fn name(&self) -> &'static str;
     /// Adds or replaces documents.
     fn index(&self, docs: &[IndexDoc]) -> Result<(), EngineError>;
     /// Removes documents by uid.

@@ -46,9 +46,9 @@ fn search(ctx: &Ctx) -> ApiResult<Arc<Search>> {
 
 async fn report(app: &App, search: &Search) -> ApiResult<Value> {
     let end = app.store.background().feed_end().await?;
-    let position = search.engine.position().map_err(ApiError::internal)?.unwrap_or(0);
+    let position = search.engine.position()?.unwrap_or(0);
     Ok(json!({
-        "engine": "tantivy",
+        "engine": search.engine.name(),
         "documents": search.engine.documents(),
         "position": position,
         "feed_end": end,

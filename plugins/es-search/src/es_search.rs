@@ -67,7 +67,7 @@ async fn es_search(ctx: Ctx) -> ApiResult<Response> {
     })
     .await
     .map_err(ApiError::internal)?
-    .map_err(ApiError::internal)?;
+    .map_err(ApiError::from)?;
     let visibility = ctx.visibility();
     let uids: Vec<String> = found.hits.iter().map(|h| h.uid.clone()).collect();
     let options = ctx.serialize_options()?;

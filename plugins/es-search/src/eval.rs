@@ -56,7 +56,7 @@ fn run(case: &Value) -> Result<Value, QueryError> {
         Some(_) => return Err(QueryError::parsing("[docs] must be a list")),
     };
     engine.index_sources(&docs)?;
-    engine.commit(0).map_err(|e| QueryError::execution(e.0))?;
+    engine.commit(0)?;
     let body = serde_json::to_vec(case.get("request").unwrap_or(&json!({})))
         .map_err(|e| QueryError::content(e.to_string()))?;
     let (request, suggesters) = parse(&body)?;

@@ -10,17 +10,17 @@ use tantivy::Index;
 /// version) is replaced by an empty one, which start-up then rebuilds from storage: the index
 /// is derived data.
 pub fn open_or_replace(dir: &Path, schema: tantivy::schema::Schema) -> Result<Index, EngineError> {
-    std::fs::create_dir_all(dir).map_err(|e| EngineError(format!("{}: {e}", dir.display())))?;
+    std::fs::create_dir_all(dir).map_err(|e| EngineError::new(format!("{}: {e}", dir.display())))?;
     let open = |schema| {
-        let directory =
-            tantivy::directory::MmapDirectory::open(dir).map_err(|e| EngineError(format!("{}: {e}", dir.display())))?;
+        let directory = tantivy::directory::MmapDirectory::open(dir)
+            .map_err(|e| EngineError::new(format!("{}: {e}", dir.display())))?;
         Index::open_or_create(directory, schema).map_err(EngineError::from)
     };
     match open(schema.clone()) {
         Err(err) if matches!(Index::open_in_dir(dir).map(|i| i.schema() != schema), Ok(true)) => {
             tracing::warn!(%err, dir = %dir.display(), "search index of another schema; rebuilding it");
-            std::fs::remove_dir_all(dir).map_err(|e| EngineError(format!("{}: {e}", dir.display())))?;
-            std::fs::create_dir_all(dir).map_err(|e| EngineError(format!("{}: {e}", dir.display())))?;
+            std::fs::remove_dir_all(dir).map_err(|e| EngineError::new(format!("{}: {e}", dir.display())))?;
+            std::fs::create_dir_all(dir).map_err(|e| EngineError::new(format!("{}: {e}", dir.display())))?;
             open(schema)
         }
         other => other,
@@ -30,7 +30,7 @@ pub fn open_or_replace(dir: &Path, schema: tantivy::schema::Schema) -> Result<In
 /// Tantivy's refusal to give a second writer the index, in words an operator can act on.
 pub fn writer_error(err: tantivy::TantivyError, dir: Option<&Path>) -> EngineError {
     match (err, dir) {
-        (tantivy::TantivyError::LockFailure(..), Some(dir)) => EngineError(format!(
+        (tantivy::TantivyError::LockFailure(..), Some(dir)) => EngineError::new(format!(
             "the search index {} is in use by another running server; with the embedded engine each \
              instance needs its own --data-dir",
             dir.display()

@@ -33,6 +33,9 @@ pub const POLL: Duration = Duration::from_millis(150);
 /// Changes handled per index commit.
 const BATCH: i64 = 500;
 
+/// The longest wait between attempts while indexing fails (a cluster that is down).
+const MAX_RETRY_PAUSE: Duration = Duration::from_secs(30);
+
 /// Why indexing failed.
 #[derive(Debug)]
 pub enum IndexError {
@@ -217,19 +220,24 @@ async fn custom(store: &Store) -> Result<CustomFields, IndexError> {
 pub fn spawn(app: &Arc<App>, engine: Arc<dyn SearchEngine>, state: Arc<IndexState>) {
     let app: Weak<App> = Arc::downgrade(app);
     tokio::spawn(async move {
+        let mut pause = POLL;
         loop {
-            tokio::time::sleep(POLL).await;
+            tokio::time::sleep(pause).await;
             let Some(app) = app.upgrade() else { return };
             // Its own statement counter: the index's reads are no request's cost.
             let store = app.store.background();
             // A rebuild holds this until it commits; the changes wait in the feed meanwhile.
             let _writing = state.writing.lock().await;
+            let waited = pause;
+            pause = POLL;
             loop {
                 match apply_next(&app, &store, engine.as_ref()).await {
                     Ok(true) => state.record(Ok(())),
                     Ok(false) => break,
                     Err(err) => {
-                        tracing::error!(%err, "search indexing failed; retrying");
+                        // A cluster that is down is asked again less and less often.
+                        pause = (waited * 2).min(MAX_RETRY_PAUSE);
+                        tracing::error!(%err, retry_in = ?pause, "search indexing failed");
                         state.record(Err(err.to_string()));
                         break;
                     }

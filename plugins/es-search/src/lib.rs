@@ -1,6 +1,7 @@
 //! Full-text search for wcs-backend: an embedded tantivy index with German analysis
-//! (`analysis`), kept current from core's change feed by a background task (`indexer`), behind
-//! one engine trait (`engine`) so an Elasticsearch cluster can take its place.
+//! (`analysis`), or an Elasticsearch cluster (`elastic_engine`, `--search URL`), kept current
+//! from core's change feed by a background task (`indexer`), behind one engine trait
+//! (`engine`).
 //! `GET <site>/@es-search` searches, relevance first, only over what the caller may see;
 //! `GET <site>/@popular-searches` offers configured terms.
 
@@ -12,10 +13,14 @@ mod dsl_fields;
 mod dsl_query_string;
 mod dsl_simple_query;
 mod dsl_values;
+mod elastic_docs;
+pub mod elastic_engine;
+mod elastic_requests;
 pub mod engine;
 mod es_admin;
 mod es_search;
 pub mod eval;
+pub mod eval_cluster;
 mod facets;
 mod index_dir;
 pub mod index_state;
@@ -38,6 +43,7 @@ mod tantivy_filter_aggs;
 mod tantivy_raw;
 mod text_search;
 
+use elastic_engine::ElasticEngine;
 use engine::SearchEngine;
 use std::sync::Arc;
 use tantivy_engine::TantivyEngine;
@@ -61,10 +67,28 @@ pub struct Search {
 static START: StartHook = StartHook { name: "es-search-index", run: |app| Box::pin(start(app)) };
 
 async fn start(app: Arc<App>) -> Result<(), String> {
-    let dir = app.settings.data_dir.as_ref().map(|d| d.join("index"));
-    let engine: Arc<dyn SearchEngine> = Arc::new(TantivyEngine::open(dir.as_deref()).map_err(|e| e.to_string())?);
+    let engine: Arc<dyn SearchEngine> = match &app.settings.search_url {
+        Some(url) => {
+            let index = format!("wcs-{}", app.settings.site_id.to_lowercase());
+            let (url, index) = (url.clone(), index.clone());
+            let engine = tokio::task::spawn_blocking(move || ElasticEngine::connect(&url, &index))
+                .await
+                .map_err(|e| e.to_string())?;
+            Arc::new(engine.map_err(|e| e.to_string())?)
+        }
+        None => {
+            let dir = app.settings.data_dir.as_ref().map(|d| d.join("index"));
+            Arc::new(TantivyEngine::open(dir.as_deref()).map_err(|e| e.to_string())?)
+        }
+    };
     let store = app.store.background();
-    indexer::catch_up(&app, &store, engine.as_ref()).await.map_err(|e| e.to_string())?;
+    match indexer::catch_up(&app, &store, engine.as_ref()).await {
+        // A cluster that is down now is caught up by the indexer once it is back.
+        Err(indexer::IndexError::Engine(err)) if err.unavailable => {
+            tracing::warn!(%err, "the search cluster cannot be reached; indexing resumes when it is back");
+        }
+        other => other.map_err(|e| e.to_string())?,
+    }
     let state = Arc::new(index_state::IndexState::default());
     app.extensions.insert(Arc::new(Search { engine: engine.clone(), state: state.clone() }));
     indexer::spawn(&app, engine, state);

@@ -3,6 +3,9 @@
 use crate::engine::EngineError;
 use std::fmt;
 
+/// Elasticsearch's type for "no shard can answer", which a cluster that cannot be reached gets.
+const UNAVAILABLE: &str = "unavailable_shards_exception";
+
 /// Why a query was refused, in Elasticsearch's terms (its error `type` and `reason`), so a raw
 /// query gets the answer a cluster would give.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,6 +50,16 @@ impl QueryError {
         QueryError { es_type: "mapper_parsing_exception", reason: reason.into(), on_shard: false }
     }
 
+    /// The engine could not be reached (`unavailable_shards_exception`, status 503).
+    pub fn unavailable(reason: impl Into<String>) -> QueryError {
+        QueryError { es_type: UNAVAILABLE, reason: reason.into(), on_shard: false }
+    }
+
+    /// The HTTP status Elasticsearch answers this refusal with.
+    pub fn status(&self) -> u16 {
+        if self.es_type == UNAVAILABLE { 503 } else { 400 }
+    }
+
     /// A query that parses but asks for what may not be done (`illegal_argument_exception`).
     pub fn illegal(reason: impl Into<String>) -> QueryError {
         QueryError { es_type: "illegal_argument_exception", reason: reason.into(), on_shard: false }
@@ -61,6 +74,12 @@ impl fmt::Display for QueryError {
 
 impl From<QueryError> for EngineError {
     fn from(err: QueryError) -> Self {
-        EngineError(err.reason)
+        if err.status() == 503 { EngineError::unavailable(err.reason) } else { EngineError::new(err.reason) }
+    }
+}
+
+impl From<EngineError> for QueryError {
+    fn from(err: EngineError) -> Self {
+        if err.unavailable { QueryError::unavailable(err.message) } else { QueryError::execution(err.message) }
     }
 }

@@ -268,10 +268,10 @@ fn token_kind(value: &Value) -> &'static str {
     }
 }
 
-/// Elasticsearch's error body, status 400.
+/// Elasticsearch's error body, with its status (400, or 503 when the engine is down).
 fn es_error(refused: &QueryError) -> Response {
     Response::builder()
-        .status(StatusCode::BAD_REQUEST)
+        .status(StatusCode::from_u16(refused.status()).unwrap_or(StatusCode::BAD_REQUEST))
         .content_type("application/json")
         .body(es_error_body(refused).to_string())
 }
@@ -290,7 +290,7 @@ pub(crate) fn es_error_body(refused: &QueryError) -> Value {
             "failed_shards": failed,
         }, "status": 400});
     }
-    json!({"error": {"root_cause": [cause], "type": refused.es_type, "reason": refused.reason}, "status": 400})
+    json!({"error": {"root_cause": [cause], "type": refused.es_type, "reason": refused.reason}, "status": refused.status()})
 }
 
 #[cfg(test)]

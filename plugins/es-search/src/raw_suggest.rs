@@ -89,9 +89,7 @@ pub fn run(engine: &dyn SearchEngine, suggesters: &[TermSuggester], base: &RawRe
                 continue;
             }
         };
-        let found = engine
-            .suggest(&suggester.text, &base.filters, max_edits, suggester.size)
-            .map_err(|e| QueryError::execution(e.0))?;
+        let found = engine.suggest(&suggester.text, &base.filters, max_edits, suggester.size)?;
         let mut entries = Vec::new();
         let mut offset = 0;
         for word in suggester.text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
@@ -168,7 +166,7 @@ fn phrase(
     base: &RawRequest,
     (pre, post): (&str, &str),
 ) -> Result<Value, QueryError> {
-    let found = engine.suggest(&suggester.text, &base.filters, 2, 1).map_err(|e| QueryError::execution(e.0))?;
+    let found = engine.suggest(&suggester.text, &base.filters, 2, 1)?;
     let (mut text, mut marked, mut score, mut changed) = (String::new(), String::new(), 1.0_f32, false);
     for (index, word) in suggester.text.split_whitespace().enumerate() {
         let separator = if index == 0 { "" } else { " " };

@@ -56,7 +56,7 @@ impl TantivyEngine {
                     .ge(first.as_bytes())
                     .lt(upper.as_bytes())
                     .into_stream()
-                    .map_err(|e| EngineError(e.to_string()))?;
+                    .map_err(|e| EngineError::new(e.to_string()))?;
                 let mut scanned = 0;
                 while terms.advance() && scanned < SUGGEST_SCAN {
                     scanned += 1;

@@ -138,6 +138,10 @@ fn typed(value: TypedValue) -> OwnedValue {
 }
 
 impl SearchEngine for TantivyEngine {
+    fn name(&self) -> &'static str {
+        "tantivy"
+    }
+
     fn index(&self, docs: &[IndexDoc]) -> Result<(), EngineError> {
         let f = &self.fields;
         let writer = self.writer();
@@ -264,14 +268,14 @@ impl SearchEngine for TantivyEngine {
         let (found, total, aggregations) = match &request.aggregations {
             Some(json) => {
                 let aggs: Aggregations =
-                    serde_json::from_value(json.clone()).map_err(|e| EngineError(format!("aggregations: {e}")))?;
+                    serde_json::from_value(json.clone()).map_err(|e| EngineError::new(format!("aggregations: {e}")))?;
                 let limits = AggregationLimitsGuard::new(Some(AGGREGATION_MEMORY), Some(AGGREGATION_BUCKETS));
                 let collector = AggregationCollector::from_aggs(
                     aggs,
                     AggContextParams::new(limits, self.index.tokenizers().clone()),
                 );
                 let (found, total, results) = searcher.search(&query, &(top, Count, collector))?;
-                let results = serde_json::to_value(results).map_err(|e| EngineError(e.to_string()))?;
+                let results = serde_json::to_value(results).map_err(|e| EngineError::new(e.to_string()))?;
                 (found, total, results)
             }
             None => {

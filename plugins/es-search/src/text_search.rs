@@ -55,7 +55,7 @@ async fn run(ctx: &Ctx, query: &SearchQuery) -> ApiResult<Option<TextHits>> {
     let found = tokio::task::spawn_blocking(move || engine.search(&request))
         .await
         .map_err(ApiError::internal)?
-        .map_err(ApiError::internal)?;
+        .map_err(ApiError::from)?;
     let mut hits = TextHits { total: i64::try_from(found.total).unwrap_or(i64::MAX), ..TextHits::default() };
     for hit in found.hits {
         if let Some(fragment) = hit.fragment {
