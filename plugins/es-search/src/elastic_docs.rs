@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 pub fn index_body(custom: &CustomFields) -> Value {
     let text = json!({"type": "text", "analyzer": "german"});
     let keyword = json!({"type": "keyword"});
-    let date = json!({"type": "date", "format": "epoch_second"});
+    let date = json!({"type": "date", "format": "epoch_second||strict_date_optional_time"});
     let mut properties = Map::new();
     for name in ["UID", "path", "getPath", "portal_type", "review_state", "Subject", "allowedRolesAndUsers"] {
         properties.insert(name.into(), keyword.clone());
@@ -42,7 +42,7 @@ pub fn custom_properties(custom: &CustomFields) -> Map<String, Value> {
                 CustomKind::Integer => json!({"type": "long"}),
                 CustomKind::Float => json!({"type": "double"}),
                 CustomKind::Boolean => json!({"type": "boolean"}),
-                CustomKind::Date => json!({"type": "date", "format": "epoch_second"}),
+                CustomKind::Date => json!({"type": "date", "format": "epoch_second||strict_date_optional_time"}),
             };
             (name.clone(), mapping)
         })

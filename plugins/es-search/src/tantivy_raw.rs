@@ -164,6 +164,11 @@ impl TantivyEngine {
             custom_columns(&mut aggregations, &mapping, "")?;
             let mut budget = crate::tantivy_filter_aggs::MAX_FILTER_BUCKETS;
             answer["aggregations"] = self.aggregate_all(&searcher, &query, &aggregations, &mapping, &mut budget)?;
+            date_term_keys(
+                request.aggregations.as_ref().unwrap_or(&Value::Null),
+                &mut answer["aggregations"],
+                &mapping,
+            );
         }
         Ok(answer)
     }
@@ -233,6 +238,34 @@ impl TantivyEngine {
             source.insert(name.into(), json!(columns.value(address, name)?.unwrap_or_default()));
         }
         Ok(source)
+    }
+}
+
+/// Terms buckets of a date field are keyed as Elasticsearch keys them: milliseconds, with the
+/// date written out in `key_as_string` (tantivy keys them with the RFC 3339 text).
+fn date_term_keys(asked: &Value, answer: &mut Value, mapping: &dsl::Mapping<'_>) {
+    let Some(asked) = asked.as_object() else { return };
+    for (name, body) in asked {
+        let Some(result) = answer.get_mut(name) else { continue };
+        let is_date = body.pointer("/terms/field").and_then(Value::as_str).is_some_and(|field| {
+            matches!(
+                dsl::field(mapping, field),
+                Ok(dsl::Kind::Typed(crate::declared::DeclaredField { kind: crate::declared::DeclaredType::Date, .. }))
+                    | Ok(dsl::Kind::CustomTyped(_, _, dsl::CustomKind::Date))
+            )
+        });
+        let sub = body.get("aggs").or_else(|| body.get("aggregations"));
+        for bucket in result.get_mut("buckets").and_then(Value::as_array_mut).into_iter().flatten() {
+            let at =
+                bucket.get("key").and_then(Value::as_str).and_then(|k| chrono::DateTime::parse_from_rfc3339(k).ok());
+            if let (true, Some(at)) = (is_date, at) {
+                bucket["key"] = json!(at.timestamp_millis());
+                bucket["key_as_string"] = json!(at.to_utc().format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string());
+            }
+            if let Some(sub) = sub {
+                date_term_keys(sub, bucket, mapping);
+            }
+        }
     }
 }
 
