@@ -48,6 +48,7 @@ async fn main() {
         plugins: PluginSelection::default(),
         data_dir: Some(dir.path().to_owned()),
         search_url: None,
+        trusted_proxies: None,
     };
     let (app, _) = wcs::open_app(config).await.expect("server starts");
     let started = Instant::now();

@@ -76,6 +76,11 @@ pub struct StorageArgs {
     /// of the embedded index; several instances may share it.
     #[arg(long, env = "WCS_SEARCH_URL")]
     pub search: Option<String>,
+    /// Proxies (addresses or networks, comma-separated) whose `X-Forwarded-Host`/`-Proto`
+    /// headers and `/VirtualHostBase/…` paths are believed. Loopback by default, so a front end's
+    /// proxy on the same machine (Volto's) works as it is.
+    #[arg(long, env = "WCS_TRUSTED_PROXIES", value_delimiter = ',', default_value = "127.0.0.1/8,::1")]
+    pub trusted_proxies: Vec<String>,
     /// Load the example content of examples/demo into an empty site.
     #[arg(long, env = "WCS_DEMO")]
     pub demo: bool,

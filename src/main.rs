@@ -19,6 +19,7 @@ fn app_config(storage: &StorageArgs, cors_origins: Vec<String>, max_body_bytes: 
         plugins: PluginSelection { disabled: storage.disable_plugins.clone() },
         data_dir: Some(storage.data_dir.clone()),
         search_url: storage.search.clone(),
+        trusted_proxies: Some(storage.trusted_proxies.clone()),
     })
 }
 

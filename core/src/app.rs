@@ -38,6 +38,9 @@ pub struct AppConfig {
     /// An Elasticsearch cluster (`http://host:9200`) the search plugin uses instead of its
     /// embedded index.
     pub search_url: Option<String>,
+    /// Proxies (addresses or networks) whose `X-Forwarded-*` headers and virtual-hosting
+    /// paths are believed; `None` for loopback only.
+    pub trusted_proxies: Option<Vec<String>>,
 }
 
 /// Settings requests consult.
@@ -54,6 +57,8 @@ pub struct Settings {
     /// An Elasticsearch cluster (`http://host:9200`) the search plugin uses instead of its
     /// embedded index.
     pub search_url: Option<String>,
+    /// Proxies whose forwarded headers and virtual-hosting paths are believed.
+    pub trusted_proxies: crate::http::TrustedProxies,
 }
 
 /// The shared application state.
@@ -97,6 +102,9 @@ pub enum StartupFailure {
     /// The first-start bootstrap failed.
     #[error("bootstrap: {0}")]
     Bootstrap(String),
+    /// A setting is malformed.
+    #[error("configuration: {0}")]
+    Config(String),
     /// A template does not compile.
     #[error("templates: {0}")]
     Templates(String),
@@ -151,6 +159,10 @@ impl App {
             jwt: ensure_secret(&store, "wcs.secret.jwt").await?,
             csrf: ensure_secret(&store, "wcs.secret.csrf").await?,
         };
+        let trusted_proxies = match &config.trusted_proxies {
+            None => crate::http::TrustedProxies::loopback(),
+            Some(entries) => crate::http::TrustedProxies::parse(entries).map_err(StartupFailure::Config)?,
+        };
         let app = App {
             store,
             registry: Arc::new(registry),
@@ -167,6 +179,7 @@ impl App {
                 openapi: None,
                 data_dir: config.data_dir.clone(),
                 search_url: config.search_url.clone(),
+                trusted_proxies,
             },
             extensions: Default::default(),
         };

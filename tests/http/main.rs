@@ -58,5 +58,6 @@ mod version_comparison;
 mod versioning;
 #[cfg(feature = "versioning")]
 mod versioning_rules;
+mod virtual_hosting;
 mod workflow;
 mod working_copies;

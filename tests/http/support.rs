@@ -70,6 +70,7 @@ pub fn config(database_url: String) -> AppConfig {
         search_url: std::env::var("WCS_TEST_ELASTICSEARCH_URL")
             .ok()
             .map(|cluster| format!("{}/wcs-test-{}", cluster.trim_end_matches('/'), uuid::Uuid::new_v4().simple())),
+        trusted_proxies: None,
     }
 }
 

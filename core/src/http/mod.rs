@@ -10,6 +10,7 @@ mod memo;
 mod query;
 mod response;
 mod server;
+mod vhost;
 
 pub use batching::{Batch, MAX_BATCH_SIZE, batching_links};
 pub use context::{Ctx, RequestInfo};
@@ -20,6 +21,7 @@ pub use memo::RequestMemo;
 pub use query::{parse_bool, parse_query};
 pub use response::{json, json_with_status};
 pub use server::SiteEndpoint;
+pub use vhost::{TrustedProxies, VirtualHost};
 
 use percent_encoding::{AsciiSet, CONTROLS};
 

@@ -1,6 +1,7 @@
 //! The poem endpoint that serves every site path: negotiation, authentication, traversal,
 //! dispatch through the frozen service table, then CORS, the theming header and one log line.
 
+use super::vhost::{self, VirtualHost};
 use super::{ApiError, ApiResult, Ctx, ErrorCode, RequestInfo, parse_query};
 use crate::app::App;
 use crate::security::{Access, AuthMethod, Csrf};
@@ -32,10 +33,25 @@ impl Endpoint for SiteEndpoint {
         let method = req.method().clone();
         let path = req.uri().path().to_owned();
         let headers = req.headers().clone();
-        let api = wants_json(&headers) || path.split('/').nth(2) == Some("++api++");
-        let mut response = self.respond(&mut req).await.unwrap_or_else(IntoResponse::into_response);
+        let peer = req.remote_addr().as_socket_addr().map(|addr| addr.ip());
+        let proxied = self.app.settings.trusted_proxies.trusts(peer);
+        // Virtual-hosting paths, like forwarded headers, are believed from trusted proxies only.
+        let virtual_host = if proxied { vhost::parse(&path) } else { Ok(None) };
+        let (mut response, virtual_host) = match virtual_host {
+            Err(malformed) => (ApiError::new(ErrorCode::BadRequest, malformed).into_response(), None),
+            Ok(virtual_host) => {
+                let response = self.respond(&mut req, proxied, virtual_host.as_ref()).await;
+                (response.unwrap_or_else(IntoResponse::into_response), virtual_host.map(|v| v.host))
+            }
+        };
+        let api = wants_json(&headers)
+            || path.split('/').nth(2) == Some("++api++")
+            || (virtual_host.is_some() && path.contains("/++api++/"));
         if api {
             response.headers_mut().insert("x-theme-disabled", poem::http::HeaderValue::from_static("True"));
+        }
+        if let Some(host) = &virtual_host {
+            response = virtualize(host, response).await;
         }
         self.app.cors.decorate(&headers, &mut response);
         tracing::info!(
@@ -55,7 +71,12 @@ fn wants_json(headers: &HeaderMap) -> bool {
 }
 
 impl SiteEndpoint {
-    async fn respond(&self, req: &mut Request) -> ApiResult<Response> {
+    async fn respond(
+        &self,
+        req: &mut Request,
+        proxied: bool,
+        virtual_host: Option<&vhost::Rewritten>,
+    ) -> ApiResult<Response> {
         let app = &self.app;
         if req.method() == Method::OPTIONS {
             return Ok(app.cors.preflight(req.headers()));
@@ -66,7 +87,7 @@ impl SiteEndpoint {
             return Ok(Response::builder().content_type("application/json").body(doc.as_str().to_owned()));
         }
         let head = req.method() == Method::HEAD;
-        let ctx = match traverse(app, req).await? {
+        let ctx = match traverse(app, req, proxied, virtual_host).await? {
             Traversed::Redirect(response) => return Ok(response),
             Traversed::Context(ctx) => ctx,
         };
@@ -88,15 +109,32 @@ enum Traversed {
 
 /// Authenticates the caller and walks the path to the deepest object; what is left over is
 /// the service name and its subpath.
-async fn traverse(app: &Arc<App>, req: &mut Request) -> ApiResult<Traversed> {
-    let raw_path = req.uri().path().to_owned();
+async fn traverse(
+    app: &Arc<App>,
+    req: &mut Request,
+    proxied: bool,
+    virtual_host: Option<&vhost::Rewritten>,
+) -> ApiResult<Traversed> {
+    let raw_path = match virtual_host {
+        Some(rewritten) => rewritten.path.clone(),
+        None => req.uri().path().to_owned(),
+    };
     let raw_query = req.uri().query().unwrap_or_default().to_owned();
-    let base_url = base_url(req.headers());
+    let base_url = match virtual_host {
+        Some(rewritten) => rewritten.host.base.clone(),
+        None => base_url(req.headers(), proxied),
+    };
     let url = format!("{base_url}{raw_path}");
     let parsed = parse_path(&raw_path)?;
-    let api = parsed.api_segment || wants_json(req.headers());
+    let api = parsed.api_segment || wants_json(req.headers()) || virtual_host.is_some_and(|v| v.api);
     let method = if req.method() == Method::HEAD { Method::GET } else { req.method().clone() };
-    let body = read_body(req, app.settings.max_body_bytes).await?;
+    let mut body = read_body(req, app.settings.max_body_bytes).await?;
+    if let Some(rewritten) = virtual_host
+        && let Ok(text) = std::str::from_utf8(&body)
+    {
+        // Links a client sends in the virtual form are the physical URLs they stand for.
+        body = rewritten.host.inbound(text).into_bytes();
+    }
     let caller = app.security.authenticate(&app.store, req.headers()).await?;
     let (chain, name, subpath) = match resolve(app, &method, &parsed, &raw_query, &url).await? {
         Target::Redirect { location } => {
@@ -241,20 +279,43 @@ fn login_or(ctx: &Ctx, denied: ApiError) -> ApiResult<Response> {
     Ok(Response::builder().status(StatusCode::FOUND).header("Location", location).finish())
 }
 
-/// `scheme://host` as the client addressed us, so `@id` URLs work behind a proxy. Only a
+/// `scheme://host` as the client addressed us, so `@id` URLs work behind a proxy (whose
+/// `X-Forwarded-Proto` and `X-Forwarded-Host` count only when it is a trusted one). Only a
 /// well-formed host is echoed back; anything else falls back to `localhost`.
-fn base_url(headers: &HeaderMap) -> String {
+fn base_url(headers: &HeaderMap, proxied: bool) -> String {
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim);
-    let scheme = match header("x-forwarded-proto") {
+    let forwarded = |name: &str| if proxied { header(name) } else { None };
+    let scheme = match forwarded("x-forwarded-proto") {
         Some("https") => "https",
         _ => "http",
     };
-    let host = header("x-forwarded-host")
+    let host = forwarded("x-forwarded-host")
         .or_else(|| header("host"))
         .filter(|h| !h.is_empty() && h.len() <= 255)
         .filter(|h| h.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']')))
         .unwrap_or("localhost");
     format!("{scheme}://{host}")
+}
+
+/// An answer as the virtual host's client must see it: URLs of the physical root in the body
+/// (JSON, HTML, text) and in `Location` replaced by the virtual ones.
+async fn virtualize(host: &VirtualHost, mut response: Response) -> Response {
+    if let Some(location) = response.headers().get("location").and_then(|v| v.to_str().ok()) {
+        let absolute = if location.starts_with('/') { format!("{}{location}", host.base) } else { location.to_owned() };
+        if let Ok(value) = poem::http::HeaderValue::from_str(&host.outbound(&absolute)) {
+            response.headers_mut().insert("location", value);
+        }
+    }
+    let textual = response.content_type().is_some_and(|t| t.starts_with("application/json") || t.starts_with("text/"));
+    if !textual {
+        return response;
+    }
+    let Ok(bytes) = response.take_body().into_bytes().await else { return response };
+    match String::from_utf8(bytes.to_vec()) {
+        Ok(text) => response.set_body(host.outbound(&text)),
+        Err(_) => response.set_body(bytes),
+    }
+    response
 }
 
 async fn read_body(req: &mut Request, limit: usize) -> ApiResult<Vec<u8>> {
