@@ -50,6 +50,7 @@ mod search;
 #[cfg(feature = "es-search")]
 mod search_cluster;
 mod sharing_trash;
+mod site_actions;
 mod support;
 mod types_dir;
 #[cfg(feature = "versioning")]

@@ -9,7 +9,8 @@ const GREETING: &str = "wcs.example.hello.greeting";
 #[tokio::test]
 async fn registry_lists_declared_records_and_never_secrets() {
     let server = TestServer::start().await;
-    let (status, body) = server.get_json("@registry").await;
+    // One page of every record (the default page holds 25).
+    let (status, body) = server.get_json("@registry?b_size=1000").await;
     assert_eq!(status, 200, "{body}");
     let names: Vec<&str> = body["items"].as_array().unwrap().iter().map(|i| i["name"].as_str().unwrap()).collect();
     assert!(names.contains(&GREETING), "{names:?}");

@@ -2,6 +2,7 @@
 //! plugin uses. One file per endpoint, named after it; an endpoint with several methods is a
 //! folder with one file per method and its shared helpers in `mod.rs`.
 
+mod actions;
 mod authenticator;
 mod breadcrumbs;
 mod content_delete;
@@ -28,6 +29,7 @@ mod resolveuid;
 mod schemas;
 mod search;
 mod sharing;
+mod site;
 mod trash;
 mod types;
 mod untrash;
@@ -97,12 +99,15 @@ fn services(r: &mut Registrar) {
     r.service(&workingcopy::patch::CHECK_IN);
     r.service(&workingcopy::delete::CANCEL);
     r.service(&breadcrumbs::BREADCRUMBS);
+    r.service(&site::SITE);
+    r.service(&actions::ACTIONS);
 }
 
 /// How content becomes JSON: the layers, the field serializers and the components.
 fn serializers(r: &mut Registrar) {
     r.component(&types::TYPES_COMPONENT);
     r.component(&breadcrumbs::BREADCRUMBS_COMPONENT);
+    r.component(&actions::ACTIONS_COMPONENT);
     r.content_serializer(&serialize::CORE_BASE);
     r.content_serializer(&serialize::CORE_FOLDER);
     r.content_serializer(&serialize::BLOCK_PAGE);
@@ -141,6 +146,9 @@ fn content(r: &mut Registrar) {
         r.content_type(profile);
     }
     r.record(&crate::i18n::SITE_LANGUAGE);
+    for record in [&site::SITE_LOGO, &site::AVAILABLE_LANGUAGES, &site::PORTAL_TIMEZONE, &site::ROBOTS_TXT] {
+        r.record(record);
+    }
     r.workflow(include_str!("../../workflows/simple_publication_workflow.toml"));
     r.workflow(include_str!("../../workflows/one_state_workflow.toml"));
 }
