@@ -98,6 +98,10 @@ async fn every_write_service_records_its_events() {
     )
     .await;
     walk.step(post.clone(), "@trash", admin(post.clone(), "f/d-1/@trash"), &["trashed"]).await;
+    // Editing locks change no content: they record nothing.
+    walk.step(post.clone(), "@lock", admin(post.clone(), "f/@lock"), &[]).await;
+    walk.step(Method::PATCH, "@lock", admin(Method::PATCH, "f/@lock"), &[]).await;
+    walk.step(Method::DELETE, "@lock", admin(Method::DELETE, "f/@lock"), &[]).await;
     if cfg!(feature = "es-search") {
         // A query sent by POST: it reads, so it records nothing.
         let query = json!({"query": {"match_all": {}}, "size": 1});

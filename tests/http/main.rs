@@ -33,6 +33,7 @@ mod events;
 mod files;
 mod folders;
 mod images;
+mod locking;
 mod move_copy;
 #[cfg(feature = "navigation")]
 mod navigation;

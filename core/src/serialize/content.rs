@@ -87,7 +87,13 @@ async fn base(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<String
     out.insert("layout".into(), layout);
     out.insert("is_folderish".into(), json!(profile.folderish));
     out.insert("version".into(), json!("current"));
-    out.insert("lock".into(), json!({"locked": false, "stealable": true}));
+    // Only editors need to know (Volto reads it on entering an edit form): no query for readers.
+    let editor_asks = ctx.access.object().is_some_and(|o| o.uid == object.uid)
+        && ctx.access.allows(ctx.app, Permission::MODIFY_PORTAL_CONTENT);
+    let now = chrono::Utc::now().timestamp();
+    let lock = if editor_asks { ctx.app.store.lock_of(&object.uid).await?.filter(|l| l.holds_at(now)) } else { None };
+    let lock = lock.map_or_else(crate::store::unlocked, |l| l.info(&ctx.site_url(object), ctx.principal.user_id()));
+    out.insert("lock".into(), lock);
     out.insert("allow_discussion".into(), json!(false));
     out.insert("creators".into(), json!([object.creator]));
     out.insert("contributors".into(), json!([]));

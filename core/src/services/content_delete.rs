@@ -21,6 +21,9 @@ pub static DELETE: Service = Service {
 };
 
 async fn delete(ctx: Ctx) -> ApiResult<Response> {
+    super::lock::check_edit_lock(&ctx).await?;
     ops::delete(&ctx.app, &ctx.context).await?;
+    // A lock of an object that is gone would only wait for its timeout.
+    ctx.app.store.remove_lock(&ctx.context.uid).await?;
     Ok(Response::builder().status(StatusCode::NO_CONTENT).finish())
 }

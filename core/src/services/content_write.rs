@@ -14,6 +14,7 @@ use serde_json::{Map, Value};
 /// Applies the body to the context, `mode` saying what becomes of the fields not sent.
 pub async fn write(ctx: Ctx, mode: Mode) -> ApiResult<Response> {
     let body = ctx.json_body()?;
+    super::lock::check_edit_lock(&ctx).await?;
     if let Some(type_name) = body.get("@type")
         && type_name.as_str() != Some(ctx.context.portal_type.as_str())
     {

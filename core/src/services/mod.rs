@@ -15,6 +15,7 @@ mod copy;
 mod download;
 mod groups;
 mod images;
+mod lock;
 mod login;
 mod login_form;
 mod login_renew;
@@ -101,6 +102,10 @@ fn services(r: &mut Registrar) {
     r.service(&breadcrumbs::BREADCRUMBS);
     r.service(&site::SITE);
     r.service(&actions::ACTIONS);
+    r.service(&lock::get::LOCK_GET);
+    r.service(&lock::post::LOCK_POST);
+    r.service(&lock::patch::LOCK_PATCH);
+    r.service(&lock::delete::LOCK_DELETE);
 }
 
 /// How content becomes JSON: the layers, the field serializers and the components.

@@ -1,0 +1,39 @@
+//! `DELETE <obj>/@lock` `{force?}`: releases the lock. The holder may always; others only a
+//! stealable lock, or any with `{"force": true}` when they manage the site.
+
+use super::{current_lock, unlocked};
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, json};
+use crate::security::{Csrf, Permission};
+use crate::service::{ContentKind, Service};
+use poem::Response;
+use poem::http::Method;
+use serde_json::Value;
+
+/// The service.
+pub static LOCK_DELETE: Service = Service {
+    method: Method::DELETE,
+    name: "@lock",
+    kind: ContentKind::Any,
+    permission: Permission::MODIFY_PORTAL_CONTENT,
+    csrf: Csrf::Cookie,
+    summary: "Release the object's editing lock",
+    request_schema: None,
+    response_schema: None,
+    handler: |ctx| Box::pin(delete(ctx)),
+};
+
+async fn delete(ctx: Ctx) -> ApiResult<Response> {
+    let body = if ctx.body.is_empty() { Default::default() } else { ctx.json_body()? };
+    if let Some(lock) = current_lock(&ctx.app, &ctx.context.uid).await? {
+        let holder = ctx.principal.user_id() == Some(lock.creator.as_str());
+        let forced = body.get("force") == Some(&Value::Bool(true)) && ctx.allows(Permission::MANAGE_PORTAL);
+        if !holder && !lock.stealable && !forced {
+            return Err(ApiError::new(
+                ErrorCode::Locked,
+                format!("This object is locked by {} and the lock may not be taken over.", lock.creator),
+            ));
+        }
+    }
+    ctx.app.store.remove_lock(&ctx.context.uid).await?;
+    Ok(json(&unlocked()))
+}

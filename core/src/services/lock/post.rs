@@ -1,0 +1,61 @@
+//! `POST <obj>/@lock` `{stealable?, timeout?}`: takes the lock for the caller (or renews the
+//! caller's own); someone else's lock that still holds answers 409.
+
+use super::{DEFAULT_TIMEOUT, MAX_TIMEOUT, current_lock, lock_info};
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, json};
+use crate::security::{Csrf, Permission};
+use crate::service::{ContentKind, Service};
+use crate::store::ContentLock;
+use poem::Response;
+use poem::http::Method;
+use serde_json::Value;
+
+/// The service.
+pub static LOCK_POST: Service = Service {
+    method: Method::POST,
+    name: "@lock",
+    kind: ContentKind::Any,
+    permission: Permission::MODIFY_PORTAL_CONTENT,
+    csrf: Csrf::Cookie,
+    summary: "Lock the object for editing by the caller",
+    request_schema: None,
+    response_schema: None,
+    handler: |ctx| Box::pin(post(ctx)),
+};
+
+async fn post(ctx: Ctx) -> ApiResult<Response> {
+    let body = if ctx.body.is_empty() { Default::default() } else { ctx.json_body()? };
+    let user = ctx.principal.user_id().ok_or_else(|| ApiError::new(ErrorCode::Unauthorized, "Log in to lock."))?;
+    let stealable = match body.get("stealable") {
+        None => true,
+        Some(Value::Bool(stealable)) => *stealable,
+        Some(_) => return Err(ApiError::invalid_parameter("stealable", "stealable is true or false.")),
+    };
+    let timeout = match body.get("timeout") {
+        None => DEFAULT_TIMEOUT,
+        Some(value) => value.as_i64().filter(|t| (1..=MAX_TIMEOUT).contains(t)).ok_or_else(|| {
+            ApiError::invalid_parameter("timeout", format!("timeout is a number of seconds from 1 to {MAX_TIMEOUT}."))
+        })?,
+    };
+    let existing = current_lock(&ctx.app, &ctx.context.uid).await?;
+    let token = match &existing {
+        Some(lock) if lock.creator != user => {
+            return Err(ApiError::new(
+                ErrorCode::Locked,
+                format!("This object is already locked by {}.", lock.creator),
+            ));
+        }
+        Some(own) => own.token.clone(),
+        None => uuid::Uuid::new_v4().simple().to_string(),
+    };
+    let lock = ContentLock {
+        uid: ctx.context.uid.clone(),
+        token,
+        creator: user.to_owned(),
+        created: chrono::Utc::now().timestamp(),
+        timeout,
+        stealable,
+    };
+    ctx.app.store.put_lock(&lock).await?;
+    Ok(json(&lock_info(&ctx, &lock)))
+}

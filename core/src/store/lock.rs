@@ -1,0 +1,105 @@
+//! Editing locks: who holds one on an object, since when, for how long.
+
+use super::Store;
+use serde_json::{Value, json};
+use sqlx::Row;
+
+/// One object's lock.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContentLock {
+    /// The object's uid.
+    pub uid: String,
+    /// The secret that lets a request edit despite the lock (`Lock-Token`).
+    pub token: String,
+    /// The user id that holds it.
+    pub creator: String,
+    /// When it was taken or last refreshed, seconds since the epoch.
+    pub created: i64,
+    /// For how many seconds after `created` it holds.
+    pub timeout: i64,
+    /// Whether others may release it.
+    pub stealable: bool,
+}
+
+/// What a request shows of no lock.
+pub fn unlocked() -> Value {
+    json!({"locked": false, "stealable": true})
+}
+
+impl ContentLock {
+    /// The lock in plone.restapi's shape; the token only for its holder (`viewer`), since it
+    /// lets a request edit despite the lock.
+    pub fn info(&self, site_url: &str, viewer: Option<&str>) -> Value {
+        let created =
+            chrono::DateTime::from_timestamp(self.created, 0).map(|t| t.format("%Y-%m-%dT%H:%M:%S+00:00").to_string());
+        let mut info = json!({
+            "created": created,
+            "creator": self.creator,
+            "creator_name": self.creator,
+            "creator_url": format!("{site_url}/author/{}", self.creator),
+            "locked": true,
+            "name": if self.stealable { "plone.locking.stealable" } else { "plone.locking.nonstealable" },
+            "stealable": self.stealable,
+            "time": self.created,
+            "timeout": self.timeout,
+        });
+        if viewer == Some(self.creator.as_str()) {
+            info["token"] = json!(self.token);
+        }
+        info
+    }
+
+    /// Whether it still holds at `now` (seconds).
+    pub fn holds_at(&self, now: i64) -> bool {
+        now < self.created.saturating_add(self.timeout)
+    }
+}
+
+impl Store {
+    /// The lock of an object, if one is stored (it may have run out; see
+    /// [`ContentLock::holds_at`]).
+    pub async fn lock_of(&self, uid: &str) -> Result<Option<ContentLock>, sqlx::Error> {
+        self.count();
+        let row = sqlx::query("SELECT token, creator, created, timeout, stealable FROM content_lock WHERE uid = $1")
+            .bind(uid)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|row| {
+            Ok(ContentLock {
+                uid: uid.to_owned(),
+                token: row.try_get(0)?,
+                creator: row.try_get(1)?,
+                created: row.try_get(2)?,
+                timeout: row.try_get(3)?,
+                stealable: row.try_get::<i64, _>(4)? != 0,
+            })
+        })
+        .transpose()
+    }
+
+    /// Takes or refreshes a lock.
+    pub async fn put_lock(&self, lock: &ContentLock) -> Result<(), sqlx::Error> {
+        self.count();
+        sqlx::query(
+            "INSERT INTO content_lock (uid, token, creator, created, timeout, stealable) VALUES ($1, $2, $3, $4, $5, $6) \
+             ON CONFLICT (uid) DO UPDATE SET token = excluded.token, creator = excluded.creator, \
+             created = excluded.created, timeout = excluded.timeout, stealable = excluded.stealable",
+        )
+        .bind(&lock.uid)
+        .bind(&lock.token)
+        .bind(&lock.creator)
+        .bind(lock.created)
+        .bind(lock.timeout)
+        .bind(i64::from(lock.stealable))
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Releases an object's lock.
+    pub async fn remove_lock(&self, uid: &str) -> Result<(), sqlx::Error> {
+        self.count();
+        sqlx::query("DELETE FROM content_lock WHERE uid = $1").bind(uid).execute(&self.pool).await?;
+        Ok(())
+    }
+}
