@@ -77,13 +77,20 @@ pub async fn resolve(app: &App, method: &Method, path: &ParsedPath, query: &str,
         }
     }
     let in_trash = chain.iter().any(ContentObject::is_trashed);
+    // The deepest object that is there, for the 404's `context` (a physical path; the server
+    // makes it a URL).
+    let nearest = chain.iter().take_while(|o| !o.is_trashed()).last().map(|o| o.path.clone());
+    let not_found = || match &nearest {
+        Some(path) => ApiError::not_found(url).with_context(path.clone()),
+        None => ApiError::not_found(url),
+    };
     if let Some(target) = split_at_service(app, method, segments, chain) {
         return Ok(target);
     }
     if in_trash {
-        return Err(ApiError::not_found(url));
+        return Err(not_found());
     }
-    redirect(app, path, query).await?.ok_or_else(|| ApiError::not_found(url))
+    redirect(app, path, query).await?.ok_or_else(not_found)
 }
 
 /// Services that work on an object in the trash: restoring it and deleting it for good.

@@ -38,6 +38,7 @@ mod move_copy;
 #[cfg(feature = "navigation")]
 mod navigation;
 mod permission_matrix;
+mod plone_shapes;
 mod plugins;
 mod principals;
 #[cfg(feature = "es-search")]

@@ -195,18 +195,37 @@ pub struct ApiError {
     pub errors: Vec<FieldError>,
     /// Extra response headers, e.g. `WWW-Authenticate`.
     pub headers: Vec<(&'static str, String)>,
+    /// The nearest URL the caller may go to instead (plone.rest's `context`, sent with 404s).
+    pub context: Option<String>,
+    /// plone.restapi's own error type for services that answer `{"error": {type, message}}`
+    /// (login), sent in that envelope besides the catalogue's keys.
+    pub envelope: Option<&'static str>,
 }
 
 impl ApiError {
     /// An error with a message and no field details.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        ApiError { code, message: message.into(), errors: Vec::new(), headers: Vec::new() }
+        ApiError {
+            code,
+            message: message.into(),
+            errors: Vec::new(),
+            headers: Vec::new(),
+            context: None,
+            envelope: None,
+        }
     }
 
     /// A 400 listing the fields that failed.
     pub fn validation(errors: Vec<FieldError>) -> Self {
         let message = errors.iter().map(|e| format!("{}: {}", e.field, e.message)).collect::<Vec<_>>().join("; ");
-        ApiError { code: ErrorCode::ValidationFailed, message, errors, headers: Vec::new() }
+        ApiError {
+            code: ErrorCode::ValidationFailed,
+            message,
+            errors,
+            headers: Vec::new(),
+            context: None,
+            envelope: None,
+        }
     }
 
     /// A 400 for one bad query-string or body parameter.
@@ -217,6 +236,8 @@ impl ApiError {
             message: message.clone(),
             errors: vec![FieldError::new(field, message)],
             headers: Vec::new(),
+            context: None,
+            envelope: None,
         }
     }
 
@@ -229,6 +250,19 @@ impl ApiError {
     pub fn internal(cause: impl std::fmt::Display) -> Self {
         tracing::error!(%cause, "internal error");
         ApiError::new(ErrorCode::Internal, "The server could not complete the request.")
+    }
+
+    /// Names the nearest URL the caller may go to instead (plone.rest's `context`).
+    pub fn with_context(mut self, url: impl Into<String>) -> Self {
+        self.context = Some(url.into());
+        self
+    }
+
+    /// Also sends plone.restapi's `{"error": {"type": type_name, "message"}}` envelope, which
+    /// clients of that service read.
+    pub fn with_envelope(mut self, type_name: &'static str) -> Self {
+        self.envelope = Some(type_name);
+        self
     }
 
     /// Adds a response header, such as `WWW-Authenticate` on a 401.
@@ -246,6 +280,12 @@ impl ApiError {
         });
         if !self.errors.is_empty() {
             body["errors"] = json!(self.errors);
+        }
+        if let Some(context) = &self.context {
+            body["context"] = json!(context);
+        }
+        if let Some(type_name) = self.envelope {
+            body["error"] = json!({"type": type_name, "message": self.message});
         }
         body
     }

@@ -136,7 +136,17 @@ async fn traverse(
         body = rewritten.host.inbound(text).into_bytes();
     }
     let caller = app.security.authenticate(&app.store, req.headers()).await?;
-    let (chain, name, subpath) = match resolve(app, &method, &parsed, &raw_query, &url).await? {
+    // A 404 names where the caller may go instead (plone.rest's `context`): the deepest object
+    // traversal found, else the site.
+    let site_url = parsed.segments.first().map(|site| format!("{base_url}/{site}"));
+    let with_site = |error: ApiError| match (&site_url, error.code, error.context.clone()) {
+        (_, ErrorCode::NotFound, Some(path)) if path.starts_with('/') => {
+            error.with_context(format!("{base_url}{path}"))
+        }
+        (Some(site), ErrorCode::NotFound, None) => error.with_context(site.clone()),
+        _ => error,
+    };
+    let (chain, name, subpath) = match resolve(app, &method, &parsed, &raw_query, &url).await.map_err(with_site)? {
         Target::Redirect { location } => {
             let status = if method == Method::GET { StatusCode::FOUND } else { StatusCode::TEMPORARY_REDIRECT };
             let response =
@@ -146,7 +156,7 @@ async fn traverse(
         Target::Object { chain, name, subpath } => (chain, name, subpath),
     };
     let access = Access::load(app, &caller.principal, chain).await?;
-    let object = access.object().cloned().ok_or_else(|| ApiError::not_found(&url))?;
+    let object = access.object().cloned().ok_or_else(|| with_site(ApiError::not_found(&url)))?;
     let profile = app
         .types
         .get(&object.portal_type)
@@ -214,7 +224,7 @@ async fn dispatch(ctx: Ctx) -> ApiResult<Response> {
 fn no_service(app: &App, method: &Method, name: &str, ctx: &Ctx) -> ApiError {
     let allowed = app.registry.methods_for(name, &ctx.profile);
     if allowed.is_empty() {
-        return ApiError::not_found(&ctx.request.service_url);
+        return ApiError::not_found(&ctx.request.service_url).with_context(ctx.context.url(&ctx.request.base_url));
     }
     let allow = allowed.iter().map(Method::as_str).collect::<Vec<_>>().join(", ");
     ApiError::new(ErrorCode::MethodNotAllowed, format!("{method} is not allowed here; use {allow}."))

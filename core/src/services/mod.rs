@@ -27,6 +27,7 @@ mod principal_search;
 mod registry;
 mod relations;
 mod resolveuid;
+mod roles;
 mod schemas;
 mod search;
 mod sharing;
@@ -106,6 +107,7 @@ fn services(r: &mut Registrar) {
     r.service(&lock::post::LOCK_POST);
     r.service(&lock::patch::LOCK_PATCH);
     r.service(&lock::delete::LOCK_DELETE);
+    r.service(&roles::ROLES);
 }
 
 /// How content becomes JSON: the layers, the field serializers and the components.

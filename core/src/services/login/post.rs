@@ -22,13 +22,15 @@ pub static LOGIN: Service = Service {
 
 fn wrong_credentials() -> ApiError {
     ApiError::new(ErrorCode::Unauthorized, "Wrong login and/or password.")
+        .with_envelope("Invalid credentials")
         .with_header("WWW-Authenticate", "Basic realm=\"wcs\"")
 }
 
 async fn login(ctx: Ctx) -> ApiResult<Response> {
     let body = ctx.json_body()?;
     let (Some(Value::String(login)), Some(Value::String(password))) = (body.get("login"), body.get("password")) else {
-        return Err(ApiError::new(ErrorCode::MissingProperty, "Login and password must be provided in body."));
+        return Err(ApiError::new(ErrorCode::MissingProperty, "Login and password must be provided in body.")
+            .with_envelope("Missing credentials"));
     };
     let user = ctx.app.security.login(&ctx.app.store, login, password).await?.ok_or_else(wrong_credentials)?;
     Ok(json(&json!({"token": ctx.app.security.issue_token(&user)?})))

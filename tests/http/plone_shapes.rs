@@ -1,0 +1,44 @@
+//! Answers whose shape Volto depends on: `@roles`, a 404's `context`, and a failed `@login`'s
+//! `{"error": {type, message}}` envelope (besides the catalogue's keys).
+
+use crate::support::{TestServer, read};
+use reqwest::Method;
+use serde_json::{Value, json};
+
+#[tokio::test]
+async fn roles_are_listed_sorted_in_plone_restapis_shape() {
+    let server = TestServer::start().await;
+    let (status, roles) = server.get_json("@roles").await;
+    assert_eq!(status, 200, "{roles}");
+    let ids: Vec<&str> = roles.as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["Contributor", "Editor", "Manager", "Member", "Reader", "Reviewer", "Site Administrator"]);
+    assert_eq!(
+        roles[0],
+        json!({"@id": format!("{}/@roles/Contributor", server.site), "@type": "role", "id": "Contributor", "title": "Contributor"})
+    );
+}
+
+#[tokio::test]
+async fn a_404_names_where_to_go_instead() {
+    let server = TestServer::start().await;
+    server.create("", json!({"@type": "Document", "id": "seite", "title": "Seite"})).await;
+    let (status, missing) = server.get_json("gibt-es-nicht/auch-nicht").await;
+    assert_eq!((status, &missing["type"]), (404, &json!("NotFound")), "{missing}");
+    assert_eq!(missing["context"], Value::from(server.site.clone()));
+    let (status, unknown) = server.get_json("seite/@gibt-es-nicht").await;
+    assert_eq!(status, 404);
+    assert_eq!(unknown["context"], Value::from(format!("{}/seite", server.site)), "{unknown}");
+}
+
+#[tokio::test]
+async fn a_failed_login_answers_in_plone_restapis_envelope() {
+    let server = TestServer::start().await;
+    let wrong = json!({"login": "admin", "password": "falsch"});
+    let (status, refused) = read(server.anonymous(Method::POST, "@login").json(&wrong).send().await.unwrap()).await;
+    assert_eq!(status, 401);
+    assert_eq!(refused["error"], json!({"type": "Invalid credentials", "message": "Wrong login and/or password."}));
+    assert_eq!(refused["code"], "unauthorized", "the catalogue's keys stay: {refused}");
+    let (status, missing) =
+        read(server.anonymous(Method::POST, "@login").json(&json!({"login": "admin"})).send().await.unwrap()).await;
+    assert_eq!((status, &missing["error"]["type"]), (400, &json!("Missing credentials")), "{missing}");
+}
