@@ -98,6 +98,10 @@ async fn every_write_service_records_its_events() {
     )
     .await;
     walk.step(post.clone(), "@trash", admin(post.clone(), "f/d-1/@trash"), &["trashed"]).await;
+    // A listing query sent by POST reads: it records nothing.
+    let listing = json!({"query": [{"i": "portal_type", "o": "plone.app.querystring.operation.selection.any", "v": ["Document"]}]});
+    walk.step(post.clone(), "@querystring-search", admin(post.clone(), "@querystring-search").json(&listing), &[])
+        .await;
     // Editing locks change no content: they record nothing.
     walk.step(post.clone(), "@lock", admin(post.clone(), "f/@lock"), &[]).await;
     walk.step(Method::PATCH, "@lock", admin(Method::PATCH, "f/@lock"), &[]).await;

@@ -41,6 +41,7 @@ mod permission_matrix;
 mod plone_shapes;
 mod plugins;
 mod principals;
+mod querystring;
 #[cfg(feature = "es-search")]
 mod raw_es_search;
 mod redirects;

@@ -24,6 +24,7 @@ mod move_copy_sources;
 mod move_to;
 mod principal_forms;
 mod principal_search;
+mod querystring;
 mod registry;
 mod relations;
 mod resolveuid;
@@ -108,6 +109,9 @@ fn services(r: &mut Registrar) {
     r.service(&lock::patch::LOCK_PATCH);
     r.service(&lock::delete::LOCK_DELETE);
     r.service(&roles::ROLES);
+    r.service(&querystring::config::QUERYSTRING);
+    r.service(&querystring::search::QUERYSTRING_SEARCH_POST);
+    r.service(&querystring::search::QUERYSTRING_SEARCH_GET);
 }
 
 /// How content becomes JSON: the layers, the field serializers and the components.

@@ -26,7 +26,7 @@ pub static SEARCH: Service = Service {
     handler: |ctx| Box::pin(search(ctx)),
 };
 
-async fn search(ctx: Ctx) -> ApiResult<Response> {
+pub(crate) async fn search(ctx: Ctx) -> ApiResult<Response> {
     let site_path = format!("/{}", ctx.context.site_id());
     let query = SearchQuery::parse(&ctx.request.query, &site_path)?;
     let visibility = ctx.visibility();

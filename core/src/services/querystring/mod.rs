@@ -1,0 +1,204 @@
+//! Volto's listing and search blocks query with plone.app.querystring's criteria
+//! (`[{"i": index, "o": operation, "v": value}]`): `@querystring` describes the indexes and
+//! operations this server answers, `@querystring-search` runs such a query. The criteria become
+//! the catalog query `@search` takes, so both search alike, with the caller's security.
+
+pub mod config;
+pub mod search;
+
+use crate::http::{ApiError, ApiResult};
+use chrono::{Duration, Utc};
+use serde_json::Value;
+
+/// The prefix of every operation id.
+const OPERATION: &str = "plone.app.querystring.operation.";
+
+/// The most criteria one query may have.
+const MAX_CRITERIA: usize = 50;
+
+/// Plone's answer to a query it cannot run.
+fn invalid(reason: impl std::fmt::Display) -> ApiError {
+    ApiError::new(crate::http::ErrorCode::BadRequest, format!("Invalid query: {reason}"))
+}
+
+/// A criterion's values: a list, or one value.
+fn values(value: &Value) -> Vec<String> {
+    match value {
+        Value::Array(items) => items.iter().filter_map(scalar).collect(),
+        other => scalar(other).into_iter().collect(),
+    }
+}
+
+fn scalar(value: &Value) -> Option<String> {
+    match value {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+/// Where a path criterion points (`/a/b::2` with a depth), relative ones from `context_path`.
+fn path_value(value: &str, context_path: &str, site_path: &str, relative: bool) -> (String, Option<String>) {
+    let (path, depth) = match value.rsplit_once("::") {
+        Some((path, depth)) => (path, Some(depth.to_owned())),
+        None => (value, None),
+    };
+    if !relative {
+        let path = if path.starts_with(site_path) { path.to_owned() } else { format!("{site_path}{path}") };
+        return (path.trim_end_matches('/').to_owned(), depth);
+    }
+    let mut segments: Vec<&str> = context_path.split('/').filter(|s| !s.is_empty()).collect();
+    for step in path.split('/').filter(|s| !s.is_empty()) {
+        match step {
+            "." => {}
+            // Never above the site.
+            ".." if segments.len() > 1 => {
+                segments.pop();
+            }
+            ".." => {}
+            name => segments.push(name),
+        }
+    }
+    (format!("/{}", segments.join("/")), depth)
+}
+
+/// The catalog query (`@search`'s parameters) of a querystring query.
+pub fn to_search_pairs(body: &Value, context_path: &str, site_path: &str) -> ApiResult<Vec<(String, String)>> {
+    let criteria = body.get("query").and_then(Value::as_array).ok_or_else(|| invalid("No query supplied"))?;
+    if criteria.len() > MAX_CRITERIA {
+        return Err(invalid(format!("at most {MAX_CRITERIA} criteria")));
+    }
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    let mut push = |key: &str, value: String| pairs.push((key.to_owned(), value));
+    let today = Utc::now().date_naive().and_hms_opt(0, 0, 0).map(|t| t.and_utc()).unwrap_or_else(Utc::now);
+    for criterion in criteria {
+        let index = criterion.get("i").and_then(Value::as_str).ok_or_else(|| invalid("a criterion needs 'i'"))?;
+        let operation = criterion.get("o").and_then(Value::as_str).ok_or_else(|| invalid("a criterion needs 'o'"))?;
+        let op = operation.strip_prefix(OPERATION).unwrap_or(operation);
+        let value = criterion.get("v").cloned().unwrap_or(Value::Null);
+        match (index, op) {
+            (
+                "portal_type" | "review_state" | "Subject" | "UID" | "getId",
+                "selection.any" | "selection.is" | "string.is",
+            ) => {
+                values(&value).into_iter().for_each(|v| push(index, v));
+            }
+            ("Subject", "selection.all") => {
+                values(&value).into_iter().for_each(|v| push("Subject.query", v));
+                push("Subject.operator", "and".into());
+            }
+            ("portal_type" | "review_state" | "Subject", "selection.none") => {
+                values(&value).into_iter().for_each(|v| push(&format!("{index}.not"), v));
+            }
+            ("SearchableText", "string.contains" | "string.is") => {
+                values(&value).into_iter().for_each(|v| push(index, v))
+            }
+            ("path", "string.absolutePath" | "string.path" | "string.relativePath") => {
+                let relative = op == "string.relativePath";
+                for raw in values(&value) {
+                    let (path, depth) = path_value(&raw, context_path, site_path, relative);
+                    push("path.query", path);
+                    if let Some(depth) = depth {
+                        push("path.depth", depth);
+                    }
+                }
+            }
+            ("created" | "modified" | "effective" | "expires" | "start", date_op) => {
+                let (min, max) = date_bounds(date_op, &value, today)?;
+                let key = format!("{index}.query");
+                let range = match (&min, &max) {
+                    (Some(min), Some(max)) => {
+                        push(&key, min.clone());
+                        push(&key, max.clone());
+                        "min:max"
+                    }
+                    (Some(min), None) => {
+                        push(&key, min.clone());
+                        "min"
+                    }
+                    (None, Some(max)) => {
+                        push(&key, max.clone());
+                        "max"
+                    }
+                    (None, None) => continue,
+                };
+                push(&format!("{index}.range"), range.to_owned());
+            }
+            (index, op) => return Err(invalid(format!("the operation {op} on {index} is not supported"))),
+        }
+    }
+    if let Some(sort_on) = body.get("sort_on").and_then(scalar).filter(|s| !s.is_empty()) {
+        push("sort_on", sort_on);
+        // As plone.app.querystring reads it: only `descending` sorts backwards.
+        let descending = body.get("sort_order").and_then(Value::as_str) == Some("descending");
+        push("sort_order", if descending { "descending" } else { "ascending" }.into());
+    }
+    for key in ["b_start", "b_size"] {
+        if let Some(value) = body.get(key).and_then(scalar) {
+            push(key, value);
+        }
+    }
+    if let Some(limit) = body.get("limit").and_then(Value::as_i64).filter(|l| *l > 0) {
+        push("sort_limit", limit.to_string());
+    }
+    if body.get("fullobjects").is_some_and(|f| f == true || f == 1 || f == "1") {
+        push("fullobjects", "1".into());
+    }
+    for field in body.get("metadata_fields").map(values).unwrap_or_default() {
+        push("metadata_fields", field);
+    }
+    Ok(pairs)
+}
+
+/// The bounds of a date operation, as ISO texts (`None` for an open side).
+fn date_bounds(op: &str, value: &Value, today: chrono::DateTime<Utc>) -> ApiResult<(Option<String>, Option<String>)> {
+    let iso = |t: chrono::DateTime<Utc>| Some(t.to_rfc3339());
+    let given = values(value);
+    let first = || given.first().cloned().ok_or_else(|| invalid(format!("{op} needs a value")));
+    let days =
+        || -> ApiResult<i64> { first()?.trim().parse().map_err(|_| invalid(format!("{op} needs a number of days"))) };
+    Ok(match op {
+        "date.lessThan" => (None, Some(first()?)),
+        "date.largerThan" => (Some(first()?), None),
+        "date.between" => match given.as_slice() {
+            [min, max] => (Some(min.clone()), Some(max.clone())),
+            _ => return Err(invalid("date.between needs two dates")),
+        },
+        "date.today" => (iso(today), iso(today + Duration::days(1) - Duration::seconds(1))),
+        "date.beforeToday" => (None, iso(today - Duration::seconds(1))),
+        "date.afterToday" => (iso(today + Duration::days(1)), None),
+        "date.lessThanRelativeDate" => {
+            (iso(Utc::now()), iso(Utc::now() + Duration::days(days()?.clamp(-36_500, 36_500))))
+        }
+        "date.largerThanRelativeDate" => (iso(Utc::now() + Duration::days(days()?.clamp(-36_500, 36_500))), None),
+        other => return Err(invalid(format!("the operation {other} is not supported on dates"))),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn criteria_become_the_catalog_query() {
+        let body = json!({"query": [
+            {"i": "portal_type", "o": "plone.app.querystring.operation.selection.any", "v": ["Document", "News Item"]},
+            {"i": "path", "o": "plone.app.querystring.operation.string.relativePath", "v": "..::1"},
+            {"i": "review_state", "o": "plone.app.querystring.operation.selection.none", "v": ["private"]},
+            {"i": "effective", "o": "plone.app.querystring.operation.date.largerThan", "v": "2026-01-01"}
+        ], "sort_on": "effective", "sort_order": "reverse", "b_size": 2, "limit": 10});
+        let pairs = to_search_pairs(&body, "/Plone/a/b", "/Plone").unwrap_or_default();
+        let has = |k: &str, v: &str| pairs.contains(&(k.to_owned(), v.to_owned()));
+        assert!(has("portal_type", "Document") && has("portal_type", "News Item"));
+        assert!(has("path.query", "/Plone/a") && has("path.depth", "1"));
+        assert!(has("review_state.not", "private"));
+        assert!(has("effective.query", "2026-01-01") && has("effective.range", "min"));
+        assert!(has("sort_order", "ascending"), "only 'descending' reverses, as in Plone");
+        assert!(has("b_size", "2") && has("sort_limit", "10"));
+        assert!(to_search_pairs(&json!({}), "/Plone", "/Plone").is_err());
+        let unknown = json!({"query": [{"i": "Creator", "o": "x.y.string.currentUser", "v": ""}]});
+        assert!(to_search_pairs(&unknown, "/Plone", "/Plone").is_err());
+    }
+}
