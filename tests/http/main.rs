@@ -33,6 +33,7 @@ mod events;
 mod files;
 mod folders;
 mod images;
+mod link_integrity;
 mod locking;
 mod move_copy;
 #[cfg(feature = "navigation")]

@@ -15,6 +15,7 @@ mod copy;
 mod download;
 mod groups;
 mod images;
+mod linkintegrity;
 mod lock;
 mod login;
 mod login_form;
@@ -109,6 +110,7 @@ fn services(r: &mut Registrar) {
     r.service(&lock::patch::LOCK_PATCH);
     r.service(&lock::delete::LOCK_DELETE);
     r.service(&roles::ROLES);
+    r.service(&linkintegrity::LINK_INTEGRITY);
     r.service(&querystring::config::QUERYSTRING);
     r.service(&querystring::search::QUERYSTRING_SEARCH_POST);
     r.service(&querystring::search::QUERYSTRING_SEARCH_GET);

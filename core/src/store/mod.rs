@@ -10,6 +10,7 @@ mod changes;
 mod content;
 mod content_write;
 mod feed;
+mod links;
 mod listing;
 mod lock;
 mod migrations;
