@@ -55,7 +55,7 @@ async fn non_stealable_locks_timeouts_and_bad_input() {
     server.create("", json!({"@type": "Document", "id": "seite", "title": "Seite"})).await;
     server.user("erika", &["Editor"], &[]).await;
     server.user("max", &["Editor"], &[]).await;
-    let body = json!({"stealable": false, "timeout": 1});
+    let body = json!({"stealable": false});
     let (status, lock) =
         read(server.as_user("erika", Method::POST, "seite/@lock").json(&body).send().await.unwrap()).await;
     assert_eq!((status, &lock["stealable"]), (200, &json!(false)), "{lock}");

@@ -42,3 +42,29 @@ async fn a_failed_login_answers_in_plone_restapis_envelope() {
         read(server.anonymous(Method::POST, "@login").json(&json!({"login": "admin"})).send().await.unwrap()).await;
     assert_eq!((status, &missing["error"]["type"]), (400, &json!("Missing credentials")), "{missing}");
 }
+
+#[tokio::test]
+async fn components_carry_workflow_and_translations() {
+    let server = TestServer::start().await;
+    server.create("", json!({"@type": "Document", "id": "seite", "title": "Seite"})).await;
+    let (_, plain) = server.get_json("seite").await;
+    let components = &plain["@components"];
+    for name in ["actions", "workflow", "translations", "breadcrumbs", "types"] {
+        assert_eq!(
+            components[name]["@id"],
+            Value::from(format!("{}/seite/@{name}", server.site)),
+            "{name}: {components}"
+        );
+    }
+    let (_, expanded) = server.get_json("seite?expand=workflow,translations").await;
+    let (_, workflow) = server.get_json("seite/@workflow").await;
+    assert_eq!(expanded["@components"]["workflow"], workflow);
+    assert_eq!(workflow["state"]["id"], "private");
+    assert!(!workflow["transitions"].as_array().unwrap().is_empty(), "{workflow}");
+    let (status, translations) = server.get_json("seite/@translations").await;
+    assert_eq!((status, &translations["items"]), (200, &json!([])));
+    assert_eq!(expanded["@components"]["translations"], translations);
+    // The site root has no workflow, and says so in the same shape.
+    let (_, root) = server.get_json("@workflow").await;
+    assert_eq!((&root["transitions"], &root["history"]), (&json!([]), &json!([])));
+}

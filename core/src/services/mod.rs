@@ -34,6 +34,7 @@ mod schemas;
 mod search;
 mod sharing;
 mod site;
+mod translations;
 mod trash;
 mod types;
 mod untrash;
@@ -111,6 +112,7 @@ fn services(r: &mut Registrar) {
     r.service(&lock::delete::LOCK_DELETE);
     r.service(&roles::ROLES);
     r.service(&linkintegrity::LINK_INTEGRITY);
+    r.service(&translations::TRANSLATIONS);
     r.service(&querystring::config::QUERYSTRING);
     r.service(&querystring::search::QUERYSTRING_SEARCH_POST);
     r.service(&querystring::search::QUERYSTRING_SEARCH_GET);
@@ -121,6 +123,8 @@ fn serializers(r: &mut Registrar) {
     r.component(&types::TYPES_COMPONENT);
     r.component(&breadcrumbs::BREADCRUMBS_COMPONENT);
     r.component(&actions::ACTIONS_COMPONENT);
+    r.component(&workflow::get::WORKFLOW_COMPONENT);
+    r.component(&translations::TRANSLATIONS_COMPONENT);
     r.content_serializer(&serialize::CORE_BASE);
     r.content_serializer(&serialize::CORE_FOLDER);
     r.content_serializer(&serialize::BLOCK_PAGE);
