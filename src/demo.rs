@@ -2,8 +2,10 @@
 //! German/English municipal site with topics, subtopics, block pages, news and files.
 //!
 //! An entry either creates an object (`parent` path plus a POST body) or changes one
-//! (`patch` path plus a PATCH body, e.g. a default page or a page layout). In a layout,
-//! `{"uid": "@<id>"}` names the page's block with that id, since uids are made at load time.
+//! (`patch` path plus a PATCH body, e.g. a default page, a page layout or the home page's
+//! Volto blocks). In a layout, `{"uid": "@<id>"}` names the page's block with that id, since
+//! uids are made at load time. Everything is published at the end, so anonymous visitors see
+//! a real site.
 
 use serde_json::{Map, Value};
 use wcs_core::app::{ADMIN_USER, App};
@@ -11,6 +13,7 @@ use wcs_core::content::ContentObject;
 use wcs_core::content::values::{Mode, parse_changes};
 use wcs_core::http::ApiError;
 use wcs_core::ops::WriteOrigin;
+use wcs_core::ops::workflow::TransitionRequest;
 use wcs_core::security::Visibility;
 
 const DEMO: &str = include_str!("../examples/demo/content.json");
@@ -46,7 +49,18 @@ pub async fn load_demo(app: &App) -> Result<usize, ApiError> {
         wcs_core::ops::create(app, &parent, &body, ADMIN_USER, true, &origin).await?;
         created += 1;
     }
+    publish_everything(app, &site).await?;
     Ok(created)
+}
+
+/// Publishes every object whose workflow has `publish` from its state (blocks and files
+/// without a workflow of their own stay as they are).
+async fn publish_everything(app: &App, site: &ContentObject) -> Result<(), ApiError> {
+    let objects: Vec<ContentObject> =
+        app.store.subtree(&site.path).await?.into_iter().filter(|o| o.uid != site.uid).collect();
+    let request = TransitionRequest { comment: "Demo content".into(), ..TransitionRequest::default() };
+    wcs_core::ops::workflow::transition(app, &objects, "publish", ADMIN_USER, &request).await?;
+    Ok(())
 }
 
 async fn at(app: &App, site: &ContentObject, path: &str) -> Result<ContentObject, ApiError> {

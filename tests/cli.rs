@@ -134,6 +134,15 @@ async fn demo_shows_every_feature(client: &reqwest::Client, url: &str, password:
     assert_eq!(listing.map(|l| l["items_total"].clone()), Some(serde_json::json!(3)));
     let subtopic: serde_json::Value = get("umwelt/energie").await.unwrap().json().await.unwrap();
     assert_eq!(subtopic["main_topics"].as_array().map(Vec::len), Some(2));
+    let anonymous: serde_json::Value =
+        client.get(format!("{url}/")).header("Accept", "application/json").send().await.unwrap().json().await.unwrap();
+    assert_eq!(anonymous["items_total"], DEMO_AT_ROOT, "the demo is published: {anonymous}");
+    let home_types: Vec<&str> =
+        anonymous["blocks"].as_object().into_iter().flatten().filter_map(|(_, b)| b["@type"].as_str()).collect();
+    assert!(home_types.contains(&"listing") && home_types.contains(&"teaser"), "a Volto home page: {anonymous}");
+    let teaser = anonymous["blocks"].as_object().and_then(|b| b.values().find(|b| b["@type"] == "teaser")).cloned();
+    let target = teaser.map(|t| t["href"][0]["@id"].clone()).unwrap_or_default();
+    assert_eq!(target, serde_json::json!(format!("{url}/umwelt")), "teasers link by uid, sent as URLs");
     let pdf = get("gebuehrensatzung/@@download/file").await.unwrap();
     assert_eq!(pdf.headers()["content-type"], "application/pdf");
     assert!(pdf.bytes().await.unwrap().starts_with(b"%PDF-1.4"), "a downloadable PDF");

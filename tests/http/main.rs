@@ -64,5 +64,6 @@ mod versioning;
 #[cfg(feature = "versioning")]
 mod versioning_rules;
 mod virtual_hosting;
+mod volto_blocks;
 mod workflow;
 mod working_copies;

@@ -60,7 +60,8 @@ pub(super) fn parse_value(field: &FieldDef, value: &Value) -> Result<Parsed, Str
             Value::Object(map.clone())
         }
         FieldKind::PageLayout => super::layout::parse(value)?.to_value(),
-        FieldKind::Json => json_value(value)?,
+        FieldKind::Blocks => super::volto_blocks::parse_blocks(&json_value(value)?)?,
+        FieldKind::BlocksLayout => super::volto_blocks::parse_layout(&json_value(value)?)?,
         FieldKind::Plugin(kind) => (kind.parse)(field, value)?,
         FieldKind::RelationChoice => json!(reference(value)?),
         FieldKind::RelationList => relation_list(value)?,

@@ -42,8 +42,10 @@ pub enum FieldKind {
     Mapping,
     /// A block page's layout: slots → rows → columns → block uids (see `crate::layout`).
     PageLayout,
-    /// Any JSON value, kept as given within bounds (Volto's `blocks` and `blocks_layout`).
-    Json,
+    /// Volto's `blocks`: block id → block data with an `@type` (see `crate::content::volto_blocks`).
+    Blocks,
+    /// Volto's `blocks_layout`: `{"items": [block ids in order]}`.
+    BlocksLayout,
     /// A kind a plugin registered ([`crate::plugin::Registrar::field_kind`]), named by its
     /// `name` in profiles.
     #[serde(skip)]

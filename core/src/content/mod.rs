@@ -11,6 +11,7 @@ pub mod remap;
 pub mod scales;
 pub mod types;
 pub mod values;
+pub mod volto_blocks;
 
 pub use object::ContentObject;
 pub use types::{FieldDef, FieldKind, FieldKindDef, TypeProfile, TypeRegistry};

@@ -5,6 +5,7 @@
 use crate::app::App;
 use crate::content::links::{SitePrefixes, internal_link_candidates, internalize_links, is_uid};
 use crate::content::values::ChangeSet;
+use crate::content::volto_blocks;
 use crate::content::{ContentObject, FieldDef, FieldKind, TypeProfile};
 use crate::http::{ApiError, ApiResult, FieldError};
 use crate::security::Visibility;
@@ -165,11 +166,30 @@ async fn internalize(
             candidates.extend(internal_link_candidates(&text, prefixes, *whole));
         }
     }
+    let blocks: Vec<&str> = profile
+        .fields
+        .iter()
+        .filter(|f| f.kind == FieldKind::Blocks && changes.values.contains_key(&f.name))
+        .map(|f| f.name.as_str())
+        .collect();
+    for name in &blocks {
+        for link in changes.values.get(*name).map(volto_blocks::link_values).unwrap_or_default() {
+            candidates.extend(internal_link_candidates(link, prefixes, true));
+        }
+    }
     if candidates.is_empty() {
         return Ok(());
     }
     let uid_at: HashMap<String, String> =
         app.store.content_at_paths(&candidates).await?.into_iter().map(|o| (o.path, o.uid)).collect();
+    for name in blocks {
+        if let Some(value) = changes.values.get_mut(name) {
+            volto_blocks::rewrite_link_values(value, &mut |link| {
+                let stored = internalize_links(link, prefixes, true, &uid_at);
+                (stored != link).then_some(stored)
+            });
+        }
+    }
     for (field, whole) in texts {
         let Some(value) = changes.values.get_mut(&field.name) else { continue };
         match value {

@@ -4,6 +4,7 @@ use super::{FieldSerializer, SerializeCtx, serialize_content};
 use crate::content::links::resolve_links;
 use crate::content::markup::sanitize_html;
 use crate::content::scales::{SCALES, scaled_size};
+use crate::content::volto_blocks;
 use crate::content::{ContentObject, FieldDef, FieldKind};
 use crate::http::{ApiResult, PATH_SEGMENT};
 use crate::ops::{LINK_WIDGET, stored_targets};
@@ -35,6 +36,21 @@ pub static URI_LINK_FIELD: FieldSerializer = FieldSerializer {
     field_kind: FieldKind::URI,
     widget: Some(LINK_WIDGET),
     serialize: |ctx, object, _, value| Box::pin(async move { Ok(link_value(ctx, object, value)) }),
+};
+
+/// Volto blocks: the internal links inside them become absolute URLs, as in rich text.
+pub static BLOCKS_FIELD: FieldSerializer = FieldSerializer {
+    field_kind: FieldKind::Blocks,
+    widget: None,
+    serialize: |ctx, object, _, value| {
+        Box::pin(async move {
+            let mut blocks = value.clone();
+            volto_blocks::rewrite_link_values(&mut blocks, &mut |link| {
+                link.contains("resolveuid/").then(|| resolve_internal_links(ctx, object, link))
+            });
+            Ok(blocks)
+        })
+    },
 };
 
 fn link_value(ctx: &SerializeCtx<'_>, object: &ContentObject, value: &Value) -> Value {

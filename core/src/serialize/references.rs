@@ -3,6 +3,7 @@
 
 use super::SerializeCtx;
 use crate::content::links::linked_uids;
+use crate::content::volto_blocks;
 use crate::content::{ContentObject, FieldKind, TypeProfile};
 use crate::http::ApiResult;
 use crate::ops::{is_link_field, stored_targets};
@@ -76,6 +77,7 @@ fn referenced_uids(profile: &TypeProfile, object: &ContentObject) -> Vec<String>
             FieldKind::RichText => {
                 uids.extend(value.get("data").and_then(Value::as_str).map(linked_uids).unwrap_or_default())
             }
+            FieldKind::Blocks => uids.extend(volto_blocks::link_values(value).into_iter().flat_map(linked_uids)),
             _ if is_link_field(field) => uids.extend(value.as_str().map(linked_uids).unwrap_or_default()),
             _ => {}
         }

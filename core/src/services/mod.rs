@@ -131,6 +131,7 @@ fn serializers(r: &mut Registrar) {
     r.content_serializer(&serialize::BLOCK);
     r.content_serializer(&serialize::NEWS_LISTING_BLOCK);
     r.field_serializer(&serialize::RICH_TEXT_FIELD);
+    r.field_serializer(&serialize::BLOCKS_FIELD);
     r.field_serializer(&serialize::FILE_FIELD);
     r.field_serializer(&serialize::IMAGE_FIELD);
     r.field_serializer(&serialize::LINK_FIELD);

@@ -92,16 +92,26 @@ pub fn type_schema(profile: &TypeProfile, site_url: &str) -> Value {
     let properties: Map<String, Value> =
         profile.fields.iter().map(|f| (f.name.clone(), property(profile, f, site_url))).collect();
     let required: Vec<&str> = profile.fields.iter().filter(|f| f.required).map(|f| f.name.as_str()).collect();
-    let fields: Vec<&str> = profile.fields.iter().map(|f| f.name.as_str()).collect();
+    let is_layout = |f: &&FieldDef| matches!(f.kind, FieldKind::Blocks | FieldKind::BlocksLayout);
+    let fields: Vec<&str> = profile.fields.iter().filter(|f| !is_layout(f)).map(|f| f.name.as_str()).collect();
+    let layout: Vec<&str> = profile.fields.iter().filter(is_layout).map(|f| f.name.as_str()).collect();
+    let mut fieldsets = vec![json!({"id": "default", "title": "Default", "behavior": "plone", "fields": fields})];
+    if !layout.is_empty() {
+        // Plone keeps the blocks in a fieldset of their own, which Volto edits as the page itself.
+        fieldsets.push(json!({"id": "layout", "title": "Layout", "behavior": "plone", "fields": layout}));
+    }
     json!({
         "title": profile.title,
         "type": "object",
         "required": required,
-        "fieldsets": [{"id": "default", "title": "Default", "behavior": "plone", "fields": fields}],
+        "fieldsets": fieldsets,
         "layouts": [profile.layout],
         "properties": properties,
     })
 }
+
+/// The behaviour plone.volto declares the blocks fields in.
+const VOLTO_BLOCKS_BEHAVIOUR: &str = "volto.blocks";
 
 /// The vocabulary of every object the caller may see; relation widgets search it.
 pub const CATALOG_VOCABULARY: &str = "plone.app.vocabularies.Catalog";
@@ -152,14 +162,18 @@ fn property(profile: &TypeProfile, field: &FieldDef, site_url: &str) -> Value {
             "Relation List",
         ),
         FieldKind::Mapping => (json!({"type": "object", "additionalProperties": true}), "Dict"),
-        FieldKind::Json => (json!({"type": "object", "widget": "json"}), "JSONField"),
+        FieldKind::Blocks => (json!({"type": "dict", "widget": "json", "default": {}}), "JSONField"),
+        FieldKind::BlocksLayout => (json!({"type": "dict", "widget": "json", "default": {"items": []}}), "JSONField"),
         FieldKind::PageLayout => (json!({"type": "object", "widget": "simplelayout"}), "Page layout"),
         FieldKind::Plugin(kind) => ((kind.json_schema)(field), kind.name),
     };
     schema["title"] = json!(if field.title.is_empty() { field.name.clone() } else { field.title.clone() });
     schema["description"] = json!("");
     schema["factory"] = json!(factory);
-    schema["behavior"] = json!(profile.id);
+    schema["behavior"] = json!(match field.kind {
+        FieldKind::Blocks | FieldKind::BlocksLayout => VOLTO_BLOCKS_BEHAVIOUR,
+        _ => profile.id.as_str(),
+    });
     if let Some(widget) = &field.widget {
         schema["widget"] = json!(widget);
     }

@@ -135,7 +135,7 @@ fn append_text(app: &App, object: &ContentObject, out: &mut String) {
                     out.push_str(&markup_text(html));
                 }
             }
-            FieldKind::Json if field.name == "blocks" => volto_text(value, out),
+            FieldKind::Blocks => volto_text(value, out),
             FieldKind::List => {
                 for item in value.as_array().into_iter().flatten().filter_map(Value::as_str) {
                     out.push_str(item);
