@@ -21,6 +21,8 @@ mod block_pages;
 #[cfg(feature = "versioning")]
 mod comparison_embedded;
 mod content;
+#[cfg(feature = "navigation")]
+mod context_navigation;
 #[cfg(feature = "directdownload")]
 mod directdownload;
 #[cfg(feature = "easyform")]

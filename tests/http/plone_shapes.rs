@@ -43,6 +43,24 @@ async fn a_failed_login_answers_in_plone_restapis_envelope() {
     assert_eq!((status, &missing["error"]["type"]), (400, &json!("Missing credentials")), "{missing}");
 }
 
+/// Plone 6.2's `@components` on a page and on the site root (plone.volto distribution).
+#[cfg(feature = "navigation")]
+#[tokio::test]
+async fn components_carry_every_entry_plone_has() {
+    let server = TestServer::start().await;
+    server.create("", json!({"@type": "Document", "id": "seite", "title": "Seite"})).await;
+    let plone =
+        ["actions", "aliases", "breadcrumbs", "contextnavigation", "navigation", "navroot", "types", "workflow"];
+    for path in ["seite", ""] {
+        let (_, object) = server.get_json(path).await;
+        for name in plone {
+            let url = format!("{}/{path}", server.site);
+            let expected = format!("{}/@{name}", url.trim_end_matches('/'));
+            assert_eq!(object["@components"][name]["@id"], Value::from(expected), "{name} on /{path}");
+        }
+    }
+}
+
 #[tokio::test]
 async fn components_carry_workflow_and_translations() {
     let server = TestServer::start().await;

@@ -70,3 +70,33 @@ async fn unknown_paths_are_404_with_a_json_body() {
     let (status, _) = server.get_json("@no-such-service").await;
     assert_eq!(status, 404);
 }
+
+#[tokio::test]
+async fn aliases_list_the_old_paths_of_an_object_and_of_the_site() {
+    let server = TestServer::start().await;
+    server.create("", json!({"@type": "Folder", "title": "Old"})).await;
+    server.create("old", json!({"@type": "Document", "title": "Child"})).await;
+    server.admin(Method::PATCH, "old").json(&json!({"id": "new"})).send().await.unwrap();
+    server.admin(Method::PATCH, "new/child").json(&json!({"id": "kind"})).send().await.unwrap();
+
+    let (status, own) = server.get_json("new/kind/@aliases").await;
+    assert_eq!(status, 200, "{own}");
+    assert_eq!(own["@id"], json!(server.url("new/kind/@aliases")));
+    let mut paths: Vec<&str> = own["items"].as_array().unwrap().iter().map(|i| i["path"].as_str().unwrap()).collect();
+    paths.sort_unstable();
+    assert_eq!(paths, ["/new/child", "/old/child"], "{own}");
+
+    let (_, site) = server.get_json("@aliases?b_size=2").await;
+    assert_eq!(site["items_total"], 3, "{site}");
+    assert_eq!(
+        site["items"][0],
+        json!({"path": "/new/child", "redirect-to": "/new/kind", "manual": false,
+                                        "datetime": site["items"][0]["datetime"]})
+    );
+    assert!(site["batching"]["next"].is_string(), "batched: {site}");
+
+    let (_, expanded) = server.get_json("new?expand=aliases").await;
+    assert_eq!(expanded["@components"]["aliases"]["items"], json!([{"path": "/old"}]));
+    let response = server.anonymous(Method::GET, "@aliases").send().await.unwrap();
+    assert_eq!(response.status(), 401, "editors' business");
+}

@@ -3,6 +3,7 @@
 //! folder with one file per method and its shared helpers in `mod.rs`.
 
 mod actions;
+mod aliases;
 mod authenticator;
 mod breadcrumbs;
 mod content_delete;
@@ -113,6 +114,7 @@ fn services(r: &mut Registrar) {
     r.service(&roles::ROLES);
     r.service(&linkintegrity::LINK_INTEGRITY);
     r.service(&translations::TRANSLATIONS);
+    r.service(&aliases::ALIASES);
     r.service(&querystring::config::QUERYSTRING);
     r.service(&querystring::search::QUERYSTRING_SEARCH_POST);
     r.service(&querystring::search::QUERYSTRING_SEARCH_GET);
@@ -125,6 +127,7 @@ fn serializers(r: &mut Registrar) {
     r.component(&actions::ACTIONS_COMPONENT);
     r.component(&workflow::get::WORKFLOW_COMPONENT);
     r.component(&translations::TRANSLATIONS_COMPONENT);
+    r.component(&aliases::ALIASES_COMPONENT);
     r.content_serializer(&serialize::CORE_BASE);
     r.content_serializer(&serialize::CORE_FOLDER);
     r.content_serializer(&serialize::BLOCK_PAGE);

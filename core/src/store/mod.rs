@@ -30,7 +30,7 @@ pub use listing::{Listing, ListingOrder, TypeFilter};
 pub use lock::{ContentLock, unlocked};
 pub use migrations::Migration;
 pub use principal::{PrincipalQuery, StoredPrincipal};
-pub use redirect::RedirectHit;
+pub use redirect::{Alias, RedirectHit};
 pub use relation::{RelationQuery, RelationRow};
 pub use rows::{placeholders, time_from_db, time_to_db};
 pub use scale::StoredScale;

@@ -1,7 +1,7 @@
 //! Redirects from old paths to the objects that lived there. They point at uids, not paths,
 //! so a chain of moves resolves in one lookup.
 
-use super::rows::{placeholders, time_to_db};
+use super::rows::{placeholders, time_from_db, time_to_db};
 use super::{Store, Tx, subtree_end};
 use sqlx::{AssertSqlSafe, Row};
 
@@ -44,6 +44,63 @@ impl Store {
             }
         }
         Ok(best)
+    }
+}
+
+/// One stored redirect: the old path, where its object is now, and since when.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Alias {
+    /// The old physical path.
+    pub old_path: String,
+    /// The current physical path of the object.
+    pub target_path: String,
+    /// When the redirect was recorded.
+    pub created: chrono::DateTime<chrono::Utc>,
+}
+
+impl Store {
+    /// A page of the redirects to live objects below `root` (to `target` only, when given),
+    /// oldest path first, and how many there are.
+    pub async fn aliases(
+        &self,
+        root: &str,
+        target: Option<&str>,
+        start: i64,
+        size: i64,
+    ) -> Result<(Vec<Alias>, i64), sqlx::Error> {
+        let filter = "FROM redirect r JOIN content c ON c.uid = r.target_uid \
+                      WHERE c.trashed = 0 AND r.old_path >= $1 AND r.old_path < $2 AND ($3 = '' OR r.target_uid = $3)";
+        let (from, to) = (format!("{root}/"), subtree_end(root));
+        let target = target.unwrap_or_default();
+        self.count();
+        let total: i64 = sqlx::query(AssertSqlSafe(format!("SELECT COUNT(*) {filter}")))
+            .bind(&from)
+            .bind(&to)
+            .bind(target)
+            .fetch_one(&self.pool)
+            .await?
+            .try_get(0)?;
+        self.count();
+        let sql = format!("SELECT r.old_path, c.path, r.created {filter} ORDER BY r.old_path LIMIT $4 OFFSET $5");
+        let rows = sqlx::query(AssertSqlSafe(sql))
+            .bind(&from)
+            .bind(&to)
+            .bind(target)
+            .bind(size)
+            .bind(start)
+            .fetch_all(&self.pool)
+            .await?;
+        let aliases = rows
+            .iter()
+            .map(|row| {
+                Ok(Alias {
+                    old_path: row.try_get(0)?,
+                    target_path: row.try_get(1)?,
+                    created: time_from_db(&row.try_get::<String, _>(2)?)?,
+                })
+            })
+            .collect::<Result<Vec<Alias>, sqlx::Error>>()?;
+        Ok((aliases, total))
     }
 }
 

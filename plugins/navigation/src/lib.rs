@@ -1,5 +1,6 @@
 //! Navigation for wcs-backend: `@navigation` (portal tabs and a tree of
-//! `expand.navigation.depth` levels) and `@navroot`, each also an `@components` entry.
+//! `expand.navigation.depth` levels), `@contextnavigation` (the section around the object, as
+//! Plone's navigation portlet) and `@navroot`, each also an `@components` entry.
 //!
 //! Beyond upstream, an object with the `main_topics` behaviour (a `SubTopic`) appears under
 //! every topic its `main_topics` relation names, not only under its physical parent.
@@ -8,6 +9,7 @@
 //! a `thumb` scale URL when they have an image, links to Link targets are resolved, and no item
 //! links straight to a download.
 
+mod context_navigation;
 mod navigation;
 mod navroot;
 mod tree;
@@ -28,6 +30,8 @@ fn build(r: &mut Registrar) {
     r.crumb_title(&NAV_TITLE);
     r.service(&navigation::NAVIGATION);
     r.component(&navigation::NAVIGATION_COMPONENT);
+    r.service(&context_navigation::CONTEXT_NAVIGATION);
+    r.component(&context_navigation::CONTEXT_NAVIGATION_COMPONENT);
     r.service(&navroot::NAVROOT);
     r.component(&navroot::NAVROOT_COMPONENT);
     r.record(&tree::DISPLAYED_TYPES);

@@ -49,6 +49,13 @@ pub async fn navigation_items(ctx: &SerializeCtx<'_>, depth: usize) -> ApiResult
     Ok(items)
 }
 
+/// The navigation items of the children of `root`, `depth` levels deep (`@contextnavigation`).
+pub async fn subtree_items(ctx: &SerializeCtx<'_>, root: &ContentObject, depth: usize) -> ApiResult<Vec<Value>> {
+    let context = ctx.access.chain().last().ok_or_else(|| ApiError::internal("empty traversal chain"))?;
+    let tree = Tree::load(ctx, root, &context.path, depth).await?;
+    Ok(tree.children_of(&root.uid).iter().map(|child| tree.item(child, 1)).collect())
+}
+
 /// Everything one navigation answer needs, loaded up front.
 struct Tree<'a> {
     ctx: &'a SerializeCtx<'a>,
