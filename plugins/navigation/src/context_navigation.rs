@@ -86,7 +86,7 @@ async fn context_navigation(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> Api
             items.push(entry(ctx, root, &chain_path(chain), Vec::new()));
         }
         let tree = subtree_items(ctx, root, options.depth).await?;
-        items.extend(tree.iter().map(|item| portlet_item(item)));
+        items.extend(tree.iter().map(portlet_item));
     }
     Ok(json!({
         "@id": format!("{}/@contextnavigation", subject.object.url(ctx.base_url)),
