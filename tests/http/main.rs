@@ -57,6 +57,7 @@ mod search;
 mod search_cluster;
 mod sharing_trash;
 mod site_actions;
+mod summary_metadata;
 mod support;
 mod types_dir;
 #[cfg(feature = "versioning")]

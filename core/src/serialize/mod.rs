@@ -8,6 +8,7 @@
 mod blocks;
 mod content;
 mod fields;
+mod metadata;
 mod options;
 mod references;
 mod staging;

@@ -1,6 +1,6 @@
 //! Reads of the content tree. Every listing is one statement, whatever its length.
 
-use super::rows::{BRIEF_COLUMNS, CONTENT_COLUMNS, content_from_packed, content_from_row, packed, placeholders};
+use super::rows::{CONTENT_COLUMNS, brief_columns, content_from_packed, content_from_row, packed, placeholders};
 use super::{Store, subtree_end};
 use crate::content::ContentObject;
 use crate::security::Visibility;
@@ -49,14 +49,14 @@ impl Store {
     }
 
     /// One statement for a whole list of keys, so lookups never go N+1.
-    /// The live objects with any of `uids` that `visibility` lets the caller see, without
-    /// their field values: enough for summaries, and cheap whatever the fields hold.
+    /// The live objects with any of `uids` that `visibility` lets the caller see, with only
+    /// the field values summaries read: cheap whatever the fields hold.
     pub async fn visible_briefs_by_uids(
         &self,
         uids: &[String],
         visibility: &Visibility,
     ) -> Result<Vec<ContentObject>, sqlx::Error> {
-        self.visible_where_in(BRIEF_COLUMNS, "uid", uids, visibility).await
+        self.visible_where_in(&brief_columns(self.backend), "uid", uids, visibility).await
     }
 
     async fn visible_content_where_in(
@@ -70,7 +70,7 @@ impl Store {
 
     async fn visible_where_in(
         &self,
-        columns: &'static str,
+        columns: &str,
         column: &'static str,
         values: &[String],
         visibility: &Visibility,

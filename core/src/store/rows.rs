@@ -11,11 +11,30 @@ pub const CONTENT_COLUMNS: &str = "uid, parent_uid, path, id, portal_type, posit
      review_state, created, modified, effective, expires, creator, fields, block_local_roles, trash_root, \
      working_copy_of";
 
-/// [`CONTENT_COLUMNS`] without the field values (an empty object in their place): for
-/// summaries, which need only the columns, of objects whose fields may be large.
-pub const BRIEF_COLUMNS: &str = "uid, parent_uid, path, id, portal_type, position, title, description, \
-     review_state, created, modified, effective, expires, creator, '{}', block_local_roles, trash_root, \
-     working_copy_of";
+/// The field values summaries read (Plone's default summary metadata): small, whatever else
+/// an object holds.
+pub const SUMMARY_FIELDS: [&str; 8] =
+    ["nav_title", "head_title", "remoteUrl", "image", "preview_image", "file", "start", "end"];
+
+/// [`CONTENT_COLUMNS`] with only the [`SUMMARY_FIELDS`] of the field values: for summaries of
+/// objects whose fields may be large (Volto blocks, text). The projection is text, as the
+/// stored column is.
+pub fn brief_columns(backend: Backend) -> String {
+    let projection = match backend {
+        Backend::Sqlite => {
+            let pairs: Vec<String> =
+                SUMMARY_FIELDS.iter().map(|k| format!("'{k}', json_extract(fields, '$.{k}')")).collect();
+            // `|| ''` makes it plain text, so `json_array` keeps it a string like the column.
+            format!("json_object({}) || ''", pairs.join(", "))
+        }
+        Backend::Postgres => {
+            let pairs: Vec<String> =
+                SUMMARY_FIELDS.iter().map(|k| format!("'{k}', CAST(fields AS jsonb) -> '{k}'")).collect();
+            format!("CAST(jsonb_build_object({}) AS TEXT)", pairs.join(", "))
+        }
+    };
+    CONTENT_COLUMNS.replace("fields,", &format!("{projection},"))
+}
 
 /// Stored time format: microseconds keep text order equal to time order.
 pub fn time_to_db(time: DateTime<Utc>) -> String {
@@ -112,7 +131,7 @@ pub fn content_from_row(row: &AnyRow) -> Result<ContentObject, sqlx::Error> {
 }
 
 /// A select list that returns every matching row of `columns` ([`CONTENT_COLUMNS`] or
-/// [`BRIEF_COLUMNS`]) in one row, as a JSON array of arrays, for reads of many objects. A row
+/// [`brief_columns`]) in one row, as a JSON array of arrays, for reads of many objects. A row
 /// costs the driver a hand-over between threads and a copy of each value, which for a page
 /// of results was most of the request; one text per query is parsed much faster. Aggregates
 /// keep no order, so only unordered reads use it.
