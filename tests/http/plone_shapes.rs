@@ -86,3 +86,35 @@ async fn components_carry_workflow_and_translations() {
     let (_, root) = server.get_json("@workflow").await;
     assert_eq!((&root["transitions"], &root["history"]), (&json!([]), &json!([])));
 }
+
+/// Plone's standard behaviour fields on a page, with Plone's empty values, and a preview image
+/// that must be an image.
+#[tokio::test]
+async fn pages_carry_the_standard_behaviour_fields() {
+    let server = TestServer::start().await;
+    let page = server.create("", json!({"@type": "Document", "id": "seite", "title": "Seite"})).await;
+    for (key, empty) in [
+        ("language", json!("")),
+        ("rights", json!("")),
+        ("subjects", json!([])),
+        ("relatedItems", json!([])),
+        ("changeNote", json!("")),
+        ("preview_image_link", Value::Null),
+        ("preview_caption_link", Value::Null),
+        ("versioning_enabled", json!(true)),
+    ] {
+        assert_eq!(page[key], empty, "{key}: {page}");
+    }
+    let image = json!({"@type": "Image", "id": "bild", "title": "Bild",
+                       "image": {"data": crate::images::png(8, 8), "encoding": "base64", "filename": "b.png"}});
+    let image = server.create("", image).await;
+    let body = json!({"preview_image_link": image["UID"], "preview_caption_link": "Foto: Gemeinde", "rights": "CC BY", "language": "de"});
+    let response = server.admin(Method::PATCH, "seite").json(&body).send().await.unwrap();
+    assert_eq!(response.status(), 204);
+    let (_, page) = server.get_json("seite").await;
+    assert_eq!(page["preview_image_link"]["@id"], Value::from(format!("{}/bild", server.site)), "{page}");
+    assert_eq!((&page["rights"], &page["language"]), (&json!("CC BY"), &json!("de")));
+    let response = server.admin(Method::PATCH, "seite").json(&json!({"preview_image_link": page["UID"]})).send();
+    let (status, refused) = read(response.await.unwrap()).await;
+    assert_eq!((status, &refused["code"]), (400, &json!("validation_failed")), "only images: {refused}");
+}
