@@ -50,6 +50,7 @@ mod raw_es_search;
 mod redirects;
 mod registry_vocabularies;
 mod relations;
+mod relations_query;
 mod request_hooks;
 mod round_trip;
 mod search;

@@ -121,7 +121,7 @@ async fn relations_endpoint_lists_both_directions_with_uids() {
         vec!["src"]
     );
 
-    let (_, limited) = server.get_json("@relations?relation=relatedItems&max=1").await;
+    let (_, limited) = server.get_json("@relations?relationship=relatedItems&max=1").await;
     assert_eq!(limited["relatedItems"].as_array().unwrap().len(), 1);
     let (_, other) = server.get_json("@relations?relationship=main_topics").await;
     assert_eq!(other["relatedItems"], json!([]));

@@ -79,6 +79,11 @@ pub fn batching_links(url: &str, query: &[(String, String)], batch: Batch, total
     Some(links)
 }
 
+/// `a=1&b=2` from query pairs, encoded as batching links encode them.
+pub fn query_string(pairs: &[(String, String)]) -> String {
+    pairs.iter().map(|(k, v)| format!("{}={}", encode(k), encode(v))).collect::<Vec<_>>().join("&")
+}
+
 fn encode(text: &str) -> String {
     percent_encoding::utf8_percent_encode(text, QUERY_COMPONENT).to_string()
 }

@@ -12,7 +12,7 @@ mod response;
 mod server;
 mod vhost;
 
-pub use batching::{Batch, MAX_BATCH_SIZE, batching_links};
+pub use batching::{Batch, MAX_BATCH_SIZE, batching_links, query_string};
 pub use context::{Ctx, RequestInfo};
 pub use cors::CorsPolicy;
 pub use error::{ApiError, ApiResult, ErrorCode, FieldError};

@@ -29,6 +29,7 @@ mod principal_search;
 mod querystring;
 mod registry;
 mod relations;
+mod relations_query;
 mod resolveuid;
 mod roles;
 mod schemas;

@@ -3,7 +3,9 @@
 //! `relatedItems` are the relations from `sources` (to `targets`, when given);
 //! `backRelatedItems` are the relations pointing back at `sources` (from `targets`).
 //! Both ends must be visible to the caller unless a Manager asks for `unrestricted`;
-//! relations whose source is in the trash are never listed.
+//! relations whose source is in the trash are never listed. plone.restapi 9's form
+//! (`source`, `target`, `relation`, or no parameters for stats) is answered by
+//! [`super::relations_query`].
 
 use crate::content::ContentObject;
 use crate::content::links::SitePrefixes;
@@ -29,7 +31,8 @@ pub static RELATIONS: Service = Service {
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
     summary: "Relations from `sources` (relatedItems) and back to them (backRelatedItems); \
-              filters: targets, relationship (or relation), onlyBroken, unrestricted (Manager), max",
+              filters: targets, relationship, onlyBroken, unrestricted (Manager), max. plone.restapi 9's \
+              form: source, target, relation, query_source, query_target, max; no parameters: stats",
     request_schema: None,
     response_schema: Some(super::schemas::relations),
     handler: |ctx| Box::pin(relations(ctx)),
@@ -48,7 +51,10 @@ async fn relations(ctx: Ctx) -> ApiResult<Response> {
             ApiError::invalid_parameter("max", format!("'max' must be a number from 1 to {LARGEST_MAX}."))
         })?,
     };
-    let field = ctx.request.query_value("relationship").or_else(|| ctx.request.query_value("relation"));
+    if super::relations_query::is_query_form(&ctx) {
+        return Ok(json(&super::relations_query::answer(&ctx, &visibility, limit).await?));
+    }
+    let field = ctx.request.query_value("relationship");
     let sources = resolve(&ctx, &visibility, "sources").await?;
     let targets = resolve(&ctx, &visibility, "targets").await?;
     let query = RelationQuery { sources, targets, field: field.map(str::to_owned), only_broken, limit };

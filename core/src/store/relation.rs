@@ -92,6 +92,52 @@ impl Store {
     }
 }
 
+impl Store {
+    /// How many relations each relation name has, `(valid, broken)`: valid ones with both
+    /// ends visible under `visibility`, broken ones (target gone or trashed) with a visible
+    /// source. Live sources only.
+    pub async fn relation_counts(
+        &self,
+        visibility: &Visibility,
+    ) -> Result<(Vec<(String, i64)>, Vec<(String, i64)>), sqlx::Error> {
+        let mut counts = Vec::new();
+        for broken in [false, true] {
+            let mut sql = String::from(
+                "SELECT r.field, COUNT(*) FROM relation r JOIN content s ON s.uid = r.source_uid AND s.trashed = 0 \
+                 LEFT JOIN content t ON t.uid = r.target_uid WHERE ",
+            );
+            sql.push_str(if broken {
+                "(t.uid IS NULL OR t.trashed = 1)"
+            } else {
+                "t.uid IS NOT NULL AND t.trashed = 0"
+            });
+            let (source_filter, tokens) = visibility_filter_on("s", visibility, 1);
+            sql.push_str(&source_filter);
+            let mut binds: Vec<&String> = tokens.iter().collect();
+            if !broken {
+                let (target_filter, tokens) = visibility_filter_on("t", visibility, 1 + binds.len());
+                sql.push_str(&target_filter);
+                binds.extend(tokens);
+            }
+            sql.push_str(" GROUP BY r.field ORDER BY r.field");
+            self.count();
+            let mut statement = sqlx::query(AssertSqlSafe(sql));
+            for bind in binds {
+                statement = statement.bind(bind.as_str());
+            }
+            let rows = statement.fetch_all(&self.pool).await?;
+            counts.push(
+                rows.iter()
+                    .map(|row| Ok((row.try_get(0)?, row.try_get(1)?)))
+                    .collect::<Result<Vec<_>, sqlx::Error>>()?,
+            );
+        }
+        let broken = counts.pop().unwrap_or_default();
+        let valid = counts.pop().unwrap_or_default();
+        Ok((valid, broken))
+    }
+}
+
 impl Tx {
     /// Replaces the index rows of one source object with `fields`: (field name, targets in order).
     pub async fn replace_relations(
