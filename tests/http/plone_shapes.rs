@@ -118,3 +118,37 @@ async fn pages_carry_the_standard_behaviour_fields() {
     let (status, refused) = read(response.await.unwrap()).await;
     assert_eq!((status, &refused["code"]), (400, &json!("validation_failed")), "only images: {refused}");
 }
+
+/// `@userschema` offers exactly what `@users` keeps: every property it lists round-trips.
+#[tokio::test]
+async fn the_user_schema_lists_what_users_keep() {
+    let server = TestServer::start().await;
+    let (status, schema) = read(server.anonymous(Method::GET, "@userschema").send().await.unwrap()).await;
+    assert_eq!(status, 200, "{schema}");
+    assert_eq!(schema["required"], json!(["email"]));
+    assert_eq!(schema["properties"]["email"]["widget"], "email");
+    let fields: Vec<String> =
+        schema["fieldsets"][0]["fields"].as_array().unwrap().iter().map(|f| f.as_str().unwrap().to_owned()).collect();
+    server.user("maria", &["Member"], &[]).await;
+    let values: serde_json::Map<String, Value> = fields
+        .iter()
+        .map(|f| {
+            (
+                f.clone(),
+                json!(if f == "email" {
+                    "maria@example.org"
+                } else if f == "home_page" {
+                    "https://example.org"
+                } else {
+                    "Wert"
+                }),
+            )
+        })
+        .collect();
+    let response = server.admin(Method::PATCH, "@users/maria").json(&values).send().await.unwrap();
+    assert_eq!(response.status(), 204);
+    let (_, user) = server.get_json("@users/maria").await;
+    for (field, value) in &values {
+        assert_eq!(&user[field], value, "{field} is kept: {user}");
+    }
+}

@@ -41,6 +41,7 @@ mod trash;
 mod types;
 mod untrash;
 mod users;
+mod userschema;
 mod view;
 mod vocabularies;
 mod workflow;
@@ -113,6 +114,7 @@ fn services(r: &mut Registrar) {
     r.service(&lock::patch::LOCK_PATCH);
     r.service(&lock::delete::LOCK_DELETE);
     r.service(&roles::ROLES);
+    r.service(&userschema::USER_SCHEMA);
     r.service(&linkintegrity::LINK_INTEGRITY);
     r.service(&translations::TRANSLATIONS);
     r.service(&aliases::ALIASES);
