@@ -3,7 +3,7 @@
 //! lists exactly the properties `@users` stores; Plone's portrait is not kept here, so it is
 //! not offered.
 
-use crate::http::{ApiResult, Ctx, json};
+use crate::http::{ApiResult, json};
 use crate::security::{Csrf, Permission};
 use crate::service::{ContentKind, Service};
 use poem::Response;
