@@ -4,12 +4,12 @@
 //! `query_target` (a path, or words to search) and `max`, the matching relations grouped by
 //! relation name. Both ends must be visible to the caller.
 
-use crate::catalog::{Scope, SearchQuery, SearchSql};
+use crate::catalog::SearchQuery;
 use crate::content::ContentObject;
 use crate::content::links::SitePrefixes;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, query_string};
 use crate::ops::lookup_references;
-use crate::security::{Permission, Visibility};
+use crate::security::Visibility;
 use crate::serialize::relation_summary;
 use crate::store::RelationQuery;
 use serde_json::{Map, Value, json};
@@ -109,16 +109,6 @@ async fn searched(ctx: &Ctx, visibility: &Visibility, parameter: &str) -> ApiRes
     };
     let pairs = [criterion, ("b_size".to_owned(), MAX_QUERY_OBJECTS.to_string())];
     let query = SearchQuery::parse(&pairs, &site_path)?;
-    let block_types = ctx.app.types.block_types();
-    let scope = Scope {
-        context_path: &ctx.context.path,
-        visibility,
-        hide_inactive: !ctx.allows(Permission::ACCESS_INACTIVE_CONTENT),
-        now: chrono::Utc::now(),
-        backend: ctx.app.store.backend(),
-        block_types: &block_types,
-    };
-    let sql = SearchSql::build(&query, &scope);
-    let found = ctx.app.store.search(&sql, 0, MAX_QUERY_OBJECTS).await?;
+    let (found, _) = super::search::sql_search(ctx, &query, visibility).await?;
     Ok(Some(found.into_iter().map(|o| o.uid).collect()))
 }

@@ -71,7 +71,13 @@ pub(crate) async fn search(ctx: Ctx) -> ApiResult<Response> {
 }
 
 /// The catalog search in SQL: the page of results and the total.
-async fn sql_search(ctx: &Ctx, query: &SearchQuery, visibility: &Visibility) -> ApiResult<(Vec<ContentObject>, i64)> {
+/// A page of `query`'s results by SQL, within what `visibility` lets the caller see, and their
+/// total.
+pub(super) async fn sql_search(
+    ctx: &Ctx,
+    query: &SearchQuery,
+    visibility: &Visibility,
+) -> ApiResult<(Vec<ContentObject>, i64)> {
     let block_types = ctx.app.types.block_types();
     let scope = Scope {
         context_path: &ctx.context.path,
