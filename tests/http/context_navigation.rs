@@ -64,8 +64,12 @@ async fn options_narrow_rename_and_bound_the_tree() {
     assert_eq!(nav["items"][1]["items"], json!([]), "one level only");
     assert_eq!((&nav["title"], &nav["has_custom_name"]), (&json!("Bereich"), &json!(true)));
 
-    let (_, current) = server.get_json("about/team/lead/@contextnavigation?currentFolderOnly=true").await;
-    assert_eq!(titles(&current["items"]), ["Lead", "Staff"], "the document's folder: {current}");
+    let link = json!({"@type": "Link", "id": "web", "title": "Web", "remoteUrl": "https://example.org/"});
+    server.create("about/team/staff", link).await;
+    let (_, current) = server.get_json("about/team/staff/web/@contextnavigation?currentFolderOnly=true").await;
+    assert_eq!(titles(&current["items"]), ["Office hours", "Web"], "the link's folder: {current}");
+    let (_, own) = server.get_json("about/team/@contextnavigation?currentFolderOnly=true").await;
+    assert_eq!(titles(&own["items"]), ["Lead", "Staff"], "a folder's own children: {own}");
 
     let (_, root) = server.get_json("@contextnavigation").await;
     assert_eq!((&root["available"], &root["items"]), (&json!(false), &json!([])), "above the top level: {root}");

@@ -147,8 +147,9 @@ async fn ordering_moves_children() {
     assert_eq!(ids(&server.get_json("f").await.1["items"]), vec!["doc-000", "doc-003", "doc-002", "doc-001"]);
     assert_error(patch(json!({"ordering": {"obj_id": "nope", "delta": 1}})).await.unwrap(), 400, "invalid_parameter")
         .await;
+    server.create("", json!({"@type": "Link", "title": "Link", "remoteUrl": "https://example.org/"})).await;
     let response = server
-        .admin(Method::PATCH, "f/doc-000")
+        .admin(Method::PATCH, "link")
         .json(&json!({"ordering": {"obj_id": "x", "delta": 1}}))
         .send()
         .await

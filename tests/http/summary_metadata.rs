@@ -130,7 +130,7 @@ async fn all_metadata_lists_every_catalog_column() {
     }
     assert_eq!(
         (&page["Type"], &page["meta_type"], &page["ExpirationDate"]),
-        (&json!("Page"), &json!("Dexterity Item"), &json!("None"))
+        (&json!("Page"), &json!("Dexterity Container"), &json!("None"))
     );
     assert_eq!(
         (&page["listCreators"], &page["total_comments"], &page["getIcon"]),
