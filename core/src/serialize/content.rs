@@ -35,6 +35,7 @@ pub static CORE_BASE: ContentSerializer = ContentSerializer {
         "@id",
         "@type",
         "@components",
+        "@static_behaviors",
         "UID",
         "type_title",
         "parent",
