@@ -219,3 +219,22 @@ async fn blocks_restored_as_copies_compare_with_the_blocks_they_stand_for() {
     let comparison = compare(&server, "p", &id).await;
     assert_eq!((comparison["changes_total"].as_u64(), comparison["items"].clone()), (Some(0), json!([])));
 }
+
+#[tokio::test]
+async fn volto_blocks_are_compared_like_text() {
+    let server = TestServer::start().await;
+    let slate = |text: &str| json!({"@type": "slate", "plaintext": text, "value": [{"type": "p", "children": [{"text": text}]}]});
+    let blocks =
+        json!({"t": {"@type": "title"}, "a": slate("Die Bibliothek öffnet morgens."), "b": slate("Bleibt gleich.")});
+    let body = json!({"@type": "Document", "id": "volto", "title": "Volto", "blocks": blocks, "blocks_layout": {"items": ["t", "a", "b"]}});
+    server.create("", body).await;
+    let id = snapshot(&server, "volto").await;
+    let blocks =
+        json!({"t": {"@type": "title"}, "a": slate("Die Bibliothek öffnet abends."), "b": slate("Bleibt gleich.")});
+    patch(&server, "volto", json!({"blocks": blocks})).await;
+    let comparison = compare(&server, "volto", &id).await;
+    assert_eq!(comparison["changes_total"], 1, "{comparison}");
+    let html = comparison["items"][0]["html"].as_str().unwrap();
+    assert!(html.contains("<del>morgens</del>") && html.contains("<ins>abends</ins>"), "{html}");
+    assert!(!html.contains("Bleibt gleich"), "unchanged paragraphs fold away: {html}");
+}

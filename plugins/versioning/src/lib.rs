@@ -20,6 +20,7 @@ mod store;
 mod tables;
 mod versions;
 mod views;
+mod volto_markup;
 
 pub use compare::html::{
     DEFAULT_DEADLINE, DiffOptions, HtmlDiff, ImageFile, MAX_ALIGNED_BYTES, Side, diff_html, no_image_files,

@@ -2,6 +2,7 @@
 //! stored HTML passes through ammonia; everything else is escaped.
 
 use crate::snapshot::{FrozenObject, Snapshot};
+use crate::volto_markup::render_blocks;
 use serde_json::Value;
 use wcs_core::app::App;
 use wcs_core::content::layout::{LAYOUT_FIELD, PageLayout};
@@ -115,6 +116,13 @@ fn render_fields(profile: &TypeProfile, part: &FrozenObject, text: RichText<'_>)
                 if let Some(name) = value.get("filename").and_then(Value::as_str) {
                     html.push_str(&format!("<p class=\"file\">{}</p>", escape(name)));
                 }
+            }
+            FieldKind::Blocks => {
+                let site_url = match text {
+                    RichText::Raw { site_url } => site_url,
+                    RichText::Sanitized => "",
+                };
+                html.push_str(&render_blocks(value, part.fields.get("blocks_layout"), site_url));
             }
             FieldKind::URI if field.name == "video_url" => {
                 if let Some(url) = value.as_str().filter(|u| !u.is_empty()) {
