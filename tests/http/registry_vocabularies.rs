@@ -144,3 +144,25 @@ async fn several_records_are_read_in_one_statement_with_their_defaults() {
     let changed = server.app.record_value(&wcs_core::i18n::SITE_LANGUAGE).await.unwrap();
     assert_eq!(changed, json!("fr"), "a committed change is read at once");
 }
+
+/// Tag widgets offer the tags in use on what the caller may see; `@types` points them there.
+#[tokio::test]
+async fn keywords_are_the_tags_in_use() {
+    let server = TestServer::start().await;
+    server.create("", json!({"@type": "Document", "id": "a", "title": "A", "subjects": ["Umwelt", "Energie"]})).await;
+    server.create("", json!({"@type": "Folder", "id": "b", "title": "B", "subjects": ["Umwelt", "Geheim"]})).await;
+    server.create("", json!({"@type": "Document", "id": "c", "title": "C"})).await;
+    server.transition("a", "publish").await;
+    let (status, all) = server.get_json("@vocabularies/plone.app.vocabularies.Keywords").await;
+    assert_eq!(status, 200, "{all}");
+    let tokens: Vec<&str> = all["items"].as_array().unwrap().iter().map(|t| t["token"].as_str().unwrap()).collect();
+    assert_eq!(tokens, ["Energie", "Geheim", "Umwelt"]);
+    let response = server.anonymous(Method::GET, "@vocabularies/plone.app.vocabularies.Keywords").send();
+    let (_, anonymous) = crate::support::read(response.await.unwrap()).await;
+    assert_eq!(anonymous["items_total"], 2, "private tags stay hidden: {anonymous}");
+    let (_, filtered) = server.get_json("@vocabularies/plone.app.vocabularies.Keywords?title=umw").await;
+    assert_eq!(filtered["items"], json!([{"token": "Umwelt", "title": "Umwelt"}]));
+    let (_, schema) = server.get_json("@types/Document").await;
+    let vocabulary = &schema["properties"]["subjects"]["widgetOptions"]["vocabulary"]["@id"];
+    assert_eq!(vocabulary, &json!(server.url("@vocabularies/plone.app.vocabularies.Keywords")));
+}

@@ -113,6 +113,11 @@ pub fn type_schema(profile: &TypeProfile, site_url: &str) -> Value {
 /// The behaviour plone.volto declares the blocks fields in.
 const VOLTO_BLOCKS_BEHAVIOUR: &str = "volto.blocks";
 
+/// The tags in use, which tag widgets offer.
+pub const KEYWORDS_VOCABULARY: &str = "plone.app.vocabularies.Keywords";
+/// The field that holds an object's tags (Plone's `Subject` index).
+const TAGS_FIELD: &str = "subjects";
+
 /// The vocabulary of every object the caller may see; relation widgets search it.
 pub const CATALOG_VOCABULARY: &str = "plone.app.vocabularies.Catalog";
 
@@ -126,6 +131,15 @@ fn property(profile: &TypeProfile, field: &FieldDef, site_url: &str) -> Value {
         FieldKind::Float => (json!({"type": "number"}), "Floating-point number"),
         FieldKind::Datetime => (json!({"type": "string", "format": "date-time", "widget": "datetime"}), "Date/Time"),
         FieldKind::Date => (json!({"type": "string", "format": "date", "widget": "date"}), "Date"),
+        FieldKind::List if field.name == TAGS_FIELD => (
+            json!({
+                "type": "array",
+                "uniqueItems": true,
+                "items": {"type": "string", "title": ""},
+                "widgetOptions": {"vocabulary": {"@id": format!("{site_url}/@vocabularies/{KEYWORDS_VOCABULARY}")}},
+            }),
+            "Tuple",
+        ),
         FieldKind::List => {
             (json!({"type": "array", "uniqueItems": true, "items": {"type": "string", "title": ""}}), "List")
         }

@@ -2,9 +2,10 @@
 //!
 //! Each `Choice` field has a vocabulary named `<Type>.<field>` (the `@types` schema links it);
 //! `plone.app.vocabularies.PortalTypes` and `…ReviewStates` list types and workflow states;
-//! `plone.app.vocabularies.Catalog` searches the content the caller may see (relation widgets).
+//! `plone.app.vocabularies.Catalog` searches the content the caller may see (relation widgets);
+//! `plone.app.vocabularies.Keywords` lists the tags in use on it (tag widgets).
 
-use super::types::CATALOG_VOCABULARY;
+use super::types::{CATALOG_VOCABULARY, KEYWORDS_VOCABULARY};
 use crate::catalog::{Scope, SearchQuery, SearchSql};
 use crate::content::FieldKind;
 use crate::http::{ApiError, ApiResult, Batch, Ctx, ErrorCode, MAX_BATCH_SIZE, batching_links, json};
@@ -47,6 +48,8 @@ async fn get(ctx: Ctx) -> ApiResult<Response> {
     };
     let terms = if name == CATALOG_VOCABULARY {
         catalog_terms(&ctx, &filter).await?
+    } else if name == KEYWORDS_VOCABULARY {
+        ctx.app.store.keywords(&ctx.visibility()).await?.into_iter().map(|tag| (tag.clone(), tag)).collect()
     } else {
         static_terms(&ctx, name).ok_or_else(|| ApiError::not_found(&ctx.request.service_url))?
     };
@@ -66,7 +69,12 @@ async fn get(ctx: Ctx) -> ApiResult<Response> {
 }
 
 fn names(ctx: &Ctx) -> Vec<String> {
-    let mut names = vec![CATALOG_VOCABULARY.to_owned(), PORTAL_TYPES.to_owned(), REVIEW_STATES.to_owned()];
+    let mut names = vec![
+        CATALOG_VOCABULARY.to_owned(),
+        KEYWORDS_VOCABULARY.to_owned(),
+        PORTAL_TYPES.to_owned(),
+        REVIEW_STATES.to_owned(),
+    ];
     for profile in ctx.app.types.all() {
         names.extend(
             profile.fields.iter().filter(|f| f.kind == FieldKind::Choice).map(|f| format!("{}.{}", profile.id, f.name)),

@@ -10,6 +10,7 @@ mod changes;
 mod content;
 mod content_write;
 mod feed;
+mod keywords;
 mod links;
 mod listing;
 mod lock;
