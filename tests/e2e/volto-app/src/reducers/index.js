@@ -1,0 +1,7 @@
+import defaultReducers from '@plone/volto/reducers';
+
+const reducers = {
+  ...defaultReducers,
+};
+
+export default reducers;

@@ -1,0 +1,3 @@
+import routes from '@plone/volto/routes';
+
+export default routes;
