@@ -7,6 +7,7 @@
 pub mod app;
 pub mod catalog;
 pub mod content;
+pub mod controlpanel;
 pub mod events;
 pub mod extensions;
 pub mod http;

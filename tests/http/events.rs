@@ -106,6 +106,14 @@ async fn every_write_service_records_its_events() {
     walk.step(post.clone(), "@lock", admin(post.clone(), "f/@lock"), &[]).await;
     walk.step(Method::PATCH, "@lock", admin(Method::PATCH, "f/@lock"), &[]).await;
     walk.step(Method::DELETE, "@lock", admin(Method::DELETE, "f/@lock"), &[]).await;
+    // Aliases are addresses, not content: they record nothing.
+    let alias = json!({"items": [{"path": "/kurz"}]});
+    walk.step(post.clone(), "@aliases", admin(post.clone(), "f/@aliases").json(&alias), &[]).await;
+    walk.step(delete.clone(), "@aliases", admin(delete.clone(), "f/@aliases").json(&alias), &[]).await;
+    // The site panel's title is the site root's.
+    let title = json!({"site_title": "Neuer Titel"});
+    walk.step(patch.clone(), "@controlpanels", admin(patch.clone(), "@controlpanels/site").json(&title), &["modified"])
+        .await;
     if cfg!(feature = "es-search") {
         // A query sent by POST: it reads, so it records nothing.
         let query = json!({"query": {"match_all": {}}, "size": 1});

@@ -15,6 +15,7 @@ use wcs_plugin_navigation as _;
 #[cfg(feature = "versioning")]
 use wcs_plugin_versioning as _;
 
+mod aliases;
 mod api_mode;
 mod auth;
 mod block_pages;
@@ -23,6 +24,7 @@ mod comparison_embedded;
 mod content;
 #[cfg(feature = "navigation")]
 mod context_navigation;
+mod controlpanels;
 #[cfg(feature = "directdownload")]
 mod directdownload;
 #[cfg(feature = "easyform")]

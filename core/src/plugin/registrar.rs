@@ -2,6 +2,7 @@
 
 use crate::catalog::TextSearch;
 use crate::content::FieldKindDef;
+use crate::controlpanel::ControlPanelDef;
 use crate::events::Subscriber;
 use crate::records::RecordDef;
 use crate::security::Permission;
@@ -30,6 +31,7 @@ pub struct Registrar {
     pub(super) field_kinds: Vec<(&'static str, &'static FieldKindDef)>,
     pub(super) start_hooks: Vec<(&'static str, &'static StartHook)>,
     pub(super) text_searches: Vec<(&'static str, &'static TextSearch)>,
+    pub(super) control_panels: Vec<(&'static str, &'static ControlPanelDef)>,
 }
 
 impl Registrar {
@@ -66,6 +68,11 @@ impl Registrar {
     /// Declares a registry record, which `@registry` then lists and Managers may change.
     pub fn record(&mut self, record: &'static RecordDef) {
         self.records.push((self.current, record));
+    }
+
+    /// Adds a control panel to Site Setup (`@controlpanels/<id>`).
+    pub fn control_panel(&mut self, panel: &'static ControlPanelDef) {
+        self.control_panels.push((self.current, panel));
     }
 
     /// Declares a plugin permission and the roles that hold it site-wide by default.

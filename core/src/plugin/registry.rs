@@ -5,6 +5,7 @@ use crate::catalog::TextSearch;
 use crate::content::FieldKind;
 use crate::content::TypeProfile;
 use crate::content::{ContentObject, FieldKindDef};
+use crate::controlpanel::ControlPanelDef;
 use crate::events::Subscriber;
 use crate::records::RecordDef;
 use crate::security::Permission;
@@ -79,6 +80,7 @@ pub struct Registry {
     field_kinds: Vec<&'static FieldKindDef>,
     start_hooks: Vec<(&'static str, &'static StartHook)>,
     text_search: Option<&'static TextSearch>,
+    control_panels: Vec<&'static ControlPanelDef>,
 }
 
 impl Registry {
@@ -200,6 +202,16 @@ impl Registry {
         self.records.values().copied()
     }
 
+    /// The control panels, in registration order.
+    pub fn control_panels(&self) -> &[&'static ControlPanelDef] {
+        &self.control_panels
+    }
+
+    /// A control panel by id.
+    pub fn control_panel(&self, id: &str) -> Option<&'static ControlPanelDef> {
+        self.control_panels.iter().find(|p| p.id == id).copied()
+    }
+
     /// A declared record by name.
     pub fn record(&self, name: &str) -> Option<&'static RecordDef> {
         self.records.get(name).copied()
@@ -315,6 +327,7 @@ fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result<Registry, 
     check_unique(&registrar.field_kinds, |k| format!("field kind {}", k.name))?;
     check_unique(&registrar.start_hooks, |h| format!("start hook {}", h.name))?;
     check_unique(&registrar.text_searches, |_| "the full-text search of @search".to_owned())?;
+    check_unique(&registrar.control_panels, |p| format!("control panel {}", p.id))?;
     check_unique_keys(
         registrar.permissions.iter().map(|(plugin, p, _)| (*plugin, format!("permission '{}'", p.name()))),
     )?;
@@ -349,6 +362,7 @@ fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result<Registry, 
         field_kinds: registrar.field_kinds.into_iter().map(|(_, k)| k).collect(),
         start_hooks: registrar.start_hooks,
         text_search: registrar.text_searches.first().map(|(_, s)| *s),
+        control_panels: registrar.control_panels.into_iter().map(|(_, p)| p).collect(),
     })
 }
 

@@ -12,6 +12,7 @@ mod content_patch;
 mod content_post;
 mod content_put;
 mod content_write;
+mod controlpanels;
 mod copy;
 mod download;
 mod groups;
@@ -115,9 +116,21 @@ fn services(r: &mut Registrar) {
     r.service(&lock::delete::LOCK_DELETE);
     r.service(&roles::ROLES);
     r.service(&userschema::USER_SCHEMA);
+    r.service(&controlpanels::CONTROLPANELS);
+    r.service(&controlpanels::CONTROLPANEL_PATCH);
+    for panel in [
+        &controlpanels::SITE_PANEL,
+        &controlpanels::LANGUAGE_PANEL,
+        &controlpanels::DATE_AND_TIME_PANEL,
+        &controlpanels::CONTENT_TYPES_PANEL,
+    ] {
+        r.control_panel(panel);
+    }
     r.service(&linkintegrity::LINK_INTEGRITY);
     r.service(&translations::TRANSLATIONS);
     r.service(&aliases::ALIASES);
+    r.service(&aliases::ALIASES_POST);
+    r.service(&aliases::ALIASES_DELETE);
     r.service(&querystring::config::QUERYSTRING);
     r.service(&querystring::search::QUERYSTRING_SEARCH_POST);
     r.service(&querystring::search::QUERYSTRING_SEARCH_GET);

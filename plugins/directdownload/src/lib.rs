@@ -5,6 +5,7 @@
 //! and every other caller gets the JSON object.
 
 mod hook;
+mod panel;
 
 use wcs_core::plugin::Registrar;
 
@@ -15,6 +16,7 @@ pub const PLUGIN_ID: &str = "directdownload";
 
 fn build(r: &mut Registrar) {
     r.record(&hook::DIRECT_DOWNLOAD);
+    r.control_panel(&panel::DIRECT_DOWNLOAD_PANEL);
     r.request_hook(&hook::FILE_ITSELF);
 }
 

@@ -5,6 +5,7 @@
 //! body size, per-field lengths, an optional honeypot field and a per-client rate limit.
 
 mod limiter;
+mod mail_panel;
 mod mailer;
 mod model;
 mod model_field;
@@ -43,6 +44,7 @@ fn build(r: &mut Registrar) {
     ] {
         r.record(record);
     }
+    r.control_panel(&mail_panel::MAIL_PANEL);
     r.on_start(&START);
 }
 

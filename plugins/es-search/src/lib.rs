@@ -25,6 +25,7 @@ mod facets;
 mod index_dir;
 pub mod index_state;
 pub mod indexer;
+mod panel;
 mod patterns;
 mod popular_searches;
 mod query_error;
@@ -129,6 +130,7 @@ fn build(r: &mut Registrar) {
     ] {
         r.record(record);
     }
+    r.control_panel(&panel::SEARCH_PANEL);
 }
 
 wcs_core::plugin!(id: PLUGIN_ID, depends_on: ["core"], build: build);

@@ -12,6 +12,7 @@
 mod context_navigation;
 mod navigation;
 mod navroot;
+mod panel;
 mod tree;
 
 use wcs_core::plugin::Registrar;
@@ -35,6 +36,7 @@ fn build(r: &mut Registrar) {
     r.service(&navroot::NAVROOT);
     r.component(&navroot::NAVROOT_COMPONENT);
     r.record(&tree::DISPLAYED_TYPES);
+    r.control_panel(&panel::NAVIGATION_PANEL);
 }
 
 wcs_core::plugin!(id: PLUGIN_ID, depends_on: ["core"], build: build);

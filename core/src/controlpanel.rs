@@ -1,0 +1,92 @@
+//! Control panels: named groups of settings that Volto's "Site Setup" renders as forms
+//! (`@controlpanels`). A panel shows registry records (and, for the site panel, the site
+//! title) under form field names; plugins register the panels of the records they declare,
+//! so a panel exists exactly when what it configures does.
+
+use crate::app::App;
+use crate::records::RecordDef;
+use serde_json::{Map, Value, json};
+
+/// A control panel.
+pub struct ControlPanelDef {
+    /// The URL segment: `@controlpanels/<id>`.
+    pub id: &'static str,
+    /// The heading.
+    pub title: &'static str,
+    /// Where Site Setup lists it (`General`, `Content`, `Security`, `Users`, `Add-on Configuration`).
+    pub group: &'static str,
+    /// The form's fields, in order.
+    pub fields: &'static [PanelField],
+    /// Read-only entries the panel lists instead of (or besides) a form, such as the content
+    /// types; given the site URL.
+    pub items: Option<fn(&App, &str) -> Vec<Value>>,
+}
+
+/// One field of a panel's form.
+pub struct PanelField {
+    /// The key in the panel's `data` and `schema`.
+    pub name: &'static str,
+    /// Where the value lives.
+    pub source: PanelSource,
+}
+
+/// Where a panel field's value is read from and written to.
+#[derive(Clone, Copy)]
+pub enum PanelSource {
+    /// A registry record, validated by its kind.
+    Record(&'static RecordDef),
+    /// The site root's title.
+    SiteTitle,
+}
+
+impl ControlPanelDef {
+    /// The JSON Schema of the form, in plone.restapi's shape.
+    pub fn schema(&self) -> Value {
+        let mut properties = Map::new();
+        for field in self.fields {
+            properties.insert(field.name.to_owned(), field.schema());
+        }
+        let names: Vec<&str> = self.fields.iter().map(|f| f.name).collect();
+        json!({
+            "type": "object",
+            "fieldsets": [{"id": "default", "title": "Default", "behavior": "plone", "fields": names}],
+            "properties": properties,
+            "required": [],
+        })
+    }
+
+    /// The field named `name`.
+    pub fn field(&self, name: &str) -> Option<&PanelField> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+}
+
+impl PanelField {
+    fn schema(&self) -> Value {
+        match self.source {
+            PanelSource::Record(record) => {
+                let (kind, factory) = record.kind.schema_type();
+                let mut schema = json!({
+                    "type": kind,
+                    "title": record.title,
+                    "description": record.description,
+                    "factory": factory,
+                    "default": (record.default)(),
+                });
+                if kind == "array" {
+                    schema["items"] = json!({"type": "string", "title": ""});
+                }
+                if kind == "object" {
+                    schema["widget"] = json!("json");
+                }
+                schema
+            }
+            PanelSource::SiteTitle => json!({
+                "type": "string",
+                "title": "Site title",
+                "description": "The name of the site, shown in the header and in browser tabs.",
+                "factory": "Text line (String)",
+            }),
+        }
+    }
+}

@@ -1,0 +1,27 @@
+//! The search control panel: the `wcs.backend.search.*` and highlight records as one form.
+
+use crate::records;
+use wcs_core::controlpanel::{ControlPanelDef, PanelField, PanelSource};
+
+/// `@controlpanels/search`.
+pub static SEARCH_PANEL: ControlPanelDef = ControlPanelDef {
+    id: "search",
+    title: "Search",
+    group: "General",
+    fields: &[
+        PanelField { name: "popular_searches", source: PanelSource::Record(&records::POPULAR_SEARCHES) },
+        PanelField { name: "suggest", source: PanelSource::Record(&records::SUGGEST) },
+        PanelField { name: "highlight", source: PanelSource::Record(&records::HIGHLIGHT) },
+        PanelField { name: "highlight_pre_tags", source: PanelSource::Record(&records::HIGHLIGHT_PRE_TAGS) },
+        PanelField { name: "highlight_post_tags", source: PanelSource::Record(&records::HIGHLIGHT_POST_TAGS) },
+        PanelField { name: "highlight_threshold", source: PanelSource::Record(&records::HIGHLIGHT_THRESHOLD) },
+        PanelField { name: "regular", source: PanelSource::Record(&records::REGULAR) },
+        PanelField { name: "quoted", source: PanelSource::Record(&records::QUOTED) },
+        PanelField { name: "filter", source: PanelSource::Record(&records::FILTER) },
+        PanelField { name: "aggregations", source: PanelSource::Record(&records::AGGREGATIONS) },
+        PanelField { name: "custom_fields", source: PanelSource::Record(&records::CUSTOM_FIELDS) },
+        PanelField { name: "api_domains", source: PanelSource::Record(&records::API_DOMAINS) },
+        PanelField { name: "api_filter", source: PanelSource::Record(&records::API_FILTER) },
+    ],
+    items: None,
+};

@@ -1,0 +1,101 @@
+//! `@controlpanels`: Site Setup's forms, read and saved through the records they show.
+
+use crate::support::{TestServer, assert_error, read};
+use reqwest::Method;
+use serde_json::{Value, json};
+
+#[tokio::test]
+async fn panels_are_listed_for_managers_only() {
+    let server = TestServer::start().await;
+    let (status, panels) = server.get_json("@controlpanels").await;
+    assert_eq!(status, 200, "{panels}");
+    let ids: Vec<&str> =
+        panels.as_array().unwrap().iter().map(|p| p["@id"].as_str().unwrap().rsplit('/').next().unwrap()).collect();
+    for id in ["site", "language", "date-and-time", "dexterity-types"] {
+        assert!(ids.contains(&id), "{id} in {ids:?}");
+    }
+    #[cfg(feature = "es-search")]
+    assert!(ids.contains(&"search"));
+    #[cfg(feature = "easyform")]
+    assert!(ids.contains(&"mail"));
+    #[cfg(feature = "navigation")]
+    assert!(ids.contains(&"navigation"));
+    assert!(panels[0]["title"].is_string() && panels[0]["group"].is_string());
+    let response = server.anonymous(Method::GET, "@controlpanels").send().await.unwrap();
+    assert_eq!(response.status(), 401);
+    server.user("editor", &["Editor"], &[]).await;
+    let response = server.as_user("editor", Method::GET, "@controlpanels/site").send().await.unwrap();
+    assert_eq!(response.status(), 403, "editors cannot read the settings");
+    assert_error(server.admin(Method::GET, "@controlpanels/nope").send().await.unwrap(), 404, "not_found").await;
+}
+
+#[tokio::test]
+async fn the_site_panel_reads_and_saves_the_title_and_records() {
+    let server = TestServer::start().await;
+    let (status, panel) = server.get_json("@controlpanels/site").await;
+    assert_eq!(status, 200, "{panel}");
+    assert_eq!(panel["@id"], json!(server.url("@controlpanels/site")));
+    assert_eq!(panel["schema"]["fieldsets"][0]["fields"], json!(["site_title", "site_logo", "robots_txt"]));
+    assert_eq!(panel["schema"]["properties"]["site_logo"]["type"], "string");
+    assert!(panel["data"]["robots_txt"].as_str().unwrap().contains("User-agent"), "defaults: {panel}");
+
+    let body = json!({"site_title": "Gemeinde Beispiel", "site_logo": "/logo.svg"});
+    let response = server.admin(Method::PATCH, "@controlpanels/site").json(&body).send().await.unwrap();
+    assert_eq!(response.status(), 204);
+    let (_, panel) = server.get_json("@controlpanels/site").await;
+    assert_eq!(
+        (&panel["data"]["site_title"], &panel["data"]["site_logo"]),
+        (&json!("Gemeinde Beispiel"), &json!("/logo.svg"))
+    );
+    let (_, site) = server.get_json("").await;
+    assert_eq!(site["title"], "Gemeinde Beispiel", "the site root's title");
+    let (_, registry) = server.get_json("@registry/plone.site_logo").await;
+    assert_eq!(registry, json!("/logo.svg"), "the record behind the field");
+}
+
+#[tokio::test]
+async fn bad_values_change_nothing() {
+    let server = TestServer::start().await;
+    for body in [
+        json!({"site_logo": 5, "site_title": "Neu"}),
+        json!({"site_title": ""}),
+        json!({"site_title": "Neu", "no_such_field": 1}),
+    ] {
+        let response = server.admin(Method::PATCH, "@controlpanels/site").json(&body).send().await.unwrap();
+        assert_error(response, 400, "validation_failed").await;
+    }
+    let (_, site) = server.get_json("").await;
+    assert_ne!(site["title"], "Neu", "all or nothing");
+    let response = server.admin(Method::PATCH, "@controlpanels").json(&json!({})).send().await.unwrap();
+    assert_error(response, 400, "invalid_parameter").await;
+    let (status, _) = read(
+        server.anonymous(Method::PATCH, "@controlpanels/site").json(&json!({"site_title": "x"})).send().await.unwrap(),
+    )
+    .await;
+    assert_eq!(status, 401);
+}
+
+#[tokio::test]
+async fn the_content_types_panel_lists_the_types() {
+    let server = TestServer::start().await;
+    let (_, panel) = server.get_json("@controlpanels/dexterity-types").await;
+    let page =
+        panel["items"].as_array().unwrap().iter().find(|t| t["id"] == "Document").cloned().unwrap_or(Value::Null);
+    assert_eq!((&page["title"], &page["meta_type"]), (&json!("Page"), &json!("Dexterity Container")), "{panel}");
+    assert!(page["behaviours"].as_array().unwrap().contains(&json!("versioning")));
+    assert_eq!(panel["data"], json!({}));
+}
+
+#[cfg(feature = "navigation")]
+#[tokio::test]
+async fn plugin_panels_save_their_records() {
+    let server = TestServer::start().await;
+    let body = json!({"displayed_types": ["Folder", "Document"]});
+    let response = server.admin(Method::PATCH, "@controlpanels/navigation").json(&body).send().await.unwrap();
+    assert_eq!(response.status(), 204);
+    let (_, record) = server.get_json("@registry/wcs.backend.navigation.displayed_types").await;
+    assert_eq!(record, json!(["Folder", "Document"]));
+    let response =
+        server.admin(Method::PATCH, "@controlpanels/navigation").json(&json!({"displayed_types": "Folder"})).send();
+    assert_error(response.await.unwrap(), 400, "validation_failed").await;
+}
