@@ -5,6 +5,7 @@
 //! serialises write transactions, because SQLite allows one writer and a deferred transaction
 //! that upgrades to a write lock would otherwise fail with `SQLITE_BUSY` under load.
 
+mod alias_writes;
 mod blob;
 mod changes;
 mod content;

@@ -56,6 +56,8 @@ pub struct Alias {
     pub target_path: String,
     /// When the redirect was recorded.
     pub created: chrono::DateTime<chrono::Utc>,
+    /// Whether an editor added it (rather than a move or rename).
+    pub manual: bool,
 }
 
 impl Store {
@@ -81,7 +83,8 @@ impl Store {
             .await?
             .try_get(0)?;
         self.count();
-        let sql = format!("SELECT r.old_path, c.path, r.created {filter} ORDER BY r.old_path LIMIT $4 OFFSET $5");
+        let sql =
+            format!("SELECT r.old_path, c.path, r.created, r.manual {filter} ORDER BY r.old_path LIMIT $4 OFFSET $5");
         let rows = sqlx::query(AssertSqlSafe(sql))
             .bind(&from)
             .bind(&to)
@@ -97,6 +100,7 @@ impl Store {
                     old_path: row.try_get(0)?,
                     target_path: row.try_get(1)?,
                     created: time_from_db(&row.try_get::<String, _>(2)?)?,
+                    manual: row.try_get::<i64, _>(3)? != 0,
                 })
             })
             .collect::<Result<Vec<Alias>, sqlx::Error>>()?;

@@ -1,7 +1,7 @@
-//! `GET <obj>/@aliases` and `@components.aliases`: the old paths that redirect to an object
-//! (recorded by moves and renames), as plone.restapi lists them. On the site root, every
-//! alias of the site with where it leads, batched. Editors manage URLs, so the list needs
-//! `Modify portal content` on the object; others get an empty list in `@components`.
+//! `GET <obj>/@aliases` and `@components.aliases`: the old paths that redirect to an object,
+//! as plone.restapi lists them. On the site root, every alias of the site with where it leads
+//! and whether an editor added it, batched. Editors manage URLs, so the list needs `Modify
+//! portal content` on the object; others get an empty list in `@components`.
 
 use crate::http::{ApiResult, Batch, Ctx, batching_links, json};
 use crate::security::{Csrf, Permission};
@@ -54,10 +54,10 @@ async fn aliases(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ApiResult<Valu
     let in_site = |path: &str| path.strip_prefix(&site_path).unwrap_or(path).to_owned();
     let items: Vec<Value> = found
         .iter()
-        .map(|Alias { old_path, target_path, created }| {
+        .map(|Alias { old_path, target_path, created, manual }| {
             if site_root {
                 json!({"path": in_site(old_path), "redirect-to": in_site(target_path),
-                       "datetime": created.to_rfc3339_opts(chrono::SecondsFormat::Secs, true), "manual": false})
+                       "datetime": created.to_rfc3339_opts(chrono::SecondsFormat::Secs, true), "manual": manual})
             } else {
                 json!({"path": in_site(old_path)})
             }

@@ -1,0 +1,130 @@
+//! `POST <obj>/@aliases {"items": [{"path": "/old"}]}` adds aliases of the object;
+//! `POST <site>/@aliases {"items": [{"path": "/old", "redirect-to": "/target"}]}` (or Plone's
+//! CSV upload) adds aliases of any object. All or nothing: each alias is checked (a clean path
+//! where no content lives, a live target outside the trash) before any is stored.
+
+use super::csv::{CsvAlias, csv_text, parse};
+use super::paths::{MAX_ALIASES, alias_path, check_free};
+use crate::content::ContentObject;
+use crate::content::links::SitePrefixes;
+use crate::content::values::parse_datetime;
+use crate::http::{ApiError, ApiResult, Ctx, FieldError};
+use crate::security::{Csrf, Permission};
+use crate::service::{ContentKind, Service};
+use chrono::{DateTime, Utc};
+use poem::Response;
+use poem::http::{Method, StatusCode};
+use serde_json::{Value, json};
+
+/// The service.
+pub static ALIASES_POST: Service = Service {
+    method: Method::POST,
+    name: "@aliases",
+    kind: ContentKind::Any,
+    permission: Permission::MODIFY_PORTAL_CONTENT,
+    csrf: Csrf::Cookie,
+    summary: "Add aliases: {\"items\": [{\"path\": \"/old\"}]} on an object; on the site root with \
+              \"redirect-to\" per item, or a CSV file (old path,new path[,date]); all or nothing (204)",
+    request_schema: Some(|| json!({"type": "object", "properties": {"items": {"type": "array"}}})),
+    response_schema: None,
+    handler: |ctx| Box::pin(post(ctx)),
+};
+
+/// One alias asked for.
+struct Wanted {
+    path: String,
+    target: Option<String>,
+    datetime: Option<String>,
+}
+
+async fn post(ctx: Ctx) -> ApiResult<Response> {
+    let site_root = ctx.context.parent_uid.is_none();
+    let content_type = ctx.request.header("content-type").unwrap_or_default().to_owned();
+    let wanted = match csv_text(&content_type, &ctx.body)? {
+        Some(_) if !site_root => {
+            return Err(ApiError::invalid_parameter("file", "CSV files of aliases go to the site root's @aliases."));
+        }
+        Some(text) => parse(&text)
+            .map_err(|lines| ApiError::validation(lines.into_iter().map(|l| FieldError::new("file", l)).collect()))?
+            .into_iter()
+            .map(|CsvAlias { path, target, datetime }| Wanted { path, target: Some(target), datetime })
+            .collect(),
+        None => from_json(&ctx.json_body()?)?,
+    };
+    if wanted.len() > MAX_ALIASES {
+        return Err(ApiError::invalid_parameter("items", format!("Add at most {MAX_ALIASES} aliases at once.")));
+    }
+    let site_path = format!("/{}", ctx.context.site_id());
+    let prefixes = SitePrefixes::new(&ctx.request.base_url, ctx.context.site_id());
+    let mut errors = Vec::new();
+    let mut adds: Vec<(String, String, DateTime<Utc>)> = Vec::new();
+    for alias in &wanted {
+        let physical = match alias_path(&site_path, &alias.path) {
+            Ok(path) => path,
+            Err(message) => {
+                errors.push(FieldError::new("items", message));
+                continue;
+            }
+        };
+        if let Err(message) = check_free(&ctx.app, &physical, &alias.path).await? {
+            errors.push(FieldError::new("items", message));
+            continue;
+        }
+        let target = match (&alias.target, site_root) {
+            (Some(target), true) => match live_target(&ctx, &prefixes.physical_path(target)).await? {
+                Some(object) => object,
+                None => {
+                    errors.push(FieldError::new("items", format!("'{target}': no content lives there.")));
+                    continue;
+                }
+            },
+            (None, true) => {
+                errors.push(FieldError::new("items", format!("'{}': say where it leads ('redirect-to').", alias.path)));
+                continue;
+            }
+            (_, false) => ctx.context.clone(),
+        };
+        if target.path == physical {
+            errors.push(FieldError::new("items", format!("'{}' would redirect to itself.", alias.path)));
+            continue;
+        }
+        let created = alias.datetime.as_deref().and_then(|d| parse_datetime(d).ok()).unwrap_or_else(Utc::now);
+        adds.push((physical, target.uid, created));
+    }
+    if !errors.is_empty() {
+        return Err(ApiError::validation(errors));
+    }
+    let mut tx = ctx.app.store.begin().await?;
+    for (path, uid, created) in &adds {
+        tx.add_alias(path, uid, *created).await?;
+    }
+    tx.commit().await?;
+    Ok(Response::builder().status(StatusCode::NO_CONTENT).finish())
+}
+
+/// `items` as plone.restapi takes it: one path, a list of paths, or a list of objects.
+fn from_json(body: &serde_json::Map<String, Value>) -> ApiResult<Vec<Wanted>> {
+    let items = match body.get("items") {
+        Some(Value::String(path)) => vec![Value::String(path.clone())],
+        Some(Value::Array(items)) => items.clone(),
+        _ => return Err(ApiError::invalid_parameter("items", "Send the aliases as 'items': a list of {\"path\": …}.")),
+    };
+    items
+        .iter()
+        .map(|item| match item {
+            Value::String(path) => Ok(Wanted { path: path.clone(), target: None, datetime: None }),
+            Value::Object(map) => {
+                let text = |key: &str| map.get(key).and_then(Value::as_str).map(str::to_owned);
+                let path =
+                    text("path").ok_or_else(|| ApiError::invalid_parameter("items", "Each alias needs a 'path'."))?;
+                Ok(Wanted { path, target: text("redirect-to"), datetime: text("datetime") })
+            }
+            _ => Err(ApiError::invalid_parameter("items", "Each alias is a path or {\"path\": …}.")),
+        })
+        .collect()
+}
+
+/// The live object at `path`, outside the trash: aliases never lead into it.
+async fn live_target(ctx: &Ctx, path: &str) -> ApiResult<Option<ContentObject>> {
+    Ok(ctx.app.store.content_at_path(path).await?.filter(|o| o.trash_root.is_none()))
+}
