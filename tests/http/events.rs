@@ -110,6 +110,10 @@ async fn every_write_service_records_its_events() {
     let alias = json!({"items": [{"path": "/kurz"}]});
     walk.step(post.clone(), "@aliases", admin(post.clone(), "f/@aliases").json(&alias), &[]).await;
     walk.step(delete.clone(), "@aliases", admin(delete.clone(), "f/@aliases").json(&alias), &[]).await;
+    // Refused or with nothing to do, these change nothing.
+    walk.step(post.clone(), "@upgrade", admin(post.clone(), "@upgrade"), &[]).await;
+    walk.step(post.clone(), "@addons", admin(post.clone(), "@addons/navigation/uninstall"), &[]).await;
+    walk.step(patch.clone(), "@transactions", admin(patch.clone(), "@transactions").json(&json!({})), &[]).await;
     // The site panel's title is the site root's.
     let title = json!({"site_title": "Neuer Titel"});
     walk.step(patch.clone(), "@controlpanels", admin(patch.clone(), "@controlpanels/site").json(&title), &["modified"])

@@ -62,6 +62,7 @@ mod sharing_trash;
 mod site_actions;
 mod summary_metadata;
 mod support;
+mod system_pages;
 mod types_dir;
 #[cfg(feature = "versioning")]
 mod version_comparison;

@@ -37,6 +37,7 @@ mod schemas;
 mod search;
 mod sharing;
 mod site;
+mod system;
 mod translations;
 mod trash;
 mod types;
@@ -117,6 +118,19 @@ fn services(r: &mut Registrar) {
     r.service(&roles::ROLES);
     r.service(&userschema::USER_SCHEMA);
     r.service(&controlpanels::CONTROLPANELS);
+    for service in [
+        &system::SYSTEM,
+        &system::DATABASE,
+        &system::ADDONS,
+        &system::ADDONS_POST,
+        &system::UPGRADE,
+        &system::UPGRADE_RUN,
+        &system::TRANSACTIONS,
+        &system::TRANSACTIONS_UNDO,
+        &system::CONTENT_RULES,
+    ] {
+        r.service(service);
+    }
     r.service(&controlpanels::CONTROLPANEL_PATCH);
     for panel in [
         &controlpanels::SITE_PANEL,

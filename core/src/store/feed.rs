@@ -97,17 +97,17 @@ impl Store {
                 .bind(limit)
                 .fetch_all(&self.pool)
                 .await?;
-        rows.iter()
-            .map(|row| {
-                Ok(Change {
-                    seq: row.try_get(0)?,
-                    uid: row.try_get(1)?,
-                    kind: row.try_get(2)?,
-                    path: row.try_get(3)?,
-                    time: time_from_db(&row.try_get::<String, _>(4)?)?,
-                })
-            })
-            .collect()
+        changes_from(&rows)
+    }
+
+    /// The newest `limit` entries still kept, newest first.
+    pub async fn latest_changes(&self, limit: i64) -> Result<Vec<Change>, sqlx::Error> {
+        self.count();
+        let rows = sqlx::query("SELECT seq, uid, kind, path, time FROM change_feed ORDER BY seq DESC LIMIT $1")
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await?;
+        changes_from(&rows)
     }
 
     /// How far `consumer` has read; 0 for one never seen.
@@ -142,4 +142,18 @@ impl Store {
         .await?;
         Ok(done.rows_affected())
     }
+}
+
+fn changes_from(rows: &[sqlx::any::AnyRow]) -> Result<Vec<Change>, sqlx::Error> {
+    rows.iter()
+        .map(|row| {
+            Ok(Change {
+                seq: row.try_get(0)?,
+                uid: row.try_get(1)?,
+                kind: row.try_get(2)?,
+                path: row.try_get(3)?,
+                time: time_from_db(&row.try_get::<String, _>(4)?)?,
+            })
+        })
+        .collect()
 }

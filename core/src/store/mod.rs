@@ -24,6 +24,7 @@ mod rows;
 mod scale;
 mod search;
 mod security;
+mod size;
 
 pub use blob::{BlobMeta, BlobRange};
 pub use changes::ORDERING;

@@ -1,0 +1,61 @@
+//! Site Setup's system pages: `@system`, `@database`, `@addons`, `@upgrade`, `@transactions`
+//! and `@content-rules`, answered for this server and for Managers only.
+
+use crate::support::{TestServer, assert_error, read};
+use reqwest::Method;
+use serde_json::json;
+
+#[tokio::test]
+async fn system_and_database_describe_this_server() {
+    let server = TestServer::start().await;
+    server.create("", json!({"@type": "Document", "id": "seite", "title": "Seite"})).await;
+    let (status, system) = server.get_json("@system").await;
+    assert_eq!(status, 200, "{system}");
+    assert_eq!(system["wcs_backend_version"], env!("CARGO_PKG_VERSION"));
+    let storage = if crate::support::postgres_url().is_some() { "PostgreSQL" } else { "SQLite" };
+    assert_eq!((&system["storage"], &system["upgrade"]), (&json!(storage), &json!(false)));
+    assert!(system["plugins"].as_array().unwrap().contains(&json!("core")), "{system}");
+    let (_, database) = server.get_json("@database").await;
+    assert_eq!(database["db_name"], storage);
+    assert!(
+        database["db_size"].as_i64().unwrap() > 0 && database["database_size"].as_i64().unwrap() >= 2,
+        "{database}"
+    );
+    for path in ["@system", "@database", "@addons", "@upgrade", "@transactions", "@content-rules"] {
+        let response = server.anonymous(Method::GET, path).send().await.unwrap();
+        assert_eq!(response.status(), 401, "{path} is for Managers");
+    }
+}
+
+#[tokio::test]
+async fn addons_are_the_plugins_and_are_switched_at_start() {
+    let server = TestServer::start().await;
+    let (_, addons) = server.get_json("@addons").await;
+    let core = addons["items"].as_array().unwrap().iter().find(|a| a["id"] == "core").cloned().unwrap_or_default();
+    assert_eq!((&core["is_installed"], &core["@id"]), (&json!(true), &json!(server.url("@addons/core"))));
+    let response = server.admin(Method::POST, "@addons/navigation/uninstall").send().await.unwrap();
+    let error = assert_error(response, 400, "bad_request").await;
+    assert!(error["message"].as_str().unwrap().contains("--disable-plugins"), "{error}");
+}
+
+#[tokio::test]
+async fn upgrade_transactions_and_rules_answer_honestly() {
+    let server = TestServer::start().await;
+    let (_, upgrade) = server.get_json("@upgrade").await;
+    assert_eq!(upgrade["upgrade_steps"], json!({}));
+    let (status, ran) =
+        read(server.admin(Method::POST, "@upgrade").json(&json!({"dry_run": true})).send().await.unwrap()).await;
+    assert_eq!((status, &ran["upgraded"]), (200, &json!(false)));
+
+    server.create("", json!({"@type": "Document", "id": "neu", "title": "Neu"})).await;
+    let (_, transactions) = server.get_json("@transactions").await;
+    let newest = &transactions[0];
+    assert_eq!(newest["description"], "added /Plone/neu", "{transactions}");
+    assert!(newest["id"].is_string() && newest["time"].is_string());
+    let undo = server.admin(Method::PATCH, "@transactions").json(&json!({"transaction_ids": [newest["id"]]})).send();
+    let error = assert_error(undo.await.unwrap(), 400, "bad_request").await;
+    assert!(error["message"].as_str().unwrap().contains("Undo is not available"));
+
+    let (_, rules) = server.get_json("neu/@content-rules").await;
+    assert_eq!(rules["content-rules"]["assigned_rules"], json!([]));
+}
