@@ -24,6 +24,20 @@ impl Extensions {
         let mut values = self.values.write().unwrap_or_else(|poisoned| poisoned.into_inner());
         values.insert(TypeId::of::<T>(), value);
     }
+
+    /// The value of type `T`, made by `make` on first use (once, however many ask at once).
+    pub fn get_or_insert_with<T: Any + Send + Sync>(&self, make: impl FnOnce() -> Arc<T>) -> Arc<T> {
+        if let Some(value) = self.get::<T>() {
+            return value;
+        }
+        let mut values = self.values.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(value) = values.get(&TypeId::of::<T>()).cloned().and_then(|value| value.downcast::<T>().ok()) {
+            return value;
+        }
+        let value = make();
+        values.insert(TypeId::of::<T>(), value.clone());
+        value
+    }
 }
 
 #[cfg(test)]
@@ -38,5 +52,7 @@ mod tests {
         extensions.insert(Arc::new(7_u32));
         assert_eq!(extensions.get::<String>().as_deref().map(String::as_str), Some("engine"));
         assert_eq!(extensions.get::<u32>().as_deref(), Some(&7));
+        assert_eq!(*extensions.get_or_insert_with(|| Arc::new(9_u32)), 7, "an existing value stays");
+        assert_eq!(*extensions.get_or_insert_with(|| Arc::new(1_u8)), 1);
     }
 }

@@ -12,6 +12,7 @@ pub mod events;
 pub mod extensions;
 pub mod http;
 pub mod i18n;
+pub mod mail;
 pub mod ops;
 pub mod plugin;
 pub mod records;

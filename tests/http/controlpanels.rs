@@ -16,7 +16,6 @@ async fn panels_are_listed_for_managers_only() {
     }
     #[cfg(feature = "es-search")]
     assert!(ids.contains(&"search"));
-    #[cfg(feature = "easyform")]
     assert!(ids.contains(&"mail"));
     #[cfg(feature = "navigation")]
     assert!(ids.contains(&"navigation"));

@@ -107,7 +107,7 @@ async fn a_json_form_shows_its_fields_and_takes_valid_submissions_only() {
         json!({"name": "Anna Müller", "mail": "anna@example.org", "thema": "lob", "nachricht": "=1+1 Danke!",
                "rueckruf": true, "termin": "2026-12-01"})
     );
-    let outbox = sqlx::query("SELECT recipients, reply_to, subject, body FROM easyform_outbox")
+    let outbox = sqlx::query("SELECT recipients, reply_to, subject, body FROM mail_outbox")
         .fetch_all(server.app.store.pool())
         .await
         .unwrap();
@@ -203,7 +203,7 @@ async fn a_plone_model_round_trips_with_its_settings() {
     let (status, _) = read(server.admin(Method::POST, "anmeldung/@submit").json(&fine).send().await.unwrap()).await;
     assert_eq!(status, 200);
     let to: String =
-        sqlx::query("SELECT recipients FROM easyform_outbox").fetch_one(server.app.store.pool()).await.unwrap().get(0);
+        sqlx::query("SELECT recipients FROM mail_outbox").fetch_one(server.app.store.pool()).await.unwrap().get(0);
     assert_eq!(to, "rathaus@gemeinde.example");
 
     // A schema edited as JSON replaces the model.
@@ -272,49 +272,6 @@ async fn private_forms_take_no_anonymous_submissions_and_floods_get_429() {
     assert_error(response, 413, "payload_too_large").await;
 }
 
-/// A minimal SMTP server that accepts one message and hands over its DATA.
-async fn smtp_sink() -> (u16, tokio::sync::oneshot::Receiver<String>) {
-    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let (tx, rx) = tokio::sync::oneshot::channel();
-    tokio::spawn(async move {
-        let (socket, _) = listener.accept().await.unwrap();
-        let (read, mut write) = socket.into_split();
-        let mut lines = BufReader::new(read).lines();
-        write.write_all(b"220 sink ESMTP\r\n").await.unwrap();
-        let mut data = String::new();
-        let mut in_data = false;
-        while let Ok(Some(line)) = lines.next_line().await {
-            if in_data {
-                if line == "." {
-                    in_data = false;
-                    write.write_all(b"250 queued\r\n").await.unwrap();
-                } else {
-                    data.push_str(&line);
-                    data.push('\n');
-                }
-                continue;
-            }
-            let reply: &[u8] = match line.get(..4).unwrap_or_default().to_ascii_uppercase().as_str() {
-                "EHLO" | "HELO" => b"250 sink\r\n",
-                "DATA" => {
-                    in_data = true;
-                    b"354 go ahead\r\n"
-                }
-                "QUIT" => {
-                    write.write_all(b"221 bye\r\n").await.unwrap();
-                    break;
-                }
-                _ => b"250 ok\r\n",
-            };
-            write.write_all(reply).await.unwrap();
-        }
-        let _ = tx.send(data);
-    });
-    (port, rx)
-}
-
 #[tokio::test]
 async fn queued_mail_goes_out_over_smtp_once_a_server_is_set() {
     let server = TestServer::start().await;
@@ -323,7 +280,7 @@ async fn queued_mail_goes_out_over_smtp_once_a_server_is_set() {
                       "form.widgets.nachricht": "Gute Arbeit!"});
     let (status, _) = read(server.admin(Method::POST, "kontakt/@submit").json(&good).send().await.unwrap()).await;
     assert_eq!(status, 200);
-    let unsent = "SELECT COUNT(*) FROM easyform_outbox WHERE sent IS NULL";
+    let unsent = "SELECT COUNT(*) FROM mail_outbox WHERE sent IS NULL";
     let pool = server.app.store.pool().clone();
     let count = |sql: &'static str| {
         let pool = pool.clone();
@@ -332,7 +289,7 @@ async fn queued_mail_goes_out_over_smtp_once_a_server_is_set() {
     tokio::time::sleep(std::time::Duration::from_millis(2500)).await;
     assert_eq!(count(unsent).await, 1, "off by default: the mail waits in the outbox");
 
-    let (port, received) = smtp_sink().await;
+    let (port, received) = crate::support::smtp_sink().await;
     let settings = json!({"wcs.backend.mail.smtp_host": "127.0.0.1", "wcs.backend.mail.smtp_port": port,
                           "wcs.backend.mail.smtp_security": "none", "wcs.backend.mail.sender": "formular@gemeinde.example"});
     assert_eq!(server.admin(Method::PATCH, "@registry").json(&settings).send().await.unwrap().status(), 204);

@@ -118,6 +118,12 @@ async fn every_write_service_records_its_events() {
     let alias = json!({"items": [{"path": "/kurz"}]});
     walk.step(post.clone(), "@aliases", admin(post.clone(), "f/@aliases").json(&alias), &[]).await;
     walk.step(delete.clone(), "@aliases", admin(delete.clone(), "f/@aliases").json(&alias), &[]).await;
+    // Mail goes to the outbox, not into content.
+    let mail = json!({"to": "a@example.org", "subject": "S", "message": "M"});
+    walk.step(post.clone(), "@email-send", admin(post.clone(), "@email-send").json(&mail), &[]).await;
+    let contact = json!({"from": "a@example.org", "message": "M"});
+    walk.step(post.clone(), "@email-notification", admin(post.clone(), "@email-notification").json(&contact), &[])
+        .await;
     // With nothing to do or refused, these change nothing.
     walk.step(post.clone(), "@upgrade", admin(post.clone(), "@upgrade"), &[]).await;
     walk.refused(post.clone(), "@addons", admin(post.clone(), "@addons/navigation/uninstall")).await;

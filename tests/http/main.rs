@@ -29,6 +29,7 @@ mod controlpanels;
 mod directdownload;
 #[cfg(feature = "easyform")]
 mod easyform;
+mod email;
 mod errors;
 #[cfg(feature = "es-search")]
 mod es_search;

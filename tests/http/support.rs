@@ -216,3 +216,46 @@ pub async fn assert_error(response: Response, status: u16, code: &str) -> Value 
 pub fn uid(object: &Value) -> String {
     object["UID"].as_str().expect("UID string").to_owned()
 }
+
+/// A minimal SMTP server that accepts one message and hands over its DATA.
+pub async fn smtp_sink() -> (u16, tokio::sync::oneshot::Receiver<String>) {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    tokio::spawn(async move {
+        let (socket, _) = listener.accept().await.unwrap();
+        let (read, mut write) = socket.into_split();
+        let mut lines = BufReader::new(read).lines();
+        write.write_all(b"220 sink ESMTP\r\n").await.unwrap();
+        let mut data = String::new();
+        let mut in_data = false;
+        while let Ok(Some(line)) = lines.next_line().await {
+            if in_data {
+                if line == "." {
+                    in_data = false;
+                    write.write_all(b"250 queued\r\n").await.unwrap();
+                } else {
+                    data.push_str(&line);
+                    data.push('\n');
+                }
+                continue;
+            }
+            let reply: &[u8] = match line.get(..4).unwrap_or_default().to_ascii_uppercase().as_str() {
+                "EHLO" | "HELO" => b"250 sink\r\n",
+                "DATA" => {
+                    in_data = true;
+                    b"354 go ahead\r\n"
+                }
+                "QUIT" => {
+                    write.write_all(b"221 bye\r\n").await.unwrap();
+                    break;
+                }
+                _ => b"250 ok\r\n",
+            };
+            write.write_all(reply).await.unwrap();
+        }
+        let _ = tx.send(data);
+    });
+    (port, rx)
+}

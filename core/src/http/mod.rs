@@ -2,6 +2,7 @@
 //! batching, CORS and the server endpoint itself.
 
 mod batching;
+mod client_limiter;
 mod context;
 mod cors;
 mod error;
@@ -13,6 +14,7 @@ mod server;
 mod vhost;
 
 pub use batching::{Batch, MAX_BATCH_SIZE, batching_links, query_string};
+pub use client_limiter::ClientLimiter;
 pub use context::{Ctx, RequestInfo};
 pub use cors::CorsPolicy;
 pub use error::{ApiError, ApiResult, ErrorCode, FieldError};

@@ -15,6 +15,7 @@ mod content_write;
 mod controlpanels;
 mod copy;
 mod download;
+mod email;
 mod groups;
 mod images;
 mod linkintegrity;
@@ -137,9 +138,17 @@ fn services(r: &mut Registrar) {
         &controlpanels::LANGUAGE_PANEL,
         &controlpanels::DATE_AND_TIME_PANEL,
         &controlpanels::CONTENT_TYPES_PANEL,
+        &crate::mail::MAIL_PANEL,
     ] {
         r.control_panel(panel);
     }
+    for record in crate::mail::MAIL_RECORDS {
+        r.record(record);
+    }
+    r.record(&email::CONTACT_PER_MINUTE);
+    r.service(&email::EMAIL_SEND);
+    r.service(&email::EMAIL_NOTIFICATION);
+    r.on_start(&MAIL_SENDER);
     r.service(&linkintegrity::LINK_INTEGRITY);
     r.service(&translations::TRANSLATIONS);
     r.service(&aliases::ALIASES);
@@ -205,3 +214,14 @@ fn content(r: &mut Registrar) {
 }
 
 crate::plugin!(id: "core", depends_on: [], build: build);
+
+/// Starts sending the mail outbox.
+static MAIL_SENDER: crate::service::StartHook = crate::service::StartHook {
+    name: "mail sender",
+    run: |app| {
+        Box::pin(async move {
+            crate::mail::spawn(&app);
+            Ok(())
+        })
+    },
+};

@@ -215,7 +215,7 @@ impl Tx {
         Ok(())
     }
 
-    fn count(&self) {
+    pub(crate) fn count(&self) {
         self.store.count();
     }
 }

@@ -1,12 +1,11 @@
 //! EasyForm for wcs-backend: a content type `EasyForm` whose fields are a zope.schema model
 //! (collective.easyform's `fields_model` XML, or the same as JSON), `form_action` and
 //! `form_fields` in its JSON, `POST <form>/@submit` with validation, submissions kept in the
-//! plugin's own table (`@submissions`, also as CSV) and a mail outbox. Submitting is bounded:
+//! plugin's own table (`@submissions`, also as CSV) and mails queued in the server's outbox.
+//! Submitting is bounded:
 //! body size, per-field lengths, an optional honeypot field and a per-client rate limit.
 
 mod limiter;
-mod mail_panel;
-mod mailer;
 mod model;
 mod model_field;
 mod model_xml;
@@ -34,27 +33,15 @@ fn build(r: &mut Registrar) {
     r.permission(submissions::DOWNLOAD_SAVED_INPUT, submissions::DOWNLOAD_ROLES);
     r.service(&submissions::SUBMISSIONS);
     r.record(&limiter::SUBMISSIONS_PER_MINUTE);
-    for record in [
-        &mailer::SMTP_HOST,
-        &mailer::SMTP_PORT,
-        &mailer::SMTP_SECURITY,
-        &mailer::SMTP_USER,
-        &mailer::SMTP_PASSWORD,
-        &mailer::SENDER,
-    ] {
-        r.record(record);
-    }
-    r.control_panel(&mail_panel::MAIL_PANEL);
     r.on_start(&START);
 }
 
-/// Gives the application its submission limiter and starts the mail sender.
+/// Gives the application its submission limiter.
 static START: StartHook = StartHook {
     name: "easyform",
     run: |app| {
         Box::pin(async move {
             app.extensions.insert(Arc::new(limiter::Limiter::default()));
-            mailer::spawn(&app);
             Ok(())
         })
     },

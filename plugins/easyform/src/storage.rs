@@ -1,14 +1,16 @@
-//! The plugin's tables: submissions and the mail outbox, written in one transaction.
+//! The plugin's table of submissions; a submission's mail goes into the server's outbox in
+//! the same transaction.
 
 use serde_json::{Map, Value};
 use sqlx::Row;
 use wcs_core::app::App;
 use wcs_core::content::ContentObject;
 use wcs_core::http::ApiResult;
+use wcs_core::mail::Mail;
 use wcs_core::store::{Migration, Store, time_to_db};
 
 /// The tables' migrations, per backend.
-pub static MIGRATIONS: [Migration; 2] = [
+pub static MIGRATIONS: [Migration; 3] = [
     Migration {
         version: 1,
         description: "submissions and mail outbox",
@@ -21,19 +23,13 @@ pub static MIGRATIONS: [Migration; 2] = [
         sqlite: include_str!("../migrations/sqlite/0002_outbox_delivery.sql"),
         postgres: include_str!("../migrations/postgres/0002_outbox_delivery.sql"),
     },
+    Migration {
+        version: 3,
+        description: "mail moves to the server's outbox",
+        sqlite: include_str!("../migrations/sqlite/0003_core_outbox.sql"),
+        postgres: include_str!("../migrations/postgres/0003_core_outbox.sql"),
+    },
 ];
-
-/// A message the mail action queues.
-pub struct Mail {
-    /// Comma-separated addresses.
-    pub recipients: String,
-    /// The submitter's address, when the form asked for one.
-    pub reply_to: Option<String>,
-    /// The subject line.
-    pub subject: String,
-    /// Plain text.
-    pub body: String,
-}
 
 /// One stored submission.
 pub struct Submission {
@@ -58,18 +54,7 @@ pub async fn store(app: &App, form: &ContentObject, values: &Map<String, Value>,
         .await?;
     let id: i64 = row.try_get(0)?;
     if let Some(mail) = mail {
-        sqlx::query(
-            "INSERT INTO easyform_outbox (form_uid, created, recipients, reply_to, subject, body) \
-             VALUES ($1, $2, $3, $4, $5, $6)",
-        )
-        .bind(&form.uid)
-        .bind(&now)
-        .bind(&mail.recipients)
-        .bind(mail.reply_to.as_deref())
-        .bind(&mail.subject)
-        .bind(&mail.body)
-        .execute(tx.connection())
-        .await?;
+        tx.queue_mail(&format!("easyform:{}", form.uid), &mail).await?;
     }
     tx.commit().await?;
     Ok(id)
@@ -102,54 +87,4 @@ pub async fn page(store: &Store, form_uid: &str, offset: i64, limit: i64) -> Api
         })
         .collect::<Result<Vec<_>, sqlx::Error>>()?;
     Ok((submissions, total))
-}
-
-/// Delivery bookkeeping of outbox messages.
-pub struct DeliveryState;
-
-impl DeliveryState {
-    /// Takes message `id` until `until`, unless another sender holds it or it is done.
-    pub async fn claim(
-        store: &Store,
-        id: i64,
-        now: chrono::DateTime<chrono::Utc>,
-        until: chrono::DateTime<chrono::Utc>,
-    ) -> ApiResult<bool> {
-        let claimed = sqlx::query(
-            "UPDATE easyform_outbox SET claimed_until = $1 \
-             WHERE id = $2 AND sent IS NULL AND failed IS NULL AND (claimed_until IS NULL OR claimed_until < $3)",
-        )
-        .bind(time_to_db(until))
-        .bind(id)
-        .bind(time_to_db(now))
-        .execute(store.pool())
-        .await?;
-        Ok(claimed.rows_affected() == 1)
-    }
-
-    /// Marks message `id` sent.
-    pub async fn sent(store: &Store, id: i64) -> ApiResult<()> {
-        sqlx::query("UPDATE easyform_outbox SET sent = $1, attempts = attempts + 1, last_error = NULL WHERE id = $2")
-            .bind(time_to_db(chrono::Utc::now()))
-            .bind(id)
-            .execute(store.pool())
-            .await?;
-        Ok(())
-    }
-
-    /// Counts a failed attempt (the claim runs out, so it is retried) and gives up after
-    /// `max_attempts`.
-    pub async fn failed_attempt(store: &Store, id: i64, problem: &str, max_attempts: i64) -> ApiResult<()> {
-        sqlx::query(
-            "UPDATE easyform_outbox SET attempts = attempts + 1, last_error = $1, \
-             failed = CASE WHEN attempts + 1 >= $2 THEN $3 ELSE NULL END WHERE id = $4",
-        )
-        .bind(problem)
-        .bind(max_attempts)
-        .bind(time_to_db(chrono::Utc::now()))
-        .bind(id)
-        .execute(store.pool())
-        .await?;
-        Ok(())
-    }
 }

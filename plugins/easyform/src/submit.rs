@@ -6,12 +6,13 @@
 use crate::limiter::{Limiter, SUBMISSIONS_PER_MINUTE};
 use crate::model::{FieldType, FormField};
 use crate::serializer::form_fields;
-use crate::storage::{Mail, store};
+use crate::storage::store;
 use crate::validate::validate;
 use serde_json::{Map, Value, json};
 use std::time::Instant;
 use wcs_core::content::ContentObject;
 use wcs_core::http::{ApiError, ApiResult, Ctx, ErrorCode, json};
+use wcs_core::mail::Mail;
 use wcs_core::poem_reexports::{Method, Response};
 use wcs_core::security::{Csrf, Permission};
 use wcs_core::service::{ContentKind, Service};
@@ -38,7 +39,7 @@ async fn submit(ctx: Ctx) -> ApiResult<Response> {
     }
     if let (Some(client), Some(limiter)) = (ctx.request.peer, ctx.app.extensions.get::<Limiter>()) {
         let limit = ctx.app.record_value(&SUBMISSIONS_PER_MINUTE).await?.as_u64().unwrap_or(0);
-        if let Err(wait) = limiter.admit(client, u32::try_from(limit).unwrap_or(u32::MAX), Instant::now()) {
+        if let Err(wait) = limiter.0.admit(client, u32::try_from(limit).unwrap_or(u32::MAX), Instant::now()) {
             return Err(ApiError::new(ErrorCode::TooManyRequests, "Too many submissions; please try again later.")
                 .with_header("Retry-After", wait.to_string()));
         }

@@ -4,72 +4,18 @@
 //! instances sharing a database do not send it twice), sends it, and marks it sent; a failure
 //! is retried later, up to five attempts, and the last error is kept with the message.
 
-use crate::storage::DeliveryState;
+use super::delivery::DeliveryState;
+use super::{SENDER, SMTP_HOST, SMTP_PASSWORD, SMTP_PORT, SMTP_SECURITY, SMTP_USER};
+use crate::app::App;
+use crate::http::{ApiError, ApiResult};
+use crate::store::time_to_db;
 use lettre::message::{Mailbox, header::ContentType};
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
-use serde_json::{Value, json};
+use serde_json::Value;
 use sqlx::Row;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
-use wcs_core::app::App;
-use wcs_core::http::{ApiError, ApiResult};
-use wcs_core::records::{RecordDef, RecordKind};
-use wcs_core::store::time_to_db;
-
-/// The SMTP server; empty keeps mail in the outbox.
-pub static SMTP_HOST: RecordDef = RecordDef {
-    name: "wcs.backend.mail.smtp_host",
-    title: "SMTP server",
-    description: "Host name of the server form mails are sent through; empty: mails stay queued.",
-    kind: RecordKind::Text,
-    default: || json!(""),
-};
-
-/// The SMTP port.
-pub static SMTP_PORT: RecordDef = RecordDef {
-    name: "wcs.backend.mail.smtp_port",
-    title: "SMTP port",
-    description: "587 for STARTTLS, 465 for TLS, 25 for plain relays.",
-    kind: RecordKind::Int,
-    default: || json!(587),
-};
-
-/// How the connection is protected.
-pub static SMTP_SECURITY: RecordDef = RecordDef {
-    name: "wcs.backend.mail.smtp_security",
-    title: "SMTP security",
-    description: "starttls (default), tls, or none (only for a relay on the same host or network).",
-    kind: RecordKind::Text,
-    default: || json!("starttls"),
-};
-
-/// Login name at the server; empty for none.
-pub static SMTP_USER: RecordDef = RecordDef {
-    name: "wcs.backend.mail.smtp_user",
-    title: "SMTP user",
-    description: "Login at the SMTP server; empty: no login.",
-    kind: RecordKind::Text,
-    default: || json!(""),
-};
-
-/// Password at the server.
-pub static SMTP_PASSWORD: RecordDef = RecordDef {
-    name: "wcs.backend.mail.smtp_password",
-    title: "SMTP password",
-    description: "Password of the SMTP user (readable by Managers through @registry).",
-    kind: RecordKind::Text,
-    default: || json!(""),
-};
-
-/// The sender of form mails.
-pub static SENDER: RecordDef = RecordDef {
-    name: "wcs.backend.mail.sender",
-    title: "Sender address",
-    description: "From address of form mails; replies go to the submitter where the form asks for an address.",
-    kind: RecordKind::Text,
-    default: || json!("noreply@localhost"),
-};
 
 /// How often the outbox is looked at.
 const POLL: Duration = Duration::from_secs(2);
@@ -88,7 +34,7 @@ pub fn spawn(app: &Arc<App>) {
             tokio::time::sleep(POLL).await;
             let Some(app) = app.upgrade() else { return };
             if let Err(err) = send_due(&app).await {
-                tracing::warn!(%err, "sending form mail failed; retrying later");
+                tracing::warn!(%err, "sending mail failed; retrying later");
             }
         }
     });
@@ -108,7 +54,7 @@ pub async fn send_due(app: &App) -> ApiResult<usize> {
     }
     let now = chrono::Utc::now();
     let due = sqlx::query(
-        "SELECT id, recipients, reply_to, subject, body FROM easyform_outbox \
+        "SELECT id, recipients, reply_to, subject, body FROM mail_outbox \
          WHERE sent IS NULL AND failed IS NULL AND (claimed_until IS NULL OR claimed_until < $1) ORDER BY id LIMIT $2",
     )
     .bind(time_to_db(now))
@@ -136,7 +82,7 @@ pub async fn send_due(app: &App) -> ApiResult<usize> {
                 sent += 1;
             }
             Err(problem) => {
-                tracing::warn!(id, %problem, "form mail not sent");
+                tracing::warn!(id, %problem, "mail not sent");
                 DeliveryState::failed_attempt(&store, id, &problem, MAX_ATTEMPTS).await?;
             }
         }

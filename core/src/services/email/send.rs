@@ -1,0 +1,47 @@
+//! `POST <site>/@email-send {"to", "from"?, "name"?, "subject", "message"}`: a Manager's mail
+//! to anyone, queued in the outbox (204). Replies go to `from` when given.
+
+use super::{MAX_MESSAGE, MAX_SUBJECT, address, text};
+use crate::http::{ApiError, ApiResult, Ctx};
+use crate::mail::Mail;
+use crate::security::{Csrf, Permission};
+use crate::service::{ContentKind, Service};
+use poem::Response;
+use poem::http::{Method, StatusCode};
+use serde_json::json;
+
+/// The service.
+pub static EMAIL_SEND: Service = Service {
+    method: Method::POST,
+    name: "@email-send",
+    kind: ContentKind::Type("Plone Site"),
+    permission: Permission::MANAGE_PORTAL,
+    csrf: Csrf::Cookie,
+    summary: "Send a mail: {to, from?, name?, subject, message}; queued in the outbox (204)",
+    request_schema: Some(|| {
+        json!({"type": "object", "required": ["to", "subject", "message"], "properties": {
+            "to": {"type": "string"}, "from": {"type": "string"}, "name": {"type": "string"},
+            "subject": {"type": "string"}, "message": {"type": "string"}}})
+    }),
+    response_schema: None,
+    handler: |ctx| Box::pin(send(ctx)),
+};
+
+async fn send(ctx: Ctx) -> ApiResult<Response> {
+    let body = ctx.json_body()?;
+    let mut errors = Vec::new();
+    let to = address(&body, "to", true, &mut errors);
+    let from = address(&body, "from", false, &mut errors);
+    let name = text(&body, "name", false, 200, true, &mut errors);
+    let subject = text(&body, "subject", true, MAX_SUBJECT, true, &mut errors);
+    let message = text(&body, "message", true, MAX_MESSAGE, false, &mut errors);
+    let Some(to) = to.filter(|_| errors.is_empty()) else {
+        return Err(ApiError::validation(errors));
+    };
+    let signature = if name.is_empty() { String::new() } else { format!("\n\n-- \n{name}") };
+    let mail = Mail { recipients: to, reply_to: from, subject, body: format!("{message}{signature}") };
+    let mut tx = ctx.app.store.begin().await?;
+    tx.queue_mail("email-send", &mail).await?;
+    tx.commit().await?;
+    Ok(Response::builder().status(StatusCode::NO_CONTENT).finish())
+}
