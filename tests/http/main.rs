@@ -43,6 +43,7 @@ mod locking;
 mod move_copy;
 #[cfg(feature = "navigation")]
 mod navigation;
+mod password_reset;
 mod permission_matrix;
 mod plone_shapes;
 mod plugins;

@@ -13,6 +13,7 @@ mod password;
 mod permission;
 mod policy;
 mod principal;
+mod reset_token;
 mod tokens;
 
 pub use access::{AUTHENTICATED_GROUP, Access};
@@ -125,6 +126,17 @@ impl Security {
     /// Whether `candidate` is the CSRF token of `principal`.
     pub fn verify_csrf(&self, principal: &Principal, candidate: &str) -> bool {
         csrf::verify(&self.secrets.csrf, principal.actor(), candidate)
+    }
+
+    /// A password-reset token for a user with `password_hash` (empty for none), valid until
+    /// `expires` (Unix seconds).
+    pub fn reset_token(&self, user_id: &str, password_hash: &str, expires: i64) -> String {
+        reset_token::issue(&self.secrets.jwt, user_id, password_hash, expires)
+    }
+
+    /// Whether `token` resets the password of a user who has `password_hash` now.
+    pub fn verify_reset_token(&self, user_id: &str, password_hash: &str, token: &str, now: i64) -> bool {
+        reset_token::verify(&self.secrets.jwt, user_id, password_hash, token, now)
     }
 
     /// Forgets cached users and credentials, after any change to principals.

@@ -5,6 +5,7 @@ pub mod delete;
 pub mod get;
 pub mod patch;
 pub mod post;
+mod reset_password;
 
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError};
 use crate::security::{Permission, hash_password};

@@ -1,4 +1,6 @@
-//! `POST @users`: create a user.
+//! `POST @users`: create a user (Manage users); `POST @users/<id>/reset-password` resets a
+//! password (see [`super::reset_password`]), which visitors may ask for, so the service itself
+//! is open and creating checks its permission here.
 
 use super::{hash, password};
 use crate::app::SITE_TYPE;
@@ -16,17 +18,20 @@ pub static USERS_POST: Service = Service {
     method: Method::POST,
     name: "@users",
     kind: ContentKind::Type(SITE_TYPE),
-    permission: Permission::MANAGE_USERS,
+    permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "Create a user",
+    summary: "Create a user (Manage users); POST @users/<id>/reset-password: mail a reset link (no body), \
+              set a password with {reset_token, new_password} or change it with {old_password, new_password}",
     request_schema: None,
     response_schema: None,
     handler: |ctx| Box::pin(post(ctx)),
 };
 
 async fn post(ctx: Ctx) -> ApiResult<Response> {
-    if !ctx.subpath.is_empty() {
-        return Err(ApiError::not_found(&ctx.request.service_url));
+    match ctx.subpath.as_slice() {
+        [] => ctx.check(Permission::MANAGE_USERS)?,
+        [id, action] if action == "reset-password" => return super::reset_password::reset(&ctx, id).await,
+        _ => return Err(ApiError::not_found(&ctx.request.service_url)),
     }
     let body = ctx.json_body()?;
     let mut errors = Vec::new();

@@ -1,0 +1,131 @@
+//! `POST @users/<id>/reset-password`, as plone.restapi has it:
+//! - without a body (anyone, Volto's "forgot password"): mails the user a link with a token,
+//!   valid for a day and for one reset; the answer is the same whether the user exists or not,
+//!   so it tells nobody which accounts exist; limited per client;
+//! - `{"reset_token", "new_password"}` (anyone holding the token): sets the password;
+//! - `{"old_password", "new_password"}` (the user, or a Manager without the old one): changes it.
+
+use super::{MIN_PASSWORD, hash, require_self_or_manager};
+use crate::http::{ApiError, ApiResult, ClientLimiter, Ctx, ErrorCode, FieldError};
+use crate::mail::Mail;
+use crate::security::{Permission, verify_password};
+use crate::services::principal_forms::site_url;
+use crate::store::StoredPrincipal;
+use poem::Response;
+use poem::http::StatusCode;
+use serde_json::{Map, Value};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// How long a reset link works.
+const VALID_FOR: i64 = 24 * 3600;
+/// Reset mails one client may ask for per minute.
+const REQUESTS_PER_MINUTE: u32 = 5;
+
+/// The reset requests' own counts.
+#[derive(Default)]
+struct ResetLimiter(ClientLimiter);
+
+/// Handles the three forms for user `id`.
+pub async fn reset(ctx: &Ctx, id: &str) -> ApiResult<Response> {
+    let body = ctx.optional_json_body()?;
+    let user = ctx.app.store.principal(id).await?.filter(|p| p.kind == "user");
+    let text = |key: &str| body.get(key).and_then(Value::as_str).map(str::to_owned);
+    match (text("reset_token"), text("old_password")) {
+        (Some(token), _) => with_token(ctx, user, &token, &body).await,
+        (None, Some(old)) => with_old_password(ctx, user, id, &old, &body).await,
+        (None, None) => send_link(ctx, user).await,
+    }
+}
+
+fn no_content() -> Response {
+    Response::builder().status(StatusCode::NO_CONTENT).finish()
+}
+
+fn new_password(body: &Map<String, Value>) -> ApiResult<String> {
+    match body.get("new_password").and_then(Value::as_str) {
+        Some(p) if p.chars().count() >= MIN_PASSWORD && p.len() <= 1000 => Ok(p.to_owned()),
+        _ => Err(ApiError::validation(vec![FieldError::new(
+            "new_password",
+            format!("The new password must have at least {MIN_PASSWORD} characters."),
+        )])),
+    }
+}
+
+async fn save(ctx: &Ctx, mut user: StoredPrincipal, password: &str) -> ApiResult<Response> {
+    user.password_hash = Some(hash(password)?);
+    let mut tx = ctx.app.store.begin().await?;
+    tx.update_principal(&user).await?;
+    tx.commit().await?;
+    ctx.app.security.forget_credentials();
+    Ok(no_content())
+}
+
+async fn with_token(
+    ctx: &Ctx,
+    user: Option<StoredPrincipal>,
+    token: &str,
+    body: &Map<String, Value>,
+) -> ApiResult<Response> {
+    let password = new_password(body)?;
+    let now = chrono::Utc::now().timestamp();
+    let valid = user.as_ref().is_some_and(|u| {
+        ctx.app.security.verify_reset_token(&u.id, u.password_hash.as_deref().unwrap_or_default(), token, now)
+    });
+    match user {
+        Some(user) if valid => save(ctx, user, &password).await,
+        _ => Err(ApiError::validation(vec![FieldError::new(
+            "reset_token",
+            "This reset link is not valid (any more): ask for a new one.",
+        )])),
+    }
+}
+
+async fn with_old_password(
+    ctx: &Ctx,
+    user: Option<StoredPrincipal>,
+    id: &str,
+    old: &str,
+    body: &Map<String, Value>,
+) -> ApiResult<Response> {
+    require_self_or_manager(ctx, id)?;
+    let user = user.ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("User '{id}' could not be found.")))?;
+    let password = new_password(body)?;
+    let is_own = ctx.principal.user_id() == Some(id);
+    let matches = user.password_hash.as_deref().is_some_and(|h| verify_password(old, h));
+    if is_own && !matches && !ctx.allows(Permission::MANAGE_USERS) {
+        return Err(ApiError::validation(vec![FieldError::new("old_password", "The old password is wrong.")]));
+    }
+    save(ctx, user, &password).await
+}
+
+async fn send_link(ctx: &Ctx, user: Option<StoredPrincipal>) -> ApiResult<Response> {
+    if let Some(client) = ctx.request.peer {
+        let limiter = ctx.app.extensions.get_or_insert_with(|| Arc::new(ResetLimiter::default()));
+        if let Err(wait) = limiter.0.admit(client, REQUESTS_PER_MINUTE, Instant::now()) {
+            return Err(ApiError::new(ErrorCode::TooManyRequests, "Too many reset requests; please try again later.")
+                .with_header("Retry-After", wait.to_string()));
+        }
+    }
+    let Some(user) = user.filter(|u| !u.email.trim().is_empty()) else {
+        return Ok(no_content());
+    };
+    let expires = chrono::Utc::now().timestamp() + VALID_FOR;
+    let token = ctx.app.security.reset_token(&user.id, user.password_hash.as_deref().unwrap_or_default(), expires);
+    let site = site_url(ctx);
+    let link = format!("{site}/passwordreset/{token}?userid={}", user.id);
+    let mail = Mail {
+        recipients: user.email.clone(),
+        reply_to: None,
+        subject: "Password reset".to_owned(),
+        body: format!(
+            "Someone asked to reset the password of '{}' at {site}.\n\nTo set a new password, open this link \
+             within a day:\n{link}\n\nIf it was not you, ignore this message; your password stays as it is.",
+            user.id
+        ),
+    };
+    let mut tx = ctx.app.store.begin().await?;
+    tx.queue_mail("reset-password", &mail).await?;
+    tx.commit().await?;
+    Ok(no_content())
+}
