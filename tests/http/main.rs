@@ -60,6 +60,7 @@ mod round_trip;
 mod search;
 #[cfg(feature = "es-search")]
 mod search_cluster;
+mod security_panel;
 mod sharing_trash;
 mod site_actions;
 mod summary_metadata;

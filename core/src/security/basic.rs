@@ -102,7 +102,12 @@ impl CredentialCache {
         if let Some(user) = self.credentials.get(&key) {
             return Ok(Some(user));
         }
-        let Some(stored) = store.principal_by_login(login).await? else {
+        let stored = match store.principal_by_login(login).await? {
+            Some(stored) => Some(stored),
+            None if login.contains('@') && email_logins(store).await? => store.principal_by_email(login).await?,
+            None => None,
+        };
+        let Some(stored) = stored else {
             return Ok(None);
         };
         let Some(hash) = stored.password_hash.clone() else {
@@ -136,4 +141,10 @@ impl CredentialCache {
         self.credentials.clear();
         self.users.clear();
     }
+}
+
+/// Whether the security panel lets users log in with their e-mail address.
+async fn email_logins(store: &Store) -> ApiResult<bool> {
+    let values = store.record_values(&[&super::settings::USE_EMAIL_AS_LOGIN]).await?;
+    Ok(values.first().and_then(serde_json::Value::as_bool).unwrap_or(false))
 }

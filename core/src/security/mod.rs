@@ -14,6 +14,7 @@ mod permission;
 mod policy;
 mod principal;
 mod reset_token;
+pub mod settings;
 mod tokens;
 
 pub use access::{AUTHENTICATED_GROUP, Access};

@@ -139,9 +139,12 @@ fn services(r: &mut Registrar) {
         &controlpanels::DATE_AND_TIME_PANEL,
         &controlpanels::CONTENT_TYPES_PANEL,
         &crate::mail::MAIL_PANEL,
+        &crate::security::settings::SECURITY_PANEL,
     ] {
         r.control_panel(panel);
     }
+    r.record(&crate::security::settings::ENABLE_SELF_REG);
+    r.record(&crate::security::settings::USE_EMAIL_AS_LOGIN);
     for record in crate::mail::MAIL_RECORDS {
         r.record(record);
     }

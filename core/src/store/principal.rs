@@ -115,6 +115,21 @@ impl Store {
         Ok(self.with_groups(found.into_iter().collect()).await?.pop())
     }
 
+    /// The one user with this e-mail address (any case), with groups; `None` when none or
+    /// several have it, since a login must name one account.
+    pub async fn principal_by_email(&self, email: &str) -> Result<Option<StoredPrincipal>, sqlx::Error> {
+        self.count();
+        let sql = format!(
+            "SELECT {PRINCIPAL_COLUMNS} FROM principal p WHERE LOWER(p.email) = LOWER($1) AND p.kind = 'user' LIMIT 2"
+        );
+        let rows = sqlx::query(AssertSqlSafe(sql)).bind(email).fetch_all(&self.pool).await?;
+        if rows.len() != 1 || email.trim().is_empty() {
+            return Ok(None);
+        }
+        let found = rows.iter().map(principal_from_row).collect::<Result<Vec<_>, _>>()?;
+        Ok(self.with_groups(found).await?.pop())
+    }
+
     /// A user or group by id, with groups.
     pub async fn principal(&self, id: &str) -> Result<Option<StoredPrincipal>, sqlx::Error> {
         self.count();

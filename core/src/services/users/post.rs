@@ -1,6 +1,7 @@
-//! `POST @users`: create a user (Manage users); `POST @users/<id>/reset-password` resets a
-//! password (see [`super::reset_password`]), which visitors may ask for, so the service itself
-//! is open and creating checks its permission here.
+//! `POST @users`: create a user (Manage users, or anyone while self-registration is on, who
+//! then gets a Member account without further roles); `POST @users/<id>/reset-password` resets
+//! a password (see [`super::reset_password`]), which visitors may ask for, so the service
+//! itself is open and creating checks its permission here.
 
 use super::{hash, password};
 use crate::app::SITE_TYPE;
@@ -29,10 +30,13 @@ pub static USERS_POST: Service = Service {
 
 async fn post(ctx: Ctx) -> ApiResult<Response> {
     match ctx.subpath.as_slice() {
+        [] if ctx.allows(Permission::MANAGE_USERS) => {}
+        [] if self_registration(&ctx).await? => {}
         [] => ctx.check(Permission::MANAGE_USERS)?,
         [id, action] if action == "reset-password" => return super::reset_password::reset(&ctx, id).await,
         _ => return Err(ApiError::not_found(&ctx.request.service_url)),
     }
+    let may_give_roles = ctx.allows(Permission::MANAGE_USERS);
     let body = ctx.json_body()?;
     let mut errors = Vec::new();
     let id = match body.get("username").or_else(|| body.get("id")) {
@@ -47,6 +51,10 @@ async fn post(ctx: Ctx) -> ApiResult<Response> {
         StoredPrincipal { id: id.clone(), kind: "user".into(), login: Some(id.clone()), ..Default::default() };
     apply_text(&body, &mut user, &mut errors);
     user.roles = match body.get("roles") {
+        Some(_) if !may_give_roles => {
+            errors.push(FieldError::new("roles", "Roles are given by those who manage users."));
+            Vec::new()
+        }
         Some(value) => parse_roles(&ctx, value, &mut errors).unwrap_or_default(),
         None => vec!["Member".to_owned()],
     };
@@ -74,4 +82,10 @@ async fn post(ctx: Ctx) -> ApiResult<Response> {
         response.headers_mut().insert("location", location);
     }
     Ok(response)
+}
+
+/// Whether visitors may register themselves (the security panel's setting).
+async fn self_registration(ctx: &Ctx) -> ApiResult<bool> {
+    let value = ctx.app.record_value(&crate::security::settings::ENABLE_SELF_REG).await?;
+    Ok(value.as_bool().unwrap_or(false))
 }
