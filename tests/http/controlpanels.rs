@@ -85,6 +85,17 @@ async fn the_content_types_panel_lists_the_types() {
     assert_eq!(panel["data"], json!({}));
 }
 
+#[cfg(feature = "versioning")]
+#[tokio::test]
+async fn the_versioning_panel_lists_the_versioned_types() {
+    let server = TestServer::start().await;
+    let (status, panel) = server.get_json("@controlpanels/versioning").await;
+    assert_eq!(status, 200, "{panel}");
+    let ids: Vec<&str> = panel["items"].as_array().unwrap().iter().map(|t| t["id"].as_str().unwrap()).collect();
+    assert!(ids.contains(&"Document") && ids.contains(&"ContentPage") && !ids.contains(&"Folder"), "{ids:?}");
+    assert_eq!(panel["items"][0]["max_versions"], 10);
+}
+
 #[cfg(feature = "navigation")]
 #[tokio::test]
 async fn plugin_panels_save_their_records() {

@@ -12,6 +12,7 @@ mod compare;
 mod component;
 mod history;
 mod items;
+mod panel;
 mod permissions;
 mod render;
 mod restore;
@@ -66,6 +67,7 @@ fn build(r: &mut Registrar) {
     r.service(&versions::delete::DELETE);
     r.component(&component::VERSIONS_COMPONENT);
     r.service(&history::HISTORY);
+    r.control_panel(&panel::VERSIONING_PANEL);
     for service in views::SERVICES {
         r.service(service);
     }
