@@ -162,3 +162,24 @@ async fn principal_search_hides_authenticated_users_from_non_managers() {
     assert_error(server.anonymous(Method::GET, "@principals?search=c").send().await.unwrap(), 401, "unauthorized")
         .await;
 }
+
+/// Volto's user and group panels send roles as `{"<role>": true|false}`: given and taken from
+/// what the principal has.
+#[tokio::test]
+async fn roles_in_object_form_give_and_take() {
+    let server = TestServer::start().await;
+    server.user("ute", &["Member", "Reviewer"], &[]).await;
+    let body = json!({"roles": {"Editor": true, "Reviewer": false}});
+    assert_eq!(server.admin(Method::PATCH, "@users/ute").json(&body).send().await.unwrap().status(), 204);
+    let (_, ute) = server.get_json("@users/ute").await;
+    let mut roles: Vec<&str> = ute["roles"].as_array().unwrap().iter().map(|r| r.as_str().unwrap()).collect();
+    roles.sort_unstable();
+    assert_eq!(roles, ["Editor", "Member"]);
+    let bad = json!({"roles": {"Editor": "ja"}});
+    let response = server.admin(Method::PATCH, "@users/ute").json(&bad).send().await.unwrap();
+    crate::support::assert_error(response, 400, "validation_failed").await;
+    let group = json!({"roles": {"Reader": true}});
+    assert_eq!(server.admin(Method::PATCH, "@groups/Reviewers").json(&group).send().await.unwrap().status(), 204);
+    let (_, reviewers) = server.get_json("@groups/Reviewers").await;
+    assert!(reviewers["roles"].as_array().unwrap().contains(&json!("Reader")), "{reviewers}");
+}

@@ -126,26 +126,36 @@ pub fn apply_text(body: &Map<String, Value>, principal: &mut StoredPrincipal, er
     }
 }
 
-/// Reads `roles`; only Managers may hand out the Manager role.
-pub fn parse_roles(ctx: &Ctx, value: &Value, errors: &mut Vec<FieldError>) -> Option<Vec<String>> {
-    let Some(items) = value.as_array() else {
-        errors.push(FieldError::new("roles", "Expected a list of role names."));
-        return None;
+/// The roles a request sets: a list replaces them; plone.restapi's object form
+/// `{"<role>": true|false}` (what Volto's user and group panels send) gives and takes roles
+/// from `current`. Only Managers give the Manager role.
+pub fn parse_roles(ctx: &Ctx, value: &Value, current: &[String], errors: &mut Vec<FieldError>) -> Option<Vec<String>> {
+    let expected = "Expected a list of role names or {\"<role>\": true|false}.";
+    let changes: Vec<(String, bool)> = match value {
+        Value::Array(items) => items.iter().map(|item| (item.as_str().unwrap_or_default().to_owned(), true)).collect(),
+        Value::Object(map) => map.iter().map(|(role, on)| (role.clone(), on.as_bool().unwrap_or(true))).collect(),
+        _ => {
+            errors.push(FieldError::new("roles", expected));
+            return None;
+        }
     };
-    let mut roles = Vec::new();
-    for item in items {
-        match item.as_str() {
-            Some(role) if ASSIGNABLE_ROLES.contains(&role) => {
-                if role == "Manager" && !ctx.principal.has_role("Manager") {
-                    errors.push(FieldError::new("roles", "Only Managers may give the Manager role."));
-                } else if !roles.iter().any(|r| r == role) {
-                    roles.push(role.to_owned());
-                }
-            }
-            _ => errors.push(FieldError::new(
-                "roles",
-                format!("Unknown role {item}; use one of {}.", ASSIGNABLE_ROLES.join(", ")),
-            )),
+    if let Value::Object(map) = value
+        && map.values().any(|on| !on.is_boolean())
+    {
+        errors.push(FieldError::new("roles", expected));
+        return None;
+    }
+    let mut roles: Vec<String> = if value.is_object() { current.to_vec() } else { Vec::new() };
+    for (role, on) in changes {
+        if !ASSIGNABLE_ROLES.contains(&role.as_str()) {
+            let known = ASSIGNABLE_ROLES.join(", ");
+            errors.push(FieldError::new("roles", format!("Unknown role '{role}'; use one of {known}.")));
+        } else if !on {
+            roles.retain(|r| *r != role);
+        } else if role == "Manager" && !current.contains(&role) && !ctx.principal.has_role("Manager") {
+            errors.push(FieldError::new("roles", "Only Managers may give the Manager role."));
+        } else if !roles.contains(&role) {
+            roles.push(role);
         }
     }
     Some(roles)

@@ -31,7 +31,7 @@ async fn patch(ctx: Ctx) -> ApiResult<Response> {
     let mut errors = Vec::new();
     apply_text(&body, &mut group, &mut errors);
     if let Some(roles) = body.get("roles") {
-        group.roles = parse_roles(&ctx, roles, &mut errors).unwrap_or_default();
+        group.roles = parse_roles(&ctx, roles, &group.roles, &mut errors).unwrap_or_default();
     }
     let members = membership_changes(&ctx, body.get("users"), &mut errors).await?;
     finish(errors)?;

@@ -36,7 +36,7 @@ async fn post(ctx: Ctx) -> ApiResult<Response> {
         StoredPrincipal { id: id.clone(), kind: "group".into(), fullname: id.clone(), ..Default::default() };
     apply_text(&body, &mut group, &mut errors);
     if let Some(roles) = body.get("roles") {
-        group.roles = parse_roles(&ctx, roles, &mut errors).unwrap_or_default();
+        group.roles = parse_roles(&ctx, roles, &[], &mut errors).unwrap_or_default();
     }
     let members = membership_changes(&ctx, body.get("users"), &mut errors).await?;
     finish(errors)?;

@@ -52,7 +52,7 @@ async fn patch(ctx: Ctx) -> ApiResult<Response> {
     apply_text(&body, &mut user, &mut errors);
     if let Some(roles) = body.get("roles") {
         if ctx.allows(Permission::MANAGE_USERS) {
-            user.roles = parse_roles(&ctx, roles, &mut errors).unwrap_or_default();
+            user.roles = parse_roles(&ctx, roles, &user.roles, &mut errors).unwrap_or_default();
         } else {
             errors.push(FieldError::new("roles", "Only user managers may change roles."));
         }

@@ -55,7 +55,7 @@ async fn post(ctx: Ctx) -> ApiResult<Response> {
             errors.push(FieldError::new("roles", "Roles are given by those who manage users."));
             Vec::new()
         }
-        Some(value) => parse_roles(&ctx, value, &mut errors).unwrap_or_default(),
+        Some(value) => parse_roles(&ctx, value, &[], &mut errors).unwrap_or_default(),
         None => vec!["Member".to_owned()],
     };
     let password = password(&body, &mut errors);
