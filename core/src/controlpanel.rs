@@ -28,6 +28,9 @@ pub struct PanelField {
     pub name: &'static str,
     /// Where the value lives.
     pub source: PanelSource,
+    /// A widget for Volto's form (`textarea` for multi-line text), when the value's kind alone
+    /// does not say it.
+    pub widget: Option<&'static str>,
 }
 
 /// Where a panel field's value is read from and written to.
@@ -63,6 +66,14 @@ impl ControlPanelDef {
 
 impl PanelField {
     fn schema(&self) -> Value {
+        let mut schema = self.source_schema();
+        if let Some(widget) = self.widget {
+            schema["widget"] = json!(widget);
+        }
+        schema
+    }
+
+    fn source_schema(&self) -> Value {
         match self.source {
             PanelSource::Record(record) => {
                 let (kind, factory) = record.kind.schema_type();

@@ -11,7 +11,7 @@ async fn panels_are_listed_for_managers_only() {
     assert_eq!(status, 200, "{panels}");
     let ids: Vec<&str> =
         panels.as_array().unwrap().iter().map(|p| p["@id"].as_str().unwrap().rsplit('/').next().unwrap()).collect();
-    for id in ["site", "language", "date-and-time", "dexterity-types"] {
+    for id in ["site", "language", "date-and-time", "dexterity-types", "security", "usergroup", "mail"] {
         assert!(ids.contains(&id), "{id} in {ids:?}");
     }
     #[cfg(feature = "es-search")]
@@ -36,6 +36,7 @@ async fn the_site_panel_reads_and_saves_the_title_and_records() {
     assert_eq!(panel["@id"], json!(server.url("@controlpanels/site")));
     assert_eq!(panel["schema"]["fieldsets"][0]["fields"], json!(["site_title", "site_logo", "robots_txt"]));
     assert_eq!(panel["schema"]["properties"]["site_logo"]["type"], "string");
+    assert_eq!(panel["schema"]["properties"]["robots_txt"]["widget"], "textarea", "several lines");
     assert!(panel["data"]["robots_txt"].as_str().unwrap().contains("User-agent"), "defaults: {panel}");
 
     let body = json!({"site_title": "Gemeinde Beispiel", "site_logo": "/logo.svg"});

@@ -98,6 +98,8 @@ async fn groups_carry_members_and_roles() {
     let (_, group) = server.get_json("@groups/editors").await;
     assert_eq!(group["title"], "Redaktion");
     assert_eq!(group["users"]["items"], json!(["ben"]));
+    let (_, plain) = server.get_json("@groups").await;
+    assert!(plain.as_array().is_some_and(|groups| groups.len() >= 3), "plone.restapi's plain array: {plain}");
     let (_, list) = server.get_json("@groups?b_size=2").await;
     assert_eq!(list["items_total"], 4, "three default groups and ours: {list}");
     assert!(list["batching"]["@id"].as_str().unwrap().contains("b_size=2"));

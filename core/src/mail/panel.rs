@@ -8,12 +8,12 @@ pub static MAIL_PANEL: ControlPanelDef = ControlPanelDef {
     title: "Mail",
     group: "General",
     fields: &[
-        PanelField { name: "smtp_host", source: PanelSource::Record(&super::SMTP_HOST) },
-        PanelField { name: "smtp_port", source: PanelSource::Record(&super::SMTP_PORT) },
-        PanelField { name: "smtp_security", source: PanelSource::Record(&super::SMTP_SECURITY) },
-        PanelField { name: "smtp_userid", source: PanelSource::Record(&super::SMTP_USER) },
-        PanelField { name: "smtp_pass", source: PanelSource::Record(&super::SMTP_PASSWORD) },
-        PanelField { name: "email_from_address", source: PanelSource::Record(&super::SENDER) },
+        PanelField { name: "smtp_host", source: PanelSource::Record(&super::SMTP_HOST), widget: None },
+        PanelField { name: "smtp_port", source: PanelSource::Record(&super::SMTP_PORT), widget: None },
+        PanelField { name: "smtp_security", source: PanelSource::Record(&super::SMTP_SECURITY), widget: None },
+        PanelField { name: "smtp_userid", source: PanelSource::Record(&super::SMTP_USER), widget: None },
+        PanelField { name: "smtp_pass", source: PanelSource::Record(&super::SMTP_PASSWORD), widget: None },
+        PanelField { name: "email_from_address", source: PanelSource::Record(&super::SENDER), widget: None },
     ],
     items: None,
 };

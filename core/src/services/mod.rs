@@ -140,11 +140,14 @@ fn services(r: &mut Registrar) {
         &controlpanels::CONTENT_TYPES_PANEL,
         &crate::mail::MAIL_PANEL,
         &crate::security::settings::SECURITY_PANEL,
+        &crate::security::settings::USERGROUP_PANEL,
     ] {
         r.control_panel(panel);
     }
     r.record(&crate::security::settings::ENABLE_SELF_REG);
     r.record(&crate::security::settings::USE_EMAIL_AS_LOGIN);
+    r.record(&crate::security::settings::MANY_USERS);
+    r.record(&crate::security::settings::MANY_GROUPS);
     for record in crate::mail::MAIL_RECORDS {
         r.record(record);
     }

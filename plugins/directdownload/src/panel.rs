@@ -8,6 +8,6 @@ pub static DIRECT_DOWNLOAD_PANEL: ControlPanelDef = ControlPanelDef {
     id: "directdownload",
     title: "Direct download",
     group: "Add-on Configuration",
-    fields: &[PanelField { name: "directdownload", source: PanelSource::Record(&DIRECT_DOWNLOAD) }],
+    fields: &[PanelField { name: "directdownload", source: PanelSource::Record(&DIRECT_DOWNLOAD), widget: None }],
     items: None,
 };

@@ -8,6 +8,6 @@ pub static NAVIGATION_PANEL: ControlPanelDef = ControlPanelDef {
     id: "navigation",
     title: "Navigation",
     group: "General",
-    fields: &[PanelField { name: "displayed_types", source: PanelSource::Record(&DISPLAYED_TYPES) }],
+    fields: &[PanelField { name: "displayed_types", source: PanelSource::Record(&DISPLAYED_TYPES), widget: None }],
     items: None,
 };

@@ -13,9 +13,9 @@ pub static SITE_PANEL: ControlPanelDef = ControlPanelDef {
     title: "Site",
     group: "General",
     fields: &[
-        PanelField { name: "site_title", source: PanelSource::SiteTitle },
-        PanelField { name: "site_logo", source: PanelSource::Record(&SITE_LOGO) },
-        PanelField { name: "robots_txt", source: PanelSource::Record(&ROBOTS_TXT) },
+        PanelField { name: "site_title", source: PanelSource::SiteTitle, widget: None },
+        PanelField { name: "site_logo", source: PanelSource::Record(&SITE_LOGO), widget: None },
+        PanelField { name: "robots_txt", source: PanelSource::Record(&ROBOTS_TXT), widget: Some("textarea") },
     ],
     items: None,
 };
@@ -26,8 +26,8 @@ pub static LANGUAGE_PANEL: ControlPanelDef = ControlPanelDef {
     title: "Language",
     group: "General",
     fields: &[
-        PanelField { name: "default_language", source: PanelSource::Record(&SITE_LANGUAGE) },
-        PanelField { name: "available_languages", source: PanelSource::Record(&AVAILABLE_LANGUAGES) },
+        PanelField { name: "default_language", source: PanelSource::Record(&SITE_LANGUAGE), widget: None },
+        PanelField { name: "available_languages", source: PanelSource::Record(&AVAILABLE_LANGUAGES), widget: None },
     ],
     items: None,
 };
@@ -37,7 +37,7 @@ pub static DATE_AND_TIME_PANEL: ControlPanelDef = ControlPanelDef {
     id: "date-and-time",
     title: "Date and Time",
     group: "General",
-    fields: &[PanelField { name: "portal_timezone", source: PanelSource::Record(&PORTAL_TIMEZONE) }],
+    fields: &[PanelField { name: "portal_timezone", source: PanelSource::Record(&PORTAL_TIMEZONE), widget: None }],
     items: None,
 };
 

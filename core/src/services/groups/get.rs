@@ -1,14 +1,17 @@
-//! `GET @groups[?query=]` and `GET @groups/<id>`.
+//! `GET @groups[?query=]` and `GET @groups/<id>`. The listing is a plain array, as
+//! plone.restapi gives it (at most the largest batch); with `b_start` or `b_size` it is batched
+//! like `@users`.
 
 use super::load_group;
 use crate::app::SITE_TYPE;
-use crate::http::{ApiResult, Ctx, json};
+use crate::http::{ApiResult, Ctx, MAX_BATCH_SIZE, json};
 use crate::security::{AUTHENTICATED_GROUP, Csrf, Permission};
 use crate::service::{ContentKind, Service};
 use crate::services::principal_forms::{group_json, principal_listing, principal_segment, site_url};
+use crate::store::PrincipalQuery;
 use poem::Response;
 use poem::http::Method;
-use serde_json::json;
+use serde_json::{Value, json};
 
 /// Lists groups, or reads one with its members.
 pub static GROUPS_GET: Service = Service {
@@ -17,7 +20,8 @@ pub static GROUPS_GET: Service = Service {
     kind: ContentKind::Type(SITE_TYPE),
     permission: Permission::MANAGE_USERS,
     csrf: Csrf::Cookie,
-    summary: "List groups (batched, ?query=) or read one with its members (@groups/<id>)",
+    summary: "List groups (?query=; a plain array, batched with b_start/b_size) or read one with its members \
+              (@groups/<id>)",
     request_schema: None,
     response_schema: None,
     handler: |ctx| Box::pin(get(ctx)),
@@ -31,6 +35,13 @@ async fn get(ctx: Ctx) -> ApiResult<Response> {
         let mut body = group_json(&site, &group);
         body["users"] = json!({"@id": format!("{site}/@groups/{id}"), "items_total": members.len(), "items": members});
         return Ok(json(&body));
+    }
+    let batched = ctx.request.query.iter().any(|(key, _)| key == "b_start" || key == "b_size");
+    if !batched {
+        // plone.restapi lists groups as a plain array, which Volto's group forms filter.
+        let query = PrincipalQuery { kind: Some("group"), search: ctx.request.query_value("query").map(str::to_owned) };
+        let groups = ctx.app.store.principals(&query, 0, MAX_BATCH_SIZE).await?;
+        return Ok(json(&Value::Array(groups.iter().map(|g| group_json(&site, g)).collect())));
     }
     Ok(json(&principal_listing(&ctx, "group", "@groups", group_json).await?))
 }
