@@ -23,6 +23,7 @@ import {
 } from './lib.mjs';
 import { voltoLogin, waitForView, typeInto, chooseBlock, typeTitle, firstTextBlock, save, apiPage } from './volto.mjs';
 import { addVersionFlows } from './version_views.mjs';
+import { addSiteSetupFlows } from './site_setup.mjs';
 
 const V = env.volto;
 const RUN = Date.now().toString(36); // keeps ids unique if the same site is reused
@@ -278,6 +279,7 @@ flow('editor opens sharing and history', async (page, s) => {
 });
 
 addVersionFlows(flow, RUN);
+addSiteSetupFlows(flow, RUN);
 
 // --- run them -----------------------------------------------------------------------------------
 const browser = await puppeteer.launch({

@@ -4,11 +4,12 @@ import { env, SITE, step, assert, waitText, waitSel, clickText, api, sitePath, u
 
 const V = env.volto;
 
-export async function voltoLogin(page) {
+// Logs in through Volto's /login form, as admin unless told otherwise.
+export async function voltoLogin(page, login = 'admin', password = env.password) {
   await page.goto(`${V}/login`, { waitUntil: 'networkidle2' });
   await waitSel(page, '#login');
-  await page.type('#login', 'admin');
-  await page.type('#password', env.password);
+  await page.type('#login', login);
+  await page.type('#password', password);
   await page.click('#login-form-submit');
   // The toolbar only shows for a logged-in user.
   await waitSel(page, '#toolbar .toolbar-actions, #toolbar .toolbar', 20000);
