@@ -128,7 +128,7 @@ impl App {
         let registry = Registry::build(&config.plugins)?;
         let mut types = TypeRegistry::with_field_kinds(registry.field_kinds().to_vec());
         for (plugin, profile) in registry.type_profiles() {
-            types.add_toml(&format!("plugin {plugin}"), profile)?;
+            types.add_plugin_toml(plugin, profile)?;
         }
         if let Some(dir) = &config.types_dir {
             types.add_dir(dir)?;
@@ -151,6 +151,7 @@ impl App {
         for (plugin, migrations) in registry.migrations() {
             store.apply_plugin_migrations(plugin, migrations).await.map_err(StoreError::from)?;
         }
+        switch_off_as_recorded(&registry, &store).await?;
         store.set_subscribers(Subscribers::new(registry.subscribers().to_vec()));
         let now = chrono::Utc::now();
         let (cutoff, alive) = (now - crate::events::feed::RETENTION, now - crate::events::feed::CONSUMER_EXPIRY);
@@ -311,4 +312,15 @@ fn generate_password() -> String {
     const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz23456789";
     let mut rng = rand::rng();
     (0..20).map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char).collect()
+}
+
+/// Switches off the plugins Site Setup switched off (`@addons`), as far as they were built.
+async fn switch_off_as_recorded(registry: &Registry, store: &Store) -> Result<(), StartupFailure> {
+    let recorded = store.record_values(&[&crate::services::SWITCHED_OFF_PLUGINS]).await.map_err(StoreError::from)?;
+    for id in recorded.first().and_then(serde_json::Value::as_array).into_iter().flatten().filter_map(|v| v.as_str()) {
+        if registry.plugin_ids().contains(&id) && id != "core" {
+            registry.switch(id, false, &[]).map_err(StartupFailure::Bootstrap)?;
+        }
+    }
+    Ok(())
 }

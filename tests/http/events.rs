@@ -126,7 +126,7 @@ async fn every_write_service_records_its_events() {
         .await;
     // With nothing to do or refused, these change nothing.
     walk.step(post.clone(), "@upgrade", admin(post.clone(), "@upgrade"), &[]).await;
-    walk.refused(post.clone(), "@addons", admin(post.clone(), "@addons/navigation/uninstall")).await;
+    walk.refused(post.clone(), "@addons", admin(post.clone(), "@addons/core/uninstall")).await;
     walk.refused(patch.clone(), "@transactions", admin(patch.clone(), "@transactions").json(&json!({}))).await;
     // The site panel's title is the site root's.
     let title = json!({"site_title": "Neuer Titel"});

@@ -9,7 +9,7 @@ use serde_json::json;
 #[tokio::test]
 async fn hooks_are_listed_with_their_plugin_and_answer_before_dispatch() {
     let server = TestServer::start().await;
-    let hooks: Vec<(&str, &str)> = server.app.registry.request_hooks().iter().map(|(p, h)| (*p, h.name)).collect();
+    let hooks: Vec<(&str, &str)> = server.app.registry.request_hooks().map(|(p, h)| (*p, h.name)).collect();
     let mut expected = Vec::new();
     if cfg!(feature = "directdownload") {
         expected.push(("directdownload", "directdownload"));

@@ -21,6 +21,8 @@ pub struct TestServer {
     pub site: String,
     /// The running application (for query counts).
     pub app: Arc<App>,
+    /// Its database, for starting another server on the same storage.
+    pub database_url: String,
     client: Client,
     shutdown: Option<oneshot::Sender<()>>,
     _dir: TempDir,
@@ -85,6 +87,7 @@ impl TestServer {
         let dir = tempfile::tempdir().expect("temp dir");
         let mut config = config(database_url(&dir).await);
         customize(&mut config);
+        let database_url = config.database_url.clone();
         let (app, _) = wcs::open_app(config).await.expect("server starts");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().expect("local addr");
@@ -98,7 +101,7 @@ impl TestServer {
         });
         let base = format!("http://{addr}");
         let client = Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client");
-        TestServer { site: format!("{base}/Plone"), base, app, client, shutdown: Some(tx), _dir: dir }
+        TestServer { site: format!("{base}/Plone"), base, app, database_url, client, shutdown: Some(tx), _dir: dir }
     }
 
     /// A JSON API request as `admin`; `path` is below the site (`""` for the root).

@@ -28,14 +28,51 @@ async fn system_and_database_describe_this_server() {
 }
 
 #[tokio::test]
-async fn addons_are_the_plugins_and_are_switched_at_start() {
+async fn addons_are_the_plugins_and_switch_off_and_on_while_running() {
     let server = TestServer::start().await;
     let (_, addons) = server.get_json("@addons").await;
     let core = addons["items"].as_array().unwrap().iter().find(|a| a["id"] == "core").cloned().unwrap_or_default();
     assert_eq!((&core["is_installed"], &core["@id"]), (&json!(true), &json!(server.url("@addons/core"))));
-    let response = server.admin(Method::POST, "@addons/navigation/uninstall").send().await.unwrap();
-    let error = assert_error(response, 400, "bad_request").await;
-    assert!(error["message"].as_str().unwrap().contains("--disable-plugins"), "{error}");
+    let response = server.admin(Method::POST, "@addons/core/uninstall").send().await.unwrap();
+    assert_error(response, 400, "bad_request").await;
+    let response = server.admin(Method::POST, "@addons/nothing/install").send().await.unwrap();
+    assert_error(response, 404, "not_found").await;
+    if !cfg!(feature = "navigation") {
+        return;
+    }
+    assert_eq!(server.admin(Method::POST, "@addons/navigation/uninstall").send().await.unwrap().status(), 204);
+    assert_eq!(server.admin(Method::GET, "@navigation").send().await.unwrap().status(), 404);
+    let (_, site) = server.get_json("").await;
+    assert!(site["@components"].get("navigation").is_none(), "{site}");
+    let (_, panels) = server.get_json("@controlpanels").await;
+    assert!(!panels.to_string().contains("@controlpanels/navigation"), "its panel goes too");
+    let (_, addons) = server.get_json("@addons").await;
+    let navigation = addons["items"].as_array().unwrap().iter().find(|a| a["id"] == "navigation").cloned();
+    assert_eq!(navigation.map(|n| n["is_installed"].clone()), Some(json!(false)));
+
+    // A server started on the same storage keeps it switched off.
+    let database_url = server.database_url.clone();
+    let again = TestServer::start_with(|config| config.database_url = database_url).await;
+    assert_eq!(again.admin(Method::GET, "@navigation").send().await.unwrap().status(), 404);
+    drop(again);
+
+    assert_eq!(server.admin(Method::POST, "@addons/navigation/install").send().await.unwrap().status(), 204);
+    assert_eq!(server.admin(Method::GET, "@navigation").send().await.unwrap().status(), 200);
+}
+
+/// A switched-off plugin's types take no new objects; its existing ones stay.
+#[cfg(feature = "easyform")]
+#[tokio::test]
+async fn a_switched_off_plugins_types_take_no_new_objects() {
+    let server = TestServer::start().await;
+    let form = json!({"@type": "EasyForm", "id": "formular", "title": "Formular"});
+    server.create("", form.clone()).await;
+    assert_eq!(server.admin(Method::POST, "@addons/easyform/uninstall").send().await.unwrap().status(), 204);
+    let response = server.admin(Method::POST, "").json(&json!({"@type": "EasyForm", "title": "Noch eins"})).send();
+    assert_error(response.await.unwrap(), 400, "disallowed_type").await;
+    let (status, kept) = server.get_json("formular").await;
+    assert_eq!((status, &kept["title"]), (200, &json!("Formular")), "nothing is lost");
+    assert!(kept.get("form_fields").is_none(), "its serializer layer is off: {kept}");
 }
 
 #[tokio::test]

@@ -88,6 +88,8 @@ impl TypeProfile {
 pub struct TypeRegistry {
     types: BTreeMap<String, Arc<TypeProfile>>,
     plugin_kinds: Vec<&'static FieldKindDef>,
+    /// The plugin that defined each type (not those only extending one).
+    defined_by: BTreeMap<String, &'static str>,
 }
 
 /// Why a set of profiles was refused at start-up.
@@ -117,13 +119,28 @@ pub enum TypeError {
 impl TypeRegistry {
     /// An empty registry whose profiles may also use the plugins' field kinds.
     pub fn with_field_kinds(plugin_kinds: Vec<&'static FieldKindDef>) -> TypeRegistry {
-        TypeRegistry { types: BTreeMap::new(), plugin_kinds }
+        TypeRegistry { types: BTreeMap::new(), plugin_kinds, defined_by: BTreeMap::new() }
     }
 
     /// The kind a profile names: one of core's, or a plugin's.
     fn resolve_kind(&self, name: &str) -> Option<FieldKind> {
         FieldKind::core(name)
             .or_else(|| self.plugin_kinds.iter().find(|k| k.name == name).map(|k| FieldKind::Plugin(k)))
+    }
+
+    /// Adds a plugin's profile, remembering which plugin defines the type.
+    pub fn add_plugin_toml(&mut self, plugin: &'static str, text: &str) -> Result<(), TypeError> {
+        let known: Vec<String> = self.types.keys().cloned().collect();
+        self.add_toml(&format!("plugin {plugin}"), text)?;
+        for id in self.types.keys().filter(|id| !known.contains(id)) {
+            self.defined_by.insert(id.clone(), plugin);
+        }
+        Ok(())
+    }
+
+    /// The plugin that defined the type `id` (none for types from `--types-dir`).
+    pub fn defined_by(&self, id: &str) -> Option<&'static str> {
+        self.defined_by.get(id).copied()
     }
 
     /// Parses and adds one profile; `source_name` names it in errors.

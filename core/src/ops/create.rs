@@ -84,6 +84,12 @@ fn requested_type<'a>(
             format!("Invalid '@type' parameter. No content type with the name '{type_name}' found."),
         )
     })?;
+    if let Some(plugin) = app.types.defined_by(type_name).filter(|plugin| !app.registry.is_on(plugin)) {
+        return Err(ApiError::new(
+            ErrorCode::DisallowedType,
+            format!("'{type_name}' belongs to the plugin '{plugin}', which is switched off."),
+        ));
+    }
     let container_profile = profile_of(app, container)?;
     if !app.types.allows_child(container_profile, profile) {
         return Err(ApiError::new(

@@ -14,6 +14,7 @@ use crate::service::{CrumbTitle, RequestHook, Service, StartHook};
 use crate::store::Migration;
 use poem::http::Method;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::RwLock;
 
 /// Which linked plugins to switch off (from configuration).
 #[derive(Clone, Debug, Default)]
@@ -64,9 +65,9 @@ pub enum StartupError {
 pub struct Registry {
     plugins: Vec<&'static str>,
     services: HashMap<(Method, &'static str), Vec<(&'static str, &'static Service)>>,
-    content_serializers: Vec<&'static ContentSerializer>,
-    field_serializers: Vec<&'static FieldSerializer>,
-    components: Vec<&'static Component>,
+    content_serializers: Vec<(&'static str, &'static ContentSerializer)>,
+    field_serializers: Vec<(&'static str, &'static FieldSerializer)>,
+    components: Vec<(&'static str, &'static Component)>,
     type_profiles: Vec<(&'static str, &'static str)>,
     workflows: Vec<(&'static str, &'static str)>,
     permissions: Vec<(Permission, &'static [&'static str])>,
@@ -79,8 +80,11 @@ pub struct Registry {
     crumb_titles: Vec<&'static CrumbTitle>,
     field_kinds: Vec<&'static FieldKindDef>,
     start_hooks: Vec<(&'static str, &'static StartHook)>,
-    text_search: Option<&'static TextSearch>,
-    control_panels: Vec<&'static ControlPanelDef>,
+    text_search: Option<(&'static str, &'static TextSearch)>,
+    control_panels: Vec<(&'static str, &'static ControlPanelDef)>,
+    /// Plugins switched off while running (Site Setup's add-ons): built, but their endpoints,
+    /// serializer layers, components, panels, request hooks and full-text search are left out.
+    switched_off: RwLock<BTreeSet<&'static str>>,
 }
 
 impl Registry {
@@ -123,11 +127,43 @@ impl Registry {
         &self.plugins
     }
 
+    /// Whether `plugin`'s contributions are in use (built and not switched off).
+    pub fn is_on(&self, plugin: &str) -> bool {
+        !self.switched_off.read().unwrap_or_else(|poisoned| poisoned.into_inner()).contains(plugin)
+    }
+
+    /// The built plugins switched off at run time.
+    pub fn switched_off(&self) -> Vec<&'static str> {
+        self.switched_off.read().unwrap_or_else(|poisoned| poisoned.into_inner()).iter().copied().collect()
+    }
+
+    /// Switches a built plugin on or off at run time. Core cannot be switched off, nor a plugin
+    /// others that are on depend on; switching one on needs what it depends on on.
+    pub fn switch(&self, plugin: &str, on: bool, depends_on: &[&str]) -> Result<(), String> {
+        let Some(id) = self.plugins.iter().copied().find(|p| *p == plugin) else {
+            return Err(format!("'{plugin}' is not built into this server (or was left out at start)."));
+        };
+        if id == "core" && !on {
+            return Err("core cannot be switched off.".into());
+        }
+        let mut off = self.switched_off.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if on {
+            if let Some(missing) = depends_on.iter().find(|d| off.contains(**d)) {
+                return Err(format!("'{id}' needs '{missing}', which is switched off."));
+            }
+            off.remove(id);
+        } else {
+            off.insert(id);
+        }
+        Ok(())
+    }
+
     /// The service for `method` and `name` that best matches `profile`.
     pub fn service(&self, method: &Method, name: &str, profile: &TypeProfile) -> Option<&'static Service> {
         self.services
             .get(&(method.clone(), name))?
             .iter()
+            .filter(|(plugin, _)| self.is_on(plugin))
             .map(|(_, service)| *service)
             .find(|service| service.kind.matches(profile))
     }
@@ -137,7 +173,9 @@ impl Registry {
         let mut methods: Vec<Method> = self
             .services
             .iter()
-            .filter(|((_, n), services)| *n == name && services.iter().any(|(_, s)| s.kind.matches(profile)))
+            .filter(|((_, n), services)| {
+                *n == name && services.iter().any(|(plugin, s)| self.is_on(plugin) && s.kind.matches(profile))
+            })
             .map(|((method, _), _)| method.clone())
             .collect();
         methods.sort_by(|a, b| a.as_str().cmp(b.as_str()));
@@ -156,7 +194,10 @@ impl Registry {
         &'a self,
         profile: &'a TypeProfile,
     ) -> impl Iterator<Item = &'static ContentSerializer> + 'a {
-        self.content_serializers.iter().copied().filter(move |s| s.kind.matches(profile))
+        self.content_serializers
+            .iter()
+            .filter(move |(plugin, s)| s.kind.matches(profile) && self.is_on(plugin))
+            .map(|(_, s)| *s)
     }
 
     /// The keys the serializer layers for `profile` add that are not fields: ignored when a
@@ -167,7 +208,11 @@ impl Registry {
 
     /// The field serializer for a field kind and widget, preferring one made for the widget.
     pub fn field_serializer(&self, kind: FieldKind, widget: Option<&str>) -> Option<&'static FieldSerializer> {
-        let candidates = self.field_serializers.iter().filter(|s| s.field_kind == kind);
+        let candidates = self
+            .field_serializers
+            .iter()
+            .filter(|(plugin, s)| s.field_kind == kind && self.is_on(plugin))
+            .map(|(_, s)| s);
         candidates
             .clone()
             .find(|s| s.widget.is_some() && s.widget == widget)
@@ -178,7 +223,8 @@ impl Registry {
     /// The components that apply to `profile`, by name (the most specific per name).
     pub fn components(&self, profile: &TypeProfile) -> Vec<&'static Component> {
         let mut chosen: BTreeMap<&'static str, &'static Component> = BTreeMap::new();
-        for component in self.components.iter().filter(|c| c.kind.matches(profile)) {
+        for (_, component) in self.components.iter().filter(|(plugin, c)| c.kind.matches(profile) && self.is_on(plugin))
+        {
             let slot = chosen.entry(component.name).or_insert(component);
             if component.kind.specificity() > slot.kind.specificity() {
                 *slot = component;
@@ -202,14 +248,14 @@ impl Registry {
         self.records.values().copied()
     }
 
-    /// The control panels, in registration order.
-    pub fn control_panels(&self) -> &[&'static ControlPanelDef] {
-        &self.control_panels
+    /// The control panels of the plugins that are on, in registration order.
+    pub fn control_panels(&self) -> Vec<&'static ControlPanelDef> {
+        self.control_panels.iter().filter(|(plugin, _)| self.is_on(plugin)).map(|(_, p)| *p).collect()
     }
 
-    /// A control panel by id.
+    /// A control panel by id, when its plugin is on.
     pub fn control_panel(&self, id: &str) -> Option<&'static ControlPanelDef> {
-        self.control_panels.iter().find(|p| p.id == id).copied()
+        self.control_panels().into_iter().find(|p| p.id == id)
     }
 
     /// A declared record by name.
@@ -227,9 +273,10 @@ impl Registry {
         &self.messages
     }
 
-    /// The request hooks with the plugin that added each, in the order they run.
-    pub fn request_hooks(&self) -> &[(&'static str, &'static RequestHook)] {
-        &self.request_hooks
+    /// The request hooks of the plugins that are on, with the plugin that added each, in the
+    /// order they run.
+    pub fn request_hooks(&self) -> impl Iterator<Item = &(&'static str, &'static RequestHook)> + '_ {
+        self.request_hooks.iter().filter(|(plugin, _)| self.is_on(plugin))
     }
 
     /// The title `object` shows under in breadcrumbs: the first rule's that answers, else
@@ -240,7 +287,7 @@ impl Registry {
 
     /// The full-text search of `@search`, when a plugin provides one.
     pub fn text_search(&self) -> Option<&'static TextSearch> {
-        self.text_search
+        self.text_search.filter(|(plugin, _)| self.is_on(plugin)).map(|(_, search)| search)
     }
 
     /// The start hooks with their plugin, in the order they run.
@@ -341,14 +388,14 @@ fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result<Registry, 
                 message_ids(ftl).map(move |id| (plugin, format!("message {id} ({language})")))
             }),
     )?;
-    let mut content_serializers: Vec<_> = registrar.content_serializers.into_iter().map(|(_, s)| s).collect();
-    content_serializers.sort_by_key(|s| s.kind.specificity());
+    let mut content_serializers = registrar.content_serializers;
+    content_serializers.sort_by_key(|(_, s)| s.kind.specificity());
     Ok(Registry {
         plugins,
         services,
         content_serializers,
-        field_serializers: registrar.field_serializers.into_iter().map(|(_, s)| s).collect(),
-        components: registrar.components.into_iter().map(|(_, c)| c).collect(),
+        field_serializers: registrar.field_serializers,
+        components: registrar.components,
         type_profiles: registrar.type_profiles,
         workflows: registrar.workflows,
         permissions: registrar.permissions.into_iter().map(|(_, p, roles)| (p, roles)).collect(),
@@ -361,8 +408,9 @@ fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result<Registry, 
         crumb_titles: registrar.crumb_titles.into_iter().map(|(_, c)| c).collect(),
         field_kinds: registrar.field_kinds.into_iter().map(|(_, k)| k).collect(),
         start_hooks: registrar.start_hooks,
-        text_search: registrar.text_searches.first().map(|(_, s)| *s),
-        control_panels: registrar.control_panels.into_iter().map(|(_, p)| p).collect(),
+        text_search: registrar.text_searches.first().copied(),
+        control_panels: registrar.control_panels,
+        switched_off: RwLock::default(),
     })
 }
 

@@ -53,6 +53,7 @@ mod workingcopy;
 
 use crate::plugin::Registrar;
 use crate::serialize;
+pub use system::SWITCHED_OFF as SWITCHED_OFF_PLUGINS;
 pub use view::DEFAULT_VIEW;
 
 fn build(r: &mut Registrar) {
@@ -152,6 +153,7 @@ fn services(r: &mut Registrar) {
         r.record(record);
     }
     r.record(&email::CONTACT_PER_MINUTE);
+    r.record(&system::SWITCHED_OFF);
     r.service(&email::EMAIL_SEND);
     r.service(&email::EMAIL_NOTIFICATION);
     r.on_start(&MAIL_SENDER);

@@ -1,6 +1,6 @@
 //! Site Setup's system pages, answered honestly for this server: `@system` (versions, storage,
 //! search engine, plugins), `@database` (the storage backend and its size), `@addons` (the
-//! plugins), `@upgrade` (migrations run at start, so nothing is ever pending),
+//! plugins, switched on and off while running), `@upgrade` (migrations run at start, so nothing is ever pending),
 //! `@transactions` (recent changes from the change feed; undo is not built) and
 //! `@content-rules` (none can be configured). All need Manage portal.
 
@@ -11,7 +11,7 @@ mod system_info;
 mod transactions;
 mod upgrade;
 
-pub use addons::{ADDONS, ADDONS_POST};
+pub use addons::{ADDONS, ADDONS_POST, SWITCHED_OFF};
 pub use content_rules::CONTENT_RULES;
 pub use database::DATABASE;
 pub use system_info::SYSTEM;
