@@ -216,3 +216,13 @@ fn oversized_input_is_replaced_whole_without_aligning() {
     assert!(diff.replaced_whole && diff.changed);
     assert!(diff.html.starts_with("<p><del>Wort") && diff.html.contains("<ins>Wort"));
 }
+
+/// Found by the random documents: a link the parser nests in another (around a table in a
+/// custom element) kept its text out of the marks once written back.
+#[test]
+fn links_nested_by_the_parser_keep_their_text_in_the_marks() {
+    let old =
+        "<a href=\"https://example.org/a\"><x-card a=\"1\"><table><tr><td></td><a href=\"https://example.org/a\">Haus ";
+    let outcome = check(old, "", Duration::from_secs(2));
+    assert!(outcome.is_ok(), "{outcome:?}");
+}

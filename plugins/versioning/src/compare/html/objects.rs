@@ -46,13 +46,14 @@ fn object_identity(
 /// every name and attribute; to be shown, custom elements keep their names and safe
 /// attributes, other elements take their output names (unknown ones, and foreign ones like
 /// SVG's, become `span`, whose text the sanitiser keeps).
-fn canonical_markup(node: ego_tree::NodeRef<'_, Node>, shown: bool) -> String {
+fn canonical_markup(node: ego_tree::NodeRef<'_, Node>, shown: bool, unlink: bool) -> String {
     let mut out = String::new();
     let mut skip_until: Option<ego_tree::NodeId> = None;
     for edge in node.traverse() {
         match edge {
             ego_tree::iter::Edge::Open(n) if skip_until.is_none() => match n.value() {
                 Node::Element(e) if is_dropped(e.name()) => skip_until = Some(n.id()),
+                Node::Element(e) if unlink && e.name() == "a" => {}
                 Node::Element(e) if is_plain_name(e.name()) => {
                     out.push('<');
                     out.push_str(&element_name(e, shown));
@@ -100,6 +101,7 @@ fn canonical_markup(node: ego_tree::NodeRef<'_, Node>, shown: bool) -> String {
                 if let Node::Element(e) = n.value()
                     && is_plain_name(e.name())
                     && !is_void(e.name())
+                    && !(unlink && e.name() == "a")
                 {
                     out.push_str("</");
                     out.push_str(&element_name(e, shown));
@@ -145,7 +147,15 @@ pub(super) fn push_object(
         "hr" => ObjectMarkup::Element { name: "hr", attrs },
         "iframe" => ObjectMarkup::Element { name: "iframe", attrs },
         _ => {
-            let inner = node.children().map(|child| canonical_markup(child, true)).collect::<String>();
+            // Inside a link, links within the object cannot be written back (a parser closes
+            // the outer link there, moving the object's text out of its marks): their text stays.
+            let mut ancestor = parent;
+            let mut in_link = false;
+            while let Some(id) = ancestor {
+                in_link |= doc.elements[id].name == "a";
+                ancestor = doc.elements[id].parent;
+            }
+            let inner = node.children().map(|child| canonical_markup(child, true, in_link)).collect::<String>();
             let shown: Cow<'static, str> = if is_custom(element) {
                 Cow::Owned(name.to_owned())
             } else if is_plain_name(name) && is_html(element) {
@@ -154,7 +164,7 @@ pub(super) fn push_object(
                 Cow::Borrowed("span")
             };
             if attribute(&attrs, "data-filename").is_none() {
-                key = format!("\u{0}whole\u{0}{}", canonical_markup(node, false));
+                key = format!("\u{0}whole\u{0}{}", canonical_markup(node, false, false));
             }
             ObjectMarkup::Whole { name: shown, attrs, inner }
         }
