@@ -4,11 +4,12 @@
 //! Core's own standard services are registered as the plugin `core` through the same API a
 //! third-party crate uses.
 
+mod freeze;
 mod registrar;
 mod registry;
 
 pub use registrar::Registrar;
-pub use registry::{PluginSelection, Registry, StartupError};
+pub use registry::{Contributions, PluginSelection, Registry, StartupError};
 
 /// How a plugin announces itself. One per plugin crate, submitted with [`crate::plugin!`].
 pub struct PluginDescriptor {

@@ -61,30 +61,45 @@ pub enum StartupError {
     Types(String),
 }
 
+/// What one plugin adds, by name (for `@plugins`).
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Contributions {
+    /// `METHOD @name` of its services.
+    pub services: Vec<String>,
+    /// Its `@components` entries.
+    pub components: Vec<&'static str>,
+    /// Its control panels.
+    pub control_panels: Vec<&'static str>,
+    /// Its request hooks.
+    pub request_hooks: Vec<&'static str>,
+    /// Its registry records.
+    pub records: Vec<&'static str>,
+}
+
 /// Everything the plugins registered, frozen after start-up and shared read-only.
 pub struct Registry {
-    plugins: Vec<&'static str>,
-    services: HashMap<(Method, &'static str), Vec<(&'static str, &'static Service)>>,
-    content_serializers: Vec<(&'static str, &'static ContentSerializer)>,
-    field_serializers: Vec<(&'static str, &'static FieldSerializer)>,
-    components: Vec<(&'static str, &'static Component)>,
-    type_profiles: Vec<(&'static str, &'static str)>,
-    workflows: Vec<(&'static str, &'static str)>,
-    permissions: Vec<(Permission, &'static [&'static str])>,
-    records: BTreeMap<&'static str, &'static RecordDef>,
-    templates: Vec<(&'static str, &'static str)>,
-    messages: Vec<(&'static str, &'static str)>,
-    request_hooks: Vec<(&'static str, &'static RequestHook)>,
-    subscribers: Vec<(&'static str, &'static Subscriber)>,
-    migrations: Vec<(&'static str, &'static [Migration])>,
-    crumb_titles: Vec<&'static CrumbTitle>,
-    field_kinds: Vec<&'static FieldKindDef>,
-    start_hooks: Vec<(&'static str, &'static StartHook)>,
-    text_search: Option<(&'static str, &'static TextSearch)>,
-    control_panels: Vec<(&'static str, &'static ControlPanelDef)>,
+    pub(super) plugins: Vec<&'static str>,
+    pub(super) services: HashMap<(Method, &'static str), Vec<(&'static str, &'static Service)>>,
+    pub(super) content_serializers: Vec<(&'static str, &'static ContentSerializer)>,
+    pub(super) field_serializers: Vec<(&'static str, &'static FieldSerializer)>,
+    pub(super) components: Vec<(&'static str, &'static Component)>,
+    pub(super) type_profiles: Vec<(&'static str, &'static str)>,
+    pub(super) workflows: Vec<(&'static str, &'static str)>,
+    pub(super) permissions: Vec<(Permission, &'static [&'static str])>,
+    pub(super) records: BTreeMap<&'static str, (&'static str, &'static RecordDef)>,
+    pub(super) templates: Vec<(&'static str, &'static str)>,
+    pub(super) messages: Vec<(&'static str, &'static str)>,
+    pub(super) request_hooks: Vec<(&'static str, &'static RequestHook)>,
+    pub(super) subscribers: Vec<(&'static str, &'static Subscriber)>,
+    pub(super) migrations: Vec<(&'static str, &'static [Migration])>,
+    pub(super) crumb_titles: Vec<&'static CrumbTitle>,
+    pub(super) field_kinds: Vec<&'static FieldKindDef>,
+    pub(super) start_hooks: Vec<(&'static str, &'static StartHook)>,
+    pub(super) text_search: Option<(&'static str, &'static TextSearch)>,
+    pub(super) control_panels: Vec<(&'static str, &'static ControlPanelDef)>,
     /// Plugins switched off while running (Site Setup's add-ons): built, but their endpoints,
     /// serializer layers, components, panels, request hooks and full-text search are left out.
-    switched_off: RwLock<BTreeSet<&'static str>>,
+    pub(super) switched_off: RwLock<BTreeSet<&'static str>>,
 }
 
 impl Registry {
@@ -119,7 +134,7 @@ impl Registry {
             registrar.current = descriptor.id;
             (descriptor.build)(&mut registrar);
         }
-        freeze(ordered.iter().map(|d| d.id).collect(), registrar)
+        super::freeze::freeze(ordered.iter().map(|d| d.id).collect(), registrar)
     }
 
     /// The ids of the built plugins, in build order.
@@ -182,9 +197,11 @@ impl Registry {
         methods
     }
 
-    /// Every service with the plugin that registered it, sorted by name and method.
+    /// Every service of the plugins that are on, with the plugin that registered it, sorted by
+    /// name and method.
     pub fn services(&self) -> Vec<(&'static str, &'static Service)> {
-        let mut all: Vec<_> = self.services.values().flatten().copied().collect();
+        let mut all: Vec<_> =
+            self.services.values().flatten().copied().filter(|(plugin, _)| self.is_on(plugin)).collect();
         all.sort_by(|(_, a), (_, b)| (a.name, a.method.as_str()).cmp(&(b.name, b.method.as_str())));
         all
     }
@@ -245,7 +262,7 @@ impl Registry {
 
     /// The declared registry records, sorted by name.
     pub fn records(&self) -> impl Iterator<Item = &'static RecordDef> + '_ {
-        self.records.values().copied()
+        self.records.values().map(|(_, record)| *record)
     }
 
     /// The control panels of the plugins that are on, in registration order.
@@ -260,7 +277,7 @@ impl Registry {
 
     /// A declared record by name.
     pub fn record(&self, name: &str) -> Option<&'static RecordDef> {
-        self.records.get(name).copied()
+        self.records.get(name).map(|(_, record)| *record)
     }
 
     /// The plugins' HTML templates: name and tera source.
@@ -310,6 +327,34 @@ impl Registry {
         &self.subscribers
     }
 
+    /// What `plugin` adds: its services (`METHOD @name`), components, content types, control
+    /// panels, request hooks and records, each sorted.
+    pub fn contributions(&self, plugin: &str) -> Contributions {
+        let of = |owner: &&str| *owner == plugin;
+        let mut services: Vec<String> = self
+            .services
+            .values()
+            .flatten()
+            .filter(|(owner, _)| of(owner))
+            .map(|(_, s)| format!("{} {}", s.method, if s.name.is_empty() { "(content)" } else { s.name }))
+            .collect();
+        services.sort();
+        services.dedup();
+        let names = |items: Vec<&'static str>| -> Vec<&'static str> {
+            let mut items = items;
+            items.sort_unstable();
+            items.dedup();
+            items
+        };
+        Contributions {
+            services,
+            components: names(self.components.iter().filter(|(o, _)| of(o)).map(|(_, c)| c.name).collect()),
+            control_panels: names(self.control_panels.iter().filter(|(o, _)| of(o)).map(|(_, p)| p.id).collect()),
+            request_hooks: names(self.request_hooks.iter().filter(|(o, _)| of(o)).map(|(_, h)| h.name).collect()),
+            records: names(self.records.values().filter(|(o, _)| of(o)).map(|(_, r)| r.name).collect()),
+        }
+    }
+
     /// The workflow definitions, with the plugin that registered each.
     pub fn workflows(&self) -> &[(&'static str, &'static str)] {
         &self.workflows
@@ -344,102 +389,4 @@ fn order(
         }
     }
     Ok(ordered)
-}
-
-fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result<Registry, StartupError> {
-    let mut services: HashMap<(Method, &'static str), Vec<(&'static str, &'static Service)>> = HashMap::new();
-    for (plugin, service) in registrar.services {
-        let entry = services.entry((service.method.clone(), service.name)).or_default();
-        if let Some((first, _)) = entry.iter().find(|(_, s)| s.kind == service.kind) {
-            return Err(StartupError::DuplicateKey {
-                what: format!("service {} {} for {}", service.method, display_name(service.name), service.kind.label()),
-                first,
-                second: plugin,
-            });
-        }
-        entry.push((plugin, service));
-        entry.sort_by_key(|(_, s)| std::cmp::Reverse(s.kind.specificity()));
-    }
-    check_unique(&registrar.components, |c| format!("component {} for {}", c.name, c.kind.label()))?;
-    check_unique(&registrar.field_serializers, |s| {
-        format!("field serializer for {:?} with widget {:?}", s.field_kind, s.widget)
-    })?;
-    check_unique(&registrar.records, |r| format!("registry record {}", r.name))?;
-    check_unique(&registrar.request_hooks, |h| format!("request hook {}", h.name))?;
-    check_unique(&registrar.subscribers, |s| format!("event subscriber {}", s.name))?;
-    check_unique(&registrar.crumb_titles, |c| format!("breadcrumb title rule {}", c.name))?;
-    check_unique_keys(registrar.field_kinds.iter().filter(|(_, k)| FieldKind::core(k.name).is_some()).flat_map(
-        |(plugin, k)| [("core", format!("field kind {}", k.name)), (*plugin, format!("field kind {}", k.name))],
-    ))?;
-    check_unique(&registrar.field_kinds, |k| format!("field kind {}", k.name))?;
-    check_unique(&registrar.start_hooks, |h| format!("start hook {}", h.name))?;
-    check_unique(&registrar.text_searches, |_| "the full-text search of @search".to_owned())?;
-    check_unique(&registrar.control_panels, |p| format!("control panel {}", p.id))?;
-    check_unique_keys(
-        registrar.permissions.iter().map(|(plugin, p, _)| (*plugin, format!("permission '{}'", p.name()))),
-    )?;
-    check_unique_keys(registrar.templates.iter().map(|(plugin, name, _)| (*plugin, format!("template {name}"))))?;
-    check_unique_keys(
-        crate::i18n::CORE_MESSAGES
-            .iter()
-            .map(|(language, ftl)| ("core", *language, *ftl))
-            .chain(registrar.messages.iter().copied())
-            .flat_map(|(plugin, language, ftl)| {
-                message_ids(ftl).map(move |id| (plugin, format!("message {id} ({language})")))
-            }),
-    )?;
-    let mut content_serializers = registrar.content_serializers;
-    content_serializers.sort_by_key(|(_, s)| s.kind.specificity());
-    Ok(Registry {
-        plugins,
-        services,
-        content_serializers,
-        field_serializers: registrar.field_serializers,
-        components: registrar.components,
-        type_profiles: registrar.type_profiles,
-        workflows: registrar.workflows,
-        permissions: registrar.permissions.into_iter().map(|(_, p, roles)| (p, roles)).collect(),
-        records: registrar.records.into_iter().map(|(_, r)| (r.name, r)).collect(),
-        templates: registrar.templates.into_iter().map(|(_, name, source)| (name, source)).collect(),
-        messages: registrar.messages.into_iter().map(|(_, language, ftl)| (language, ftl)).collect(),
-        request_hooks: registrar.request_hooks,
-        subscribers: registrar.subscribers,
-        migrations: registrar.migrations,
-        crumb_titles: registrar.crumb_titles.into_iter().map(|(_, c)| c).collect(),
-        field_kinds: registrar.field_kinds.into_iter().map(|(_, k)| k).collect(),
-        start_hooks: registrar.start_hooks,
-        text_search: registrar.text_searches.first().copied(),
-        control_panels: registrar.control_panels,
-        switched_off: RwLock::default(),
-    })
-}
-
-fn check_unique<T>(items: &[(&'static str, &'static T)], key: impl Fn(&T) -> String) -> Result<(), StartupError> {
-    check_unique_keys(items.iter().map(|(plugin, item)| (*plugin, key(item))))
-}
-
-/// Fails on the first key two contributions share, naming both plugins.
-fn check_unique_keys(keys: impl Iterator<Item = (&'static str, String)>) -> Result<(), StartupError> {
-    let mut seen: HashMap<String, &'static str> = HashMap::new();
-    for (plugin, what) in keys {
-        if let Some(first) = seen.insert(what.clone(), plugin) {
-            return Err(StartupError::DuplicateKey { what, first, second: plugin });
-        }
-    }
-    Ok(())
-}
-
-/// The ids a Fluent resource defines: messages and terms start a line (`id = …`); comments,
-/// attributes and continuations do not.
-fn message_ids(ftl: &str) -> impl Iterator<Item = &str> {
-    ftl.lines().filter_map(|line| {
-        let (id, _) = line.split_once('=')?;
-        let id = id.trim_end();
-        let starts_entry = line.starts_with(|c: char| c.is_ascii_alphabetic() || c == '-');
-        (starts_entry && id.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))).then_some(id)
-    })
-}
-
-fn display_name(name: &str) -> &str {
-    if name.is_empty() { "(default view)" } else { name }
 }

@@ -1,0 +1,108 @@
+//! Freezes what the plugins registered into a [`Registry`], refusing duplicate keys (two
+//! plugins with one service, component, record, panel…) with both plugins named.
+
+use super::Registrar;
+use super::registry::{Registry, StartupError};
+use crate::content::FieldKind;
+use crate::service::Service;
+use poem::http::Method;
+use std::collections::HashMap;
+use std::sync::RwLock;
+
+pub(super) fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result<Registry, StartupError> {
+    let mut services: HashMap<(Method, &'static str), Vec<(&'static str, &'static Service)>> = HashMap::new();
+    for (plugin, service) in registrar.services {
+        let entry = services.entry((service.method.clone(), service.name)).or_default();
+        if let Some((first, _)) = entry.iter().find(|(_, s)| s.kind == service.kind) {
+            return Err(StartupError::DuplicateKey {
+                what: format!("service {} {} for {}", service.method, display_name(service.name), service.kind.label()),
+                first,
+                second: plugin,
+            });
+        }
+        entry.push((plugin, service));
+        entry.sort_by_key(|(_, s)| std::cmp::Reverse(s.kind.specificity()));
+    }
+    check_unique(&registrar.components, |c| format!("component {} for {}", c.name, c.kind.label()))?;
+    check_unique(&registrar.field_serializers, |s| {
+        format!("field serializer for {:?} with widget {:?}", s.field_kind, s.widget)
+    })?;
+    check_unique(&registrar.records, |r| format!("registry record {}", r.name))?;
+    check_unique(&registrar.request_hooks, |h| format!("request hook {}", h.name))?;
+    check_unique(&registrar.subscribers, |s| format!("event subscriber {}", s.name))?;
+    check_unique(&registrar.crumb_titles, |c| format!("breadcrumb title rule {}", c.name))?;
+    check_unique_keys(registrar.field_kinds.iter().filter(|(_, k)| FieldKind::core(k.name).is_some()).flat_map(
+        |(plugin, k)| [("core", format!("field kind {}", k.name)), (*plugin, format!("field kind {}", k.name))],
+    ))?;
+    check_unique(&registrar.field_kinds, |k| format!("field kind {}", k.name))?;
+    check_unique(&registrar.start_hooks, |h| format!("start hook {}", h.name))?;
+    check_unique(&registrar.text_searches, |_| "the full-text search of @search".to_owned())?;
+    check_unique(&registrar.control_panels, |p| format!("control panel {}", p.id))?;
+    check_unique_keys(
+        registrar.permissions.iter().map(|(plugin, p, _)| (*plugin, format!("permission '{}'", p.name()))),
+    )?;
+    check_unique_keys(registrar.templates.iter().map(|(plugin, name, _)| (*plugin, format!("template {name}"))))?;
+    check_unique_keys(
+        crate::i18n::CORE_MESSAGES
+            .iter()
+            .map(|(language, ftl)| ("core", *language, *ftl))
+            .chain(registrar.messages.iter().copied())
+            .flat_map(|(plugin, language, ftl)| {
+                message_ids(ftl).map(move |id| (plugin, format!("message {id} ({language})")))
+            }),
+    )?;
+    let mut content_serializers = registrar.content_serializers;
+    content_serializers.sort_by_key(|(_, s)| s.kind.specificity());
+    Ok(Registry {
+        plugins,
+        services,
+        content_serializers,
+        field_serializers: registrar.field_serializers,
+        components: registrar.components,
+        type_profiles: registrar.type_profiles,
+        workflows: registrar.workflows,
+        permissions: registrar.permissions.into_iter().map(|(_, p, roles)| (p, roles)).collect(),
+        records: registrar.records.into_iter().map(|(plugin, r)| (r.name, (plugin, r))).collect(),
+        templates: registrar.templates.into_iter().map(|(_, name, source)| (name, source)).collect(),
+        messages: registrar.messages.into_iter().map(|(_, language, ftl)| (language, ftl)).collect(),
+        request_hooks: registrar.request_hooks,
+        subscribers: registrar.subscribers,
+        migrations: registrar.migrations,
+        crumb_titles: registrar.crumb_titles.into_iter().map(|(_, c)| c).collect(),
+        field_kinds: registrar.field_kinds.into_iter().map(|(_, k)| k).collect(),
+        start_hooks: registrar.start_hooks,
+        text_search: registrar.text_searches.first().copied(),
+        control_panels: registrar.control_panels,
+        switched_off: RwLock::default(),
+    })
+}
+
+fn check_unique<T>(items: &[(&'static str, &'static T)], key: impl Fn(&T) -> String) -> Result<(), StartupError> {
+    check_unique_keys(items.iter().map(|(plugin, item)| (*plugin, key(item))))
+}
+
+/// Fails on the first key two contributions share, naming both plugins.
+fn check_unique_keys(keys: impl Iterator<Item = (&'static str, String)>) -> Result<(), StartupError> {
+    let mut seen: HashMap<String, &'static str> = HashMap::new();
+    for (plugin, what) in keys {
+        if let Some(first) = seen.insert(what.clone(), plugin) {
+            return Err(StartupError::DuplicateKey { what, first, second: plugin });
+        }
+    }
+    Ok(())
+}
+
+/// The ids a Fluent resource defines: messages and terms start a line (`id = …`); comments,
+/// attributes and continuations do not.
+fn message_ids(ftl: &str) -> impl Iterator<Item = &str> {
+    ftl.lines().filter_map(|line| {
+        let (id, _) = line.split_once('=')?;
+        let id = id.trim_end();
+        let starts_entry = line.starts_with(|c: char| c.is_ascii_alphabetic() || c == '-');
+        (starts_entry && id.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))).then_some(id)
+    })
+}
+
+fn display_name(name: &str) -> &str {
+    if name.is_empty() { "(default view)" } else { name }
+}
