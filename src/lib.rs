@@ -15,8 +15,7 @@ pub async fn open_app(config: AppConfig) -> Result<(Arc<App>, Bootstrap), Startu
     let disabled = config.plugins.disabled.clone();
     let (mut app, bootstrap) = App::open(config).await?;
     check_linked(app.registry.plugin_ids(), &disabled)?;
-    let document = wcs_openapi::document(&app.registry);
-    app.settings.openapi = Some(Arc::new(document.to_string()));
+    app.settings.openapi = Some(wcs_openapi::document);
     let app = Arc::new(app);
     app.start().await?;
     Ok((app, bootstrap))

@@ -50,8 +50,9 @@ pub struct Settings {
     pub site_id: String,
     /// The largest accepted request body.
     pub max_body_bytes: usize,
-    /// The OpenAPI document, served at `/openapi.json` when set.
-    pub openapi: Option<Arc<String>>,
+    /// Builds the OpenAPI document of what is served now (plugins switched off leave it), for
+    /// `/openapi.json` and `<site>/@openapi`; set by the binary, which links the builder.
+    pub openapi: Option<fn(&crate::plugin::Registry) -> serde_json::Value>,
     /// Where plugins keep files of their own; `None` keeps them in memory.
     pub data_dir: Option<PathBuf>,
     /// An Elasticsearch cluster (`http://host:9200`) the search plugin uses instead of its

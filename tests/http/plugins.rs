@@ -284,3 +284,37 @@ async fn plugins_left_out_or_disabled_leave_nothing_behind() {
         no_direct_download(&TestServer::start().await).await;
     }
 }
+
+/// `@plugins` tells what each plugin adds; a plugin switched off leaves the OpenAPI document.
+#[tokio::test]
+async fn plugins_list_their_contributions_and_switched_off_ones_leave_the_document() {
+    let server = TestServer::start().await;
+    let (status, plugins) = server.get_json("@plugins").await;
+    assert_eq!(status, 200, "{plugins}");
+    let find = |plugins: &serde_json::Value, id: &str| {
+        plugins["items"].as_array().unwrap().iter().find(|p| p["id"] == id).cloned().unwrap_or_default()
+    };
+    let core = find(&plugins, "core");
+    assert_eq!((&core["built"], &core["enabled"]), (&serde_json::json!(true), &serde_json::json!(true)));
+    assert!(core["services"].as_array().unwrap().contains(&serde_json::json!("GET @plugins")), "{core}");
+    assert!(core["types"].as_array().unwrap().contains(&serde_json::json!("Document")));
+    assert!(core["control_panels"].as_array().unwrap().contains(&serde_json::json!("site")));
+    let response = server.anonymous(Method::GET, "@plugins").send().await.unwrap();
+    assert_eq!(response.status(), 401);
+
+    let (_, served) =
+        read(server.raw(Method::GET, &format!("{}/openapi.json", server.base)).send().await.unwrap()).await;
+    let (_, at_site) = server.get_json("@openapi").await;
+    assert_eq!(served, at_site, "one document");
+    if cfg!(feature = "navigation") {
+        let navigation = find(&plugins, "navigation");
+        assert_eq!(navigation["depends_on"], serde_json::json!(["core"]));
+        assert!(navigation["services"].as_array().unwrap().contains(&serde_json::json!("GET @navigation")));
+        assert!(served["paths"].get("/{site}/{path}/@navigation").is_some());
+        assert_eq!(server.admin(Method::POST, "@addons/navigation/uninstall").send().await.unwrap().status(), 204);
+        let (_, after) = server.get_json("@openapi").await;
+        assert!(after["paths"].get("/{site}/{path}/@navigation").is_none(), "a switched-off plugin's paths go");
+        let (_, plugins) = server.get_json("@plugins").await;
+        assert_eq!(find(&plugins, "navigation")["enabled"], false);
+    }
+}

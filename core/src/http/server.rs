@@ -82,9 +82,9 @@ impl SiteEndpoint {
             return Ok(app.cors.preflight(req.headers()));
         }
         if req.uri().path() == "/openapi.json"
-            && let Some(doc) = &app.settings.openapi
+            && let Some(document) = app.settings.openapi
         {
-            return Ok(Response::builder().content_type("application/json").body(doc.as_str().to_owned()));
+            return Ok(Response::builder().content_type("application/json").body(document(&app.registry).to_string()));
         }
         let head = req.method() == Method::HEAD;
         let ctx = match traverse(app, req, proxied, virtual_host).await? {

@@ -26,6 +26,8 @@ mod login_renew;
 mod logout;
 mod move_copy_sources;
 mod move_to;
+mod openapi;
+mod plugins;
 mod principal_forms;
 mod principal_search;
 mod querystring;
@@ -120,6 +122,8 @@ fn services(r: &mut Registrar) {
     r.service(&roles::ROLES);
     r.service(&userschema::USER_SCHEMA);
     r.service(&controlpanels::CONTROLPANELS);
+    r.service(&plugins::PLUGINS);
+    r.service(&openapi::OPENAPI);
     for service in [
         &system::SYSTEM,
         &system::DATABASE,
