@@ -43,6 +43,20 @@ async fn a_mailed_token_sets_a_new_password_once() {
     assert_error(response, 400, "validation_failed").await;
 }
 
+/// Behind a front end's proxy the link leads to the front end's root, where its reset form is.
+#[tokio::test]
+async fn the_link_follows_the_virtual_host() {
+    let server = TestServer::start().await;
+    server.user("vera", &["Member"], &[]).await;
+    let url = format!(
+        "{}/VirtualHostBase/http/localhost:3000/Plone/++api++/VirtualHostRoot/@users/vera/reset-password",
+        server.base
+    );
+    assert_eq!(server.raw(Method::POST, &url).send().await.unwrap().status(), 204);
+    let mails = reset_mails(&server).await;
+    assert!(mails[0].1.contains("http://localhost:3000/passwordreset/"), "{}", mails[0].1);
+}
+
 #[tokio::test]
 async fn unknown_users_get_the_same_answer_and_no_mail() {
     let server = TestServer::start().await;

@@ -185,3 +185,32 @@ async fn roles_in_object_form_give_and_take() {
     let (_, reviewers) = server.get_json("@groups/Reviewers").await;
     assert!(reviewers["roles"].as_array().unwrap().contains(&json!("Reader")), "{reviewers}");
 }
+
+/// What Volto's user panels and personal-information form send: `?search=` with `limit`, and
+/// the user as GET gave it (read-only keys included) with changes.
+#[tokio::test]
+async fn volto_searches_users_and_sends_back_what_it_read() {
+    let server = TestServer::start().await;
+    server.user("anna", &["Member"], &[]).await;
+    server.user("bert", &["Member"], &[]).await;
+    let (_, found) = server.get_json("@users?search=ann&limit=5").await;
+    let ids: Vec<&str> = found["items"].as_array().unwrap().iter().map(|u| u["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["anna"], "{found}");
+    let response = server.admin(Method::GET, "@users?limit=0").send().await.unwrap();
+    assert_error(response, 400, "invalid_parameter").await;
+
+    let (_, mut anna) = server.get_json("@users/anna").await;
+    let form = anna.as_object_mut().unwrap();
+    for key in ["id", "username", "roles"] {
+        form.remove(key);
+    }
+    form.insert("fullname".into(), json!("Anna Neu"));
+    let response =
+        server.anonymous(Method::PATCH, "@users/anna").basic_auth("anna", Some("secret-anna")).json(&form).send();
+    assert_eq!(response.await.unwrap().status(), 204);
+    let (_, after) = server.get_json("@users/anna").await;
+    assert_eq!(after["fullname"], "Anna Neu");
+    let portrait = json!({"portrait": {"data": "aGk=", "encoding": "base64"}});
+    let response = server.admin(Method::PATCH, "@users/anna").json(&portrait).send().await.unwrap();
+    assert_error(response, 400, "validation_failed").await;
+}

@@ -12,6 +12,8 @@ async fn system_and_database_describe_this_server() {
     let (status, system) = server.get_json("@system").await;
     assert_eq!(status, 200, "{system}");
     assert_eq!(system["wcs_backend_version"], env!("CARGO_PKG_VERSION"));
+    let restapi: f64 = system["plone_restapi_version"].as_str().unwrap()[..4].parse().unwrap();
+    assert!(restapi >= 8.24, "Volto's group-membership panel needs 8.24 or later: {system}");
     let storage = if crate::support::postgres_url().is_some() { "PostgreSQL" } else { "SQLite" };
     assert_eq!((&system["storage"], &system["upgrade"]), (&json!(storage), &json!(false)));
     assert!(system["plugins"].as_array().unwrap().contains(&json!("core")), "{system}");

@@ -29,9 +29,20 @@ pub struct RequestInfo {
     /// The address of the connection's other end (a proxy's, behind one): for limits per
     /// client, since headers naming a client can be forged.
     pub peer: Option<std::net::IpAddr>,
+    /// The virtual host the request came through (Zope's virtual-hosting paths), if any.
+    pub virtual_host: Option<super::vhost::VirtualHost>,
 }
 
 impl RequestInfo {
+    /// The URL a client of this request sees for the server URL `url`: through a virtual host,
+    /// on its public base and root (what responses get at the edge; mails need it themselves).
+    pub fn public_url(&self, url: &str) -> String {
+        match &self.virtual_host {
+            Some(host) => host.outbound(url),
+            None => url.to_owned(),
+        }
+    }
+
     /// The first value of a query parameter.
     pub fn query_value(&self, name: &str) -> Option<&str> {
         self.query.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())

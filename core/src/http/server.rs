@@ -171,6 +171,7 @@ async fn traverse(
         raw_query,
         api,
         peer: req.remote_addr().as_socket_addr().map(|addr| addr.ip()),
+        virtual_host: virtual_host.map(|rewritten| rewritten.host.clone()),
     };
     Ok(Traversed::Context(Box::new(Ctx {
         app: app.clone(),

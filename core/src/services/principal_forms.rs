@@ -1,6 +1,6 @@
 //! Shared by `@users`, `@groups`, `@principals` and `@sharing`: principals on the wire and checks of their input.
 
-use crate::http::{ApiError, ApiResult, Batch, Ctx, FieldError, batching_links};
+use crate::http::{ApiError, ApiResult, Batch, Ctx, FieldError, MAX_BATCH_SIZE, batching_links};
 use crate::security::AUTHENTICATED_GROUP;
 use crate::store::{PrincipalQuery, StoredPrincipal};
 use serde_json::{Map, Value, json};
@@ -20,7 +20,8 @@ pub fn principal_segment(ctx: &Ctx) -> ApiResult<Option<String>> {
     }
 }
 
-/// The batched `@users` or `@groups` collection (`?query=` searches), each item shaped by `item`.
+/// The batched `@users` or `@groups` collection, each item shaped by `item`. `?query=` (or
+/// plone.restapi 8's `?search=`, which Volto sends) searches; `?limit=` caps the page.
 pub async fn principal_listing(
     ctx: &Ctx,
     kind: &'static str,
@@ -28,8 +29,14 @@ pub async fn principal_listing(
     item: fn(&str, &StoredPrincipal) -> Value,
 ) -> ApiResult<Value> {
     let site = site_url(ctx);
-    let batch = Batch::from_query(&ctx.request.query)?;
-    let query = PrincipalQuery { kind: Some(kind), search: ctx.request.query_value("query").map(str::to_owned) };
+    let mut batch = Batch::from_query(&ctx.request.query)?;
+    if let Some(limit) = ctx.request.query_value("limit") {
+        let limit = limit.parse::<i64>().ok().filter(|n| (1..=MAX_BATCH_SIZE).contains(n)).ok_or_else(|| {
+            ApiError::invalid_parameter("limit", format!("'limit' must be a number from 1 to {MAX_BATCH_SIZE}."))
+        })?;
+        batch.size = batch.size.min(limit);
+    }
+    let query = PrincipalQuery { kind: Some(kind), search: search_text(ctx) };
     let principals = ctx.app.store.principals(&query, batch.start, batch.size).await?;
     let total = ctx.app.store.count_principals(&query).await?;
     let mut body = json!({
@@ -41,6 +48,11 @@ pub async fn principal_listing(
         body["batching"] = links;
     }
     Ok(body)
+}
+
+/// The search words of a principal listing: `query`, or `search` as Volto sends it.
+pub fn search_text(ctx: &Ctx) -> Option<String> {
+    ctx.request.query_value("query").or_else(|| ctx.request.query_value("search")).map(str::to_owned)
 }
 
 /// The site URL, on which the principal endpoints live.

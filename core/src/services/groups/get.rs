@@ -7,7 +7,7 @@ use crate::app::SITE_TYPE;
 use crate::http::{ApiResult, Ctx, MAX_BATCH_SIZE, json};
 use crate::security::{AUTHENTICATED_GROUP, Csrf, Permission};
 use crate::service::{ContentKind, Service};
-use crate::services::principal_forms::{group_json, principal_listing, principal_segment, site_url};
+use crate::services::principal_forms::{group_json, principal_listing, principal_segment, search_text, site_url};
 use crate::store::PrincipalQuery;
 use poem::Response;
 use poem::http::Method;
@@ -39,7 +39,7 @@ async fn get(ctx: Ctx) -> ApiResult<Response> {
     let batched = ctx.request.query.iter().any(|(key, _)| key == "b_start" || key == "b_size");
     if !batched {
         // plone.restapi lists groups as a plain array, which Volto's group forms filter.
-        let query = PrincipalQuery { kind: Some("group"), search: ctx.request.query_value("query").map(str::to_owned) };
+        let query = PrincipalQuery { kind: Some("group"), search: search_text(&ctx) };
         let groups = ctx.app.store.principals(&query, 0, MAX_BATCH_SIZE).await?;
         return Ok(json(&Value::Array(groups.iter().map(|g| group_json(&site, g)).collect())));
     }

@@ -8,6 +8,10 @@ use poem::Response;
 use poem::http::Method;
 use serde_json::json;
 
+/// The plone.restapi release whose wire shapes this server speaks (Volto enables features,
+/// such as the group-membership panel, from it).
+const PLONE_RESTAPI_COMPATIBLE: &str = "9.15.0";
+
 /// The service.
 pub static SYSTEM: Service = Service {
     method: Method::GET,
@@ -29,7 +33,8 @@ async fn get(ctx: Ctx) -> ApiResult<Response> {
         "@id": format!("{site_url}/@system"),
         "wcs_backend_version": VERSION,
         "plone_version": server,
-        "plone_restapi_version": "plone.restapi dialect (served by wcs-backend)",
+        // The plone.restapi version whose shapes this server answers; Volto compares it.
+        "plone_restapi_version": PLONE_RESTAPI_COMPATIBLE,
         "plone_gs_metadata_version_installed": VERSION,
         "plone_gs_metadata_version_file_system": VERSION,
         "zope_version": "none (Rust)",

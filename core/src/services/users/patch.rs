@@ -32,7 +32,12 @@ async fn patch(ctx: Ctx) -> ApiResult<Response> {
     let body = ctx.json_body()?;
     let mut user = load_user(&ctx, &id).await?;
     let mut errors = Vec::new();
-    for key in body.keys() {
+    for (key, value) in &body {
+        // What GET answers comes back from Volto's personal-information form: the read-only
+        // keys are ignored, and so is an empty portrait (portraits are not kept).
+        if matches!(key.as_str(), "@id" | "groups") || (key == "portrait" && value.is_null()) {
+            continue;
+        }
         if !matches!(
             key.as_str(),
             "fullname"

@@ -112,7 +112,9 @@ async fn send_link(ctx: &Ctx, user: Option<StoredPrincipal>) -> ApiResult<Respon
     };
     let expires = chrono::Utc::now().timestamp() + VALID_FOR;
     let token = ctx.app.security.reset_token(&user.id, user.password_hash.as_deref().unwrap_or_default(), expires);
-    let site = site_url(ctx);
+    // Front ends serve the reset form at their root's `passwordreset`: through a virtual host
+    // that is the public site URL.
+    let site = ctx.request.public_url(&site_url(ctx));
     let link = format!("{site}/passwordreset/{token}?userid={}", user.id);
     let mail = Mail {
         recipients: user.email.clone(),
