@@ -24,6 +24,7 @@ import {
 import { voltoLogin, waitForView, typeInto, chooseBlock, typeTitle, firstTextBlock, save, apiPage } from './volto.mjs';
 import { addVersionFlows } from './version_views.mjs';
 import { addSiteSetupFlows } from './site_setup.mjs';
+import { addUsersSetupFlows } from './users_setup.mjs';
 
 const V = env.volto;
 const RUN = Date.now().toString(36); // keeps ids unique if the same site is reused
@@ -280,6 +281,7 @@ flow('editor opens sharing and history', async (page, s) => {
 
 addVersionFlows(flow, RUN);
 addSiteSetupFlows(flow, RUN);
+addUsersSetupFlows(flow, RUN);
 
 // --- run them -----------------------------------------------------------------------------------
 const browser = await puppeteer.launch({

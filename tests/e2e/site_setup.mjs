@@ -11,7 +11,7 @@ const FLOW = 'administrator uses Site Setup';
 
 // Waits for the answer to a request of the app to the backend (through Volto's /++api++ proxy)
 // and fails, naming it, when the server refused it.
-function answerTo(page, method, re, timeout = 20000) {
+export function answerTo(page, method, re, timeout = 20000) {
   return page
     .waitForResponse((r) => r.request().method() === method && r.url().includes('/++api++') && re.test(r.url()), {
       timeout,
@@ -20,7 +20,7 @@ function answerTo(page, method, re, timeout = 20000) {
       throw new Error(`the app sent no ${method} matching ${re} within ${timeout} ms`);
     });
 }
-async function refused(res) {
+export async function refused(res) {
   if (res.status() < 400) return null;
   const body = await res.text().catch(() => '');
   const sent = res.request().postData();
@@ -29,7 +29,7 @@ async function refused(res) {
 }
 
 // Types into a form field (ids are field-<name> in Volto's forms), replacing what is there.
-async function fill(page, name, value) {
+export async function fill(page, name, value) {
   const input = await waitSel(page, `#field-${name}`);
   await input.click({ clickCount: 3 });
   await page.keyboard.press('Backspace');
