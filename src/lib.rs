@@ -1,9 +1,13 @@
 //! The `wcs` server: links the shipped plugins, turns configuration into a running [`App`]
-//! and serves it. The binary and the integration tests start the server the same way.
+//! and serves it. The binary and the integration tests start the server the same way; a third
+//! party's binary calls [`run`] after linking plugins of its own.
 
+mod cli;
+mod config;
 mod demo;
 mod plugins;
 
+pub use cli::run;
 pub use demo::load_demo;
 pub use plugins::{SHIPPED_PLUGINS, check_linked};
 

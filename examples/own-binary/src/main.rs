@@ -1,0 +1,10 @@
+//! A third party's server: everything `wcs` ships, plus the example plugin. Naming the plugin
+//! crate links it; `inventory` then finds its descriptor like any shipped plugin's, and
+//! `wcs::run` is the whole `wcs` command line (`serve`, `init`, `openapi`…).
+
+use wcs_example_hello as _;
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    wcs::run().await
+}

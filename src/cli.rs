@@ -1,0 +1,144 @@
+//! The `wcs` command line: `serve`, `init`, `openapi`, `reindex` and `search eval`. It lives in
+//! the library so a third party can ship their own binary that links the shipped plugins plus
+//! their own and calls [`run`] (see `examples/own-binary`).
+
+use crate::config::{Cli, Command, ServeArgs, StorageArgs};
+use anyhow::Context;
+use clap::Parser;
+use wcs_core::app::{AppConfig, Bootstrap};
+use wcs_core::plugin::{PluginSelection, Registry};
+
+fn app_config(storage: &StorageArgs, cors_origins: Vec<String>, max_body_bytes: usize) -> anyhow::Result<AppConfig> {
+    Ok(AppConfig {
+        database_url: storage.database_url().context("creating the data directory")?,
+        site_id: storage.site_id.clone(),
+        admin_password: storage.admin_password.clone(),
+        types_dir: storage.types_dir.clone(),
+        cors_origins,
+        max_body_bytes,
+        plugins: PluginSelection { disabled: storage.disable_plugins.clone() },
+        data_dir: Some(storage.data_dir.clone()),
+        search_url: storage.search.clone(),
+        trusted_proxies: Some(storage.trusted_proxies.clone()),
+    })
+}
+
+fn report(bootstrap: &Bootstrap, site_id: &str) {
+    if bootstrap.site_created {
+        tracing::info!(site_id, "created the site");
+    }
+    if let Some(password) = &bootstrap.generated_admin_password {
+        println!("Created user 'admin' with the generated password: {password}");
+        println!("It is shown only this once; set --admin-password (WCS_ADMIN_PASSWORD) to choose one.");
+    }
+}
+
+async fn shutdown_signal() {
+    let interrupt = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutting down: finishing running requests");
+}
+
+async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    let config = app_config(&args.storage, args.cors_origin.clone(), args.max_body_bytes)?;
+    let (app, bootstrap) = crate::open_app(config).await?;
+    report(&bootstrap, &args.storage.site_id);
+    if args.storage.demo {
+        let created = crate::load_demo(&app).await.map_err(|e| anyhow::anyhow!("loading demo content: {e}"))?;
+        tracing::info!(created, "demo content loaded");
+    }
+    tracing::info!(plugins = ?app.registry.plugin_ids(), "plugins");
+    let listener =
+        tokio::net::TcpListener::bind(args.listen).await.with_context(|| format!("binding {}", args.listen))?;
+    tracing::info!("listening on http://{}/{}", args.listen, args.storage.site_id);
+    wcs_core::server::serve(app, listener, shutdown_signal()).await?;
+    Ok(())
+}
+
+async fn init(storage: StorageArgs) -> anyhow::Result<()> {
+    let config = app_config(&storage, Vec::new(), 0)?;
+    let (app, bootstrap) = crate::open_app(config).await?;
+    report(&bootstrap, &storage.site_id);
+    if storage.demo {
+        let created = crate::load_demo(&app).await.map_err(|e| anyhow::anyhow!("loading demo content: {e}"))?;
+        println!("Loaded {created} demo objects.");
+    }
+    app.store.close().await;
+    Ok(())
+}
+
+/// Rebuilds the search index, showing progress with rate and time left.
+#[cfg(feature = "es-search")]
+async fn reindex(storage: StorageArgs) -> anyhow::Result<()> {
+    let config = app_config(&storage, Vec::new(), 0)?;
+    let (app, _) = crate::open_app(config).await?;
+    let bar = indicatif::ProgressBar::new(0).with_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} objects, {per_sec}, {eta} left")
+            .context("progress style")?,
+    );
+    let started = std::time::Instant::now();
+    let indexed = wcs_plugin_es_search::reindex(&app, |done, total| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    })
+    .await
+    .map_err(|e| anyhow::anyhow!("reindexing: {e}"))?;
+    bar.finish();
+    println!("Indexed {indexed} objects in {:.1} s.", started.elapsed().as_secs_f64());
+    app.store.close().await;
+    Ok(())
+}
+
+/// Runs the `wcs` command line with the process's arguments, with every plugin linked into the
+/// calling binary (the shipped ones and any the caller links, e.g. `use my_plugin as _;`).
+pub async fn run() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("WCS_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .init();
+    match Cli::parse().command {
+        Command::Serve(args) => serve(args).await,
+        Command::Init(storage) => init(storage).await,
+        #[cfg(feature = "es-search")]
+        Command::Reindex(storage) => reindex(storage).await,
+        #[cfg(feature = "es-search")]
+        Command::Search { command: crate::config::SearchCommand::Eval { file, engine } } => {
+            let text = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
+            let answer = match engine {
+                None => tokio::task::spawn_blocking(move || wcs_plugin_es_search::eval::evaluate_text(&text)).await?,
+                Some(url) => {
+                    let case: serde_json::Value =
+                        serde_json::from_str(&text).with_context(|| format!("{} is not JSON", file.display()))?;
+                    wcs_plugin_es_search::eval_cluster::evaluate_on_cluster(&url, &case)
+                        .await
+                        .map_err(|e| anyhow::anyhow!("{url}: {e}"))?
+                }
+            };
+            println!("{}", serde_json::to_string_pretty(&answer)?);
+            Ok(())
+        }
+        Command::Openapi => {
+            let registry = Registry::build(&PluginSelection::default())?;
+            println!("{}", serde_json::to_string_pretty(&wcs_openapi::document(&registry))?);
+            Ok(())
+        }
+    }
+}
