@@ -99,7 +99,12 @@ fn csrf_label(policy: Csrf) -> &'static str {
 
 fn operation_id(service: &Service) -> String {
     let name: String = service.name.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').collect();
-    let name = if name.is_empty() { "content".to_owned() } else { name.replace('-', "_") };
+    // Browser views (no `@`) share names with endpoints (`login` and `@login`): ids must not.
+    let name = match name.as_str() {
+        "" => "content".to_owned(),
+        _ if !service.name.starts_with('@') => format!("view_{}", name.replace('-', "_")),
+        _ => name.replace('-', "_"),
+    };
     format!("{}_{name}", service.method.as_str().to_ascii_lowercase())
 }
 
