@@ -25,6 +25,7 @@ import { voltoLogin, waitForView, typeInto, chooseBlock, typeTitle, firstTextBlo
 import { addVersionFlows } from './version_views.mjs';
 import { addSiteSetupFlows } from './site_setup.mjs';
 import { addUsersSetupFlows } from './users_setup.mjs';
+import { addPanelsFlows } from './panels.mjs';
 
 const V = env.volto;
 const RUN = Date.now().toString(36); // keeps ids unique if the same site is reused
@@ -282,6 +283,7 @@ flow('editor opens sharing and history', async (page, s) => {
 addVersionFlows(flow, RUN);
 addSiteSetupFlows(flow, RUN);
 addUsersSetupFlows(flow, RUN);
+addPanelsFlows(flow, RUN);
 
 // --- run them -----------------------------------------------------------------------------------
 const browser = await puppeteer.launch({
