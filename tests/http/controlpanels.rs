@@ -110,3 +110,15 @@ async fn plugin_panels_save_their_records() {
         server.admin(Method::PATCH, "@controlpanels/navigation").json(&json!({"displayed_types": "Folder"})).send();
     assert_error(response.await.unwrap(), 400, "validation_failed").await;
 }
+
+/// Volto's number fields send what was typed, as text: whole numbers count as numbers.
+#[tokio::test]
+async fn number_fields_take_the_text_volto_sends() {
+    let server = TestServer::start().await;
+    let response = server.admin(Method::PATCH, "@controlpanels/mail").json(&json!({"smtp_port": "2525"})).send();
+    assert_eq!(response.await.unwrap().status(), 204);
+    let (_, record) = server.get_json("@registry/wcs.backend.mail.smtp_port").await;
+    assert_eq!(record, json!(2525));
+    let response = server.admin(Method::PATCH, "@controlpanels/mail").json(&json!({"smtp_port": "viele"})).send();
+    assert_error(response.await.unwrap(), 400, "validation_failed").await;
+}

@@ -4,11 +4,12 @@
 use crate::content::values::{Mode, parse_changes};
 use crate::controlpanel::PanelSource;
 use crate::http::{ApiError, ApiResult, Ctx, FieldError};
+use crate::records::RecordKind;
 use crate::security::{Csrf, Permission};
 use crate::service::{ContentKind, Service};
 use poem::Response;
 use poem::http::{Method, StatusCode};
-use serde_json::{Map, json};
+use serde_json::{Map, Value, json};
 
 /// The service.
 pub static CONTROLPANEL_PATCH: Service = Service {
@@ -39,10 +40,13 @@ async fn patch(ctx: Ctx) -> ApiResult<Response> {
             continue;
         };
         match field.source {
-            PanelSource::Record(record) => match record.kind.validate(value) {
-                Ok(()) => records.push((record.name, value.to_string())),
-                Err(message) => errors.push(FieldError::new(name, message)),
-            },
+            PanelSource::Record(record) => {
+                let value = form_value(record.kind, value);
+                match record.kind.validate(&value) {
+                    Ok(()) => records.push((record.name, value.to_string())),
+                    Err(message) => errors.push(FieldError::new(name, message)),
+                }
+            }
             PanelSource::SiteTitle => match value.as_str().map(str::trim) {
                 Some(text) if !text.is_empty() && !text.contains(['\n', '\r']) => title = Some(value.clone()),
                 _ => errors.push(FieldError::new(name, "The site title is one line of text, not empty.")),
@@ -74,4 +78,13 @@ async fn patch(ctx: Ctx) -> ApiResult<Response> {
         crate::ops::update(&ctx.app, &site, &changes, None).await?;
     }
     Ok(Response::builder().status(StatusCode::NO_CONTENT).finish())
+}
+
+/// A form's value for a record of `kind`: number fields in Volto's forms send what was typed, as
+/// text, so whole numbers given as text count as numbers (as Plone's forms take them).
+fn form_value(kind: RecordKind, value: &Value) -> Value {
+    match (kind, value.as_str().map(str::trim)) {
+        (RecordKind::Int, Some(text)) => text.parse::<i64>().map_or_else(|_| value.clone(), Value::from),
+        _ => value.clone(),
+    }
 }
