@@ -28,6 +28,11 @@ pub fn document(registry: &Registry) -> Value {
             }
         }
     }
+    if let Some(get) = paths.get_mut("/{site}/{path}").and_then(|item| item.get_mut("get")) {
+        get["parameters"] = json!([expand_parameter(registry)]);
+    }
+    let hooks: Vec<Value> =
+        registry.request_hooks().map(|(plugin, hook)| json!({"name": hook.name, "plugin": plugin})).collect();
     json!({
         "openapi": "3.1.0",
         "info": {
@@ -42,6 +47,22 @@ pub fn document(registry: &Registry) -> Value {
             "securitySchemes": {"basic": {"type": "http", "scheme": "basic"}},
         },
         "security": [{}, {"basic": []}],
+        "x-wcs-request-hooks": hooks,
+    })
+}
+
+/// `expand`: the `@components` entries a content GET can inline, by name.
+fn expand_parameter(registry: &Registry) -> Value {
+    let mut names: Vec<&str> = registry.all_components().iter().map(|(_, c)| c.name).collect();
+    names.sort_unstable();
+    names.dedup();
+    json!({
+        "name": "expand",
+        "in": "query",
+        "required": false,
+        "description": "Comma-separated `@components` entries to inline",
+        "schema": {"type": "string"},
+        "x-wcs-components": names,
     })
 }
 

@@ -142,3 +142,29 @@ async fn types_describe_their_fields_as_json_schema() {
     let (status, _) = read(server.admin(Method::GET, "@types/Document/nofield").send().await.unwrap()).await;
     assert_eq!(status, 404);
 }
+
+/// Every service, request hook and component the plugins registered appears in the document.
+#[tokio::test]
+async fn the_document_lists_every_service_hook_and_component() {
+    let server = TestServer::start().await;
+    let document = wcs_openapi::document(&server.app.registry);
+    let registry = &server.app.registry;
+    for (_, service) in registry.services() {
+        let path = if service.name.is_empty() {
+            "/{site}/{path}".to_owned()
+        } else {
+            format!("/{{site}}/{{path}}/{}", service.name)
+        };
+        let method = service.method.as_str().to_ascii_lowercase();
+        assert!(document["paths"][&path][&method].is_object(), "{method} {path}");
+    }
+    let hooks = document["x-wcs-request-hooks"].to_string();
+    for (_, hook) in registry.request_hooks() {
+        assert!(hooks.contains(&format!("\"{}\"", hook.name)), "request hook {}", hook.name);
+    }
+    let components = &document["paths"]["/{site}/{path}"]["get"]["parameters"][0]["x-wcs-components"];
+    for (_, component) in registry.all_components() {
+        assert!(components.as_array().unwrap().contains(&serde_json::json!(component.name)), "{}", component.name);
+    }
+    assert!(components.as_array().unwrap().contains(&serde_json::json!("workflow")));
+}

@@ -250,6 +250,11 @@ impl Registry {
         chosen.into_values().collect()
     }
 
+    /// Every component of the plugins that are on, with its plugin.
+    pub fn all_components(&self) -> Vec<(&'static str, &'static Component)> {
+        self.components.iter().filter(|(plugin, _)| self.is_on(plugin)).copied().collect()
+    }
+
     /// The content type profiles, with the plugin that registered each.
     pub fn type_profiles(&self) -> &[(&'static str, &'static str)] {
         &self.type_profiles
