@@ -8,6 +8,7 @@ use crate::service::Service;
 use poem::http::Method;
 use std::collections::HashMap;
 use std::sync::RwLock;
+use std::sync::atomic::AtomicBool;
 
 pub(super) fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result<Registry, StartupError> {
     let mut services: HashMap<(Method, &'static str), Vec<(&'static str, &'static Service)>> = HashMap::new();
@@ -74,6 +75,7 @@ pub(super) fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result
         text_search: registrar.text_searches.first().copied(),
         control_panels: registrar.control_panels,
         switched_off: RwLock::default(),
+        any_switched_off: AtomicBool::new(false),
     })
 }
 

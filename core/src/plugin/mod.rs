@@ -7,6 +7,7 @@
 mod freeze;
 mod registrar;
 mod registry;
+mod switches;
 
 pub use registrar::Registrar;
 pub use registry::{Contributions, PluginSelection, Registry, StartupError};

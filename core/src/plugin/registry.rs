@@ -15,6 +15,7 @@ use crate::store::Migration;
 use poem::http::Method;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::RwLock;
+use std::sync::atomic::AtomicBool;
 
 /// Which linked plugins to switch off (from configuration).
 #[derive(Clone, Debug, Default)]
@@ -100,6 +101,8 @@ pub struct Registry {
     /// Plugins switched off while running (Site Setup's add-ons): built, but their endpoints,
     /// serializer layers, components, panels, request hooks and full-text search are left out.
     pub(super) switched_off: RwLock<BTreeSet<&'static str>>,
+    /// Whether any plugin is switched off: every lookup asks, and almost always none is.
+    pub(super) any_switched_off: AtomicBool,
 }
 
 impl Registry {
@@ -140,37 +143,6 @@ impl Registry {
     /// The ids of the built plugins, in build order.
     pub fn plugin_ids(&self) -> &[&'static str] {
         &self.plugins
-    }
-
-    /// Whether `plugin`'s contributions are in use (built and not switched off).
-    pub fn is_on(&self, plugin: &str) -> bool {
-        !self.switched_off.read().unwrap_or_else(|poisoned| poisoned.into_inner()).contains(plugin)
-    }
-
-    /// The built plugins switched off at run time.
-    pub fn switched_off(&self) -> Vec<&'static str> {
-        self.switched_off.read().unwrap_or_else(|poisoned| poisoned.into_inner()).iter().copied().collect()
-    }
-
-    /// Switches a built plugin on or off at run time. Core cannot be switched off, nor a plugin
-    /// others that are on depend on; switching one on needs what it depends on on.
-    pub fn switch(&self, plugin: &str, on: bool, depends_on: &[&str]) -> Result<(), String> {
-        let Some(id) = self.plugins.iter().copied().find(|p| *p == plugin) else {
-            return Err(format!("'{plugin}' is not built into this server (or was left out at start)."));
-        };
-        if id == "core" && !on {
-            return Err("core cannot be switched off.".into());
-        }
-        let mut off = self.switched_off.write().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if on {
-            if let Some(missing) = depends_on.iter().find(|d| off.contains(**d)) {
-                return Err(format!("'{id}' needs '{missing}', which is switched off."));
-            }
-            off.remove(id);
-        } else {
-            off.insert(id);
-        }
-        Ok(())
     }
 
     /// The service for `method` and `name` that best matches `profile`.

@@ -73,10 +73,9 @@ pub const ALL_METADATA: [&str; 43] = [
 /// Image fields Plone's `image_field` column names, in the order it prefers them.
 const IMAGE_FIELDS: [&str; 2] = ["preview_image", "image"];
 
-/// The value of the metadata column `name` for `object`.
-pub fn metadata(ctx: &SerializeCtx<'_>, object: &ContentObject, name: &str) -> Value {
-    let profile = ctx.app.types.get(&object.portal_type);
-    let profile: Option<&TypeProfile> = profile.map(|p| &**p);
+/// The value of the metadata column `name` for `object`, whose type is `profile` (looked up
+/// once per summary by the caller).
+pub fn metadata(ctx: &SerializeCtx<'_>, object: &ContentObject, profile: Option<&TypeProfile>, name: &str) -> Value {
     let folderish = profile.is_some_and(|p| p.folderish);
     let text_field = |key: &str| object.fields.get(key).filter(|v| v.is_string()).cloned().unwrap_or(Value::Null);
     let zope_date = |time: Option<chrono::DateTime<chrono::Utc>>| json!(time.map_or("None".into(), format_time));

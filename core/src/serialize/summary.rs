@@ -26,7 +26,7 @@ pub fn summary(ctx: &SerializeCtx<'_>, object: &ContentObject, metadata_fields: 
         if name.starts_with('_') || matches!(name, "getObject" | "getDataOrigin" | "getUserData") {
             continue;
         }
-        let value = metadata(ctx, object, name);
+        let value = metadata(ctx, object, profile.map(|p| &**p), name);
         out.insert(name.to_owned(), value);
     }
     out

@@ -56,7 +56,7 @@ impl Store {
         uids: &[String],
         visibility: &Visibility,
     ) -> Result<Vec<ContentObject>, sqlx::Error> {
-        self.visible_where_in(&brief_columns(self.backend), "uid", uids, visibility).await
+        self.visible_where_in(brief_columns(self.backend), "uid", uids, visibility).await
     }
 
     async fn visible_content_where_in(

@@ -5,6 +5,7 @@ use crate::content::ContentObject;
 use chrono::{DateTime, Utc};
 use sqlx::Row;
 use sqlx::any::AnyRow;
+use std::sync::LazyLock;
 
 /// The columns every content query selects, in the order [`content_from_row`] reads them.
 pub const CONTENT_COLUMNS: &str = "uid, parent_uid, path, id, portal_type, position, title, description, \
@@ -18,8 +19,17 @@ pub const SUMMARY_FIELDS: [&str; 8] =
 
 /// [`CONTENT_COLUMNS`] with only the [`SUMMARY_FIELDS`] of the field values: for summaries of
 /// objects whose fields may be large (Volto blocks, text). The projection is text, as the
-/// stored column is.
-pub fn brief_columns(backend: Backend) -> String {
+/// stored column is. Built once per backend.
+pub fn brief_columns(backend: Backend) -> &'static str {
+    static SQLITE: LazyLock<String> = LazyLock::new(|| brief_columns_of(Backend::Sqlite));
+    static POSTGRES: LazyLock<String> = LazyLock::new(|| brief_columns_of(Backend::Postgres));
+    match backend {
+        Backend::Sqlite => &SQLITE,
+        Backend::Postgres => &POSTGRES,
+    }
+}
+
+fn brief_columns_of(backend: Backend) -> String {
     let projection = match backend {
         Backend::Sqlite => {
             let pairs: Vec<String> =
