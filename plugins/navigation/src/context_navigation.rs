@@ -4,7 +4,7 @@
 //! tree starts at, default 1: the top-level section), `bottomLevel` (levels shown, 0 for as
 //! many as allowed), `includeTop` and `currentFolderOnly`.
 
-use crate::tree::{MAX_DEPTH, subtree_items};
+use crate::tree::{MAX_DEPTH, on_path, subtree_items};
 use serde_json::{Value, json};
 use wcs_core::content::ContentObject;
 use wcs_core::http::{ApiError, ApiResult, Ctx, json};
@@ -83,7 +83,7 @@ async fn context_navigation(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> Api
     let mut items = Vec::new();
     if let Some(root) = root {
         if options.include_top {
-            items.push(entry(ctx, root, &chain_path(chain), Vec::new()));
+            items.push(entry(ctx, root, &chain_path(chain)));
         }
         let tree = subtree_items(ctx, root, options.depth).await?;
         items.extend(tree.iter().map(portlet_item));
@@ -113,10 +113,9 @@ fn chain_path(chain: &[ContentObject]) -> String {
     chain.last().map(|o| o.path.clone()).unwrap_or_default()
 }
 
-fn entry(ctx: &SerializeCtx<'_>, object: &ContentObject, context_path: &str, items: Vec<Value>) -> Value {
+/// The tree's top as an item (`includeTop`); its children follow it in the list.
+fn entry(ctx: &SerializeCtx<'_>, object: &ContentObject, context_path: &str) -> Value {
     let url = object.url(ctx.base_url);
-    let in_path = context_path == object.path
-        || context_path.strip_prefix(object.path.as_str()).is_some_and(|rest| rest.starts_with('/'));
     json!({
         "@id": url,
         "href": url,
@@ -126,11 +125,11 @@ fn entry(ctx: &SerializeCtx<'_>, object: &ContentObject, context_path: &str, ite
         "thumb": "",
         "is_current": context_path == object.path,
         "is_folderish": ctx.app.types.get(&object.portal_type).is_some_and(|p| p.folderish),
-        "is_in_path": in_path,
+        "is_in_path": on_path(context_path, object),
         "normalized_id": object.id,
         "review_state": object.review_state,
         "type": normalized_type(&object.portal_type),
-        "items": items,
+        "items": [],
     })
 }
 

@@ -188,7 +188,7 @@ impl<'a> Tree<'a> {
 }
 
 /// Whether the request is on `object` or below it.
-fn on_path(context_path: &str, object: &ContentObject) -> bool {
+pub fn on_path(context_path: &str, object: &ContentObject) -> bool {
     context_path == object.path
         || context_path.strip_prefix(object.path.as_str()).is_some_and(|rest| rest.starts_with('/'))
 }
