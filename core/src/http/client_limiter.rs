@@ -3,6 +3,7 @@
 //! the connection's peer address: headers naming a client can be forged, so behind a proxy the
 //! proxy is the client.
 
+use super::{ApiError, ApiResult, ErrorCode};
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::Mutex;
@@ -25,6 +26,15 @@ impl ClientLimiter {
     /// Counts a request of `client`; `Err(seconds)` to wait when it is over `limit` (0: none).
     pub fn admit(&self, client: IpAddr, limit: u32, now: Instant) -> Result<(), u64> {
         admit(&mut self.windows.lock().unwrap_or_else(|poisoned| poisoned.into_inner()), client, limit, now)
+    }
+
+    /// Counts a request of `client` now; over `limit`, the 429 naming `what` there were too
+    /// many of, with `Retry-After`.
+    pub fn check(&self, client: IpAddr, limit: u32, what: &str) -> ApiResult<()> {
+        self.admit(client, limit, Instant::now()).map_err(|wait| {
+            ApiError::new(ErrorCode::TooManyRequests, format!("Too many {what}; please try again later."))
+                .with_header("Retry-After", wait.to_string())
+        })
     }
 }
 

@@ -95,6 +95,11 @@ pub struct Ctx {
 }
 
 impl Ctx {
+    /// The URL of the site the request is in (on the request's base).
+    pub fn site_url(&self) -> String {
+        format!("{}/{}", self.request.base_url, self.context.site_id())
+    }
+
     /// The body as a JSON object; anything else is a 400 with a clear message.
     pub fn json_body(&self) -> ApiResult<Map<String, Value>> {
         if self.body.iter().all(u8::is_ascii_whitespace) {

@@ -55,6 +55,6 @@ async fn get(ctx: Ctx) -> ApiResult<Response> {
             })
         })
         .collect();
-    let site_url = format!("{}/{}", ctx.request.base_url, ctx.context.site_id());
+    let site_url = ctx.site_url();
     Ok(json(&json!({"@id": format!("{site_url}/@plugins"), "items": items})))
 }

@@ -28,7 +28,7 @@ pub async fn principal_listing(
     collection: &str,
     item: fn(&str, &StoredPrincipal) -> Value,
 ) -> ApiResult<Value> {
-    let site = site_url(ctx);
+    let site = ctx.site_url();
     let mut batch = Batch::from_query(&ctx.request.query)?;
     if let Some(limit) = ctx.request.query_value("limit") {
         let limit = limit.parse::<i64>().ok().filter(|n| (1..=MAX_BATCH_SIZE).contains(n)).ok_or_else(|| {
@@ -53,11 +53,6 @@ pub async fn principal_listing(
 /// The search words of a principal listing: `query`, or `search` as Volto sends it.
 pub fn search_text(ctx: &Ctx) -> Option<String> {
     ctx.request.query_value("query").or_else(|| ctx.request.query_value("search")).map(str::to_owned)
-}
-
-/// The site URL, on which the principal endpoints live.
-pub fn site_url(ctx: &Ctx) -> String {
-    format!("{}/{}", ctx.request.base_url, ctx.context.site_id())
 }
 
 /// A user as `@users` returns it (never the password hash).

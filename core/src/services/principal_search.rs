@@ -1,7 +1,7 @@
 //! `GET <site>/@principals?search=`: users and groups matching a term, for sharing forms.
 //! The virtual `AuthenticatedUsers` group is shown to Managers only.
 
-use super::principal_forms::{authenticated_group, group_json, site_url};
+use super::principal_forms::{authenticated_group, group_json};
 use crate::app::SITE_TYPE;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, json};
 use crate::security::{AUTHENTICATED_GROUP, Csrf, Permission};
@@ -56,7 +56,7 @@ async fn search(ctx: Ctx) -> ApiResult<Response> {
             .with_header("WWW-Authenticate", "Basic realm=\"wcs\""));
     }
     let term = ctx.request.query_value("search").unwrap_or_default().trim().to_owned();
-    let site = site_url(&ctx);
+    let site = ctx.site_url();
     let users_query = PrincipalQuery { kind: Some("user"), search: Some(term.clone()) };
     let groups_query = PrincipalQuery { kind: Some("group"), search: Some(term.clone()) };
     let users = ctx.app.store.principals(&users_query, 0, LIMIT).await?;

@@ -4,7 +4,7 @@
 use crate::http::{ApiResult, Ctx, json};
 use crate::security::{Csrf, Permission};
 use crate::service::{ContentKind, Service};
-use crate::services::principal_forms::{ASSIGNABLE_ROLES, site_url};
+use crate::services::principal_forms::ASSIGNABLE_ROLES;
 use poem::Response;
 use poem::http::Method;
 use serde_json::{Value, json};
@@ -23,7 +23,7 @@ pub static ROLES: Service = Service {
 };
 
 async fn get(ctx: Ctx) -> ApiResult<Response> {
-    let site = site_url(&ctx);
+    let site = ctx.site_url();
     let mut roles = ASSIGNABLE_ROLES.to_vec();
     roles.sort_unstable();
     let listed: Vec<Value> = roles

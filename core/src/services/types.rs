@@ -73,7 +73,7 @@ fn schema_response(ctx: &Ctx, name: &str, field: Option<&String>) -> ApiResult<R
         .types
         .get(name)
         .ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("Type '{name}' could not be found.")))?;
-    let site_url = format!("{}/{}", ctx.request.base_url, ctx.context.site_id());
+    let site_url = ctx.site_url();
     let body = match field {
         None => type_schema(profile, &site_url),
         Some(field) => {

@@ -33,7 +33,7 @@ pub static VOCABULARIES: Service = Service {
 };
 
 async fn get(ctx: Ctx) -> ApiResult<Response> {
-    let site_url = format!("{}/{}", ctx.request.base_url, ctx.context.site_id());
+    let site_url = ctx.site_url();
     let Some(name) = ctx.subpath.first() else {
         let list: Vec<Value> = names(&ctx)
             .into_iter()

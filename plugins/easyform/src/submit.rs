@@ -9,7 +9,6 @@ use crate::serializer::form_fields;
 use crate::storage::store;
 use crate::validate::validate;
 use serde_json::{Map, Value, json};
-use std::time::Instant;
 use wcs_core::content::ContentObject;
 use wcs_core::http::{ApiError, ApiResult, Ctx, ErrorCode, json};
 use wcs_core::mail::Mail;
@@ -39,10 +38,7 @@ async fn submit(ctx: Ctx) -> ApiResult<Response> {
     }
     if let (Some(client), Some(limiter)) = (ctx.request.peer, ctx.app.extensions.get::<Limiter>()) {
         let limit = ctx.app.record_value(&SUBMISSIONS_PER_MINUTE).await?.as_u64().unwrap_or(0);
-        if let Err(wait) = limiter.0.admit(client, u32::try_from(limit).unwrap_or(u32::MAX), Instant::now()) {
-            return Err(ApiError::new(ErrorCode::TooManyRequests, "Too many submissions; please try again later.")
-                .with_header("Retry-After", wait.to_string()));
-        }
+        limiter.0.check(client, u32::try_from(limit).unwrap_or(u32::MAX), "submissions")?;
     }
     let body: Map<String, Value> = match serde_json::from_slice(&ctx.body) {
         Ok(Value::Object(body)) => body,

@@ -73,7 +73,7 @@ async fn frozen_content(ctx: &Ctx, snapshot: &Snapshot) -> ApiResult<Map<String,
 async fn timeline(ctx: &Ctx) -> ApiResult<Response> {
     let app = &ctx.app;
     let url = ctx.url_of(&ctx.context);
-    let site_url = format!("{}/{}", ctx.request.base_url, ctx.context.site_id());
+    let site_url = ctx.site_url();
     let workflow = ctx.profile.workflow.first().and_then(|w| app.workflows.get(w));
     let history = app.store.history(&ctx.context.uid).await?;
     let versions = if versioned(ctx) && ctx.allows(ACCESS_VERSIONS) {

@@ -44,7 +44,7 @@ async fn delete(ctx: Ctx) -> ApiResult<Response> {
     if !errors.is_empty() {
         return Err(ApiError::validation(errors));
     }
-    let target = ctx.context.parent_uid.is_some().then_some(ctx.context.uid.as_str());
+    let target = (!ctx.context.is_site_root()).then_some(ctx.context.uid.as_str());
     let mut tx = ctx.app.store.begin().await?;
     let removed = tx.remove_aliases(&paths, target).await?;
     if removed < paths.len() as u64 {

@@ -46,7 +46,7 @@ async fn expanded(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ApiResult<Val
 
 async fn aliases(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ApiResult<Value> {
     let object = subject.object;
-    let site_root = object.parent_uid.is_none();
+    let site_root = object.is_site_root();
     let batch = Batch::from_query(ctx.query)?;
     let site_path = format!("/{}", object.site_id());
     let target = (!site_root).then_some(object.uid.as_str());

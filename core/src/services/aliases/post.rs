@@ -38,7 +38,7 @@ struct Wanted {
 }
 
 async fn post(ctx: Ctx) -> ApiResult<Response> {
-    let site_root = ctx.context.parent_uid.is_none();
+    let site_root = ctx.context.is_site_root();
     let content_type = ctx.request.header("content-type").unwrap_or_default().to_owned();
     let wanted = match csv_text(&content_type, &ctx.body)? {
         Some(_) if !site_root => {
@@ -126,5 +126,5 @@ fn from_json(body: &serde_json::Map<String, Value>) -> ApiResult<Vec<Wanted>> {
 
 /// The live object at `path`, outside the trash: aliases never lead into it.
 async fn live_target(ctx: &Ctx, path: &str) -> ApiResult<Option<ContentObject>> {
-    Ok(ctx.app.store.content_at_path(path).await?.filter(|o| o.trash_root.is_none()))
+    Ok(ctx.app.store.content_at_path(path).await?.filter(|o| !o.is_trashed()))
 }

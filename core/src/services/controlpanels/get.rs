@@ -21,12 +21,8 @@ pub static CONTROLPANELS: Service = Service {
     handler: |ctx| Box::pin(get(ctx)),
 };
 
-fn site_url(ctx: &Ctx) -> String {
-    format!("{}/{}", ctx.request.base_url, ctx.context.site_id())
-}
-
 async fn get(ctx: Ctx) -> ApiResult<Response> {
-    let site_url = site_url(&ctx);
+    let site_url = ctx.site_url();
     let Some(id) = ctx.subpath.first() else {
         let panels: Vec<Value> = ctx
             .app

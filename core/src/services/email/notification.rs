@@ -4,7 +4,7 @@
 //! to the visitor. Limited per client and minute; queued in the outbox (204).
 
 use super::{MAX_MESSAGE, MAX_SUBJECT, address, text};
-use crate::http::{ApiError, ApiResult, ClientLimiter, Ctx, ErrorCode};
+use crate::http::{ApiError, ApiResult, ClientLimiter, Ctx};
 use crate::mail::{Mail, SENDER};
 use crate::records::{RecordDef, RecordKind};
 use crate::security::{Csrf, Permission};
@@ -13,7 +13,6 @@ use poem::Response;
 use poem::http::{Method, StatusCode};
 use serde_json::json;
 use std::sync::Arc;
-use std::time::Instant;
 
 /// The limit; 0 switches it off.
 pub static CONTACT_PER_MINUTE: RecordDef = RecordDef {
@@ -49,10 +48,7 @@ async fn notify(ctx: Ctx) -> ApiResult<Response> {
     if let Some(client) = ctx.request.peer {
         let limiter = ctx.app.extensions.get_or_insert_with(|| Arc::new(ContactLimiter::default()));
         let limit = ctx.app.record_value(&CONTACT_PER_MINUTE).await?.as_u64().unwrap_or(0);
-        if let Err(wait) = limiter.0.admit(client, u32::try_from(limit).unwrap_or(u32::MAX), Instant::now()) {
-            return Err(ApiError::new(ErrorCode::TooManyRequests, "Too many messages; please try again later.")
-                .with_header("Retry-After", wait.to_string()));
-        }
+        limiter.0.check(client, u32::try_from(limit).unwrap_or(u32::MAX), "messages")?;
     }
     let body = ctx.json_body()?;
     let mut errors = Vec::new();

@@ -7,7 +7,7 @@ use crate::app::SITE_TYPE;
 use crate::http::{ApiResult, Ctx, MAX_BATCH_SIZE, json};
 use crate::security::{AUTHENTICATED_GROUP, Csrf, Permission};
 use crate::service::{ContentKind, Service};
-use crate::services::principal_forms::{group_json, principal_listing, principal_segment, search_text, site_url};
+use crate::services::principal_forms::{group_json, principal_listing, principal_segment, search_text};
 use crate::store::PrincipalQuery;
 use poem::Response;
 use poem::http::Method;
@@ -28,7 +28,7 @@ pub static GROUPS_GET: Service = Service {
 };
 
 async fn get(ctx: Ctx) -> ApiResult<Response> {
-    let site = site_url(&ctx);
+    let site = ctx.site_url();
     if let Some(id) = principal_segment(&ctx)? {
         let group = load_group(&ctx, &id).await?;
         let members = if id == AUTHENTICATED_GROUP { Vec::new() } else { ctx.app.store.group_members(&id).await? };

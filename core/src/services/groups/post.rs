@@ -5,7 +5,7 @@ use crate::app::SITE_TYPE;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, json_with_status};
 use crate::security::{Csrf, Permission};
 use crate::service::{ContentKind, Service};
-use crate::services::principal_forms::{apply_text, check_id, finish, group_json, parse_roles, site_url};
+use crate::services::principal_forms::{apply_text, check_id, finish, group_json, parse_roles};
 use crate::store::StoredPrincipal;
 use poem::Response;
 use poem::http::{Method, StatusCode};
@@ -50,7 +50,7 @@ async fn post(ctx: Ctx) -> ApiResult<Response> {
     }
     tx.commit().await?;
     ctx.app.security.forget_credentials();
-    let site = site_url(&ctx);
+    let site = ctx.site_url();
     let mut response = json_with_status(StatusCode::CREATED, &group_json(&site, &group));
     if let Ok(location) = format!("{site}/@groups/{id}").parse() {
         response.headers_mut().insert("location", location);

@@ -29,7 +29,7 @@ pub async fn current_lock(app: &App, uid: &str) -> ApiResult<Option<ContentLock>
 
 /// The lock in plone.restapi's shape, as the caller may see it.
 pub fn lock_info(ctx: &Ctx, lock: &ContentLock) -> Value {
-    let site = format!("{}/{}", ctx.request.base_url, ctx.context.site_id());
+    let site = ctx.site_url();
     lock.info(&site, ctx.principal.user_id())
 }
 

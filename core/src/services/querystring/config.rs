@@ -68,7 +68,7 @@ const SORT_ONLY: [(&str, &str); 3] =
     [("sortable_title", "Sortable Title"), ("getObjPositionInParent", "Order in folder"), ("getId", "Short name")];
 
 async fn get(ctx: Ctx) -> ApiResult<Response> {
-    let site = format!("{}/{}", ctx.request.base_url, ctx.context.site_id());
+    let site = ctx.site_url();
     let mut indexes = Map::new();
     let mut sortable = Map::new();
     for (index, title, group, operations, sorts) in INDEXES {

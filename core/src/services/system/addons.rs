@@ -57,7 +57,7 @@ fn linked() -> Vec<&'static PluginDescriptor> {
 }
 
 async fn get(ctx: Ctx) -> ApiResult<Response> {
-    let site_url = format!("{}/{}", ctx.request.base_url, ctx.context.site_id());
+    let site_url = ctx.site_url();
     let registry = &ctx.app.registry;
     let items: Vec<Value> = linked()
         .into_iter()

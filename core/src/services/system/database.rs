@@ -22,7 +22,7 @@ pub static DATABASE: Service = Service {
 };
 
 async fn get(ctx: Ctx) -> ApiResult<Response> {
-    let site_url = format!("{}/{}", ctx.request.base_url, ctx.context.site_id());
+    let site_url = ctx.site_url();
     let (bytes, objects) = ctx.app.store.database_size().await?;
     Ok(json(&json!({
         "@id": format!("{site_url}/@database"),

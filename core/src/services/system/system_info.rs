@@ -26,7 +26,7 @@ pub static SYSTEM: Service = Service {
 };
 
 async fn get(ctx: Ctx) -> ApiResult<Response> {
-    let site_url = format!("{}/{}", ctx.request.base_url, ctx.context.site_id());
+    let site_url = ctx.site_url();
     let server = format!("wcs-backend {VERSION}");
     // Plone's keys, which Volto's page shows, carry this server's own answers.
     Ok(json(&json!({

@@ -36,7 +36,7 @@ pub static UPGRADE_RUN: Service = Service {
 };
 
 fn url(ctx: &Ctx) -> String {
-    format!("{}/{}/@upgrade", ctx.request.base_url, ctx.context.site_id())
+    format!("{}/@upgrade", ctx.site_url())
 }
 
 async fn get(ctx: Ctx) -> ApiResult<Response> {

@@ -5,7 +5,7 @@ use crate::app::SITE_TYPE;
 use crate::http::{ApiResult, Ctx, json};
 use crate::security::{Csrf, Permission};
 use crate::service::{ContentKind, Service};
-use crate::services::principal_forms::{principal_listing, principal_segment, site_url, user_json};
+use crate::services::principal_forms::{principal_listing, principal_segment, user_json};
 use poem::Response;
 use poem::http::Method;
 
@@ -25,7 +25,7 @@ pub static USERS_GET: Service = Service {
 };
 
 async fn get(ctx: Ctx) -> ApiResult<Response> {
-    let site = site_url(&ctx);
+    let site = ctx.site_url();
     if let Some(id) = principal_segment(&ctx)? {
         require_self_or_manager(&ctx, &id)?;
         return Ok(json(&user_json(&site, &load_user(&ctx, &id).await?)));

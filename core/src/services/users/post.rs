@@ -8,7 +8,7 @@ use crate::app::SITE_TYPE;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError, json_with_status};
 use crate::security::{Csrf, Permission};
 use crate::service::{ContentKind, Service};
-use crate::services::principal_forms::{apply_text, check_id, finish, parse_roles, site_url, user_json};
+use crate::services::principal_forms::{apply_text, check_id, finish, parse_roles, user_json};
 use crate::store::StoredPrincipal;
 use poem::Response;
 use poem::http::{Method, StatusCode};
@@ -76,7 +76,7 @@ async fn post(ctx: Ctx) -> ApiResult<Response> {
         }
     })?;
     tx.commit().await?;
-    let site = site_url(&ctx);
+    let site = ctx.site_url();
     let mut response = json_with_status(StatusCode::CREATED, &user_json(&site, &user));
     if let Ok(location) = format!("{site}/@users/{id}").parse() {
         response.headers_mut().insert("location", location);

@@ -9,13 +9,11 @@ use super::{MIN_PASSWORD, hash, require_self_or_manager};
 use crate::http::{ApiError, ApiResult, ClientLimiter, Ctx, ErrorCode, FieldError};
 use crate::mail::Mail;
 use crate::security::{Permission, verify_password};
-use crate::services::principal_forms::site_url;
 use crate::store::StoredPrincipal;
 use poem::Response;
 use poem::http::StatusCode;
 use serde_json::{Map, Value};
 use std::sync::Arc;
-use std::time::Instant;
 
 /// How long a reset link works.
 const VALID_FOR: i64 = 24 * 3600;
@@ -102,10 +100,7 @@ async fn with_old_password(
 async fn send_link(ctx: &Ctx, user: Option<StoredPrincipal>) -> ApiResult<Response> {
     if let Some(client) = ctx.request.peer {
         let limiter = ctx.app.extensions.get_or_insert_with(|| Arc::new(ResetLimiter::default()));
-        if let Err(wait) = limiter.0.admit(client, REQUESTS_PER_MINUTE, Instant::now()) {
-            return Err(ApiError::new(ErrorCode::TooManyRequests, "Too many reset requests; please try again later.")
-                .with_header("Retry-After", wait.to_string()));
-        }
+        limiter.0.check(client, REQUESTS_PER_MINUTE, "reset requests")?;
     }
     let Some(user) = user.filter(|u| !u.email.trim().is_empty()) else {
         return Ok(no_content());
@@ -114,7 +109,7 @@ async fn send_link(ctx: &Ctx, user: Option<StoredPrincipal>) -> ApiResult<Respon
     let token = ctx.app.security.reset_token(&user.id, user.password_hash.as_deref().unwrap_or_default(), expires);
     // Front ends serve the reset form at their root's `passwordreset`: through a virtual host
     // that is the public site URL.
-    let site = ctx.request.public_url(&site_url(ctx));
+    let site = ctx.request.public_url(&ctx.site_url());
     let link = format!("{site}/passwordreset/{token}?userid={}", user.id);
     let mail = Mail {
         recipients: user.email.clone(),
