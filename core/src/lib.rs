@@ -31,6 +31,6 @@ pub use inventory;
 /// The HTTP types plugins need in service declarations, so a plugin does not have to pin
 /// its own poem version.
 pub mod poem_reexports {
-    pub use poem::Response;
     pub use poem::http::{Method, StatusCode};
+    pub use poem::{IntoResponse, Response};
 }

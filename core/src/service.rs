@@ -9,6 +9,8 @@ use poem::http::Method;
 use std::future::Future;
 use std::pin::Pin;
 
+mod route;
+
 /// A boxed future, as handlers and serializers return them.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
@@ -61,7 +63,9 @@ impl ContentKind {
     }
 }
 
-/// One endpoint of the content interface, declared as a `static` next to its handler.
+/// One endpoint of the content interface, declared as a `static` next to its handlers: the
+/// method and `@name` select it, its permission and CSRF policy guard it, and one of its
+/// routes (by the segments after the name) answers.
 pub struct Service {
     /// The HTTP method.
     pub method: Method,
@@ -73,16 +77,18 @@ pub struct Service {
     pub permission: Permission,
     /// Which requests must carry a valid CSRF token.
     pub csrf: Csrf,
-    /// One line for the OpenAPI document.
-    pub summary: &'static str,
-    /// JSON Schema of the request body, if it takes one.
-    pub request_schema: Option<fn() -> serde_json::Value>,
-    /// JSON Schema of a successful response body.
-    pub response_schema: Option<fn() -> serde_json::Value>,
-    /// The code.
-    pub handler: Handler,
+    /// The sub-paths it answers, tried in order.
+    pub routes: &'static [Route],
 }
 
+impl Service {
+    /// The route answering the segments after the name.
+    pub fn route(&self, subpath: &[String]) -> Option<&'static Route> {
+        self.routes.iter().find(|route| route.matches(subpath))
+    }
+}
+
+pub use route::{Endpoint, ParamKind, QueryParam, RequestBody, ResponsesFn, Route, responses_of, untyped_responses};
 /// A rule for the title an object shows under in breadcrumbs; the first rule that answers
 /// wins, else the object's title (the navigation plugin's `nav_title` is one).
 pub struct CrumbTitle {

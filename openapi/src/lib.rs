@@ -1,40 +1,50 @@
-//! Builds the OpenAPI 3.1 document from the frozen service registry, so the document lists
-//! exactly the endpoints this build serves, plugins included.
+//! Builds the OpenAPI document from the frozen service registry, so the document lists
+//! exactly the endpoints this build serves, plugins included, and nothing a plugin switched
+//! off serves.
+//!
+//! Every operation comes from a service route: its path parameters from the route's
+//! sub-path, its query parameters and request body from the route's declaration, and its
+//! success responses from the handler's reply type (poem-openapi's `ApiResponse`), whose
+//! schemas poem-openapi derives from the Rust types. The dialect is OpenAPI 3.0, the one
+//! poem-openapi's schemas are written in.
 //!
 //! Content paths are documented as `/{site}/{path}/@name`; `path` may contain `/` (clients
 //! may also send it as `%2F`, which traversal accepts).
 
-use serde_json::{Map, Value, json};
-use wcs_core::http::ErrorCode;
-use wcs_core::plugin::Registry;
-use wcs_core::security::Csrf;
-use wcs_core::service::Service;
+mod errors;
 
-/// The OpenAPI document of everything `registry` serves.
-pub fn document(registry: &Registry) -> Value {
+use poem_openapi::registry::{MetaResponses, Registry};
+use serde_json::{Map, Value, json};
+use wcs_core::plugin::Registry as Services;
+use wcs_core::security::Csrf;
+use wcs_core::service::{ParamKind, QueryParam, Route, Service};
+
+/// The OpenAPI document of everything `services` serves.
+pub fn document(services: &Services) -> Value {
+    let mut schemas = Registry::new();
     let mut paths: Map<String, Value> = Map::new();
-    for (plugin, service) in registry.services() {
-        let path = if service.name.is_empty() {
-            "/{site}/{path}".to_owned()
-        } else {
-            format!("/{{site}}/{{path}}/{}", service.name)
-        };
-        let item = paths.entry(path).or_insert_with(|| json!({"parameters": path_parameters()}));
-        let method = service.method.as_str().to_ascii_lowercase();
-        match item.get_mut(&method) {
-            Some(existing) => add_kind(existing, service),
-            None => {
-                item[method] = operation(plugin, service);
+    for (plugin, service) in services.services() {
+        for route in service.routes {
+            let item = paths.entry(path_of(service, route)).or_insert_with(|| json!({}));
+            let method = service.method.as_str().to_ascii_lowercase();
+            match item.get_mut(&method) {
+                Some(existing) => add_kind(existing, service),
+                None => item[method] = operation(plugin, service, route, &mut schemas),
             }
         }
     }
-    if let Some(get) = paths.get_mut("/{site}/{path}").and_then(|item| item.get_mut("get")) {
-        get["parameters"] = json!([expand_parameter(registry)]);
+    if let Some(get) = paths.get_mut("/{site}/{path}").and_then(|item| item.get_mut("get"))
+        && let Some(parameters) = get["parameters"].as_array_mut()
+    {
+        parameters.push(expand_parameter(services));
     }
     let hooks: Vec<Value> =
-        registry.request_hooks().map(|(plugin, hook)| json!({"name": hook.name, "plugin": plugin})).collect();
+        services.request_hooks().map(|(plugin, hook)| json!({"name": hook.name, "plugin": plugin})).collect();
+    let mut components: Map<String, Value> =
+        schemas.schemas.iter().map(|(name, schema)| (name.clone(), to_value(schema))).collect();
+    components.insert("Error".into(), errors::schema());
     json!({
-        "openapi": "3.1.0",
+        "openapi": "3.0.3",
         "info": {
             "title": "wcs-backend",
             "version": env!("CARGO_PKG_VERSION"),
@@ -43,7 +53,7 @@ pub fn document(registry: &Registry) -> Value {
         },
         "paths": paths,
         "components": {
-            "schemas": {"Error": error_schema()},
+            "schemas": components,
             "securitySchemes": {"basic": {"type": "http", "scheme": "basic"}},
         },
         "security": [{}, {"basic": []}],
@@ -51,9 +61,60 @@ pub fn document(registry: &Registry) -> Value {
     })
 }
 
+fn path_of(service: &Service, route: &Route) -> String {
+    let mut path = "/{site}/{path}".to_owned();
+    for part in [service.name, route.subpath] {
+        if !part.is_empty() {
+            path.push('/');
+            path.push_str(part);
+        }
+    }
+    path
+}
+
+fn operation(plugin: &str, service: &Service, route: &Route, schemas: &mut Registry) -> Value {
+    let mut parameters = vec![
+        path_parameter("site", "The site id"),
+        path_parameter("path", "The object's path below the site; may contain '/' (or '%2F')"),
+    ];
+    parameters.extend(route.parameters().map(|name| path_parameter(name, "")));
+    parameters.extend(route.query.iter().map(query_parameter));
+    let mut responses = responses(&(route.endpoint.responses)(schemas));
+    responses.insert(
+        "default".into(),
+        json!({"description": "Error", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}),
+    );
+    let mut op = json!({
+        "operationId": operation_id(service, route),
+        "summary": route.summary,
+        "tags": [plugin],
+        "parameters": parameters,
+        "x-wcs-permission": service.permission.name(),
+        "x-wcs-csrf": csrf_label(service.csrf),
+        "x-wcs-applies-to": [service.kind.label()],
+        "responses": responses,
+    });
+    if let Some(body) = route.request {
+        op["requestBody"] =
+            json!({"required": true, "content": {"application/json": {"schema": to_value(&body(schemas))}}});
+    }
+    op
+}
+
+fn responses(meta: &MetaResponses) -> Map<String, Value> {
+    match to_value(meta) {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+fn to_value(value: &impl serde::Serialize) -> Value {
+    serde_json::to_value(value).unwrap_or_default()
+}
+
 /// `expand`: the `@components` entries a content GET can inline, by name.
-fn expand_parameter(registry: &Registry) -> Value {
-    let mut names: Vec<&str> = registry.all_components().iter().map(|(_, c)| c.name).collect();
+fn expand_parameter(services: &Services) -> Value {
+    let mut names: Vec<&str> = services.all_components().iter().map(|(_, c)| c.name).collect();
     names.sort_unstable();
     names.dedup();
     json!({
@@ -66,40 +127,22 @@ fn expand_parameter(registry: &Registry) -> Value {
     })
 }
 
-fn path_parameters() -> Value {
-    json!([
-        {"name": "site", "in": "path", "required": true, "schema": {"type": "string"}, "description": "The site id"},
-        {"name": "path", "in": "path", "required": true, "schema": {"type": "string"},
-         "description": "The object's path below the site; may contain '/' (or '%2F')"},
-    ])
+fn path_parameter(name: &str, description: &str) -> Value {
+    json!({"name": name, "in": "path", "required": true, "schema": {"type": "string"}, "description": description})
 }
 
-fn operation(plugin: &str, service: &Service) -> Value {
-    let success = match (service.method.as_str(), service.name) {
-        ("POST", "") => "201",
-        ("DELETE", _) => "204",
-        _ => "200",
+fn query_parameter(param: &QueryParam) -> Value {
+    let schema = match param.kind {
+        ParamKind::String => json!({"type": "string"}),
+        ParamKind::Integer => json!({"type": "integer"}),
+        ParamKind::Boolean => json!({"type": "boolean"}),
+        ParamKind::StringList => json!({"type": "array", "items": {"type": "string"}}),
     };
-    let mut success_body = json!({"description": "Success"});
-    if let Some(schema) = service.response_schema {
-        success_body["content"] = json!({"application/json": {"schema": schema()}});
+    let mut parameter = json!({"name": param.name, "in": "query", "required": false, "description": param.description, "schema": schema});
+    if param.kind == ParamKind::StringList {
+        parameter["explode"] = json!(true);
     }
-    let mut op = json!({
-        "operationId": operation_id(service),
-        "summary": service.summary,
-        "tags": [plugin],
-        "x-wcs-permission": service.permission.name(),
-        "x-wcs-csrf": csrf_label(service.csrf),
-        "x-wcs-applies-to": [service.kind.label()],
-        "responses": {
-            success: success_body,
-            "default": {"description": "Error", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
-        },
-    });
-    if let Some(schema) = service.request_schema {
-        op["requestBody"] = json!({"required": true, "content": {"application/json": {"schema": schema()}}});
-    }
-    op
+    parameter
 }
 
 /// A service registered for several content kinds is one operation listing all of them.
@@ -118,33 +161,20 @@ fn csrf_label(policy: Csrf) -> &'static str {
     }
 }
 
-fn operation_id(service: &Service) -> String {
+/// `get_versions`, `get_versions_comparison`, `get_view_login`: unique per method and path.
+fn operation_id(service: &Service, route: &Route) -> String {
     let name: String = service.name.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').collect();
     // Browser views (no `@`) share names with endpoints (`login` and `@login`): ids must not.
-    let name = match name.as_str() {
+    let mut id = match name.as_str() {
         "" => "content".to_owned(),
         _ if !service.name.starts_with('@') => format!("view_{}", name.replace('-', "_")),
         _ => name.replace('-', "_"),
     };
-    format!("{}_{name}", service.method.as_str().to_ascii_lowercase())
-}
-
-fn error_schema() -> Value {
-    let codes: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.code()).collect();
-    json!({
-        "type": "object",
-        "required": ["type", "message", "code"],
-        "properties": {
-            "type": {"type": "string", "description": "plone.restapi exception class, e.g. BadRequest"},
-            "message": {"type": "string"},
-            "code": {"type": "string", "enum": codes},
-            "errors": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {"field": {"type": "string"}, "message": {"type": "string"}, "error": {"type": "string"}},
-                },
-            },
-        },
-    })
+    for segment in route.subpath.split('/').filter(|s| !s.is_empty()) {
+        let word: String = segment.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        let word = if segment.starts_with('{') { format!("by_{word}") } else { word.replace('-', "_") };
+        id.push('_');
+        id.push_str(&word);
+    }
+    format!("{}_{id}", service.method.as_str().to_ascii_lowercase())
 }

@@ -3,9 +3,11 @@
 use crate::support::{TestServer, read};
 use reqwest::Method;
 use serde_json::json;
+use wcs_core::endpoint;
+use wcs_core::http::{ApiResult, Ctx, NoContent};
 use wcs_core::plugin::{PluginDescriptor, PluginSelection, Registrar, Registry, StartupError};
 use wcs_core::security::{Csrf, Permission};
-use wcs_core::service::{ContentKind, Service};
+use wcs_core::service::{ContentKind, Route, Service};
 
 #[tokio::test]
 async fn linked_plugins_are_exactly_core_shipped_and_the_example() {
@@ -57,16 +59,17 @@ async fn disabling_a_plugin_removes_its_services_and_types() {
 
 fn noop(_: &mut Registrar) {}
 
+async fn ping(_: Ctx) -> ApiResult<NoContent> {
+    Ok(NoContent::NoContent)
+}
+
 static PING_A: Service = Service {
     method: reqwest::Method::GET,
     name: "@ping",
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "ping",
-    request_schema: None,
-    response_schema: None,
-    handler: |_| Box::pin(async { Ok(wcs_core::poem_reexports::Response::builder().finish()) }),
+    routes: &[Route::new("", "ping", endpoint!(ping))],
 };
 static PING_B: Service = Service {
     method: reqwest::Method::GET,
@@ -74,10 +77,7 @@ static PING_B: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "ping again",
-    request_schema: None,
-    response_schema: None,
-    handler: |_| Box::pin(async { Ok(wcs_core::poem_reexports::Response::builder().finish()) }),
+    routes: &[Route::new("", "ping again", endpoint!(ping))],
 };
 
 static ALPHA: PluginDescriptor = PluginDescriptor { id: "alpha", depends_on: &[], build: |r| r.service(&PING_A) };

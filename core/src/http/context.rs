@@ -92,9 +92,16 @@ pub struct Ctx {
     pub body: Vec<u8>,
     /// Values computed once for this request.
     pub memo: super::RequestMemo,
+    /// The service route that answers, once dispatch has chosen it.
+    pub route: Option<&'static crate::service::Route>,
 }
 
 impl Ctx {
+    /// The path parameter `{name}` of the answering route (`""` if it has none such).
+    pub fn param(&self, name: &str) -> &str {
+        self.route.and_then(|route| route.parameter(name, &self.subpath)).unwrap_or_default()
+    }
+
     /// The URL of the site the request is in (on the request's base).
     pub fn site_url(&self) -> String {
         format!("{}/{}", self.request.base_url, self.context.site_id())
@@ -118,6 +125,15 @@ impl Ctx {
             return Ok(Map::new());
         }
         self.json_body()
+    }
+
+    /// The body parsed as the route's declared request type `T`; what does not fit is a 400
+    /// naming the problem.
+    pub fn parse_body<T: poem_openapi::types::ParseFromJSON>(&self) -> ApiResult<T> {
+        let body = self.optional_json_body()?;
+        T::parse_from_json(Some(Value::Object(body))).map_err(|e| {
+            ApiError::new(ErrorCode::BadRequest, format!("The request body does not fit: {}", e.into_message()))
+        })
     }
 
     /// The absolute URL of an object.

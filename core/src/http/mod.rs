@@ -9,7 +9,9 @@ mod error;
 mod file_response;
 mod memo;
 mod query;
+mod reply;
 mod response;
+pub mod schema;
 mod server;
 mod vhost;
 
@@ -21,6 +23,10 @@ pub use error::{ApiError, ApiResult, ErrorCode, FieldError};
 pub use file_response::{file_meta, file_response};
 pub use memo::RequestMemo;
 pub use query::{parse_bool, parse_query};
+pub use reply::{
+    Accepted, Created, Dyn, DynCreated, Found, Html, HtmlPage, Json, Message, NoContent, Raw, RawMeta, SeeOther, Shape,
+    body_schema, json_response, media_response, register_shape, shape_schema,
+};
 pub use response::{json, json_with_status};
 pub use server::SiteEndpoint;
 pub use vhost::{TrustedProxies, VirtualHost};

@@ -185,6 +185,7 @@ async fn traverse(
         subpath,
         body,
         memo: Default::default(),
+        route: None,
     })))
 }
 
@@ -218,7 +219,12 @@ async fn dispatch(ctx: Ctx) -> ApiResult<Response> {
         return login_or(&ctx, denied);
     }
     check_csrf(&ctx, service.csrf)?;
-    (service.handler)(ctx).await
+    let Some(route) = service.route(&ctx.subpath) else {
+        return Err(ApiError::not_found(&ctx.request.service_url));
+    };
+    let mut ctx = ctx;
+    ctx.route = Some(route);
+    (route.endpoint.handler)(ctx).await
 }
 
 /// 405 with `Allow` when the name answers other methods here, else 404.

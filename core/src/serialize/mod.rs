@@ -11,6 +11,7 @@ mod fields;
 mod metadata;
 mod options;
 mod references;
+mod shapes;
 mod staging;
 mod summary;
 
@@ -22,6 +23,7 @@ pub use fields::{
 };
 pub use options::SerializeOptions;
 pub use references::{NO_REFERENCES, References};
+pub use shapes::{ContentShape, SummaryShape, summary as summary_schema};
 pub use staging::working_copy_info;
 pub use summary::{relation_summary, summary};
 

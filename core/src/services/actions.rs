@@ -18,10 +18,10 @@ pub static ACTIONS: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "The actions the caller may take here, by category (object, object_buttons, user, …)",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(get(ctx)),
+    routes: &[crate::service::Route::any(
+        "The actions the caller may take here, by category (object, object_buttons, user, …)",
+        crate::untyped!(|ctx| Box::pin(get(ctx))),
+    )],
 };
 
 /// `@components.actions`; expanded, the same body as the endpoint.

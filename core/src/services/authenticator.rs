@@ -13,10 +13,10 @@ pub static AUTHENTICATOR: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Exempt,
-    summary: "The caller's CSRF token (GET @@authenticator/token), for the X-CSRF-TOKEN header",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(authenticator(ctx)),
+    routes: &[crate::service::Route::any(
+        "The caller's CSRF token (GET @@authenticator/token), for the X-CSRF-TOKEN header",
+        crate::untyped!(|ctx| Box::pin(authenticator(ctx))),
+    )],
 };
 
 async fn authenticator(ctx: Ctx) -> ApiResult<Response> {

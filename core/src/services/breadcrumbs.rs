@@ -19,10 +19,10 @@ pub static BREADCRUMBS: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "Breadcrumbs from the site root to this object",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(get(ctx)),
+    routes: &[crate::service::Route::any(
+        "Breadcrumbs from the site root to this object",
+        crate::untyped!(|ctx| Box::pin(get(ctx))),
+    )],
 };
 
 /// `@components.breadcrumbs`; expanded, the same body as the endpoint.

@@ -14,10 +14,10 @@ pub static DELETE: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::DELETE_OBJECTS,
     csrf: Csrf::Cookie,
-    summary: "Delete the object and everything inside it",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(delete(ctx)),
+    routes: &[crate::service::Route::any(
+        "Delete the object and everything inside it",
+        crate::untyped!(|ctx| Box::pin(delete(ctx))),
+    )],
 };
 
 async fn delete(ctx: Ctx) -> ApiResult<Response> {

@@ -15,10 +15,10 @@ pub static GET: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "Serialize the object (folders list their items, batched)",
-    request_schema: None,
-    response_schema: Some(super::schemas::content),
-    handler: |ctx| Box::pin(get(ctx)),
+    routes: &[crate::service::Route::any(
+        "Serialize the object (folders list their items, batched)",
+        crate::untyped!(|ctx| Box::pin(get(ctx))),
+    )],
 };
 
 async fn get(ctx: Ctx) -> ApiResult<Response> {

@@ -13,8 +13,8 @@ pub static PATCH: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::MODIFY_PORTAL_CONTENT,
     csrf: Csrf::Cookie,
-    summary: "Update fields (204, or 200 with Prefer: return=representation); rename; reorder children",
-    request_schema: Some(super::schemas::content_write),
-    response_schema: Some(super::schemas::content),
-    handler: |ctx| Box::pin(write(ctx, Mode::Patch)),
+    routes: &[crate::service::Route::any(
+        "Update fields (204, or 200 with Prefer: return=representation); rename; reorder children",
+        crate::untyped!(|ctx| Box::pin(write(ctx, Mode::Patch))),
+    )],
 };

@@ -16,10 +16,7 @@ pub static POST: Service = Service {
     kind: ContentKind::Folderish,
     permission: Permission::ADD_PORTAL_CONTENT,
     csrf: Csrf::Cookie,
-    summary: "Create a child object",
-    request_schema: Some(super::schemas::content_write),
-    response_schema: Some(super::schemas::content),
-    handler: |ctx| Box::pin(post(ctx)),
+    routes: &[crate::service::Route::any("Create a child object", crate::untyped!(|ctx| Box::pin(post(ctx))))],
 };
 
 async fn post(ctx: Ctx) -> ApiResult<Response> {

@@ -13,8 +13,8 @@ pub static PUT: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::MODIFY_PORTAL_CONTENT,
     csrf: Csrf::Cookie,
-    summary: "Replace all fields (fields not sent are reset to their defaults)",
-    request_schema: Some(super::schemas::content_write),
-    response_schema: Some(super::schemas::content),
-    handler: |ctx| Box::pin(write(ctx, Mode::Replace)),
+    routes: &[crate::service::Route::any(
+        "Replace all fields (fields not sent are reset to their defaults)",
+        crate::untyped!(|ctx| Box::pin(write(ctx, Mode::Replace))),
+    )],
 };

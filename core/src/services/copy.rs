@@ -16,10 +16,10 @@ pub static COPY: Service = Service {
     kind: ContentKind::Folderish,
     permission: Permission::ADD_PORTAL_CONTENT,
     csrf: Csrf::Cookie,
-    summary: "Copy objects into this folder",
-    request_schema: Some(super::schemas::move_copy_request),
-    response_schema: Some(super::schemas::move_copy_response),
-    handler: |ctx| Box::pin(copy_here(ctx)),
+    routes: &[crate::service::Route::any(
+        "Copy objects into this folder",
+        crate::untyped!(|ctx| Box::pin(copy_here(ctx))),
+    )],
 };
 
 async fn copy_here(ctx: Ctx) -> ApiResult<Response> {

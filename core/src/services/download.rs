@@ -14,10 +14,10 @@ pub static DOWNLOAD: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "Download a file or image field (supports Range requests and conditional GET)",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(download(ctx)),
+    routes: &[crate::service::Route::any(
+        "Download a file or image field (supports Range requests and conditional GET)",
+        crate::untyped!(|ctx| Box::pin(download(ctx))),
+    )],
 };
 
 async fn download(ctx: Ctx) -> ApiResult<Response> {

@@ -19,11 +19,11 @@ pub static IMAGES: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "An image field, or a named scale of it (listing, icon, tile, thumb, mini, preview, teaser, large, \
+    routes: &[crate::service::Route::any(
+        "An image field, or a named scale of it (listing, icon, tile, thumb, mini, preview, teaser, large, \
               larger, great, huge), rendered on first request",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(images(ctx)),
+        crate::untyped!(|ctx| Box::pin(images(ctx))),
+    )],
 };
 
 async fn images(ctx: Ctx) -> ApiResult<Response> {

@@ -14,10 +14,7 @@ pub static LOGIN_RENEW: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Exempt,
-    summary: "Renew the caller's JWT",
-    request_schema: None,
-    response_schema: Some(super::schemas::token),
-    handler: |ctx| Box::pin(renew(ctx)),
+    routes: &[crate::service::Route::any("Renew the caller's JWT", crate::untyped!(|ctx| Box::pin(renew(ctx))))],
 };
 
 async fn renew(ctx: Ctx) -> ApiResult<Response> {

@@ -13,12 +13,12 @@ pub static LOGOUT: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Exempt,
-    summary: "Log out (clears the auth_token cookie)",
-    request_schema: None,
-    response_schema: None,
-    handler: |_| {
-        Box::pin(async {
-            Ok(Response::builder().status(StatusCode::NO_CONTENT).header("Set-Cookie", clear_cookie()).finish())
-        })
-    },
+    routes: &[crate::service::Route::any(
+        "Log out (clears the auth_token cookie)",
+        crate::untyped!(|_| {
+            Box::pin(async {
+                Ok(Response::builder().status(StatusCode::NO_CONTENT).header("Set-Cookie", clear_cookie()).finish())
+            })
+        }),
+    )],
 };

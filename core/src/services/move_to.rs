@@ -15,10 +15,10 @@ pub static MOVE: Service = Service {
     kind: ContentKind::Folderish,
     permission: Permission::ADD_PORTAL_CONTENT,
     csrf: Csrf::Cookie,
-    summary: "Move objects into this folder",
-    request_schema: Some(super::schemas::move_copy_request),
-    response_schema: Some(super::schemas::move_copy_response),
-    handler: |ctx| Box::pin(move_here(ctx)),
+    routes: &[crate::service::Route::any(
+        "Move objects into this folder",
+        crate::untyped!(|ctx| Box::pin(move_here(ctx))),
+    )],
 };
 
 async fn move_here(ctx: Ctx) -> ApiResult<Response> {

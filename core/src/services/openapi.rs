@@ -14,10 +14,10 @@ pub static OPENAPI: Service = Service {
     kind: ContentKind::Type("Plone Site"),
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "The OpenAPI 3.1 document of this server, as at /openapi.json",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(get(ctx)),
+    routes: &[crate::service::Route::any(
+        "The OpenAPI 3.1 document of this server, as at /openapi.json",
+        crate::untyped!(|ctx| Box::pin(get(ctx))),
+    )],
 };
 
 async fn get(ctx: Ctx) -> ApiResult<Response> {

@@ -16,11 +16,11 @@ pub static PLUGINS: Service = Service {
     kind: ContentKind::Type("Plone Site"),
     permission: Permission::MANAGE_PORTAL,
     csrf: Csrf::Cookie,
-    summary: "The linked plugins: built, on, dependencies and contributions (services, components, types, \
+    routes: &[crate::service::Route::any(
+        "The linked plugins: built, on, dependencies and contributions (services, components, types, \
               panels, request hooks, records)",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(get(ctx)),
+        crate::untyped!(|ctx| Box::pin(get(ctx))),
+    )],
 };
 
 async fn get(ctx: Ctx) -> ApiResult<Response> {

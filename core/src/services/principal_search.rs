@@ -21,10 +21,10 @@ pub static PRINCIPALS: Service = Service {
     kind: ContentKind::Type(SITE_TYPE),
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "Search users and groups (?search=)",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(search(ctx)),
+    routes: &[crate::service::Route::any(
+        "Search users and groups (?search=)",
+        crate::untyped!(|ctx| Box::pin(search(ctx))),
+    )],
 };
 
 fn user_item(site: &str, user: &StoredPrincipal) -> Value {

@@ -30,12 +30,12 @@ pub static RELATIONS: Service = Service {
     kind: ContentKind::Type("Plone Site"),
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "Relations from `sources` (relatedItems) and back to them (backRelatedItems); \
+    routes: &[crate::service::Route::any(
+        "Relations from `sources` (relatedItems) and back to them (backRelatedItems); \
               filters: targets, relationship, onlyBroken, unrestricted (Manager), max. plone.restapi 9's \
               form: source, target, relation, query_source, query_target, max; no parameters: stats",
-    request_schema: None,
-    response_schema: Some(super::schemas::relations),
-    handler: |ctx| Box::pin(relations(ctx)),
+        crate::untyped!(|ctx| Box::pin(relations(ctx))),
+    )],
 };
 
 async fn relations(ctx: Ctx) -> ApiResult<Response> {

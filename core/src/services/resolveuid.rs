@@ -15,10 +15,10 @@ pub static RESOLVEUID: Service = Service {
     kind: ContentKind::Type("Plone Site"),
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "Redirect (302) from resolveuid/<uid>[/rest] to the object's current URL",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(resolve(ctx)),
+    routes: &[crate::service::Route::any(
+        "Redirect (302) from resolveuid/<uid>[/rest] to the object's current URL",
+        crate::untyped!(|ctx| Box::pin(resolve(ctx))),
+    )],
 };
 
 async fn resolve(ctx: Ctx) -> ApiResult<Response> {

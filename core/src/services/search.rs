@@ -20,10 +20,10 @@ pub static SEARCH: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "Search the catalog below this object (batched; metadata_fields, fullobjects)",
-    request_schema: None,
-    response_schema: Some(super::schemas::search_results),
-    handler: |ctx| Box::pin(search(ctx)),
+    routes: &[crate::service::Route::any(
+        "Search the catalog below this object (batched; metadata_fields, fullobjects)",
+        crate::untyped!(|ctx| Box::pin(search(ctx))),
+    )],
 };
 
 pub(crate) async fn search(ctx: Ctx) -> ApiResult<Response> {

@@ -19,10 +19,10 @@ pub static SITE: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "Site-wide settings for front ends: title, logo, languages, time zone, image sizes",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(get(ctx)),
+    routes: &[crate::service::Route::any(
+        "Site-wide settings for front ends: title, logo, languages, time zone, image sizes",
+        crate::untyped!(|ctx| Box::pin(get(ctx))),
+    )],
 };
 
 /// The site logo, as a URL or path a front end shows instead of its default logo (empty for

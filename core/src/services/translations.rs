@@ -16,10 +16,10 @@ pub static TRANSLATIONS: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "The object's translations (none: one language per site)",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(get(ctx)),
+    routes: &[crate::service::Route::any(
+        "The object's translations (none: one language per site)",
+        crate::untyped!(|ctx| Box::pin(get(ctx))),
+    )],
 };
 
 /// `@components.translations`; expanded, the same body as the endpoint.

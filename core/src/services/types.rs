@@ -16,10 +16,10 @@ pub static TYPES: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "List content types and whether each can be added here",
-    request_schema: None,
-    response_schema: Some(super::schemas::types_list),
-    handler: |ctx| Box::pin(types(ctx)),
+    routes: &[crate::service::Route::any(
+        "List content types and whether each can be added here",
+        crate::untyped!(|ctx| Box::pin(types(ctx))),
+    )],
 };
 
 /// `@components.types`; expanded, it is the same list.

@@ -13,10 +13,10 @@ pub static UNTRASH: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::DELETE_OBJECTS,
     csrf: Csrf::Cookie,
-    summary: "Restore this object from the trash",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(untrash(ctx)),
+    routes: &[crate::service::Route::any(
+        "Restore this object from the trash",
+        crate::untyped!(|ctx| Box::pin(untrash(ctx))),
+    )],
 };
 
 async fn untrash(ctx: Ctx) -> ApiResult<Response> {

@@ -17,10 +17,10 @@ pub static USER_SCHEMA: Service = Service {
     kind: ContentKind::Type("Plone Site"),
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "The schema of a user's personal information (fullname, email, home_page, description, location)",
-    request_schema: None,
-    response_schema: None,
-    handler: |_| Box::pin(get()),
+    routes: &[crate::service::Route::any(
+        "The schema of a user's personal information (fullname, email, home_page, description, location)",
+        crate::untyped!(|_| Box::pin(get())),
+    )],
 };
 
 async fn get() -> ApiResult<Response> {

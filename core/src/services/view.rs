@@ -26,10 +26,10 @@ pub static VIEW: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "HTML: the object's page (what a browser gets for the object itself)",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(render(ctx)),
+    routes: &[crate::service::Route::any(
+        "HTML: the object's page (what a browser gets for the object itself)",
+        crate::untyped!(|ctx| Box::pin(render(ctx))),
+    )],
 };
 
 /// Renders `content.html` for the context. Blocks are parts of their page, not pages: a

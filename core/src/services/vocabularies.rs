@@ -25,11 +25,11 @@ pub static VOCABULARIES: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "List vocabularies, or GET @vocabularies/<name> for its terms \
+    routes: &[crate::service::Route::any(
+        "List vocabularies, or GET @vocabularies/<name> for its terms \
               (title or token or tokens filters; batched, b_size=-1 for all)",
-    request_schema: None,
-    response_schema: Some(super::schemas::vocabulary),
-    handler: |ctx| Box::pin(get(ctx)),
+        crate::untyped!(|ctx| Box::pin(get(ctx))),
+    )],
 };
 
 async fn get(ctx: Ctx) -> ApiResult<Response> {

@@ -17,10 +17,10 @@ pub static SET_STATE: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Exempt,
-    summary: "Set the workflow state directly (POST @workflow-set-state/<state_id>)",
-    request_schema: Some(super::schemas::comment_request),
-    response_schema: Some(super::schemas::history_entry),
-    handler: |ctx| Box::pin(post_set_state(ctx)),
+    routes: &[crate::service::Route::any(
+        "Set the workflow state directly (POST @workflow-set-state/<state_id>)",
+        crate::untyped!(|ctx| Box::pin(post_set_state(ctx))),
+    )],
 };
 
 async fn post_set_state(ctx: Ctx) -> ApiResult<Response> {

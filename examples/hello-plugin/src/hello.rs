@@ -16,13 +16,10 @@ pub static HELLO: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "Say hello from the example plugin",
-    request_schema: None,
-    response_schema: Some(|| {
-        json!({"type": "object", "properties": {
-            "@id": {"type": "string"}, "message": {"type": "string"}, "objects_added": {"type": "integer"}}})
-    }),
-    handler: |ctx| Box::pin(hello(ctx)),
+    routes: &[wcs_core::service::Route::any(
+        "Say hello from the example plugin",
+        wcs_core::untyped!(|ctx| Box::pin(hello(ctx))),
+    )],
 };
 
 /// The greeting word, a registry record Managers may change through `@registry`.

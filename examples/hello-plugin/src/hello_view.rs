@@ -14,8 +14,10 @@ pub static HELLO_VIEW: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "A plain-named view of the example plugin",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(async move { Ok(json(&json!({"view": "hello_view", "context": ctx.context.id}))) }),
+    routes: &[wcs_core::service::Route::any(
+        "A plain-named view of the example plugin",
+        wcs_core::untyped!(|ctx| Box::pin(async move {
+            Ok(json(&json!({"view": "hello_view", "context": ctx.context.id})))
+        })),
+    )],
 };

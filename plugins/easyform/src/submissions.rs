@@ -26,10 +26,10 @@ pub static SUBMISSIONS: Service = Service {
     kind: ContentKind::Type("EasyForm"),
     permission: DOWNLOAD_SAVED_INPUT,
     csrf: Csrf::Cookie,
-    summary: "A form's stored submissions, batched; /csv for a CSV download",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(submissions(ctx)),
+    routes: &[wcs_core::service::Route::any(
+        "A form's stored submissions, batched; /csv for a CSV download",
+        wcs_core::untyped!(|ctx| Box::pin(submissions(ctx))),
+    )],
 };
 
 async fn submissions(ctx: Ctx) -> ApiResult<Response> {

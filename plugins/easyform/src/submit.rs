@@ -26,10 +26,10 @@ pub static SUBMIT: Service = Service {
     kind: ContentKind::Type("EasyForm"),
     permission: Permission::VIEW,
     csrf: Csrf::Exempt,
-    summary: "Submit a form: JSON keyed by form.widgets.<field>; {success: true} or 400 with per-field errors",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(submit(ctx)),
+    routes: &[wcs_core::service::Route::any(
+        "Submit a form: JSON keyed by form.widgets.<field>; {success: true} or 400 with per-field errors",
+        wcs_core::untyped!(|ctx| Box::pin(submit(ctx))),
+    )],
 };
 
 async fn submit(ctx: Ctx) -> ApiResult<Response> {

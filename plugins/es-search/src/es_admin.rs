@@ -21,10 +21,10 @@ pub static ES_ADMIN_STATUS: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::MANAGE_PORTAL,
     csrf: Csrf::Cookie,
-    summary: "Search index status: documents, change-feed lag, rebuild running, last error",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(status(ctx)),
+    routes: &[wcs_core::service::Route::any(
+        "Search index status: documents, change-feed lag, rebuild running, last error",
+        wcs_core::untyped!(|ctx| Box::pin(status(ctx))),
+    )],
 };
 
 /// Starts a rebuild.
@@ -34,10 +34,10 @@ pub static ES_ADMIN_REBUILD: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::MANAGE_PORTAL,
     csrf: Csrf::Cookie,
-    summary: "{\"action\": \"rebuild\"}: rebuild the search index from storage; searches use the old one until it is done",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(start_rebuild(ctx)),
+    routes: &[wcs_core::service::Route::any(
+        "{\"action\": \"rebuild\"}: rebuild the search index from storage; searches use the old one until it is done",
+        wcs_core::untyped!(|ctx| Box::pin(start_rebuild(ctx))),
+    )],
 };
 
 fn search(ctx: &Ctx) -> ApiResult<Arc<Search>> {

@@ -23,10 +23,10 @@ pub static ES_SEARCH: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "Full-text search with German analysis (SearchableText, portal_type, b_start, b_size)",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(es_search(ctx)),
+    routes: &[wcs_core::service::Route::any(
+        "Full-text search with German analysis (SearchableText, portal_type, b_start, b_size)",
+        wcs_core::untyped!(|ctx| Box::pin(es_search(ctx))),
+    )],
 };
 
 async fn es_search(ctx: Ctx) -> ApiResult<Response> {

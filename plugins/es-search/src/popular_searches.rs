@@ -15,10 +15,10 @@ pub static POPULAR: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "Popular search terms, each with its @es-search URL",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(popular(ctx)),
+    routes: &[wcs_core::service::Route::any(
+        "Popular search terms, each with its @es-search URL",
+        wcs_core::untyped!(|ctx| Box::pin(popular(ctx))),
+    )],
 };
 
 async fn popular(ctx: Ctx) -> ApiResult<Response> {

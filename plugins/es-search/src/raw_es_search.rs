@@ -28,10 +28,10 @@ pub static RAW_ES_SEARCH: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "A raw search-engine query (Elasticsearch DSL), security-filtered; Elasticsearch's answer shape",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(raw_es_search(ctx)),
+    routes: &[wcs_core::service::Route::any(
+        "A raw search-engine query (Elasticsearch DSL), security-filtered; Elasticsearch's answer shape",
+        wcs_core::untyped!(|ctx| Box::pin(raw_es_search(ctx))),
+    )],
 };
 
 async fn raw_es_search(ctx: Ctx) -> ApiResult<Response> {

@@ -20,11 +20,11 @@ pub static CONTEXT_NAVIGATION: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "Navigation of the section around the object (Plone's navigation portlet): \
+    routes: &[wcs_core::service::Route::any(
+        "Navigation of the section around the object (Plone's navigation portlet): \
               expand.contextnavigation.{name,topLevel,bottomLevel,includeTop,currentFolderOnly}",
-    request_schema: None,
-    response_schema: Some(schema),
-    handler: |ctx| Box::pin(get(ctx)),
+        wcs_core::untyped!(|ctx| Box::pin(get(ctx))),
+    )],
 };
 
 /// `@components.contextnavigation`.

@@ -15,11 +15,11 @@ pub static NAVIGATION: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "Navigation tree (expand.navigation.depth levels, default 1); subtopics appear under every \
+    routes: &[wcs_core::service::Route::any(
+        "Navigation tree (expand.navigation.depth levels, default 1); subtopics appear under every \
               main topic",
-    request_schema: None,
-    response_schema: Some(schema),
-    handler: |ctx| Box::pin(get(ctx)),
+        wcs_core::untyped!(|ctx| Box::pin(get(ctx))),
+    )],
 };
 
 /// `@components.navigation`; `expand=navigation` inlines the same body.

@@ -14,12 +14,10 @@ pub static NAVROOT: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "The navigation root of this object, serialized without @components",
-    request_schema: None,
-    response_schema: Some(
-        || json!({"type": "object", "properties": {"@id": {"type": "string"}, "navroot": {"type": "object"}}}),
-    ),
-    handler: |ctx| Box::pin(get(ctx)),
+    routes: &[wcs_core::service::Route::any(
+        "The navigation root of this object, serialized without @components",
+        wcs_core::untyped!(|ctx| Box::pin(get(ctx))),
+    )],
 };
 
 /// `@components.navroot`; expanded only on the requested object, like every component.

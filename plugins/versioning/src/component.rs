@@ -4,6 +4,7 @@
 
 use crate::items::version_list;
 use crate::{ACCESS_VERSIONS, CREATE_VERSIONS, VERSIONING};
+use poem_openapi::types::ToJSON;
 use serde_json::{Value, json};
 use wcs_core::http::ApiResult;
 use wcs_core::security::{Access, Permission};
@@ -33,5 +34,5 @@ async fn expand(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ApiResult<Value
     if !allowed(Permission::VIEW) || !allowed(ACCESS_VERSIONS) {
         return Ok(stub);
     }
-    version_list(ctx.app, subject.object, &url, allowed(CREATE_VERSIONS)).await
+    Ok(version_list(ctx.app, subject.object, &url, allowed(CREATE_VERSIONS)).await?.to_json().unwrap_or_default())
 }

@@ -21,11 +21,11 @@ pub static HISTORY: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "Workflow history and versions in one timeline, newest first; /<n> is the content as version n \
+    routes: &[wcs_core::service::Route::any(
+        "Workflow history and versions in one timeline, newest first; /<n> is the content as version n \
               froze it",
-    request_schema: None,
-    response_schema: Some(schema),
-    handler: |ctx| Box::pin(get(ctx)),
+        wcs_core::untyped!(|ctx| Box::pin(get(ctx))),
+    )],
 };
 
 fn versioned(ctx: &Ctx) -> bool {

@@ -62,8 +62,8 @@ fn build(r: &mut Registrar) {
     r.subscriber(&DROP_VERSIONS_OF_REMOVED);
     r.permission(ACCESS_VERSIONS, permissions::ACCESS_ROLES);
     r.permission(CREATE_VERSIONS, permissions::CREATE_ROLES);
-    r.service(&versions::get::LIST_OR_GET);
-    r.service(&versions::post::CREATE_OR_RESTORE);
+    r.service(&versions::get::GET);
+    r.service(&versions::post::POST);
     r.service(&versions::delete::DELETE);
     r.component(&component::VERSIONS_COMPONENT);
     r.service(&history::HISTORY);

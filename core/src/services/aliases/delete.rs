@@ -17,10 +17,10 @@ pub static ALIASES_DELETE: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::MODIFY_PORTAL_CONTENT,
     csrf: Csrf::Cookie,
-    summary: "Remove aliases: {\"items\": [{\"path\": \"/old\"}]}; on an object only its own (204)",
-    request_schema: Some(|| json!({"type": "object", "properties": {"items": {"type": "array"}}})),
-    response_schema: None,
-    handler: |ctx| Box::pin(delete(ctx)),
+    routes: &[crate::service::Route::any(
+        "Remove aliases: {\"items\": [{\"path\": \"/old\"}]}; on an object only its own (204)",
+        crate::untyped!(|ctx| Box::pin(delete(ctx))),
+    )],
 };
 
 async fn delete(ctx: Ctx) -> ApiResult<Response> {

@@ -19,10 +19,10 @@ pub static ALIASES: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::MODIFY_PORTAL_CONTENT,
     csrf: Csrf::Cookie,
-    summary: "The old paths that redirect to this object (on the site root: every alias of the site)",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(get(ctx)),
+    routes: &[crate::service::Route::any(
+        "The old paths that redirect to this object (on the site root: every alias of the site)",
+        crate::untyped!(|ctx| Box::pin(get(ctx))),
+    )],
 };
 
 /// `@components.aliases`; expanded, the same body as the endpoint.

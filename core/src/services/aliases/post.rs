@@ -23,11 +23,11 @@ pub static ALIASES_POST: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::MODIFY_PORTAL_CONTENT,
     csrf: Csrf::Cookie,
-    summary: "Add aliases: {\"items\": [{\"path\": \"/old\"}]} on an object; on the site root with \
+    routes: &[crate::service::Route::any(
+        "Add aliases: {\"items\": [{\"path\": \"/old\"}]} on an object; on the site root with \
               \"redirect-to\" per item, or a CSV file (old path,new path[,date]); all or nothing (204)",
-    request_schema: Some(|| json!({"type": "object", "properties": {"items": {"type": "array"}}})),
-    response_schema: None,
-    handler: |ctx| Box::pin(post(ctx)),
+        crate::untyped!(|ctx| Box::pin(post(ctx))),
+    )],
 };
 
 /// One alias asked for.

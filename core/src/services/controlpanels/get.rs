@@ -15,10 +15,10 @@ pub static CONTROLPANELS: Service = Service {
     kind: ContentKind::Type("Plone Site"),
     permission: Permission::MANAGE_PORTAL,
     csrf: Csrf::Cookie,
-    summary: "Site Setup's panels; GET @controlpanels/<id> for one: {@id, title, group, schema, data}",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(get(ctx)),
+    routes: &[crate::service::Route::any(
+        "Site Setup's panels; GET @controlpanels/<id> for one: {@id, title, group, schema, data}",
+        crate::untyped!(|ctx| Box::pin(get(ctx))),
+    )],
 };
 
 async fn get(ctx: Ctx) -> ApiResult<Response> {

@@ -18,10 +18,10 @@ pub static CONTROLPANEL_PATCH: Service = Service {
     kind: ContentKind::Type("Plone Site"),
     permission: Permission::MANAGE_PORTAL,
     csrf: Csrf::Cookie,
-    summary: "Save a control panel: PATCH @controlpanels/<id> with {\"<field>\": value}; all or nothing (204)",
-    request_schema: Some(|| json!({"type": "object", "additionalProperties": true})),
-    response_schema: None,
-    handler: |ctx| Box::pin(patch(ctx)),
+    routes: &[crate::service::Route::any(
+        "Save a control panel: PATCH @controlpanels/<id> with {\"<field>\": value}; all or nothing (204)",
+        crate::untyped!(|ctx| Box::pin(patch(ctx))),
+    )],
 };
 
 async fn patch(ctx: Ctx) -> ApiResult<Response> {

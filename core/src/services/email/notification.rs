@@ -30,14 +30,10 @@ pub static EMAIL_NOTIFICATION: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Exempt,
-    summary: "The contact form: {name, from, subject?, message} to the site's address; limited per client (204)",
-    request_schema: Some(|| {
-        json!({"type": "object", "required": ["from", "message"], "properties": {
-            "name": {"type": "string"}, "from": {"type": "string"},
-            "subject": {"type": "string"}, "message": {"type": "string"}}})
-    }),
-    response_schema: None,
-    handler: |ctx| Box::pin(notify(ctx)),
+    routes: &[crate::service::Route::any(
+        "The contact form: {name, from, subject?, message} to the site's address; limited per client (204)",
+        crate::untyped!(|ctx| Box::pin(notify(ctx))),
+    )],
 };
 
 /// The contact form's own counts, kept in the application's extensions.

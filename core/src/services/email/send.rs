@@ -17,14 +17,10 @@ pub static EMAIL_SEND: Service = Service {
     kind: ContentKind::Type("Plone Site"),
     permission: Permission::MANAGE_PORTAL,
     csrf: Csrf::Cookie,
-    summary: "Send a mail: {to, from?, name?, subject, message}; queued in the outbox (204)",
-    request_schema: Some(|| {
-        json!({"type": "object", "required": ["to", "subject", "message"], "properties": {
-            "to": {"type": "string"}, "from": {"type": "string"}, "name": {"type": "string"},
-            "subject": {"type": "string"}, "message": {"type": "string"}}})
-    }),
-    response_schema: None,
-    handler: |ctx| Box::pin(send(ctx)),
+    routes: &[crate::service::Route::any(
+        "Send a mail: {to, from?, name?, subject, message}; queued in the outbox (204)",
+        crate::untyped!(|ctx| Box::pin(send(ctx))),
+    )],
 };
 
 async fn send(ctx: Ctx) -> ApiResult<Response> {

@@ -20,11 +20,11 @@ pub static GROUPS_GET: Service = Service {
     kind: ContentKind::Type(SITE_TYPE),
     permission: Permission::MANAGE_USERS,
     csrf: Csrf::Cookie,
-    summary: "List groups (?query=; a plain array, batched with b_start/b_size) or read one with its members \
+    routes: &[crate::service::Route::any(
+        "List groups (?query=; a plain array, batched with b_start/b_size) or read one with its members \
               (@groups/<id>)",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(get(ctx)),
+        crate::untyped!(|ctx| Box::pin(get(ctx))),
+    )],
 };
 
 async fn get(ctx: Ctx) -> ApiResult<Response> {

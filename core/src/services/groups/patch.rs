@@ -16,10 +16,10 @@ pub static GROUPS_PATCH: Service = Service {
     kind: ContentKind::Type(SITE_TYPE),
     permission: Permission::MANAGE_USERS,
     csrf: Csrf::Cookie,
-    summary: "Update a group and its members",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(patch(ctx)),
+    routes: &[crate::service::Route::any(
+        "Update a group and its members",
+        crate::untyped!(|ctx| Box::pin(patch(ctx))),
+    )],
 };
 
 async fn patch(ctx: Ctx) -> ApiResult<Response> {

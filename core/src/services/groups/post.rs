@@ -18,10 +18,7 @@ pub static GROUPS_POST: Service = Service {
     kind: ContentKind::Type(SITE_TYPE),
     permission: Permission::MANAGE_USERS,
     csrf: Csrf::Cookie,
-    summary: "Create a group",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(post(ctx)),
+    routes: &[crate::service::Route::any("Create a group", crate::untyped!(|ctx| Box::pin(post(ctx))))],
 };
 
 async fn post(ctx: Ctx) -> ApiResult<Response> {

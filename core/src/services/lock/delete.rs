@@ -16,10 +16,10 @@ pub static LOCK_DELETE: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::MODIFY_PORTAL_CONTENT,
     csrf: Csrf::Cookie,
-    summary: "Release the object's editing lock",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(delete(ctx)),
+    routes: &[crate::service::Route::any(
+        "Release the object's editing lock",
+        crate::untyped!(|ctx| Box::pin(delete(ctx))),
+    )],
 };
 
 async fn delete(ctx: Ctx) -> ApiResult<Response> {

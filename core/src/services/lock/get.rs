@@ -14,10 +14,10 @@ pub static LOCK_GET: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "The object's editing lock: holder, since when, timeout, whether others may release it",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(get(ctx)),
+    routes: &[crate::service::Route::any(
+        "The object's editing lock: holder, since when, timeout, whether others may release it",
+        crate::untyped!(|ctx| Box::pin(get(ctx))),
+    )],
 };
 
 async fn get(ctx: Ctx) -> ApiResult<Response> {

@@ -14,10 +14,10 @@ pub static LOCK_PATCH: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::MODIFY_PORTAL_CONTENT,
     csrf: Csrf::Cookie,
-    summary: "Refresh the caller's editing lock",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(patch(ctx)),
+    routes: &[crate::service::Route::any(
+        "Refresh the caller's editing lock",
+        crate::untyped!(|ctx| Box::pin(patch(ctx))),
+    )],
 };
 
 async fn patch(ctx: Ctx) -> ApiResult<Response> {

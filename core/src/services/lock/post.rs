@@ -17,10 +17,10 @@ pub static LOCK_POST: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::MODIFY_PORTAL_CONTENT,
     csrf: Csrf::Cookie,
-    summary: "Lock the object for editing by the caller",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(post(ctx)),
+    routes: &[crate::service::Route::any(
+        "Lock the object for editing by the caller",
+        crate::untyped!(|ctx| Box::pin(post(ctx))),
+    )],
 };
 
 async fn post(ctx: Ctx) -> ApiResult<Response> {

@@ -13,8 +13,8 @@ pub static LOGIN_OPTIONS: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Exempt,
-    summary: "External login options (none are configured)",
-    request_schema: None,
-    response_schema: None,
-    handler: |_| Box::pin(async { Ok(json(&json!({"options": []}))) }),
+    routes: &[crate::service::Route::any(
+        "External login options (none are configured)",
+        crate::untyped!(|_| Box::pin(async { Ok(json(&json!({"options": []}))) })),
+    )],
 };

@@ -14,10 +14,10 @@ pub static LOGIN: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Exempt,
-    summary: "Log in with login and password; returns a JWT",
-    request_schema: Some(crate::services::schemas::login_request),
-    response_schema: Some(crate::services::schemas::token),
-    handler: |ctx| Box::pin(login(ctx)),
+    routes: &[crate::service::Route::any(
+        "Log in with login and password; returns a JWT",
+        crate::untyped!(|ctx| Box::pin(login(ctx))),
+    )],
 };
 
 fn wrong_credentials() -> ApiError {

@@ -15,10 +15,10 @@ pub static LOGIN_FORM: Service = Service {
     kind: ContentKind::Type(SITE_TYPE),
     permission: Permission::VIEW,
     csrf: Csrf::Exempt,
-    summary: "HTML login form for browser views",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(form(ctx)),
+    routes: &[crate::service::Route::any(
+        "HTML login form for browser views",
+        crate::untyped!(|ctx| Box::pin(form(ctx))),
+    )],
 };
 
 async fn form(ctx: Ctx) -> ApiResult<Response> {

@@ -15,10 +15,10 @@ pub static LOGIN_FORM_POST: Service = Service {
     kind: ContentKind::Type(SITE_TYPE),
     permission: Permission::VIEW,
     csrf: Csrf::Exempt,
-    summary: "Submit the HTML login form (form-encoded login, password, came_from)",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(form_post(ctx)),
+    routes: &[crate::service::Route::any(
+        "Submit the HTML login form (form-encoded login, password, came_from)",
+        crate::untyped!(|ctx| Box::pin(form_post(ctx))),
+    )],
 };
 
 async fn form_post(ctx: Ctx) -> ApiResult<Response> {

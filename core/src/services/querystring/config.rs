@@ -16,10 +16,10 @@ pub static QUERYSTRING: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "The indexes, operations and sort keys listing and search blocks may use",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(get(ctx)),
+    routes: &[crate::service::Route::any(
+        "The indexes, operations and sort keys listing and search blocks may use",
+        crate::untyped!(|ctx| Box::pin(get(ctx))),
+    )],
 };
 
 /// (operation suffix, title, widget)

@@ -19,10 +19,10 @@ pub static QUERYSTRING_SEARCH_POST: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "Run a querystring query (listing blocks): {query: [{i, o, v}], sort_on, sort_order, b_size, limit, …}",
-    request_schema: None,
-    response_schema: Some(crate::services::schemas::search_results),
-    handler: |ctx| Box::pin(post(ctx)),
+    routes: &[crate::service::Route::any(
+        "Run a querystring query (listing blocks): {query: [{i, o, v}], sort_on, sort_order, b_size, limit, …}",
+        crate::untyped!(|ctx| Box::pin(post(ctx))),
+    )],
 };
 
 /// The query as the `query` parameter.
@@ -32,10 +32,10 @@ pub static QUERYSTRING_SEARCH_GET: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "Run a querystring query given as ?query=<JSON body>",
-    request_schema: None,
-    response_schema: Some(crate::services::schemas::search_results),
-    handler: |ctx| Box::pin(get(ctx)),
+    routes: &[crate::service::Route::any(
+        "Run a querystring query given as ?query=<JSON body>",
+        crate::untyped!(|ctx| Box::pin(get(ctx))),
+    )],
 };
 
 async fn post(ctx: Ctx) -> ApiResult<Response> {

@@ -15,10 +15,10 @@ pub static REGISTRY_GET: Service = Service {
     kind: ContentKind::Type("Plone Site"),
     permission: Permission::MANAGE_PORTAL,
     csrf: Csrf::Cookie,
-    summary: "List registry records (q: name prefix; batched) or GET @registry/<name> for one value",
-    request_schema: None,
-    response_schema: Some(crate::services::schemas::registry),
-    handler: |ctx| Box::pin(get(ctx)),
+    routes: &[crate::service::Route::any(
+        "List registry records (q: name prefix; batched) or GET @registry/<name> for one value",
+        crate::untyped!(|ctx| Box::pin(get(ctx))),
+    )],
 };
 
 async fn get(ctx: Ctx) -> ApiResult<Response> {

@@ -14,10 +14,10 @@ pub static REGISTRY_PATCH: Service = Service {
     kind: ContentKind::Type("Plone Site"),
     permission: Permission::MANAGE_PORTAL,
     csrf: Csrf::Cookie,
-    summary: "Change registry records: {\"<name>\": value}; every value is checked before any is written (204)",
-    request_schema: Some(|| json!({"type": "object", "additionalProperties": true})),
-    response_schema: None,
-    handler: |ctx| Box::pin(patch(ctx)),
+    routes: &[crate::service::Route::any(
+        "Change registry records: {\"<name>\": value}; every value is checked before any is written (204)",
+        crate::untyped!(|ctx| Box::pin(patch(ctx))),
+    )],
 };
 
 async fn patch(ctx: Ctx) -> ApiResult<Response> {

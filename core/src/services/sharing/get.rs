@@ -19,10 +19,10 @@ pub static SHARING_GET: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::CHANGE_LOCAL_ROLES,
     csrf: Csrf::Cookie,
-    summary: "Local roles on this object (?search= adds matching principals)",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(get(ctx)),
+    routes: &[crate::service::Route::any(
+        "Local roles on this object (?search= adds matching principals)",
+        crate::untyped!(|ctx| Box::pin(get(ctx))),
+    )],
 };
 
 /// Local roles set here and inherited from containers (inheritance stops at a block).

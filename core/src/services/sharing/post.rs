@@ -16,10 +16,10 @@ pub static SHARING_POST: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::CHANGE_LOCAL_ROLES,
     csrf: Csrf::Cookie,
-    summary: "Change local roles and their inheritance",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(post(ctx)),
+    routes: &[crate::service::Route::any(
+        "Change local roles and their inheritance",
+        crate::untyped!(|ctx| Box::pin(post(ctx))),
+    )],
 };
 
 struct Change {

@@ -31,10 +31,10 @@ pub static ADDONS: Service = Service {
     kind: ContentKind::Type("Plone Site"),
     permission: Permission::MANAGE_PORTAL,
     csrf: Csrf::Cookie,
-    summary: "The plugins linked into this build; installed ones are on",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(get(ctx)),
+    routes: &[crate::service::Route::any(
+        "The plugins linked into this build; installed ones are on",
+        crate::untyped!(|ctx| Box::pin(get(ctx))),
+    )],
 };
 
 /// Install (switch on) or uninstall (switch off) a plugin.
@@ -44,10 +44,10 @@ pub static ADDONS_POST: Service = Service {
     kind: ContentKind::Type("Plone Site"),
     permission: Permission::MANAGE_PORTAL,
     csrf: Csrf::Cookie,
-    summary: "POST @addons/<id>/install|uninstall: switch a plugin built at start on or off (204)",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(post(ctx)),
+    routes: &[crate::service::Route::any(
+        "POST @addons/<id>/install|uninstall: switch a plugin built at start on or off (204)",
+        crate::untyped!(|ctx| Box::pin(post(ctx))),
+    )],
 };
 
 fn linked() -> Vec<&'static PluginDescriptor> {

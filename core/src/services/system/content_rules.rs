@@ -15,10 +15,10 @@ pub static CONTENT_RULES: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::MANAGE_PORTAL,
     csrf: Csrf::Cookie,
-    summary: "The content rules of the object: none (rules are not configurable here)",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(get(ctx)),
+    routes: &[crate::service::Route::any(
+        "The content rules of the object: none (rules are not configurable here)",
+        crate::untyped!(|ctx| Box::pin(get(ctx))),
+    )],
 };
 
 async fn get(ctx: Ctx) -> ApiResult<Response> {

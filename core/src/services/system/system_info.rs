@@ -19,10 +19,10 @@ pub static SYSTEM: Service = Service {
     kind: ContentKind::Type("Plone Site"),
     permission: Permission::MANAGE_PORTAL,
     csrf: Csrf::Cookie,
-    summary: "System information: server version, storage backend, search engine, plugins",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(get(ctx)),
+    routes: &[crate::service::Route::any(
+        "System information: server version, storage backend, search engine, plugins",
+        crate::untyped!(|ctx| Box::pin(get(ctx))),
+    )],
 };
 
 async fn get(ctx: Ctx) -> ApiResult<Response> {

@@ -18,10 +18,10 @@ pub static TRANSACTIONS: Service = Service {
     kind: ContentKind::Type("Plone Site"),
     permission: Permission::MANAGE_PORTAL,
     csrf: Csrf::Cookie,
-    summary: "The latest changes (at most 200), newest first, from the change feed",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(get(ctx)),
+    routes: &[crate::service::Route::any(
+        "The latest changes (at most 200), newest first, from the change feed",
+        crate::untyped!(|ctx| Box::pin(get(ctx))),
+    )],
 };
 
 /// Undo, refused.
@@ -31,10 +31,10 @@ pub static TRANSACTIONS_UNDO: Service = Service {
     kind: ContentKind::Type("Plone Site"),
     permission: Permission::MANAGE_PORTAL,
     csrf: Csrf::Cookie,
-    summary: "Undo: not available on this server (400 bad_request)",
-    request_schema: None,
-    response_schema: None,
-    handler: |_| Box::pin(undo()),
+    routes: &[crate::service::Route::any(
+        "Undo: not available on this server (400 bad_request)",
+        crate::untyped!(|_| Box::pin(undo())),
+    )],
 };
 
 async fn get(ctx: Ctx) -> ApiResult<Response> {

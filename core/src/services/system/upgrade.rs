@@ -16,10 +16,10 @@ pub static UPGRADE: Service = Service {
     kind: ContentKind::Type("Plone Site"),
     permission: Permission::MANAGE_PORTAL,
     csrf: Csrf::Cookie,
-    summary: "Pending upgrade steps: none, since migrations run at start",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(get(ctx)),
+    routes: &[crate::service::Route::any(
+        "Pending upgrade steps: none, since migrations run at start",
+        crate::untyped!(|ctx| Box::pin(get(ctx))),
+    )],
 };
 
 /// Runs the upgrade (there is nothing to run).
@@ -29,10 +29,10 @@ pub static UPGRADE_RUN: Service = Service {
     kind: ContentKind::Type("Plone Site"),
     permission: Permission::MANAGE_PORTAL,
     csrf: Csrf::Cookie,
-    summary: "Run pending upgrade steps: there are none; answers with the report",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(run(ctx)),
+    routes: &[crate::service::Route::any(
+        "Run pending upgrade steps: there are none; answers with the report",
+        crate::untyped!(|ctx| Box::pin(run(ctx))),
+    )],
 };
 
 fn url(ctx: &Ctx) -> String {

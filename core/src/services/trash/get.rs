@@ -17,10 +17,7 @@ pub static TRASH_LIST: Service = Service {
     kind: ContentKind::Type(SITE_TYPE),
     permission: Permission::MANAGE_PORTAL,
     csrf: Csrf::Cookie,
-    summary: "List the objects in the trash",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(list(ctx)),
+    routes: &[crate::service::Route::any("List the objects in the trash", crate::untyped!(|ctx| Box::pin(list(ctx))))],
 };
 
 async fn list(ctx: Ctx) -> ApiResult<Response> {

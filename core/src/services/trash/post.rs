@@ -13,10 +13,10 @@ pub static TRASH: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::DELETE_OBJECTS,
     csrf: Csrf::Cookie,
-    summary: "Move this object and its subtree to the trash",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(trash(ctx)),
+    routes: &[crate::service::Route::any(
+        "Move this object and its subtree to the trash",
+        crate::untyped!(|ctx| Box::pin(trash(ctx))),
+    )],
 };
 
 async fn trash(ctx: Ctx) -> ApiResult<Response> {

@@ -16,10 +16,7 @@ pub static USERS_DELETE: Service = Service {
     kind: ContentKind::Type(SITE_TYPE),
     permission: Permission::MANAGE_USERS,
     csrf: Csrf::Cookie,
-    summary: "Delete a user",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(delete(ctx)),
+    routes: &[crate::service::Route::any("Delete a user", crate::untyped!(|ctx| Box::pin(delete(ctx))))],
 };
 
 async fn delete(ctx: Ctx) -> ApiResult<Response> {

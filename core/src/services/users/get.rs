@@ -18,10 +18,10 @@ pub static USERS_GET: Service = Service {
     kind: ContentKind::Type(SITE_TYPE),
     permission: Permission::SET_OWN_PROPERTIES,
     csrf: Csrf::Cookie,
-    summary: "List users (batched, ?query=) or read one (@users/<id>)",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(get(ctx)),
+    routes: &[crate::service::Route::any(
+        "List users (batched, ?query=) or read one (@users/<id>)",
+        crate::untyped!(|ctx| Box::pin(get(ctx))),
+    )],
 };
 
 async fn get(ctx: Ctx) -> ApiResult<Response> {

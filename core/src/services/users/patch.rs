@@ -19,10 +19,7 @@ pub static USERS_PATCH: Service = Service {
     kind: ContentKind::Type(SITE_TYPE),
     permission: Permission::SET_OWN_PROPERTIES,
     csrf: Csrf::Cookie,
-    summary: "Update a user",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(patch(ctx)),
+    routes: &[crate::service::Route::any("Update a user", crate::untyped!(|ctx| Box::pin(patch(ctx))))],
 };
 
 async fn patch(ctx: Ctx) -> ApiResult<Response> {

@@ -21,11 +21,11 @@ pub static USERS_POST: Service = Service {
     kind: ContentKind::Type(SITE_TYPE),
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "Create a user (Manage users); POST @users/<id>/reset-password: mail a reset link (no body), \
+    routes: &[crate::service::Route::any(
+        "Create a user (Manage users); POST @users/<id>/reset-password: mail a reset link (no body), \
               set a password with {reset_token, new_password} or change it with {old_password, new_password}",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(post(ctx)),
+        crate::untyped!(|ctx| Box::pin(post(ctx))),
+    )],
 };
 
 async fn post(ctx: Ctx) -> ApiResult<Response> {

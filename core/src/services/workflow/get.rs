@@ -20,10 +20,10 @@ pub static WORKFLOW_GET: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "Workflow state, available transitions and history",
-    request_schema: None,
-    response_schema: Some(crate::services::schemas::workflow),
-    handler: |ctx| Box::pin(get(ctx)),
+    routes: &[crate::service::Route::any(
+        "Workflow state, available transitions and history",
+        crate::untyped!(|ctx| Box::pin(get(ctx))),
+    )],
 };
 
 /// `@components.workflow`; expanded, the same body as the endpoint.

@@ -19,10 +19,10 @@ pub static WORKFLOW_POST: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "Fire a workflow transition (POST @workflow/<transition>)",
-    request_schema: Some(crate::services::schemas::transition_request),
-    response_schema: Some(crate::services::schemas::history_entry),
-    handler: |ctx| Box::pin(post(ctx)),
+    routes: &[crate::service::Route::any(
+        "Fire a workflow transition (POST @workflow/<transition>)",
+        crate::untyped!(|ctx| Box::pin(post(ctx))),
+    )],
 };
 
 async fn post(ctx: Ctx) -> ApiResult<Response> {

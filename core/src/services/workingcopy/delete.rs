@@ -16,10 +16,10 @@ pub static CANCEL: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "Cancel the check-out: delete the working copy (204; needs Delete objects on it)",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(delete(ctx)),
+    routes: &[crate::service::Route::any(
+        "Cancel the check-out: delete the working copy (204; needs Delete objects on it)",
+        crate::untyped!(|ctx| Box::pin(delete(ctx))),
+    )],
 };
 
 async fn delete(ctx: Ctx) -> ApiResult<Response> {

@@ -15,10 +15,10 @@ pub static INFO: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    summary: "Working copy and baseline of this object ({working_copy, working_copy_of}, null when none)",
-    request_schema: None,
-    response_schema: Some(crate::services::schemas::working_copy),
-    handler: |ctx| Box::pin(get(ctx)),
+    routes: &[crate::service::Route::any(
+        "Working copy and baseline of this object ({working_copy, working_copy_of}, null when none)",
+        crate::untyped!(|ctx| Box::pin(get(ctx))),
+    )],
 };
 
 async fn get(ctx: Ctx) -> ApiResult<Response> {

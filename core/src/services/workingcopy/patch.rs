@@ -15,10 +15,10 @@ pub static CHECK_IN: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::MODIFY_PORTAL_CONTENT,
     csrf: Csrf::Cookie,
-    summary: "Check in: copy fields and blocks onto the baseline and remove the working copy (204)",
-    request_schema: None,
-    response_schema: None,
-    handler: |ctx| Box::pin(patch(ctx)),
+    routes: &[crate::service::Route::any(
+        "Check in: copy fields and blocks onto the baseline and remove the working copy (204)",
+        crate::untyped!(|ctx| Box::pin(patch(ctx))),
+    )],
 };
 
 async fn patch(ctx: Ctx) -> ApiResult<Response> {

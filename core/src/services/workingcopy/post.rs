@@ -15,10 +15,10 @@ pub static CHECK_OUT: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::MODIFY_PORTAL_CONTENT,
     csrf: Csrf::Cookie,
-    summary: "Check out a working copy (needs Modify here and Add on the container); 201 {@id}",
-    request_schema: None,
-    response_schema: Some(crate::services::schemas::at_id),
-    handler: |ctx| Box::pin(post(ctx)),
+    routes: &[crate::service::Route::any(
+        "Check out a working copy (needs Modify here and Add on the container); 201 {@id}",
+        crate::untyped!(|ctx| Box::pin(post(ctx))),
+    )],
 };
 
 async fn post(ctx: Ctx) -> ApiResult<Response> {

@@ -342,9 +342,4 @@ impl Comparison {
             })
             .collect()
     }
-
-    /// The REST shape: `{@id, version, changes_total, items}`.
-    pub fn to_json(&self, id: &str, version: Value) -> Value {
-        json!({"@id": id, "version": version, "changes_total": self.changes_total(), "items": self.rows_json()})
-    }
 }

@@ -1,13 +1,14 @@
 //! `DELETE @versions/<id>`.
 
 use super::check_object_visible;
-use crate::items::{list_schema, version_list};
+use crate::items::{VersionList, version_list};
 use crate::store::find_version;
 use crate::{CREATE_VERSIONS, VERSIONING};
-use wcs_core::http::{ApiError, ApiResult, Ctx, json};
-use wcs_core::poem_reexports::{Method, Response};
+use wcs_core::endpoint;
+use wcs_core::http::{ApiError, ApiResult, Ctx, Json};
+use wcs_core::poem_reexports::Method;
 use wcs_core::security::Csrf;
-use wcs_core::service::{ContentKind, Service};
+use wcs_core::service::{ContentKind, Route, Service};
 
 /// `DELETE @versions/<id>`; X-CSRF-TOKEN for every authentication method.
 pub static DELETE: Service = Service {
@@ -16,18 +17,16 @@ pub static DELETE: Service = Service {
     kind: ContentKind::Behaviour(VERSIONING),
     permission: CREATE_VERSIONS,
     csrf: Csrf::Always,
-    summary: "Delete a version for good; answers with the updated version list",
-    request_schema: None,
-    response_schema: Some(list_schema),
-    handler: |ctx| Box::pin(delete(ctx)),
+    routes: &[Route::new(
+        "{version_id}",
+        "Delete a version for good; answers with the updated version list",
+        endpoint!(delete),
+    )],
 };
 
-async fn delete(ctx: Ctx) -> ApiResult<Response> {
+async fn delete(ctx: Ctx) -> ApiResult<Json<VersionList>> {
     check_object_visible(&ctx)?;
-    let [id] = ctx.subpath.as_slice() else {
-        return Err(ApiError::not_found(&ctx.request.service_url));
-    };
-    let (info, _) = find_version(&ctx.app, &ctx.context, id, &ctx.request.service_url).await?;
+    let (info, _) = find_version(&ctx.app, &ctx.context, ctx.param("version_id"), &ctx.request.service_url).await?;
     let mut tx = ctx.app.store.begin().await?;
     let deleted = crate::tables::delete_version(&mut tx, &info.object_uid, info.seq).await?;
     tx.commit().await?;
@@ -36,5 +35,5 @@ async fn delete(ctx: Ctx) -> ApiResult<Response> {
         return Err(ApiError::not_found(&ctx.request.service_url));
     }
     let url = ctx.url_of(&ctx.context);
-    Ok(json(&version_list(&ctx.app, &ctx.context, &url, true).await?))
+    Ok(Json(version_list(&ctx.app, &ctx.context, &url, true).await?))
 }

@@ -1,53 +1,63 @@
 //! `POST @versions` and `POST @versions/<id>/restore`.
 
 use super::check_object_visible;
-use crate::items::{item_schema, version_item};
+use crate::items::{VersionItem, version_item};
 use crate::store::{create_version, find_version};
 use crate::{CREATE_VERSIONS, VERSIONING, restore};
-use serde_json::{Map, Value, json};
-use wcs_core::http::{ApiError, ApiResult, Ctx, FieldError, json, json_with_status};
-use wcs_core::poem_reexports::{Method, Response, StatusCode};
+use poem_openapi::Object;
+use serde_json::{Map, Value};
+use wcs_core::endpoint;
+use wcs_core::http::{ApiError, ApiResult, Created, Ctx, Dyn, FieldError, body_schema};
+use wcs_core::poem_reexports::Method;
 use wcs_core::security::Csrf;
-use wcs_core::serialize::serialize_content;
-use wcs_core::service::{ContentKind, Service};
+use wcs_core::serialize::{ContentShape, serialize_content};
+use wcs_core::service::{ContentKind, Route, Service};
 
 /// The longest comment a version takes.
 const MAX_COMMENT_CHARS: usize = 2000;
 
 /// `POST @versions` (create) and `POST @versions/<id>/restore`; X-CSRF-TOKEN for every
 /// authentication method.
-pub static CREATE_OR_RESTORE: Service = Service {
+pub static POST: Service = Service {
     method: Method::POST,
     name: "@versions",
     kind: ContentKind::Behaviour(VERSIONING),
     permission: CREATE_VERSIONS,
     csrf: Csrf::Always,
-    summary: "Create a version (optional {comment}; 201 with the version item, the oldest beyond 10 is dropped); \
-              /<id>/restore restores one and answers with the content",
-    request_schema: Some(create_schema),
-    response_schema: Some(item_schema),
-    handler: |ctx| Box::pin(post(ctx)),
+    routes: &[
+        Route {
+            request: Some(body_schema::<NewVersion>),
+            ..Route::new("", "Create a version; the oldest beyond the limit is dropped", endpoint!(create))
+        },
+        Route::new("{version_id}/restore", "Restore a version; answers with the content", endpoint!(restore_one)),
+    ],
 };
 
-async fn post(ctx: Ctx) -> ApiResult<Response> {
+/// The body of a create request.
+#[derive(Object)]
+pub struct NewVersion {
+    /// Why; at most 2,000 characters.
+    #[oai(validator(max_length = 2000))]
+    pub comment: Option<String>,
+}
+
+async fn create(ctx: Ctx) -> ApiResult<Created<VersionItem>> {
     check_object_visible(&ctx)?;
     let url = ctx.url_of(&ctx.context);
-    match ctx.subpath.as_slice() {
-        [] => {
-            let comment = requested_comment(&ctx.optional_json_body()?)?;
-            let info = create_version(&ctx.app, &ctx.context, &ctx.principal, &comment).await?;
-            Ok(json_with_status(StatusCode::CREATED, &version_item(&url, &info, true)))
-        }
-        [id, action] if action == "restore" => {
-            let (info, snapshot) = find_version(&ctx.app, &ctx.context, id, &ctx.request.service_url).await?;
-            let restored = restore::restore(&ctx.app, &ctx.context, &info, &snapshot, &ctx.principal).await?;
-            let options = ctx.serialize_options()?;
-            let visibility = ctx.visibility();
-            let sctx = ctx.serialize_ctx(&options, &visibility);
-            Ok(json(&Value::Object(serialize_content(&sctx, &restored, ctx.visible_parent()).await?)))
-        }
-        _ => Err(ApiError::not_found(&ctx.request.service_url)),
-    }
+    let comment = requested_comment(&ctx.optional_json_body()?)?;
+    let info = create_version(&ctx.app, &ctx.context, &ctx.principal, &comment).await?;
+    Ok(Created::new(version_item(&url, &info, true)))
+}
+
+async fn restore_one(ctx: Ctx) -> ApiResult<Dyn<ContentShape>> {
+    check_object_visible(&ctx)?;
+    let (info, snapshot) =
+        find_version(&ctx.app, &ctx.context, ctx.param("version_id"), &ctx.request.service_url).await?;
+    let restored = restore::restore(&ctx.app, &ctx.context, &info, &snapshot, &ctx.principal).await?;
+    let options = ctx.serialize_options()?;
+    let visibility = ctx.visibility();
+    let sctx = ctx.serialize_ctx(&options, &visibility);
+    Ok(Dyn::new(serialize_content(&sctx, &restored, ctx.visible_parent()).await?))
 }
 
 /// The optional `comment` of a create request: a string or null, nothing else.
@@ -67,8 +77,4 @@ fn requested_comment(body: &Map<String, Value>) -> ApiResult<String> {
         )])),
         Some(_) => Err(ApiError::validation(vec![FieldError::new("comment", "The comment must be a string or null.")])),
     }
-}
-
-fn create_schema() -> Value {
-    json!({"type": "object", "properties": {"comment": {"type": ["string", "null"], "maxLength": MAX_COMMENT_CHARS}}})
 }

@@ -1,24 +1,31 @@
 //! `GET <obj>/compare_version?version_id=<index>`.
 
-use super::{Page, view};
+use super::{Page, VERSION_ID, view};
 use crate::ACCESS_VERSIONS;
 use crate::compare::{Row, compare};
 use crate::store::load_version;
 use serde_json::{Value, json};
-use wcs_core::http::{ApiResult, Ctx};
-use wcs_core::poem_reexports::{Method, Response};
-use wcs_core::service::Service;
+use wcs_core::endpoint;
+use wcs_core::http::{ApiResult, Ctx, HtmlPage, Raw};
+use wcs_core::poem_reexports::Method;
+use wcs_core::service::{Route, Service};
 
 /// What changed between a version and the current content.
 pub static COMPARE_VERSION: Service = view(
     Method::GET,
     "compare_version",
     ACCESS_VERSIONS,
-    "HTML: the version at position version_id compared with the current content",
-    |ctx| Box::pin(compare_view(ctx)),
+    &[Route {
+        query: &[VERSION_ID],
+        ..Route::new(
+            "",
+            "HTML: the version at position version_id compared with the current content",
+            endpoint!(compare_view),
+        )
+    }],
 );
 
-async fn compare_view(ctx: Ctx) -> ApiResult<Response> {
+async fn compare_view(ctx: Ctx) -> ApiResult<Raw<HtmlPage>> {
     let page = Page::new(&ctx).await?;
     let (versions, chosen) = page.chosen(ctx.request.query_value("version_id")).await?;
     let (_, snapshot) = load_version(&ctx.app, &ctx.context.uid, chosen.seq, &ctx.request.service_url).await?;

@@ -14,11 +14,11 @@ use crate::store::{index_of, version_at};
 use crate::tables::VersionInfo;
 use crate::{CREATE_VERSIONS, VERSIONING};
 use serde_json::{Value, json};
-use wcs_core::http::{ApiError, ApiResult, Ctx, parse_query};
+use wcs_core::http::{ApiError, ApiResult, Ctx, HtmlPage, Raw, SeeOther, parse_query};
 use wcs_core::i18n::Translator;
 use wcs_core::poem_reexports::{Method, Response, StatusCode};
 use wcs_core::security::{Csrf, Permission};
-use wcs_core::service::{BoxFuture, ContentKind, Service};
+use wcs_core::service::{ContentKind, ParamKind, QueryParam, Route, Service};
 
 /// The templates the views render (they extend core's `layout.html`).
 pub const TEMPLATES: [(&str, &str); 3] = [
@@ -38,25 +38,13 @@ pub const SERVICES: [&Service; 6] = [
 ];
 
 /// A browser view: addressed on versioned content, a CSRF token on every form post.
-const fn view(
-    method: Method,
-    name: &'static str,
-    permission: Permission,
-    summary: &'static str,
-    handler: fn(Ctx) -> BoxFuture<'static, ApiResult<Response>>,
-) -> Service {
-    Service {
-        method,
-        name,
-        kind: ContentKind::Behaviour(VERSIONING),
-        permission,
-        csrf: Csrf::Always,
-        summary,
-        request_schema: None,
-        response_schema: None,
-        handler,
-    }
+const fn view(method: Method, name: &'static str, permission: Permission, routes: &'static [Route]) -> Service {
+    Service { method, name, kind: ContentKind::Behaviour(VERSIONING), permission, csrf: Csrf::Always, routes }
 }
+
+/// The query parameter (or form field) naming a version by position, 0 the oldest.
+const VERSION_ID: QueryParam =
+    QueryParam::new("version_id", ParamKind::Integer, "The version's position, 0 the oldest kept");
 
 /// The views' page, shared context first: site, object, language, labels.
 struct Page<'a> {
@@ -107,7 +95,7 @@ impl<'a> Page<'a> {
         })
     }
 
-    fn render(&self, template: &str, extra: Value) -> ApiResult<Response> {
+    fn render(&self, template: &str, extra: Value) -> ApiResult<Raw<HtmlPage>> {
         let ctx = self.ctx;
         let mut context = json!({
             "lang": self.translator.language(),
@@ -123,7 +111,9 @@ impl<'a> Page<'a> {
             base.extend(extra);
         }
         let html = ctx.app.templates.render(template, &context).map_err(ApiError::internal)?;
-        Ok(Response::builder().content_type("text/html; charset=utf-8").header("Cache-Control", "no-store").body(html))
+        Ok(Raw::new(
+            Response::builder().content_type("text/html; charset=utf-8").header("Cache-Control", "no-store").body(html),
+        ))
     }
 
     fn version_json(&self, versions: &[VersionInfo], version: &VersionInfo) -> Value {
@@ -152,8 +142,8 @@ impl<'a> Page<'a> {
     }
 }
 
-fn see_other(location: &str) -> Response {
-    Response::builder().status(StatusCode::SEE_OTHER).header("Location", location).finish()
+fn see_other(location: &str) -> Raw<SeeOther> {
+    Raw::new(Response::builder().status(StatusCode::SEE_OTHER).header("Location", location).finish())
 }
 
 fn form_value(ctx: &Ctx, name: &str) -> Option<String> {

@@ -1,0 +1,221 @@
+//! What handlers return. Each reply type knows its status and body schema (poem-openapi's
+//! `ApiResponse`), and a service's OpenAPI entry is read from its handler's return type, so
+//! the document cannot say 200 where the code answers 201.
+//!
+//! Bodies with a fixed shape are `#[derive(Object)]` structs in [`Json`], [`Created`] or
+//! [`Accepted`]. Bodies whose keys depend on data (a content object's fields depend on its
+//! type, a panel's on its records) are [`Dyn`]: a JSON value plus a [`Shape`] that declares
+//! what every such body has.
+
+use poem::http::StatusCode;
+use poem::{IntoResponse, Response};
+use poem_openapi::registry::{MetaMediaType, MetaResponse, MetaResponses, MetaSchema, MetaSchemaRef, Registry};
+use poem_openapi::types::{ToJSON, Type};
+use poem_openapi::{ApiResponse, Object};
+use serde_json::Value;
+use std::marker::PhantomData;
+
+pub use poem_openapi::payload::{Html, Json};
+
+/// 201 Created with the new thing.
+#[derive(ApiResponse)]
+pub enum Created<T: ToJSON> {
+    /// Created.
+    #[oai(status = 201)]
+    Created(Json<T>),
+}
+
+impl<T: ToJSON> Created<T> {
+    /// Wraps the created thing.
+    pub fn new(body: T) -> Self {
+        Created::Created(Json(body))
+    }
+}
+
+/// 202 Accepted: the work was queued.
+#[derive(ApiResponse)]
+pub enum Accepted<T: ToJSON> {
+    /// Accepted; the work runs in the background.
+    #[oai(status = 202)]
+    Accepted(Json<T>),
+}
+
+/// 204 No Content.
+#[derive(ApiResponse)]
+pub enum NoContent {
+    /// Done; nothing to show.
+    #[oai(status = 204)]
+    NoContent,
+}
+
+/// `{"message": "..."}`, the plain acknowledgement some plone.restapi services give.
+#[derive(Object)]
+pub struct Message {
+    /// What happened, in words.
+    pub message: String,
+}
+
+/// What a [`Dyn`] body always has: a named schema in `components/schemas`.
+pub trait Shape: Send + 'static {
+    /// The schema's name, unique in the document.
+    const NAME: &'static str;
+    /// The schema; `additionalProperties` stays open unless the shape closes it.
+    fn schema(registry: &mut Registry) -> MetaSchema;
+}
+
+/// A JSON body built at run time, with status `STATUS`, documented by the shape `S`.
+pub struct Dyn<S: Shape, const STATUS: u16 = 200>(Value, PhantomData<S>);
+
+/// A 201 [`Dyn`].
+pub type DynCreated<S> = Dyn<S, 201>;
+
+impl<S: Shape, const STATUS: u16> Dyn<S, STATUS> {
+    /// Wraps a body of shape `S`.
+    pub fn new(body: impl Into<Value>) -> Self {
+        Dyn(body.into(), PhantomData)
+    }
+}
+
+impl<S: Shape, const STATUS: u16> IntoResponse for Dyn<S, STATUS> {
+    fn into_response(self) -> Response {
+        Response::builder()
+            .status(StatusCode::from_u16(STATUS).unwrap_or(StatusCode::OK))
+            .content_type("application/json")
+            .body(self.0.to_string())
+    }
+}
+
+impl<S: Shape, const STATUS: u16> ApiResponse for Dyn<S, STATUS> {
+    fn meta() -> MetaResponses {
+        json_response(STATUS, MetaSchemaRef::Reference(S::NAME.to_owned()))
+    }
+
+    fn register(registry: &mut Registry) {
+        register_shape::<S>(registry);
+    }
+}
+
+/// Puts `S` into `components/schemas`.
+pub fn register_shape<S: Shape>(registry: &mut Registry) {
+    registry.create_schema::<S, _>(S::NAME.to_owned(), S::schema);
+}
+
+/// A response built by hand (a file, a redirect, a page of HTML with headers) whose
+/// statuses and media types `M` declares.
+pub struct Raw<M: RawMeta>(Response, PhantomData<M>);
+
+/// The responses a [`Raw`] reply may be.
+pub trait RawMeta: Send + 'static {
+    /// Statuses, media types and schemas.
+    fn meta() -> MetaResponses;
+}
+
+impl<M: RawMeta> Raw<M> {
+    /// Wraps a finished response.
+    pub fn new(response: Response) -> Self {
+        Raw(response, PhantomData)
+    }
+}
+
+impl<M: RawMeta> IntoResponse for Raw<M> {
+    fn into_response(self) -> Response {
+        self.0
+    }
+}
+
+impl<M: RawMeta> ApiResponse for Raw<M> {
+    fn meta() -> MetaResponses {
+        M::meta()
+    }
+
+    fn register(_: &mut Registry) {}
+}
+
+/// One JSON response with `status`.
+pub fn json_response(status: u16, schema: MetaSchemaRef) -> MetaResponses {
+    MetaResponses {
+        responses: vec![MetaResponse {
+            description: "Success",
+            status: Some(status),
+            status_range: None,
+            content: vec![MetaMediaType { content_type: "application/json", schema }],
+            headers: vec![],
+        }],
+    }
+}
+
+/// One response of `status` with a body of `media_type` described by `schema`, or none.
+pub fn media_response(
+    status: u16,
+    description: &'static str,
+    media: Option<(&'static str, MetaSchema)>,
+) -> MetaResponse {
+    MetaResponse {
+        description,
+        status: Some(status),
+        status_range: None,
+        content: media
+            .into_iter()
+            .map(|(content_type, schema)| MetaMediaType {
+                content_type,
+                schema: MetaSchemaRef::Inline(Box::new(schema)),
+            })
+            .collect(),
+        headers: vec![],
+    }
+}
+
+/// The schema of `T` for a request body, registering what it refers to.
+pub fn body_schema<T: Type>(registry: &mut Registry) -> MetaSchemaRef {
+    T::register(registry);
+    T::schema_ref()
+}
+
+/// The schema of shape `S` for a request body.
+pub fn shape_schema<S: Shape>(registry: &mut Registry) -> MetaSchemaRef {
+    register_shape::<S>(registry);
+    MetaSchemaRef::Reference(S::NAME.to_owned())
+}
+
+/// A page of HTML (the browser views).
+pub struct HtmlPage;
+
+impl RawMeta for HtmlPage {
+    fn meta() -> MetaResponses {
+        MetaResponses {
+            responses: vec![media_response(200, "A page of HTML", Some(("text/html", MetaSchema::new("string"))))],
+        }
+    }
+}
+
+/// 303 See Other to `Location`, after a form post.
+pub struct SeeOther;
+
+impl RawMeta for SeeOther {
+    fn meta() -> MetaResponses {
+        let mut response = media_response(303, "Done; the browser goes on to `Location`", None);
+        response.headers.push(location_header());
+        MetaResponses { responses: vec![response] }
+    }
+}
+
+/// 302 Found: the thing lives at `Location`.
+pub struct Found;
+
+impl RawMeta for Found {
+    fn meta() -> MetaResponses {
+        let mut response = media_response(302, "Elsewhere; see `Location`", None);
+        response.headers.push(location_header());
+        MetaResponses { responses: vec![response] }
+    }
+}
+
+fn location_header() -> poem_openapi::registry::MetaHeader {
+    poem_openapi::registry::MetaHeader {
+        name: "Location".into(),
+        description: None,
+        required: true,
+        deprecated: false,
+        schema: MetaSchemaRef::Inline(Box::new(MetaSchema::new("string"))),
+    }
+}
