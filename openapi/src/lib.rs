@@ -80,6 +80,7 @@ fn operation(plugin: &str, service: &Service, route: &Route, schemas: &mut Regis
     parameters.extend(route.parameters().map(|name| path_parameter(name, "")));
     parameters.extend(route.query.iter().map(query_parameter));
     let mut responses = responses(&(route.endpoint.responses)(schemas));
+    let refused = responses.is_empty();
     responses.insert(
         "default".into(),
         json!({"description": "Error", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}),
@@ -94,6 +95,9 @@ fn operation(plugin: &str, service: &Service, route: &Route, schemas: &mut Regis
         "x-wcs-applies-to": [service.kind.label()],
         "responses": responses,
     });
+    if refused {
+        op["x-wcs-always-refused"] = json!(true);
+    }
     if let Some(body) = route.request {
         op["requestBody"] =
             json!({"required": true, "content": {"application/json": {"schema": to_value(&body(schemas))}}});
@@ -101,11 +105,18 @@ fn operation(plugin: &str, service: &Service, route: &Route, schemas: &mut Regis
     op
 }
 
+/// The success responses, each with a description (poem-openapi leaves it empty where the
+/// reply type has no doc comment, and OpenAPI wants one).
 fn responses(meta: &MetaResponses) -> Map<String, Value> {
-    match to_value(meta) {
-        Value::Object(map) => map,
-        _ => Map::new(),
+    let Value::Object(mut map) = to_value(meta) else {
+        return Map::new();
+    };
+    for response in map.values_mut() {
+        if response["description"].as_str().is_none_or(str::is_empty) {
+            response["description"] = json!("Success");
+        }
     }
+    map
 }
 
 fn to_value(value: &impl serde::Serialize) -> Value {

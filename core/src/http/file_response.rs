@@ -11,11 +11,33 @@ use poem::http::StatusCode;
 use poem::{Body, Response};
 use tokio::io::AsyncWriteExt;
 
+/// What a file answer may be: the bytes, a range of them, or "not modified".
+pub struct FileMeta;
+
+impl super::RawMeta for FileMeta {
+    fn meta() -> poem_openapi::registry::MetaResponses {
+        use super::media_response;
+        use poem_openapi::registry::MetaSchema;
+        let bytes = || Some(("application/octet-stream", MetaSchema::new_with_format("string", "binary")));
+        poem_openapi::registry::MetaResponses {
+            responses: vec![
+                media_response(200, "The file, with its own Content-Type", bytes()),
+                media_response(206, "The range asked for", bytes()),
+                media_response(304, "Not modified since the ETag or date sent", None),
+            ],
+        }
+    }
+}
+
 /// Bytes read per database round trip while streaming.
 const CHUNK: i64 = 1024 * 1024;
 
 /// The file in `field` of the context object; 404 when it holds none.
-pub async fn file_response(ctx: &Ctx, field: &str) -> ApiResult<Response> {
+pub async fn file_response(ctx: &Ctx, field: &str) -> ApiResult<super::Raw<FileMeta>> {
+    Ok(super::Raw::new(file_answer(ctx, field).await?))
+}
+
+async fn file_answer(ctx: &Ctx, field: &str) -> ApiResult<Response> {
     let meta = ctx
         .app
         .store

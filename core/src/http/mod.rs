@@ -20,11 +20,11 @@ pub use client_limiter::ClientLimiter;
 pub use context::{Ctx, RequestInfo};
 pub use cors::CorsPolicy;
 pub use error::{ApiError, ApiResult, ErrorCode, FieldError};
-pub use file_response::{file_meta, file_response};
+pub use file_response::{FileMeta, file_meta, file_response};
 pub use memo::RequestMemo;
 pub use query::{parse_bool, parse_query};
 pub use reply::{
-    Accepted, Created, Dyn, DynCreated, Found, Html, HtmlPage, Json, Message, NoContent, Raw, RawMeta, SeeOther, Shape,
+    Accepted, Created, Dyn, DynCreated, Found, Html, HtmlPage, Json, Message, NoContent, Raw, RawMeta, Refused, SeeOther, Shape,
     body_schema, json_response, media_response, register_shape, shape_schema,
 };
 pub use response::{json, json_with_status};

@@ -219,3 +219,22 @@ fn location_header() -> poem_openapi::registry::MetaHeader {
         schema: MetaSchemaRef::Inline(Box::new(MetaSchema::new("string"))),
     }
 }
+
+/// The reply of a route that is always refused with an error (e.g. `POST @workflow` without a
+/// transition, which plone.restapi answers with 400): it has no success response, and no
+/// value of it can exist.
+pub enum Refused {}
+
+impl IntoResponse for Refused {
+    fn into_response(self) -> Response {
+        match self {}
+    }
+}
+
+impl ApiResponse for Refused {
+    fn meta() -> MetaResponses {
+        MetaResponses { responses: vec![] }
+    }
+
+    fn register(_: &mut Registry) {}
+}

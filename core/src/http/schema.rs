@@ -51,6 +51,19 @@ pub fn boolean() -> MetaSchemaRef {
     inline(MetaSchema::new("boolean"))
 }
 
+/// `schema`, or `null`.
+pub fn nullable(schema: MetaSchemaRef) -> MetaSchemaRef {
+    match schema {
+        MetaSchemaRef::Inline(mut inline_schema) => {
+            inline_schema.nullable = true;
+            MetaSchemaRef::Inline(inline_schema)
+        }
+        reference @ MetaSchemaRef::Reference(_) => {
+            inline(MetaSchema { nullable: true, all_of: vec![reference], ..MetaSchema::ANY })
+        }
+    }
+}
+
 /// Any JSON value, `null` included.
 pub fn any() -> MetaSchemaRef {
     inline(MetaSchema { nullable: true, ..MetaSchema::ANY })
@@ -86,15 +99,7 @@ impl<T: Type> Type for Nullable<T> {
     }
 
     fn schema_ref() -> MetaSchemaRef {
-        match T::schema_ref() {
-            MetaSchemaRef::Inline(mut schema) => {
-                schema.nullable = true;
-                MetaSchemaRef::Inline(schema)
-            }
-            reference @ MetaSchemaRef::Reference(_) => {
-                inline(MetaSchema { nullable: true, all_of: vec![reference], ..MetaSchema::ANY })
-            }
-        }
+        nullable(T::schema_ref())
     }
 
     fn register(registry: &mut Registry) {

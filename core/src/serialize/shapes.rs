@@ -3,7 +3,7 @@
 //! such body has and leaves the rest open.
 
 use crate::http::Shape;
-use crate::http::schema::{any_object, array_of, boolean, nullable_string, object, string};
+use crate::http::schema::{any_object, array_of, boolean, integer, nullable_string, object, string};
 use poem_openapi::registry::{MetaSchema, MetaSchemaRef, Registry};
 
 /// A content object as `GET <object>` answers it.
@@ -53,6 +53,36 @@ impl Shape for SummaryShape {
             &["@id"],
         )
     }
+}
+
+/// A page of search results: `@id`, `items` (summaries, or full objects with `fullobjects`),
+/// `items_total` and `batching` links when there are more pages.
+pub struct SearchResultsShape;
+
+impl Shape for SearchResultsShape {
+    const NAME: &'static str = "SearchResults";
+
+    fn schema(registry: &mut Registry) -> MetaSchema {
+        object(
+            "A page of results",
+            vec![
+                ("@id", string()),
+                ("items", array_of(summary(registry))),
+                ("items_total", integer()),
+                ("batching", batching()),
+            ],
+            &["@id", "items", "items_total"],
+        )
+    }
+}
+
+/// plone.restapi's batching links; `prev` and `next` only where there is such a page.
+pub fn batching() -> MetaSchemaRef {
+    MetaSchemaRef::Inline(Box::new(object(
+        "Links to the other pages",
+        vec![("@id", string()), ("first", string()), ("last", string()), ("prev", string()), ("next", string())],
+        &["@id", "first", "last"],
+    )))
 }
 
 /// A reference to the summary schema, registering it.

@@ -4,13 +4,14 @@
 
 use crate::app::App;
 use crate::content::ContentObject;
-use crate::http::{ApiResult, Ctx, json};
+use crate::endpoint;
+use crate::http::{ApiResult, Ctx, Json};
 use crate::security::{Access, Csrf, Permission};
 use crate::serialize::{Component, SerializeCtx, Subject};
-use crate::service::{ContentKind, Service};
-use poem::Response;
+use crate::service::{ContentKind, Route, Service};
 use poem::http::Method;
-use serde_json::{Value, json};
+use poem_openapi::Object;
+use poem_openapi::types::ToJSON;
 
 /// The breadcrumbs of the object.
 pub static BREADCRUMBS: Service = Service {
@@ -19,24 +20,45 @@ pub static BREADCRUMBS: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "Breadcrumbs from the site root to this object",
-        crate::untyped!(|ctx| Box::pin(get(ctx))),
-    )],
+    routes: &[Route::new("", "Breadcrumbs from the site root to this object", endpoint!(get))],
 };
 
 /// `@components.breadcrumbs`; expanded, the same body as the endpoint.
 pub static BREADCRUMBS_COMPONENT: Component = Component {
     name: "breadcrumbs",
     kind: ContentKind::Any,
-    expand: |ctx, subject| Box::pin(async move { Ok(crumbs(ctx, subject)) }),
+    expand: |ctx, subject| Box::pin(async move { Ok(crumbs(ctx, subject).to_json().unwrap_or_default()) }),
 };
 
-async fn get(ctx: Ctx) -> ApiResult<Response> {
+async fn get(ctx: Ctx) -> ApiResult<Json<Breadcrumbs>> {
     let options = ctx.serialize_options()?;
     let visibility = ctx.visibility();
     let sctx = ctx.serialize_ctx(&options, &visibility);
-    Ok(json(&crumbs(&sctx, ctx.subject())))
+    Ok(Json(crumbs(&sctx, ctx.subject())))
+}
+
+/// `GET @breadcrumbs`.
+#[derive(Object)]
+pub struct Breadcrumbs {
+    /// Its URL.
+    #[oai(rename = "@id")]
+    url: String,
+    /// The containers the caller may view below the site root, then the object.
+    items: Vec<Crumb>,
+    /// The site root's URL.
+    root: String,
+}
+
+/// One step of the breadcrumbs.
+#[derive(Object)]
+struct Crumb {
+    /// Its URL.
+    #[oai(rename = "@id")]
+    url: String,
+    /// The title it shows under (a navigation title where a plugin gives one).
+    title: String,
+    /// Its type.
+    portal_type: String,
 }
 
 /// The objects of the traversal chain (site root first, the object last) that the caller may
@@ -50,16 +72,17 @@ pub(super) fn visible_chain<'a>(app: &App, access: &'a Access) -> Vec<(usize, &'
         .collect()
 }
 
-fn crumbs(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> Value {
+fn crumbs(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> Breadcrumbs {
     let chain = ctx.access.chain();
-    let items: Vec<Value> = visible_chain(ctx.app, ctx.access)
+    let items = visible_chain(ctx.app, ctx.access)
         .into_iter()
         .filter(|(index, _)| *index > 0)
-        .map(|(_, object)| {
-            let title = ctx.app.registry.crumb_title(object);
-            json!({"@id": object.url(ctx.base_url), "title": title, "portal_type": object.portal_type})
+        .map(|(_, object)| Crumb {
+            url: object.url(ctx.base_url),
+            title: ctx.app.registry.crumb_title(object).to_owned(),
+            portal_type: object.portal_type.clone(),
         })
         .collect();
     let root = chain.first().map(|site| site.url(ctx.base_url)).unwrap_or_default();
-    json!({"@id": format!("{}/@breadcrumbs", subject.object.url(ctx.base_url)), "items": items, "root": root})
+    Breadcrumbs { url: format!("{}/@breadcrumbs", subject.object.url(ctx.base_url)), items, root }
 }

@@ -1,12 +1,12 @@
 //! `GET <obj>`: the full serialization.
 
-use crate::http::{ApiResult, Ctx, json};
+use super::content_query::CONTENT_QUERY;
+use crate::endpoint;
+use crate::http::{ApiResult, Ctx, Dyn};
 use crate::security::{Csrf, Permission};
-use crate::serialize::serialize_content;
-use crate::service::{ContentKind, Service};
-use poem::Response;
+use crate::serialize::{ContentShape, serialize_content};
+use crate::service::{ContentKind, Route, Service};
 use poem::http::Method;
-use serde_json::Value;
 
 /// Serializes the object, with `items` for containers.
 pub static GET: Service = Service {
@@ -15,15 +15,15 @@ pub static GET: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "Serialize the object (folders list their items, batched)",
-        crate::untyped!(|ctx| Box::pin(get(ctx))),
-    )],
+    routes: &[Route {
+        query: CONTENT_QUERY,
+        ..Route::new("", "Serialize the object (folders list their items, batched)", endpoint!(get))
+    }],
 };
 
-async fn get(ctx: Ctx) -> ApiResult<Response> {
+async fn get(ctx: Ctx) -> ApiResult<Dyn<ContentShape>> {
     let options = ctx.serialize_options()?;
     let visibility = ctx.visibility();
     let body = serialize_content(&ctx.serialize_ctx(&options, &visibility), &ctx.context, ctx.visible_parent()).await?;
-    Ok(json(&Value::Object(body)))
+    Ok(Dyn::new(body))
 }

@@ -1,9 +1,12 @@
 //! `PATCH <obj>`.
 
-use super::content_write::write;
-use crate::content::values::Mode;
+use super::content_query::CONTENT_QUERY;
+use super::content_write::patch;
+use crate::endpoint;
+use crate::http::shape_schema;
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
+use crate::serialize::ContentShape;
+use crate::service::{ContentKind, Route, Service};
 use poem::http::Method;
 
 /// Changes the fields sent; `{"id": …}` renames, `{"ordering": …}` reorders children.
@@ -13,8 +16,9 @@ pub static PATCH: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::MODIFY_PORTAL_CONTENT,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "Update fields (204, or 200 with Prefer: return=representation); rename; reorder children",
-        crate::untyped!(|ctx| Box::pin(write(ctx, Mode::Patch))),
-    )],
+    routes: &[Route {
+        query: CONTENT_QUERY,
+        request: Some(shape_schema::<ContentShape>),
+        ..Route::new("", "Update fields (204, or 200 with Prefer: return=representation); rename; reorder children", endpoint!(patch))
+    }],
 };

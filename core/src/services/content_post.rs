@@ -1,13 +1,13 @@
 //! `POST <container>`: create content.
 
-use crate::http::{ApiResult, Ctx, json_with_status};
+use crate::endpoint;
+use crate::http::{ApiResult, Ctx, DynCreated, shape_schema};
 use crate::ops;
 use crate::security::{Csrf, Permission};
-use crate::serialize::serialize_content;
-use crate::service::{ContentKind, Service};
-use poem::Response;
-use poem::http::{Method, StatusCode};
-use serde_json::Value;
+use crate::serialize::{ContentShape, serialize_content};
+use crate::service::{ContentKind, Route, Service};
+use poem::http::Method;
+use poem_openapi::payload::Response;
 
 /// Creates a child; 201 with `Location` and the new object's serialization.
 pub static POST: Service = Service {
@@ -16,10 +16,13 @@ pub static POST: Service = Service {
     kind: ContentKind::Folderish,
     permission: Permission::ADD_PORTAL_CONTENT,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any("Create a child object", crate::untyped!(|ctx| Box::pin(post(ctx))))],
+    routes: &[Route {
+        request: Some(shape_schema::<ContentShape>),
+        ..Route::new("", "Create a child object: `@type` and its fields; `Location` names it", endpoint!(post))
+    }],
 };
 
-async fn post(ctx: Ctx) -> ApiResult<Response> {
+async fn post(ctx: Ctx) -> ApiResult<Response<DynCreated<ContentShape>>> {
     let body = ctx.json_body()?;
     let may_set_uid = ctx.allows(Permission::MANAGE_PORTAL);
     let visibility = ctx.visibility();
@@ -27,9 +30,5 @@ async fn post(ctx: Ctx) -> ApiResult<Response> {
     let object = ops::create(&ctx.app, &ctx.context, &body, ctx.principal.actor(), may_set_uid, &origin).await?;
     let options = ctx.serialize_options()?;
     let serialized = serialize_content(&ctx.serialize_ctx(&options, &visibility), &object, Some(&ctx.context)).await?;
-    let mut response = json_with_status(StatusCode::CREATED, &Value::Object(serialized));
-    if let Ok(location) = ctx.url_of(&object).parse() {
-        response.headers_mut().insert("location", location);
-    }
-    Ok(response)
+    Ok(Response::new(DynCreated::new(serialized)).header("Location", ctx.url_of(&object)))
 }

@@ -1,9 +1,12 @@
 //! `PUT <obj>`.
 
-use super::content_write::write;
-use crate::content::values::Mode;
+use super::content_query::CONTENT_QUERY;
+use super::content_write::put;
+use crate::endpoint;
+use crate::http::shape_schema;
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
+use crate::serialize::ContentShape;
+use crate::service::{ContentKind, Route, Service};
 use poem::http::Method;
 
 /// Replaces every field: those not sent return to their defaults.
@@ -13,8 +16,9 @@ pub static PUT: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::MODIFY_PORTAL_CONTENT,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "Replace all fields (fields not sent are reset to their defaults)",
-        crate::untyped!(|ctx| Box::pin(write(ctx, Mode::Replace))),
-    )],
+    routes: &[Route {
+        query: CONTENT_QUERY,
+        request: Some(shape_schema::<ContentShape>),
+        ..Route::new("", "Replace all fields (fields not sent are reset to their defaults)", endpoint!(put))
+    }],
 };

@@ -3,16 +3,56 @@
 //! representation.
 
 use crate::content::values::{Mode, parse_changes};
-use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, json};
+use crate::http::{ApiError, ApiResult, Ctx, Dyn, ErrorCode, NoContent};
 use crate::ops;
 use crate::security::Permission;
-use crate::serialize::serialize_content;
-use poem::Response;
-use poem::http::StatusCode;
+use crate::serialize::{ContentShape, serialize_content};
+use poem::{IntoResponse, Response};
+use poem_openapi::ApiResponse;
+use poem_openapi::registry::{MetaResponses, Registry};
 use serde_json::{Map, Value};
 
+/// `PATCH <obj>`.
+pub async fn patch(ctx: Ctx) -> ApiResult<Written> {
+    write(ctx, Mode::Patch).await
+}
+
+/// `PUT <obj>`.
+pub async fn put(ctx: Ctx) -> ApiResult<Written> {
+    write(ctx, Mode::Replace).await
+}
+
+/// 204, or 200 with the object when the client sent `Prefer: return=representation`.
+pub enum Written {
+    /// Saved.
+    Saved,
+    /// Saved; the object as it is now.
+    Representation(Dyn<ContentShape>),
+}
+
+impl IntoResponse for Written {
+    fn into_response(self) -> Response {
+        match self {
+            Written::Saved => NoContent::NoContent.into_response(),
+            Written::Representation(body) => body.into_response(),
+        }
+    }
+}
+
+impl ApiResponse for Written {
+    fn meta() -> MetaResponses {
+        let mut responses = NoContent::meta().responses;
+        responses.extend(Dyn::<ContentShape>::meta().responses);
+        MetaResponses { responses }
+    }
+
+    fn register(registry: &mut Registry) {
+        Dyn::<ContentShape>::register(registry);
+    }
+}
+
 /// Applies the body to the context, `mode` saying what becomes of the fields not sent.
-pub async fn write(ctx: Ctx, mode: Mode) -> ApiResult<Response> {
+async fn write(ctx: Ctx, mode: Mode) -> ApiResult<Written> {
     let body = ctx.json_body()?;
     super::lock::check_edit_lock(&ctx).await?;
     if let Some(type_name) = body.get("@type")
@@ -36,11 +76,11 @@ pub async fn write(ctx: Ctx, mode: Mode) -> ApiResult<Response> {
     }
     let updated = ops::update(&ctx.app, &current, &changes, new_id).await?;
     if !wants_representation(&ctx) {
-        return Ok(Response::builder().status(StatusCode::NO_CONTENT).finish());
+        return Ok(Written::Saved);
     }
     let options = ctx.serialize_options()?;
     let body = serialize_content(&ctx.serialize_ctx(&options, &visibility), &updated, ctx.visible_parent()).await?;
-    Ok(json(&Value::Object(body)))
+    Ok(Written::Representation(Dyn::new(body)))
 }
 
 /// The new id of a rename, after checking the caller may add to the container.

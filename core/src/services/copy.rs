@@ -1,11 +1,11 @@
 //! `POST <folder>/@copy`.
 
-use super::move_copy_sources::{requested_sources, source_target_pairs};
-use crate::http::{ApiResult, Ctx};
+use super::move_copy_sources::{MoveCopyRequest, MovedObject, requested_sources, source_target_pairs};
+use crate::endpoint;
+use crate::http::{ApiResult, Ctx, Json, body_schema};
 use crate::ops;
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use poem::Response;
+use crate::service::{ContentKind, Route, Service};
 use poem::http::Method;
 
 /// Copies objects (by URL, path or UID) into this folder: new uids; clashing ids become
@@ -16,13 +16,13 @@ pub static COPY: Service = Service {
     kind: ContentKind::Folderish,
     permission: Permission::ADD_PORTAL_CONTENT,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "Copy objects into this folder",
-        crate::untyped!(|ctx| Box::pin(copy_here(ctx))),
-    )],
+    routes: &[Route {
+        request: Some(body_schema::<MoveCopyRequest>),
+        ..Route::new("", "Copy objects into this folder", endpoint!(copy_here))
+    }],
 };
 
-async fn copy_here(ctx: Ctx) -> ApiResult<Response> {
+async fn copy_here(ctx: Ctx) -> ApiResult<Json<Vec<MovedObject>>> {
     let sources = requested_sources(&ctx, Permission::VIEW).await?;
     let results = ops::copy_into(&ctx.app, &sources, &ctx.context, ctx.principal.actor()).await?;
     Ok(source_target_pairs(&ctx, &results))

@@ -1,10 +1,9 @@
-//! `GET <obj>/@@download/<field>[/<filename>]`: a file or image field's bytes
-//! ([`crate::http::file_response`]: streamed, Range, conditional GET).
+//! `GET <obj>/@@download[/<field>[/<filename>]]`: a file field's bytes.
 
-use crate::http::{ApiError, ApiResult, Ctx, file_response};
+use crate::endpoint;
+use crate::http::{ApiError, ApiResult, Ctx, FileMeta, Raw, file_response};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use poem::Response;
+use crate::service::{ContentKind, Route, Service};
 use poem::http::Method;
 
 /// Sends a file or image field.
@@ -14,17 +13,23 @@ pub static DOWNLOAD: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "Download a file or image field (supports Range requests and conditional GET)",
-        crate::untyped!(|ctx| Box::pin(download(ctx))),
-    )],
+    routes: &[
+        Route::new("", "Download the object's primary file (Range requests and conditional GET)", endpoint!(primary)),
+        Route::new("{field}", "Download a file or image field", endpoint!(named)),
+        Route::new("{field}/{filename}", "Download a file or image field (the file name is for browsers)", endpoint!(named)),
+    ],
 };
 
-async fn download(ctx: Ctx) -> ApiResult<Response> {
-    let field = match ctx.subpath.first() {
-        Some(name) => ctx.profile.field(name).filter(|f| f.kind.is_blob()),
-        None => ctx.profile.primary_blob_field(),
-    }
-    .ok_or_else(|| ApiError::not_found(&ctx.request.service_url))?;
+async fn primary(ctx: Ctx) -> ApiResult<Raw<FileMeta>> {
+    let field = ctx.profile.primary_blob_field().ok_or_else(|| ApiError::not_found(&ctx.request.service_url))?;
+    file_response(&ctx, &field.name).await
+}
+
+async fn named(ctx: Ctx) -> ApiResult<Raw<FileMeta>> {
+    let field = ctx
+        .profile
+        .field(ctx.param("field"))
+        .filter(|f| f.kind.is_blob())
+        .ok_or_else(|| ApiError::not_found(&ctx.request.service_url))?;
     file_response(&ctx, &field.name).await
 }

@@ -5,12 +5,14 @@
 
 use crate::content::FieldKind;
 use crate::content::scales::{render_scale, scale_box};
-use crate::http::{ApiError, ApiResult, Ctx};
+use crate::endpoint;
+use crate::http::{ApiError, ApiResult, Ctx, Raw, RawMeta, media_response};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
+use crate::service::{ContentKind, Route, Service};
 use crate::store::{BlobRange, StoredScale};
 use poem::http::{Method, StatusCode};
 use poem::{Body, Response};
+use poem_openapi::registry::{MetaResponses, MetaSchema};
 
 /// Sends an image or one of its scales.
 pub static IMAGES: Service = Service {
@@ -19,25 +21,42 @@ pub static IMAGES: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "An image field, or a named scale of it (listing, icon, tile, thumb, mini, preview, teaser, large, \
-              larger, great, huge), rendered on first request",
-        crate::untyped!(|ctx| Box::pin(images(ctx))),
-    )],
+    routes: &[
+        Route::new("{field}", "An image field as stored", endpoint!(images)),
+        Route::new(
+            "{field}/{scale}",
+            "A named scale of an image field (listing, icon, tile, thumb, mini, preview, teaser, large, larger, \
+             great, huge), rendered on first request",
+            endpoint!(images),
+        ),
+    ],
 };
 
-async fn images(ctx: Ctx) -> ApiResult<Response> {
+/// An image's bytes, as stored or scaled.
+pub struct ImageMeta;
+
+impl RawMeta for ImageMeta {
+    fn meta() -> MetaResponses {
+        let image = Some(("image/*", MetaSchema::new_with_format("string", "binary")));
+        MetaResponses { responses: vec![media_response(200, "The image, with its own Content-Type", image)] }
+    }
+}
+
+async fn images(ctx: Ctx) -> ApiResult<Raw<ImageMeta>> {
+    image(&ctx).await.map(Raw::new)
+}
+
+async fn image(ctx: &Ctx) -> ApiResult<Response> {
     let not_found = || ApiError::not_found(&ctx.request.service_url);
     let field = ctx
-        .subpath
-        .first()
-        .and_then(|name| ctx.profile.field(name))
+        .profile
+        .field(ctx.param("field"))
         .filter(|f| f.kind == FieldKind::Image)
         .ok_or_else(not_found)?;
     let meta = ctx.app.store.blob_meta(&ctx.context.uid, &field.name).await?.ok_or_else(not_found)?;
-    let scale = match ctx.subpath.get(1) {
-        None => None,
-        Some(name) => Some((name.as_str(), scale_box(name).ok_or_else(not_found)?)),
+    let scale = match ctx.param("scale") {
+        "" => None,
+        name => Some((name, scale_box(name).ok_or_else(not_found)?)),
     };
     let Some((scale_name, bounds)) = scale.filter(|_| meta.content_type != "image/svg+xml") else {
         let whole = BlobRange { offset: 0, length: meta.size };

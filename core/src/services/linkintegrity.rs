@@ -4,13 +4,15 @@
 //! and blocks), as plone.restapi answers. Only objects the caller may see are reported, as
 //! targets and as sources.
 
-use crate::http::{ApiError, ApiResult, Ctx, json};
+use crate::endpoint;
+use crate::http::schema::{array_of, integer, object, string};
+use crate::http::{ApiError, ApiResult, Ctx, Dyn, Shape};
 use crate::security::{Csrf, Permission};
-use crate::serialize::summary;
-use crate::service::{ContentKind, Service};
+use crate::serialize::{summary, summary_schema};
+use crate::service::{ContentKind, ParamKind, QueryParam, Route, Service};
 use crate::store::RelationQuery;
-use poem::Response;
 use poem::http::Method;
+use poem_openapi::registry::{MetaSchema, MetaSchemaRef, Registry};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 
@@ -26,13 +28,41 @@ pub static LINK_INTEGRITY: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "What deleting these objects would break: links into them from elsewhere",
-        crate::untyped!(|ctx| Box::pin(get(ctx))),
-    )],
+    routes: &[Route {
+        query: &[QueryParam::new("uids", ParamKind::StringList, "The objects to check (at most 100)")],
+        ..Route::new("", "What deleting these objects would break: links into them from elsewhere", endpoint!(get))
+    }],
 };
 
-async fn get(ctx: Ctx) -> ApiResult<Response> {
+/// `GET @linkintegrity`: per object asked about, its summary, what links to it and how many
+/// objects are inside it.
+pub struct LinkIntegrityShape;
+
+impl Shape for LinkIntegrityShape {
+    const NAME: &'static str = "LinkIntegrityReport";
+
+    fn schema(registry: &mut Registry) -> MetaSchema {
+        let breach = object(
+            "An object linking to the one asked about",
+            vec![("@id", string()), ("title", string()), ("uid", string())],
+            &["@id", "title", "uid"],
+        );
+        let entry = MetaSchema {
+            all_of: vec![
+                summary_schema(registry),
+                MetaSchemaRef::Inline(Box::new(object(
+                    "What links in, and how many objects deleting it takes along",
+                    vec![("breaches", array_of(MetaSchemaRef::Inline(Box::new(breach)))), ("items_total", integer())],
+                    &["breaches", "items_total"],
+                ))),
+            ],
+            ..MetaSchema::ANY
+        };
+        MetaSchema { items: Some(Box::new(MetaSchemaRef::Inline(Box::new(entry)))), ..MetaSchema::new("array") }
+    }
+}
+
+async fn get(ctx: Ctx) -> ApiResult<Dyn<LinkIntegrityShape>> {
     let uids = ctx.request.query_values("uids");
     if uids.is_empty() {
         return Err(ApiError::invalid_parameter("uids", "Name the objects to check with uids."));
@@ -67,5 +97,5 @@ async fn get(ctx: Ctx) -> ApiResult<Response> {
         entry.insert("items_total".into(), json!(items_total));
         report.push(Value::Object(entry));
     }
-    Ok(json(&Value::Array(report)))
+    Ok(Dyn::new(report))
 }

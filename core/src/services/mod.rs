@@ -11,6 +11,7 @@ mod content_get;
 mod content_patch;
 mod content_post;
 mod content_put;
+mod content_query;
 mod content_write;
 mod controlpanels;
 mod copy;

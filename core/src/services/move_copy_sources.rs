@@ -6,10 +6,35 @@
 
 use crate::content::ContentObject;
 use crate::content::links::is_uid;
-use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError, json};
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError, Json};
 use crate::security::Permission;
-use poem::Response;
-use serde_json::{Value, json};
+use poem_openapi::{Object, Union};
+use serde_json::Value;
+
+/// The body of `@move` and `@copy`.
+#[derive(Object)]
+pub struct MoveCopyRequest {
+    /// What to bring here.
+    pub source: Sources,
+}
+
+/// One object or several, each by absolute URL, path (physical or below the site) or UID.
+#[derive(Union)]
+pub enum Sources {
+    /// One object.
+    One(String),
+    /// Several objects.
+    Many(Vec<String>),
+}
+
+/// Where an object was and where it is now.
+#[derive(Object)]
+pub struct MovedObject {
+    /// Its URL before.
+    pub source: String,
+    /// Its URL now.
+    pub target: String,
+}
 
 /// The objects the body's `source` names, each checked for `permission` (what taking it
 /// from where it is needs).
@@ -39,16 +64,17 @@ pub async fn requested_sources(ctx: &Ctx, permission: Permission) -> ApiResult<V
 }
 
 /// `[{source, target}]`: each object's URL before and after, from `(old path, object)` pairs.
-pub fn source_target_pairs(ctx: &Ctx, results: &[(String, ContentObject)]) -> Response {
+pub fn source_target_pairs(ctx: &Ctx, results: &[(String, ContentObject)]) -> Json<Vec<MovedObject>> {
     let base = &ctx.request.base_url;
-    let body: Vec<Value> = results
-        .iter()
-        .map(|(old_path, object)| {
-            let old_url = ContentObject { path: old_path.clone(), ..object.clone() }.url(base);
-            json!({"source": old_url, "target": object.url(base)})
-        })
-        .collect();
-    json(&Value::Array(body))
+    Json(
+        results
+            .iter()
+            .map(|(old_path, object)| MovedObject {
+                source: ContentObject { path: old_path.clone(), ..object.clone() }.url(base),
+                target: object.url(base),
+            })
+            .collect(),
+    )
 }
 
 /// Resolves each reference (absolute URL, physical or site-relative path, or UID).

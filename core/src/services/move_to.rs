@@ -1,11 +1,11 @@
 //! `POST <folder>/@move`.
 
-use super::move_copy_sources::{requested_sources, source_target_pairs};
-use crate::http::{ApiResult, Ctx};
+use super::move_copy_sources::{MoveCopyRequest, MovedObject, requested_sources, source_target_pairs};
+use crate::endpoint;
+use crate::http::{ApiResult, Ctx, Json, body_schema};
 use crate::ops;
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use poem::Response;
+use crate::service::{ContentKind, Route, Service};
 use poem::http::Method;
 
 /// Moves objects (by URL, path or UID) into this folder; old paths redirect.
@@ -15,13 +15,13 @@ pub static MOVE: Service = Service {
     kind: ContentKind::Folderish,
     permission: Permission::ADD_PORTAL_CONTENT,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "Move objects into this folder",
-        crate::untyped!(|ctx| Box::pin(move_here(ctx))),
-    )],
+    routes: &[Route {
+        request: Some(body_schema::<MoveCopyRequest>),
+        ..Route::new("", "Move objects into this folder; old paths redirect", endpoint!(move_here))
+    }],
 };
 
-async fn move_here(ctx: Ctx) -> ApiResult<Response> {
+async fn move_here(ctx: Ctx) -> ApiResult<Json<Vec<MovedObject>>> {
     let sources = requested_sources(&ctx, Permission::DELETE_OBJECTS).await?;
     let results = ops::move_into(&ctx.app, &sources, &ctx.context).await?;
     Ok(source_target_pairs(&ctx, &results))

@@ -9,14 +9,16 @@
 
 use crate::content::ContentObject;
 use crate::content::links::SitePrefixes;
-use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, json};
+use crate::endpoint;
+use crate::http::schema::{any_object, array_of, integer, map_of, nullable, object, string};
+use crate::http::{ApiError, ApiResult, Ctx, Dyn, ErrorCode, Shape};
 use crate::ops::lookup_references;
 use crate::security::{Csrf, Permission, Visibility};
-use crate::serialize::{SerializeCtx, relation_summary};
-use crate::service::{ContentKind, Service};
+use crate::serialize::{SerializeCtx, relation_summary, summary_schema};
+use crate::service::{ContentKind, ParamKind, QueryParam, Route, Service};
 use crate::store::{RelationQuery, RelationRow};
-use poem::Response;
 use poem::http::Method;
+use poem_openapi::registry::{MetaSchema, MetaSchemaRef, Registry};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 
@@ -30,15 +32,59 @@ pub static RELATIONS: Service = Service {
     kind: ContentKind::Type("Plone Site"),
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "Relations from `sources` (relatedItems) and back to them (backRelatedItems); \
-              filters: targets, relationship, onlyBroken, unrestricted (Manager), max. plone.restapi 9's \
-              form: source, target, relation, query_source, query_target, max; no parameters: stats",
-        crate::untyped!(|ctx| Box::pin(relations(ctx))),
-    )],
+    routes: &[Route {
+        query: &[
+            QueryParam::new("sources", ParamKind::StringList, "Objects (URL, path or UID) whose relations to list"),
+            QueryParam::new("targets", ParamKind::StringList, "Only relations to (or back from) these objects"),
+            QueryParam::new("relationship", ParamKind::String, "Only this relation field"),
+            QueryParam::new("onlyBroken", ParamKind::Boolean, "Only relations whose target is gone"),
+            QueryParam::new("unrestricted", ParamKind::Boolean, "Ignore View on the ends (Managers)"),
+            QueryParam::new("max", ParamKind::Integer, "The most relations per direction (1-10000, default 1000)"),
+            QueryParam::new("source", ParamKind::String, "plone.restapi 9: relations from this object"),
+            QueryParam::new("target", ParamKind::String, "plone.restapi 9: relations to this object"),
+            QueryParam::new("relation", ParamKind::String, "plone.restapi 9: this relation field"),
+            QueryParam::new("query_source", ParamKind::String, "plone.restapi 9: sources whose title matches"),
+            QueryParam::new("query_target", ParamKind::String, "plone.restapi 9: targets whose title matches"),
+        ],
+        ..Route::new(
+            "",
+            "Relations from `sources` (relatedItems) and back to them (backRelatedItems); plone.restapi 9's form \
+             (source, target, relation…) groups them by relation; no parameters: counts per relation",
+            endpoint!(relations),
+        )
+    }],
 };
 
-async fn relations(ctx: Ctx) -> ApiResult<Response> {
+/// The three answers: by direction, plone.restapi 9's grouped form, or counts.
+pub struct RelationsShape;
+
+impl Shape for RelationsShape {
+    const NAME: &'static str = "Relations";
+
+    fn schema(registry: &mut Registry) -> MetaSchema {
+        let summary = summary_schema(registry);
+        let entry = object(
+            "A relation: its field and both ends (target null when broken)",
+            vec![("relationship", string()), ("source", summary.clone()), ("target", nullable(summary))],
+            &["relationship", "source"],
+        );
+        let entries = || array_of(MetaSchemaRef::Inline(Box::new(entry.clone())));
+        object(
+            "relatedItems and backRelatedItems; or `relations` grouped by field; or `stats` and `broken` counts",
+            vec![
+                ("@id", string()),
+                ("relatedItems", entries()),
+                ("backRelatedItems", entries()),
+                ("relations", map_of(any_object())),
+                ("stats", map_of(integer())),
+                ("broken", map_of(integer())),
+            ],
+            &["@id"],
+        )
+    }
+}
+
+async fn relations(ctx: Ctx) -> ApiResult<Dyn<RelationsShape>> {
     let unrestricted = ctx.request.query_bool("unrestricted")?.unwrap_or(false);
     if unrestricted && !ctx.allows(Permission::MANAGE_PORTAL) {
         return Err(Permission::MANAGE_PORTAL.refuse(&ctx.principal));
@@ -52,7 +98,7 @@ async fn relations(ctx: Ctx) -> ApiResult<Response> {
         })?,
     };
     if super::relations_query::is_query_form(&ctx) {
-        return Ok(json(&super::relations_query::answer(&ctx, &visibility, limit).await?));
+        return Ok(Dyn::new(super::relations_query::answer(&ctx, &visibility, limit).await?));
     }
     let field = ctx.request.query_value("relationship");
     let sources = resolve(&ctx, &visibility, "sources").await?;
@@ -80,7 +126,7 @@ async fn relations(ctx: Ctx) -> ApiResult<Response> {
             })
             .collect()
     };
-    Ok(json(&json!({
+    Ok(Dyn::new(json!({
         "@id": ctx.request.service_url,
         "relatedItems": entries(&related),
         "backRelatedItems": entries(&back),

@@ -2,9 +2,10 @@
 //! them to URLs; this view serves the ones they could not (hidden or gone) and links from
 //! outside, redirecting to the object's current URL.
 
-use crate::http::{ApiError, ApiResult, Ctx, PATH_SEGMENT};
+use crate::endpoint;
+use crate::http::{ApiError, ApiResult, Ctx, Found, PATH_SEGMENT, Raw};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
+use crate::service::{ContentKind, Route, Service};
 use poem::Response;
 use poem::http::{Method, StatusCode, header};
 
@@ -15,13 +16,13 @@ pub static RESOLVEUID: Service = Service {
     kind: ContentKind::Type("Plone Site"),
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "Redirect (302) from resolveuid/<uid>[/rest] to the object's current URL",
-        crate::untyped!(|ctx| Box::pin(resolve(ctx))),
-    )],
+    routes: &[
+        Route::new("{uid}", "Redirect (302) to the current URL of the object with the UID", endpoint!(resolve)),
+        Route::new("{uid}/{rest}", "Redirect (302) to a path below the object with the UID", endpoint!(resolve)),
+    ],
 };
 
-async fn resolve(ctx: Ctx) -> ApiResult<Response> {
+async fn resolve(ctx: Ctx) -> ApiResult<Raw<Found>> {
     let not_found = || ApiError::not_found(&ctx.request.service_url);
     let (uid, rest) = ctx.subpath.split_first().ok_or_else(not_found)?;
     let visibility = ctx.visibility();
@@ -37,5 +38,5 @@ async fn resolve(ctx: Ctx) -> ApiResult<Response> {
         location.push('/');
         location.extend(percent_encoding::utf8_percent_encode(segment, PATH_SEGMENT));
     }
-    Ok(Response::builder().status(StatusCode::FOUND).header(header::LOCATION, location).finish())
+    Ok(Raw::new(Response::builder().status(StatusCode::FOUND).header(header::LOCATION, location).finish()))
 }

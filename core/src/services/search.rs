@@ -4,11 +4,11 @@
 
 use crate::catalog::{Scope, SearchQuery, SearchSql};
 use crate::content::ContentObject;
-use crate::http::{ApiResult, Ctx, QUERY_COMPONENT, batching_links, json};
+use crate::endpoint;
+use crate::http::{ApiResult, Ctx, Dyn, QUERY_COMPONENT, batching_links};
 use crate::security::{Csrf, Permission, Visibility};
-use crate::serialize::{SerializeCtx, serialize_content, summary};
-use crate::service::{ContentKind, Service};
-use poem::Response;
+use crate::serialize::{SearchResultsShape, SerializeCtx, serialize_content, summary};
+use crate::service::{ContentKind, ParamKind, QueryParam, Route, Service};
 use poem::http::Method;
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -20,18 +20,41 @@ pub static SEARCH: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "Search the catalog below this object (batched; metadata_fields, fullobjects)",
-        crate::untyped!(|ctx| Box::pin(search(ctx))),
-    )],
+    routes: &[Route {
+        query: SEARCH_QUERY,
+        ..Route::new(
+            "",
+            "Search the catalog below this object (batched; any catalog index as a parameter: `portal_type`, \
+             `review_state`, `path.depth`, `sort_on`…)",
+            endpoint!(search),
+        )
+    }],
 };
 
-pub(crate) async fn search(ctx: Ctx) -> ApiResult<Response> {
+/// The parameters every search takes; catalog indexes are parameters too.
+const SEARCH_QUERY: &[QueryParam] = &[
+    QueryParam::new("SearchableText", ParamKind::String, "Words to find"),
+    QueryParam::new("portal_type", ParamKind::StringList, "Only these types"),
+    QueryParam::new("review_state", ParamKind::StringList, "Only in these states"),
+    QueryParam::new("sort_on", ParamKind::String, "The index to sort by"),
+    QueryParam::new("sort_order", ParamKind::String, "`ascending` or `descending`"),
+    QueryParam::new("metadata_fields", ParamKind::StringList, "Metadata columns for each item; `_all` for all"),
+    QueryParam::new("fullobjects", ParamKind::Boolean, "Items serialized in full instead of summaries"),
+    QueryParam::new("b_start", ParamKind::Integer, "The first item of the batch (0-based)"),
+    QueryParam::new("b_size", ParamKind::Integer, "The batch size"),
+];
+
+async fn search(ctx: Ctx) -> ApiResult<Dyn<SearchResultsShape>> {
+    Ok(Dyn::new(search_body(&ctx).await?))
+}
+
+/// The page of results the request's query asks for, as `@search` answers it.
+pub(crate) async fn search_body(ctx: &Ctx) -> ApiResult<Value> {
     let site_path = format!("/{}", ctx.context.site_id());
     let query = SearchQuery::parse(&ctx.request.query, &site_path)?;
     let visibility = ctx.visibility();
     let text_hits = match ctx.app.registry.text_search() {
-        Some(engine) if !query.text.is_empty() => (engine.run)(&ctx, &query).await?,
+        Some(engine) if !query.text.is_empty() => (engine.run)(ctx, &query).await?,
         _ => None,
     };
     let options = ctx.serialize_options()?;
@@ -48,13 +71,13 @@ pub(crate) async fn search(ctx: Ctx) -> ApiResult<Response> {
             (results, hits.total, hits.fragments)
         }
         None => {
-            let (results, total) = sql_search(&ctx, &query, &visibility).await?;
+            let (results, total) = sql_search(ctx, &query, &visibility).await?;
             (results, total, HashMap::new())
         }
     };
     let sctx = ctx.serialize_ctx(&options, &visibility);
     let mut items = if options.fullobjects {
-        full_items(&ctx, &sctx, &results).await?
+        full_items(ctx, &sctx, &results).await?
     } else {
         results.iter().map(|o| Value::Object(summary(&sctx, o, &options.metadata_fields))).collect()
     };
@@ -63,11 +86,11 @@ pub(crate) async fn search(ctx: Ctx) -> ApiResult<Response> {
             item["description"] = json!(fragment);
         }
     }
-    let mut body = json!({"@id": canonical_url(&ctx), "items": items, "items_total": total});
+    let mut body = json!({"@id": canonical_url(ctx), "items": items, "items_total": total});
     if let Some(links) = batching_links(&ctx.request.service_url, &ctx.request.query, query.batch, total) {
         body["batching"] = links;
     }
-    Ok(json(&body))
+    Ok(body)
 }
 
 /// The catalog search in SQL: the page of results and the total.

@@ -5,10 +5,12 @@
 use super::breadcrumbs::visible_chain;
 use crate::content::FieldKind;
 use crate::content::markup::sanitize_html;
-use crate::http::{ApiError, ApiResult, Ctx};
+use crate::endpoint;
+use crate::http::{ApiError, ApiResult, Ctx, Found, HtmlPage, Raw, RawMeta};
 use crate::security::{Csrf, Permission};
 use crate::serialize::download_url;
-use crate::service::{ContentKind, Service};
+use crate::service::{ContentKind, Route, Service};
+use poem_openapi::registry::MetaResponses;
 use poem::Response;
 use poem::http::Method;
 use serde_json::{Value, json};
@@ -26,16 +28,32 @@ pub static VIEW: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "HTML: the object's page (what a browser gets for the object itself)",
-        crate::untyped!(|ctx| Box::pin(render(ctx))),
+    routes: &[Route::new(
+        "",
+        "HTML: the object's page (what a browser gets for the object itself); blocks redirect to their page",
+        endpoint!(render),
     )],
 };
 
 /// Renders `content.html` for the context. Blocks are parts of their page, not pages: a
 /// browser is sent to the page, at the block (ftw.simplelayout's `@@redirect_to_parent`).
 /// Containers the caller may not view are left out of the breadcrumbs, as in `@breadcrumbs`.
-async fn render(ctx: Ctx) -> ApiResult<Response> {
+async fn render(ctx: Ctx) -> ApiResult<Raw<PageOrBlock>> {
+    page(&ctx).await.map(Raw::new)
+}
+
+/// The page, or 302 to the page a block is part of.
+pub struct PageOrBlock;
+
+impl RawMeta for PageOrBlock {
+    fn meta() -> MetaResponses {
+        let mut responses = HtmlPage::meta().responses;
+        responses.extend(Found::meta().responses);
+        MetaResponses { responses }
+    }
+}
+
+async fn page(ctx: &Ctx) -> ApiResult<Response> {
     let object = &ctx.context;
     if ctx.profile.is_block()
         && let Some(page) = ctx.parent()

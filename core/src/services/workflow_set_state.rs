@@ -1,11 +1,11 @@
 //! `POST <obj>/@workflow-set-state/<state>`.
 
-use super::workflow::{comment, entry_json};
-use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, json};
+use super::workflow::{TransitionBody, WorkflowEntry, comment, workflow_entry};
+use crate::endpoint;
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json, Refused, body_schema};
 use crate::ops::workflow::{set_state, workflow_of};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use poem::Response;
+use crate::service::{ContentKind, Route, Service};
 use poem::http::Method;
 
 /// Sets a state directly, bypassing transitions; updates security; CSRF off. Review portal
@@ -17,18 +17,21 @@ pub static SET_STATE: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Exempt,
-    routes: &[crate::service::Route::any(
-        "Set the workflow state directly (POST @workflow-set-state/<state_id>)",
-        crate::untyped!(|ctx| Box::pin(post_set_state(ctx))),
-    )],
+    routes: &[
+        Route::new("", "Always refused: name the state (400 workflow_error)", endpoint!(missing_state)),
+        Route {
+            request: Some(body_schema::<TransitionBody>),
+            ..Route::new("{state}", "Set the workflow state directly, bypassing transitions", endpoint!(post_set_state))
+        },
+    ],
 };
 
-async fn post_set_state(ctx: Ctx) -> ApiResult<Response> {
-    let state = match ctx.subpath.as_slice() {
-        [state] => state.clone(),
-        [] => return Err(ApiError::new(ErrorCode::WorkflowError, "Missing state id.")),
-        _ => return Err(ApiError::not_found(&ctx.request.service_url)),
-    };
+async fn missing_state(_: Ctx) -> ApiResult<Refused> {
+    Err(ApiError::new(ErrorCode::WorkflowError, "Missing state id."))
+}
+
+async fn post_set_state(ctx: Ctx) -> ApiResult<Json<WorkflowEntry>> {
+    let state = ctx.param("state").to_owned();
     if !ctx.allows(Permission::REVIEW_PORTAL_CONTENT) && !ctx.allows(Permission::MANAGE_PORTAL) {
         return Err(Permission::REVIEW_PORTAL_CONTENT.refuse(&ctx.principal));
     }
@@ -36,5 +39,5 @@ async fn post_set_state(ctx: Ctx) -> ApiResult<Response> {
     let comment = comment(&body)?;
     let entry = set_state(&ctx.app, &ctx.context, &state, ctx.principal.actor(), &comment).await?;
     let workflow = workflow_of(&ctx.app, &ctx.context)?;
-    Ok(json(&entry_json(workflow, &entry)))
+    Ok(Json(workflow_entry(workflow, &entry)))
 }

@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 use wcs_core::http::{ApiResult, Ctx, file_meta, file_response, parse_bool};
-use wcs_core::poem_reexports::{Method, Response};
+use wcs_core::poem_reexports::{IntoResponse, Method, Response};
 use wcs_core::records::{RecordDef, RecordKind};
 use wcs_core::security::{Permission, Principal};
 use wcs_core::service::RequestHook;
@@ -46,7 +46,7 @@ async fn file_itself(ctx: &Ctx) -> ApiResult<Option<Response>> {
     }
     // A hook runs before the service's permission check, so it checks what it serves.
     ctx.check(Permission::VIEW)?;
-    Ok(Some(file_response(ctx, &field.name).await?))
+    Ok(Some(file_response(ctx, &field.name).await?.into_response()))
 }
 
 /// `?json=true` (any of the usual spellings) forces the JSON; a malformed value is a 400.

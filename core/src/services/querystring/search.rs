@@ -65,8 +65,7 @@ async fn run(mut ctx: Ctx, body: &Value) -> ApiResult<Response> {
     let batch = Batch::from_query(&pairs)?;
     let service_url = ctx.request.service_url.clone();
     ctx.request.query = pairs;
-    let found = crate::services::search::search(ctx).await?;
-    let mut body: Value = found.into_body().into_json().await.map_err(ApiError::internal)?;
+    let mut body = crate::services::search::search_body(&ctx).await?;
     // The service's own URL, and pages of it: the query itself stays in the request body.
     body["@id"] = json!(service_url);
     let total = body["items_total"].as_i64().unwrap_or(0);

@@ -1,17 +1,18 @@
 //! `GET <obj>/@workflow`.
 
-use super::entry_json;
+use super::{WorkflowEntry, workflow_entry};
 use crate::app::App;
 use crate::content::ContentObject;
-use crate::http::{ApiError, ApiResult, Ctx, json};
+use crate::endpoint;
+use crate::http::{ApiResult, Ctx, Json};
 use crate::ops::workflow::workflow_of;
 use crate::security::Access;
 use crate::security::{Csrf, Permission};
 use crate::serialize::Component;
-use crate::service::{ContentKind, Service};
-use poem::Response;
+use crate::service::{ContentKind, Route, Service};
 use poem::http::Method;
-use serde_json::{Value, json};
+use poem_openapi::Object;
+use poem_openapi::types::ToJSON;
 
 /// The state, the transitions the caller may fire now, and the history.
 pub static WORKFLOW_GET: Service = Service {
@@ -20,47 +21,72 @@ pub static WORKFLOW_GET: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "Workflow state, available transitions and history",
-        crate::untyped!(|ctx| Box::pin(get(ctx))),
-    )],
+    routes: &[Route::new("", "Workflow state, the transitions the caller may fire now, and the history", endpoint!(get))],
 };
 
 /// `@components.workflow`; expanded, the same body as the endpoint.
 pub static WORKFLOW_COMPONENT: Component = Component {
     name: "workflow",
     kind: ContentKind::Any,
-    expand: |ctx, subject| Box::pin(async move { body(ctx.app, ctx.access, subject.object, ctx.base_url).await }),
+    expand: |ctx, subject| {
+        Box::pin(async move { Ok(body(ctx.app, ctx.access, subject.object, ctx.base_url).await?.to_json().unwrap_or_default()) })
+    },
 };
 
-async fn get(ctx: Ctx) -> ApiResult<Response> {
-    if !ctx.subpath.is_empty() {
-        return Err(ApiError::not_found(&ctx.request.service_url));
-    }
-    Ok(json(&body(&ctx.app, &ctx.access, &ctx.context, &ctx.request.base_url).await?))
+async fn get(ctx: Ctx) -> ApiResult<Json<WorkflowInfo>> {
+    Ok(Json(body(&ctx.app, &ctx.access, &ctx.context, &ctx.request.base_url).await?))
+}
+
+/// `GET @workflow`.
+#[derive(Object)]
+pub struct WorkflowInfo {
+    /// Its URL.
+    #[oai(rename = "@id")]
+    url: String,
+    /// The current state.
+    state: WorkflowState,
+    /// What the caller may fire now.
+    transitions: Vec<WorkflowTransition>,
+    /// What happened, oldest first.
+    history: Vec<WorkflowEntry>,
+}
+
+/// A workflow state.
+#[derive(Object)]
+struct WorkflowState {
+    /// Its id (`""` without a workflow).
+    id: String,
+    /// Its title.
+    title: String,
+}
+
+/// A transition the caller may fire.
+#[derive(Object)]
+struct WorkflowTransition {
+    /// The URL to POST to.
+    #[oai(rename = "@id")]
+    url: String,
+    /// Its title.
+    title: String,
 }
 
 /// The state, the transitions `access` allows now, and the history of `object`.
-async fn body(app: &App, access: &Access, object: &ContentObject, base_url: &str) -> ApiResult<Value> {
+async fn body(app: &App, access: &Access, object: &ContentObject, base_url: &str) -> ApiResult<WorkflowInfo> {
     let url = format!("{}/@workflow", object.url(base_url));
     let Some(workflow) = workflow_of(app, object)? else {
-        return Ok(json!({"@id": url, "history": [], "transitions": [], "state": {"id": "", "title": ""}}));
+        let state = WorkflowState { id: String::new(), title: String::new() };
+        return Ok(WorkflowInfo { url, state, transitions: vec![], history: vec![] });
     };
     let state_id = object.review_state.clone().unwrap_or_default();
     let state_title = workflow.state(&state_id).map_or(state_id.as_str(), |s| s.title.as_str());
     // Transitions only for the object the caller's standing was loaded for.
     let requested = access.object().is_some_and(|o| o.uid == object.uid);
-    let transitions: Vec<Value> = workflow
+    let transitions = workflow
         .transitions_from(&state_id)
         .filter(|t| requested && access.allows_named(app, &t.guard_permission))
-        .map(|t| json!({"@id": format!("{url}/{}", t.id), "title": t.title}))
+        .map(|t| WorkflowTransition { url: format!("{url}/{}", t.id), title: t.title.clone() })
         .collect();
-    let history: Vec<Value> =
-        app.store.history(&object.uid).await?.iter().map(|e| entry_json(Some(workflow), e)).collect();
-    Ok(json!({
-        "@id": url,
-        "state": {"id": state_id, "title": state_title},
-        "transitions": transitions,
-        "history": history,
-    }))
+    let history = app.store.history(&object.uid).await?.iter().map(|e| workflow_entry(Some(workflow), e)).collect();
+    let state = WorkflowState { title: state_title.to_owned(), id: state_id };
+    Ok(WorkflowInfo { url, state, transitions, history })
 }

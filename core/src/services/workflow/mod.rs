@@ -8,22 +8,56 @@ use crate::content::values::format_time;
 use crate::http::{ApiError, ApiResult};
 use crate::store::HistoryEntry;
 use crate::workflow::Workflow;
-use serde_json::{Map, Value, json};
+use crate::http::schema::Nullable;
+use poem_openapi::Object;
+use serde_json::{Map, Value};
 
 /// A history entry on the wire: `comment` (as the spec names it) and `comments` (as
 /// plone.restapi clients read it) carry the same text.
-pub fn entry_json(workflow: Option<&Workflow>, entry: &HistoryEntry) -> Value {
+#[derive(Object)]
+pub struct WorkflowEntry {
+    /// The transition; null for the creation.
+    pub action: Nullable<String>,
+    /// Who fired it.
+    pub actor: String,
+    /// The editor's comment.
+    pub comment: String,
+    /// The same comment, as plone.restapi clients read it.
+    pub comments: String,
+    /// The state afterwards.
+    pub review_state: String,
+    /// When (ISO 8601).
+    pub time: String,
+    /// The state's title.
+    pub title: String,
+}
+
+/// A history entry on the wire.
+pub fn workflow_entry(workflow: Option<&Workflow>, entry: &HistoryEntry) -> WorkflowEntry {
     let title =
         workflow.and_then(|w| w.state(&entry.review_state)).map_or(entry.review_state.as_str(), |s| s.title.as_str());
-    json!({
-        "action": entry.action,
-        "actor": entry.actor,
-        "comment": entry.comment,
-        "comments": entry.comment,
-        "review_state": entry.review_state,
-        "time": format_time(entry.time),
-        "title": title,
-    })
+    WorkflowEntry {
+        action: Nullable(entry.action.clone()),
+        actor: entry.actor.clone(),
+        comment: entry.comment.clone(),
+        comments: entry.comment.clone(),
+        review_state: entry.review_state.clone(),
+        time: format_time(entry.time),
+        title: title.to_owned(),
+    }
+}
+
+/// The body of a transition or a state change.
+#[derive(Object)]
+pub struct TransitionBody {
+    /// Why, at most 10,000 characters.
+    pub comment: Option<String>,
+    /// Also fire the transition on everything inside (where the caller may).
+    pub include_children: Option<bool>,
+    /// When the object becomes visible (ISO 8601).
+    pub effective: Option<String>,
+    /// When it stops being visible (ISO 8601).
+    pub expires: Option<String>,
 }
 
 /// The optional `comment` of a transition or a state change.

@@ -1,14 +1,14 @@
 //! `POST <obj>/@workflow/<transition>`.
 
-use super::{comment, entry_json};
+use super::{TransitionBody, WorkflowEntry, comment, workflow_entry};
 use crate::content::ContentObject;
 use crate::content::values::parse_datetime;
-use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, json};
+use crate::endpoint;
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json, Refused, body_schema};
 use crate::ops::workflow::{TransitionRequest, transition, workflow_of};
 use crate::security::{Access, Csrf, Permission, denied};
-use crate::service::{ContentKind, Service};
+use crate::service::{ContentKind, Route, Service};
 use crate::store::ancestor_paths;
-use poem::Response;
 use poem::http::Method;
 use serde_json::{Map, Value};
 
@@ -19,18 +19,21 @@ pub static WORKFLOW_POST: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "Fire a workflow transition (POST @workflow/<transition>)",
-        crate::untyped!(|ctx| Box::pin(post(ctx))),
-    )],
+    routes: &[
+        Route::new("", "Always refused: name the transition (400 workflow_error)", endpoint!(missing_transition)),
+        Route {
+            request: Some(body_schema::<TransitionBody>),
+            ..Route::new("{transition}", "Fire a workflow transition", endpoint!(post))
+        },
+    ],
 };
 
-async fn post(ctx: Ctx) -> ApiResult<Response> {
-    let id = match ctx.subpath.as_slice() {
-        [] => return Err(ApiError::new(ErrorCode::WorkflowError, "Missing transition.")),
-        [id] => id.clone(),
-        _ => return Err(ApiError::not_found(&ctx.request.service_url)),
-    };
+async fn missing_transition(_: Ctx) -> ApiResult<Refused> {
+    Err(ApiError::new(ErrorCode::WorkflowError, "Missing transition."))
+}
+
+async fn post(ctx: Ctx) -> ApiResult<Json<WorkflowEntry>> {
+    let id = ctx.param("transition").to_owned();
     let body = ctx.optional_json_body()?;
     let request = transition_request(&body)?;
     let include_children = match body.get("include_children") {
@@ -53,7 +56,7 @@ async fn post(ctx: Ctx) -> ApiResult<Response> {
         objects.extend(children_allowing(&ctx, &id, &workflow.id).await?);
     }
     let entry = transition(&ctx.app, &objects, &id, ctx.principal.actor(), &request).await?;
-    Ok(json(&entry_json(Some(workflow), &entry)))
+    Ok(Json(workflow_entry(Some(workflow), &entry)))
 }
 
 /// The descendants on which the caller may fire `transition` too (two queries in all).
