@@ -197,6 +197,22 @@ async fn a_plugin_field_kind_parses_input_and_serializes_output() {
     assert_eq!(schema["properties"]["color"]["factory"], "Color");
 }
 
+/// A plugin renders a core field kind its own way for its own type only.
+#[tokio::test]
+async fn a_plugin_field_serializer_for_one_type_leaves_other_types_alone() {
+    let server = TestServer::start().await;
+    let when = "2026-12-24T09:30:00Z";
+    let card = server.create("", json!({"@type": "Greeting", "title": "Card", "deliver_on": when})).await;
+    assert_eq!(card["deliver_on"], "2026-12-24");
+    server.create("", json!({"@type": "NewsFolder", "id": "news", "title": "News"})).await;
+    let news = server.create("news", json!({"@type": "News", "title": "Item", "news_date": when})).await;
+    assert_eq!(news["news_date"], "2026-12-24T09:30:00+00:00");
+    // What the card sends back is taken again: the day, at midnight.
+    let put = server.admin(Method::PATCH, "card").json(&json!({"deliver_on": card["deliver_on"]}));
+    assert_eq!(put.send().await.unwrap().status(), 204);
+    assert_eq!(server.get_json("card").await.1["deliver_on"], "2026-12-24");
+}
+
 static CORE_KIND: wcs_core::content::FieldKindDef =
     wcs_core::content::FieldKindDef { name: "RichText", parse: |_, v| Ok(v.clone()), json_schema: |_| json!({}) };
 static KIND_CLASH: PluginDescriptor =

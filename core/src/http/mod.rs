@@ -24,8 +24,8 @@ pub use file_response::{FileMeta, file_meta, file_response};
 pub use memo::RequestMemo;
 pub use query::{parse_bool, parse_query};
 pub use reply::{
-    Accepted, Created, Dyn, DynCreated, Found, Html, HtmlPage, Json, Message, NoContent, Raw, RawMeta, Refused, SeeOther, Shape,
-    body_schema, json_response, media_response, register_shape, shape_schema,
+    Accepted, Created, Dyn, DynCreated, Found, Html, HtmlPage, Json, Message, NoContent, Raw, RawMeta, Refused,
+    SeeOther, Shape, body_schema, json_response, media_response, register_shape, shape_schema,
 };
 pub use response::{json, json_with_status};
 pub use server::SiteEndpoint;

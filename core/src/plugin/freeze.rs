@@ -26,7 +26,7 @@ pub(super) fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result
     }
     check_unique(&registrar.components, |c| format!("component {} for {}", c.name, c.kind.label()))?;
     check_unique(&registrar.field_serializers, |s| {
-        format!("field serializer for {:?} with widget {:?}", s.field_kind, s.widget)
+        format!("field serializer for {:?} with widget {:?} on {}", s.field_kind, s.widget, s.kind.label())
     })?;
     check_unique(&registrar.records, |r| format!("registry record {}", r.name))?;
     check_unique(&registrar.request_hooks, |h| format!("request hook {}", h.name))?;

@@ -195,18 +195,24 @@ impl Registry {
         self.content_serializers(profile).flat_map(|s| s.read_only.iter().copied()).collect()
     }
 
-    /// The field serializer for a field kind and widget, preferring one made for the widget.
-    pub fn field_serializer(&self, kind: FieldKind, widget: Option<&str>) -> Option<&'static FieldSerializer> {
-        let candidates = self
-            .field_serializers
+    /// The field serializer for a field kind and widget on content of `profile`: the most
+    /// specific content kind first, then one made for the widget.
+    pub fn field_serializer(
+        &self,
+        kind: FieldKind,
+        widget: Option<&str>,
+        profile: &TypeProfile,
+    ) -> Option<&'static FieldSerializer> {
+        self.field_serializers
             .iter()
-            .filter(|(plugin, s)| s.field_kind == kind && self.is_on(plugin))
-            .map(|(_, s)| s);
-        candidates
-            .clone()
-            .find(|s| s.widget.is_some() && s.widget == widget)
-            .or_else(|| candidates.clone().find(|s| s.widget.is_none()))
-            .copied()
+            .filter(|(plugin, s)| {
+                s.field_kind == kind
+                    && (s.widget.is_none() || s.widget == widget)
+                    && s.kind.matches(profile)
+                    && self.is_on(plugin)
+            })
+            .map(|(_, s)| *s)
+            .max_by_key(|s| (s.kind.specificity(), s.widget.is_some()))
     }
 
     /// The components that apply to `profile`, by name (the most specific per name).

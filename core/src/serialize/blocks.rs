@@ -158,7 +158,7 @@ async fn add_blob_field(ctx: &SerializeCtx<'_>, child: &ContentObject, item: &mu
     let Some(profile) = ctx.app.types.get(&child.portal_type) else { return Ok(()) };
     let Some(field) = profile.primary_blob_field() else { return Ok(()) };
     let Some(stored) = child.fields.get(&field.name) else { return Ok(()) };
-    if let Some(serializer) = ctx.app.registry.field_serializer(field.kind, field.widget.as_deref()) {
+    if let Some(serializer) = ctx.app.registry.field_serializer(field.kind, field.widget.as_deref(), profile) {
         let value = (serializer.serialize)(ctx, child, field, stored).await?;
         item.insert(field.name.clone(), value);
     }

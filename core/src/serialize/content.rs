@@ -117,7 +117,7 @@ async fn base(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<String
             continue;
         }
         let stored = object.fields.get(&field.name).cloned().unwrap_or_else(|| field.default_json());
-        let value = match ctx.app.registry.field_serializer(field.kind, field.widget.as_deref()) {
+        let value = match ctx.app.registry.field_serializer(field.kind, field.widget.as_deref(), profile) {
             Some(serializer) if !stored.is_null() => (serializer.serialize)(ctx, object, field, &stored).await?,
             // Plone sends an empty list for a list without values, never `null`.
             None | Some(_) if matches!(field.kind, FieldKind::RelationList | FieldKind::List) && stored.is_null() => {

@@ -8,12 +8,14 @@ use crate::content::volto_blocks;
 use crate::content::{ContentObject, FieldDef, FieldKind};
 use crate::http::{ApiResult, PATH_SEGMENT};
 use crate::ops::{LINK_WIDGET, stored_targets};
+use crate::service::ContentKind;
 use serde_json::{Value, json};
 
 /// Rich text is sanitised again before it is sent, whatever wrote it, and its internal
 /// `resolveuid` links become absolute URLs.
 pub static RICH_TEXT_FIELD: FieldSerializer = FieldSerializer {
     field_kind: FieldKind::RichText,
+    kind: ContentKind::Any,
     widget: None,
     serialize: |ctx, object, _, value| {
         Box::pin(async move {
@@ -27,6 +29,7 @@ pub static RICH_TEXT_FIELD: FieldSerializer = FieldSerializer {
 /// A text line with the link widget: internal links become absolute URLs.
 pub static LINK_FIELD: FieldSerializer = FieldSerializer {
     field_kind: FieldKind::TextLine,
+    kind: ContentKind::Any,
     widget: Some(LINK_WIDGET),
     serialize: |ctx, object, _, value| Box::pin(async move { Ok(link_value(ctx, object, value)) }),
 };
@@ -34,6 +37,7 @@ pub static LINK_FIELD: FieldSerializer = FieldSerializer {
 /// A URL field with the link widget (the Link type's `remoteUrl`): as [`LINK_FIELD`].
 pub static URI_LINK_FIELD: FieldSerializer = FieldSerializer {
     field_kind: FieldKind::URI,
+    kind: ContentKind::Any,
     widget: Some(LINK_WIDGET),
     serialize: |ctx, object, _, value| Box::pin(async move { Ok(link_value(ctx, object, value)) }),
 };
@@ -41,6 +45,7 @@ pub static URI_LINK_FIELD: FieldSerializer = FieldSerializer {
 /// Volto blocks: the internal links inside them become absolute URLs, as in rich text.
 pub static BLOCKS_FIELD: FieldSerializer = FieldSerializer {
     field_kind: FieldKind::Blocks,
+    kind: ContentKind::Any,
     widget: None,
     serialize: |ctx, object, _, value| {
         Box::pin(async move {
@@ -68,6 +73,7 @@ fn resolve_internal_links(ctx: &SerializeCtx<'_>, object: &ContentObject, text: 
 /// when it is gone, in the trash or hidden from the caller.
 pub static RELATION_CHOICE_FIELD: FieldSerializer = FieldSerializer {
     field_kind: FieldKind::RelationChoice,
+    kind: ContentKind::Any,
     widget: None,
     serialize: |ctx, _, _, value| {
         Box::pin(async move {
@@ -82,6 +88,7 @@ pub static RELATION_CHOICE_FIELD: FieldSerializer = FieldSerializer {
 /// Related objects, in order, without the ones that would serialize to `null`.
 pub static RELATION_LIST_FIELD: FieldSerializer = FieldSerializer {
     field_kind: FieldKind::RelationList,
+    kind: ContentKind::Any,
     widget: None,
     serialize: |ctx, _, _, value| {
         Box::pin(async move {
@@ -112,6 +119,7 @@ async fn related(ctx: &SerializeCtx<'_>, uid: &str) -> ApiResult<Value> {
 /// A file: `{@type, content-type, download, filename, size}`.
 pub static FILE_FIELD: FieldSerializer = FieldSerializer {
     field_kind: FieldKind::File,
+    kind: ContentKind::Any,
     widget: None,
     serialize: |ctx, object, field, value| {
         Box::pin(async move {
@@ -126,6 +134,7 @@ pub static FILE_FIELD: FieldSerializer = FieldSerializer {
 /// `width`, `height`), computed from the original's size; scales render on first request.
 pub static IMAGE_FIELD: FieldSerializer = FieldSerializer {
     field_kind: FieldKind::Image,
+    kind: ContentKind::Any,
     widget: None,
     serialize: |ctx, object, field, value| {
         Box::pin(async move {

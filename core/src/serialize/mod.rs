@@ -23,7 +23,9 @@ pub use fields::{
 };
 pub use options::SerializeOptions;
 pub use references::{NO_REFERENCES, References};
-pub use shapes::{ContentShape, SearchResultsShape, SummaryShape, batching as batching_schema, summary as summary_schema};
+pub use shapes::{
+    ContentShape, SearchResultsShape, SummaryShape, batching as batching_schema, summary as summary_schema,
+};
 pub use staging::working_copy_info;
 pub use summary::{relation_summary, summary};
 
@@ -93,6 +95,10 @@ pub struct ContentSerializer {
 pub struct FieldSerializer {
     /// The field kind.
     pub field_kind: FieldKind,
+    /// The content it applies to; a type's own serializer wins over a behaviour's, and that
+    /// over the one for any content, so a plugin can render one field kind differently for
+    /// one type.
+    pub kind: ContentKind,
     /// A widget name; `None` serves every widget without its own serializer.
     pub widget: Option<&'static str>,
     /// Turns the stored value into its wire form; may serialize other objects (relations).

@@ -19,6 +19,10 @@ pub static PATCH: Service = Service {
     routes: &[Route {
         query: CONTENT_QUERY,
         request: Some(shape_schema::<ContentShape>),
-        ..Route::new("", "Update fields (204, or 200 with Prefer: return=representation); rename; reorder children", endpoint!(patch))
+        ..Route::new(
+            "",
+            "Update fields (204, or 200 with Prefer: return=representation); rename; reorder children",
+            endpoint!(patch),
+        )
     }],
 };

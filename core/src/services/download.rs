@@ -16,7 +16,11 @@ pub static DOWNLOAD: Service = Service {
     routes: &[
         Route::new("", "Download the object's primary file (Range requests and conditional GET)", endpoint!(primary)),
         Route::new("{field}", "Download a file or image field", endpoint!(named)),
-        Route::new("{field}/{filename}", "Download a file or image field (the file name is for browsers)", endpoint!(named)),
+        Route::new(
+            "{field}/{filename}",
+            "Download a file or image field (the file name is for browsers)",
+            endpoint!(named),
+        ),
     ],
 };
 

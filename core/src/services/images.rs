@@ -48,11 +48,7 @@ async fn images(ctx: Ctx) -> ApiResult<Raw<ImageMeta>> {
 
 async fn image(ctx: &Ctx) -> ApiResult<Response> {
     let not_found = || ApiError::not_found(&ctx.request.service_url);
-    let field = ctx
-        .profile
-        .field(ctx.param("field"))
-        .filter(|f| f.kind == FieldKind::Image)
-        .ok_or_else(not_found)?;
+    let field = ctx.profile.field(ctx.param("field")).filter(|f| f.kind == FieldKind::Image).ok_or_else(not_found)?;
     let meta = ctx.app.store.blob_meta(&ctx.context.uid, &field.name).await?.ok_or_else(not_found)?;
     let scale = match ctx.param("scale") {
         "" => None,

@@ -10,9 +10,9 @@ use crate::http::{ApiError, ApiResult, Ctx, Found, HtmlPage, Raw, RawMeta};
 use crate::security::{Csrf, Permission};
 use crate::serialize::download_url;
 use crate::service::{ContentKind, Route, Service};
-use poem_openapi::registry::MetaResponses;
 use poem::Response;
 use poem::http::Method;
+use poem_openapi::registry::MetaResponses;
 use serde_json::{Value, json};
 
 /// The name of an object's default view.

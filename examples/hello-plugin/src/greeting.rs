@@ -45,6 +45,7 @@ fn parse_color(_: &FieldDef, value: &Value) -> Result<Value, String> {
 /// Sends a colour with its red, green and blue parts.
 pub static COLOR_FIELD: FieldSerializer = FieldSerializer {
     field_kind: FieldKind::Plugin(&COLOR),
+    kind: ContentKind::Any,
     widget: None,
     serialize: |_, _, _, value| {
         Box::pin(async move {

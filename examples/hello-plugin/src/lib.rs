@@ -1,13 +1,15 @@
 //! A third-party plugin for wcs-backend, built only on the public registration API: a
-//! content type (`Greeting`) with a serializer layer and a field kind of its own (`Color`), a
+//! content type (`Greeting`) with a serializer layer, a field kind of its own (`Color`) and its
+//! own rendering of a core field kind (`Datetime` as a date), a
 //! service (`@hello`) and a view (`hello_view`), a registry record
 //! (`wcs.example.hello.greeting`), a request hook that answers a plain-text GET of a greeting
 //! before the default view does, and a table of its own (`hello_stats`, with its migrations)
 //! that an event subscriber keeps inside each write's transaction.
 //!
 //! To ship it in a server, depend on this crate and name it once so the linker keeps it:
-//! `use wcs_example_hello as _;`. The walk-through is `plugins/README.md`.
+//! `use wcs_example_hello as _;`. The walk-through is `examples/README.md`.
 
+mod delivery;
 mod greeting;
 mod hello;
 mod hello_view;
@@ -25,6 +27,7 @@ fn build(r: &mut Registrar) {
     r.subscriber(&stats::COUNT_ADDED);
     r.field_kind(&greeting::COLOR);
     r.field_serializer(&greeting::COLOR_FIELD);
+    r.field_serializer(&delivery::DELIVERY_DATE);
     r.content_type(include_str!("greeting.toml"));
     r.content_serializer(&greeting::GREETING_SERIALIZER);
     r.service(&hello::HELLO);

@@ -6,6 +6,7 @@ use crate::model_xml::{parse_xml, to_xml};
 use serde_json::{Value, json};
 use wcs_core::content::{FieldDef, FieldKind, FieldKindDef};
 use wcs_core::serialize::FieldSerializer;
+use wcs_core::service::ContentKind;
 
 /// The field kind.
 pub static FORM_MODEL: FieldKindDef = FieldKindDef {
@@ -28,6 +29,7 @@ fn parse_model(_: &FieldDef, value: &Value) -> Result<Value, String> {
 /// Sends the model as stored: the XML, which a PUT takes back unchanged.
 pub static FORM_MODEL_FIELD: FieldSerializer = FieldSerializer {
     field_kind: FieldKind::Plugin(&FORM_MODEL),
+    kind: ContentKind::Any,
     widget: None,
     serialize: |_, _, _, value| Box::pin(async move { Ok(value.clone()) }),
 };

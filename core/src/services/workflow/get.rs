@@ -21,7 +21,11 @@ pub static WORKFLOW_GET: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[Route::new("", "Workflow state, the transitions the caller may fire now, and the history", endpoint!(get))],
+    routes: &[Route::new(
+        "",
+        "Workflow state, the transitions the caller may fire now, and the history",
+        endpoint!(get),
+    )],
 };
 
 /// `@components.workflow`; expanded, the same body as the endpoint.
@@ -29,7 +33,9 @@ pub static WORKFLOW_COMPONENT: Component = Component {
     name: "workflow",
     kind: ContentKind::Any,
     expand: |ctx, subject| {
-        Box::pin(async move { Ok(body(ctx.app, ctx.access, subject.object, ctx.base_url).await?.to_json().unwrap_or_default()) })
+        Box::pin(async move {
+            Ok(body(ctx.app, ctx.access, subject.object, ctx.base_url).await?.to_json().unwrap_or_default())
+        })
     },
 };
 

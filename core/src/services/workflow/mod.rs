@@ -5,10 +5,10 @@ pub mod get;
 pub mod post;
 
 use crate::content::values::format_time;
+use crate::http::schema::Nullable;
 use crate::http::{ApiError, ApiResult};
 use crate::store::HistoryEntry;
 use crate::workflow::Workflow;
-use crate::http::schema::Nullable;
 use poem_openapi::Object;
 use serde_json::{Map, Value};
 
