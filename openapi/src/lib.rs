@@ -54,9 +54,19 @@ pub fn document(services: &Services) -> Value {
         "paths": paths,
         "components": {
             "schemas": components,
-            "securitySchemes": {"basic": {"type": "http", "scheme": "basic"}},
+            "securitySchemes": {
+                "basic": {"type": "http", "scheme": "basic"},
+                "bearer": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT", "description": "The token of @login"},
+                "csrf": {
+                    "type": "apiKey",
+                    "in": "header",
+                    "name": "X-CSRF-TOKEN",
+                    "description": "The caller's token from GET <site>/@@authenticator/token; operations that change \
+                                    something need it with cookie authentication, some with every kind",
+                },
+            },
         },
-        "security": [{}, {"basic": []}],
+        "security": [{}, {"basic": []}, {"bearer": []}],
         "x-wcs-request-hooks": hooks,
     })
 }
@@ -97,6 +107,9 @@ fn operation(plugin: &str, service: &Service, route: &Route, schemas: &mut Regis
     });
     if refused {
         op["x-wcs-always-refused"] = json!(true);
+    }
+    if service.csrf == Csrf::Always {
+        op["security"] = json!([{"basic": [], "csrf": []}, {"bearer": [], "csrf": []}]);
     }
     if let Some(body) = route.request {
         op["requestBody"] =

@@ -6,25 +6,26 @@
 
 use crate::content::ContentObject;
 use crate::content::links::is_uid;
-use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError, Json};
+use crate::http::schema::{array_of, object};
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError, Json, Shape};
 use crate::security::Permission;
-use poem_openapi::{Object, Union};
+use poem_openapi::Object;
+use poem_openapi::registry::{MetaSchema, MetaSchemaRef, Registry};
 use serde_json::Value;
 
-/// The body of `@move` and `@copy`.
-#[derive(Object)]
-pub struct MoveCopyRequest {
-    /// What to bring here.
-    pub source: Sources,
-}
+/// The body of `@move` and `@copy`: `source`, one object or a list, each by absolute URL,
+/// path (physical or below the site) or UID. (A shape, as poem-openapi's unions take only
+/// objects.)
+pub struct MoveCopyRequest;
 
-/// One object or several, each by absolute URL, path (physical or below the site) or UID.
-#[derive(Union)]
-pub enum Sources {
-    /// One object.
-    One(String),
-    /// Several objects.
-    Many(Vec<String>),
+impl Shape for MoveCopyRequest {
+    const NAME: &'static str = "MoveCopyRequest";
+
+    fn schema(_: &mut Registry) -> MetaSchema {
+        let one = || MetaSchemaRef::Inline(Box::new(MetaSchema::new("string")));
+        let source = MetaSchema { one_of: vec![one(), array_of(one())], ..MetaSchema::ANY };
+        object("What to bring here", vec![("source", MetaSchemaRef::Inline(Box::new(source)))], &["source"])
+    }
 }
 
 /// Where an object was and where it is now.

@@ -2,7 +2,7 @@
 
 use super::move_copy_sources::{MoveCopyRequest, MovedObject, requested_sources, source_target_pairs};
 use crate::endpoint;
-use crate::http::{ApiResult, Ctx, Json, body_schema};
+use crate::http::{ApiResult, Ctx, Json, shape_schema};
 use crate::ops;
 use crate::security::{Csrf, Permission};
 use crate::service::{ContentKind, Route, Service};
@@ -16,7 +16,7 @@ pub static MOVE: Service = Service {
     permission: Permission::ADD_PORTAL_CONTENT,
     csrf: Csrf::Cookie,
     routes: &[Route {
-        request: Some(body_schema::<MoveCopyRequest>),
+        request: Some(shape_schema::<MoveCopyRequest>),
         ..Route::new("", "Move objects into this folder; old paths redirect", endpoint!(move_here))
     }],
 };
