@@ -220,6 +220,22 @@ async fn rich_text_is_sanitised() {
     assert!(html.contains("Hi"));
 }
 
+/// Deeply nested markup is refused before it is parsed (parsing it would cost minutes), with
+/// the field named; the same text nested a little is fine.
+#[tokio::test]
+async fn rich_text_nesting_is_bounded() {
+    let server = TestServer::start().await;
+    let deep = "<ul>".repeat(120_000);
+    let body = json!({"@type": "Document", "title": "X", "text": {"data": deep, "content-type": "text/html"}});
+    let response = server.admin(Method::POST, "").json(&body).send().await.unwrap();
+    let error = assert_error(response, 400, "validation_failed").await;
+    assert_eq!(error["errors"][0]["field"], "text");
+    assert!(error["errors"][0]["message"].as_str().unwrap().contains("at most 100"), "{error}");
+    let fine = format!("{}deep enough{}", "<div>".repeat(100), "</div>".repeat(100));
+    let doc = server.create("", json!({"@type": "Document", "title": "Y", "text": {"data": fine}})).await;
+    assert!(doc["text"]["data"].as_str().unwrap().contains("deep enough"));
+}
+
 #[tokio::test]
 async fn links_refuse_script_urls() {
     let server = TestServer::start().await;

@@ -181,6 +181,13 @@ fn rich_text(value: &Value, limit: usize) -> Result<Value, String> {
         _ => return Err("Expected rich text: a string or {data, content-type}.".into()),
     };
     check_length(data, limit)?;
+    let depth = crate::content::markup::nesting_depth(data);
+    if depth > crate::content::markup::MAX_NESTING {
+        return Err(format!(
+            "The text nests elements {depth} levels deep; at most {} are allowed.",
+            crate::content::markup::MAX_NESTING
+        ));
+    }
     let html = match content_type {
         "text/html" => crate::content::markup::sanitize_for_storage(data),
         "text/plain" => format!("<p>{}</p>", ammonia::clean_text(data)),

@@ -153,6 +153,60 @@ pub fn sanitize_html(html: &str) -> String {
     OUTPUT.clean(html).to_string()
 }
 
+/// Stored rich text as readers get it. Text is sanitised when it is stored
+/// ([`sanitize_for_storage`]), so a read only has work to do where the output policy differs:
+/// custom element tags, which a cheap scan finds. Reads of ordinary text parse nothing.
+pub fn stored_for_output(stored: &str) -> Cow<'_, str> {
+    if may_contain_custom_element(stored) { Cow::Owned(sanitize_html(stored)) } else { Cow::Borrowed(stored) }
+}
+
+/// The deepest element nesting rich text may have. Parsing deeply nested markup costs far more
+/// than its length suggests (html5ever's tree building is quadratic in the depth), and no
+/// editor writes a hundred levels.
+pub const MAX_NESTING: usize = 100;
+
+/// Elements that never hold content.
+const VOID_ELEMENTS: [&str; 14] =
+    ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"];
+
+/// Elements whose end tag may be left out: their next sibling closes them, so they do not nest.
+const OPTIONAL_END: [&str; 15] =
+    ["p", "li", "dt", "dd", "tr", "td", "th", "option", "optgroup", "thead", "tbody", "tfoot", "colgroup", "rt", "rp"];
+
+/// How deeply the elements of `html` nest, by one linear scan of its tags (over-counting a
+/// little where markup is broken, never under-counting the nesting a parser would build).
+pub fn nesting_depth(html: &str) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    let bytes = html.as_bytes();
+    let mut at = 0;
+    while let Some(offset) = html[at..].find('<') {
+        let start = at + offset + 1;
+        at = start;
+        let closing = bytes.get(start) == Some(&b'/');
+        let name_start = if closing { start + 1 } else { start };
+        let name_end = html[name_start..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .map_or(html.len(), |end| name_start + end);
+        let name = html[name_start..name_end].to_ascii_lowercase();
+        if !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            continue;
+        }
+        if closing {
+            if !OPTIONAL_END.contains(&name.as_str()) {
+                depth = depth.saturating_sub(1);
+            }
+            continue;
+        }
+        let tag_end = html[name_end..].find('>').map_or(html.len(), |end| name_end + end);
+        let self_closing = html[..tag_end].ends_with('/');
+        if !(self_closing || VOID_ELEMENTS.contains(&name.as_str()) || OPTIONAL_END.contains(&name.as_str())) {
+            depth += 1;
+            deepest = deepest.max(depth);
+        }
+    }
+    deepest
+}
+
 /// The output policy is the same for every text, so it is built once.
 static NO_CUSTOM_ELEMENTS: LazyLock<CustomElements> = LazyLock::new(CustomElements::default);
 static OUTPUT: LazyLock<Builder<'static>> = LazyLock::new(|| policy(&NO_CUSTOM_ELEMENTS));
@@ -160,6 +214,17 @@ static OUTPUT: LazyLock<Builder<'static>> = LazyLock::new(|| policy(&NO_CUSTOM_E
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nesting_is_measured_in_one_pass() {
+        assert_eq!(nesting_depth("<p>plain <b>bold <i>both</i></b></p>"), 2);
+        assert_eq!(nesting_depth("<ul><li>a<li>b</ul><br><img src=x><hr/>"), 1);
+        assert_eq!(nesting_depth(&"<ul>".repeat(120_000)), 120_000);
+        assert_eq!(nesting_depth(&"<div>x</div>".repeat(1_000)), 1);
+        assert_eq!(nesting_depth("a < b and <3 and </>"), 0);
+        assert_eq!(stored_for_output("<p>kept as stored</p>"), "<p>kept as stored</p>");
+        assert_eq!(stored_for_output("<p><x-karte ort=\"a\">Karte</x-karte></p>"), "<p>Karte</p>");
+    }
 
     #[test]
     fn frames_keep_http_sources_only() {

@@ -2,7 +2,7 @@
 
 use super::{FieldSerializer, SerializeCtx, serialize_content};
 use crate::content::links::resolve_links;
-use crate::content::markup::sanitize_html;
+use crate::content::markup::stored_for_output;
 use crate::content::scales::{SCALES, scaled_size};
 use crate::content::volto_blocks;
 use crate::content::{ContentObject, FieldDef, FieldKind};
@@ -11,8 +11,8 @@ use crate::ops::{LINK_WIDGET, stored_targets};
 use crate::service::ContentKind;
 use serde_json::{Value, json};
 
-/// Rich text is sanitised again before it is sent, whatever wrote it, and its internal
-/// `resolveuid` links become absolute URLs.
+/// Rich text was sanitised when it was stored; what readers get drops custom element tags
+/// (only where there are any), and internal `resolveuid` links become absolute URLs.
 pub static RICH_TEXT_FIELD: FieldSerializer = FieldSerializer {
     field_kind: FieldKind::RichText,
     kind: ContentKind::Any,
@@ -20,8 +20,8 @@ pub static RICH_TEXT_FIELD: FieldSerializer = FieldSerializer {
     serialize: |ctx, object, _, value| {
         Box::pin(async move {
             let data = value.get("data").and_then(Value::as_str).unwrap_or_default();
-            let resolved = resolve_internal_links(ctx, object, data);
-            Ok(json!({"data": sanitize_html(&resolved), "content-type": "text/html", "encoding": "utf-8"}))
+            let resolved = resolve_internal_links(ctx, object, &stored_for_output(data));
+            Ok(json!({"data": resolved, "content-type": "text/html", "encoding": "utf-8"}))
         })
     },
 };

@@ -4,7 +4,7 @@
 
 use super::breadcrumbs::visible_chain;
 use crate::content::FieldKind;
-use crate::content::markup::sanitize_html;
+use crate::content::markup::stored_for_output;
 use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, Found, HtmlPage, Raw, RawMeta};
 use crate::security::{Csrf, Permission};
@@ -101,7 +101,7 @@ async fn page(ctx: &Ctx) -> ApiResult<Response> {
         .get("text")
         .and_then(|t| t.get("data"))
         .and_then(Value::as_str)
-        .map(sanitize_html)
+        .map(|stored| stored_for_output(stored).into_owned())
         .unwrap_or_default();
     let link_url = object.fields.get("remoteUrl").and_then(Value::as_str).unwrap_or_default();
     let context = json!({

@@ -7,7 +7,7 @@ use serde_json::Value;
 use wcs_core::app::App;
 use wcs_core::content::layout::{LAYOUT_FIELD, PageLayout};
 use wcs_core::content::links::resolve_links;
-use wcs_core::content::markup::sanitize_html;
+use wcs_core::content::markup::stored_for_output;
 use wcs_core::content::{FieldKind, TypeProfile};
 use wcs_core::i18n::Translator;
 
@@ -101,7 +101,7 @@ fn render_fields(profile: &TypeProfile, part: &FrozenObject, text: RichText<'_>)
             FieldKind::RichText => {
                 if let Some(data) = value.get("data").and_then(Value::as_str) {
                     match text {
-                        RichText::Sanitized => html.push_str(&sanitize_html(data)),
+                        RichText::Sanitized => html.push_str(&stored_for_output(data)),
                         RichText::Raw { site_url } => html.push_str(&resolve_links(data, site_url, |_| None)),
                     }
                 }
