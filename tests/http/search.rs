@@ -194,3 +194,32 @@ async fn a_search_costs_the_same_few_queries_whatever_it_finds() {
     assert_eq!(costs[0], costs[1], "{costs:?}");
     assert!(costs[2] <= costs[1] + 1, "fullobjects loads parents in one query: {costs:?}");
 }
+
+/// What one search may ask for is bounded, for anonymous callers too, with a 400 naming the
+/// limit instead of a database error.
+#[tokio::test]
+async fn search_input_is_bounded() {
+    let server = TestServer::start().await;
+    let ask = |query: String| {
+        let server = &server;
+        async move {
+            let response = server.anonymous(Method::GET, &format!("@search?{query}")).send().await.unwrap();
+            let status = response.status().as_u16();
+            (status, response.json::<Value>().await.unwrap_or_default())
+        }
+    };
+    let words = vec!["wort"; 1_000].join("+");
+    let (status, body) = ask(format!("SearchableText={words}")).await;
+    assert_eq!((status, body["code"].as_str()), (400, Some("invalid_parameter")), "{body}");
+    assert_eq!(body["errors"][0]["field"], "SearchableText");
+    let (status, _) = ask(format!("SearchableText={}", vec!["wort"; 32].join("+"))).await;
+    assert_eq!(status, 200);
+    let paths: Vec<String> = (0..150).map(|i| format!("path=/plone/p{i}")).collect();
+    let (status, body) = ask(paths.join("&")).await;
+    assert_eq!((status, body["code"].as_str()), (400, Some("invalid_parameter")), "{body}");
+    assert_eq!(body["errors"][0]["field"], "path");
+    let spread: Vec<String> = (0..300).map(|i| format!("x{i}=1")).collect();
+    let (status, body) = ask(spread.join("&")).await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body["message"].as_str().unwrap().contains("at most 200 parameters"), "{body}");
+}

@@ -10,6 +10,34 @@ use crate::http::{ApiError, ApiResult, Batch, parse_bool};
 use chrono::{DateTime, Utc};
 use std::collections::BTreeMap;
 
+/// The most parameters one search takes (every value of every index counts).
+pub const MAX_PARAMETERS: usize = 200;
+/// The most bytes of parameter names and values one search takes.
+pub const MAX_QUERY_BYTES: usize = 16 * 1024;
+/// The most words of `SearchableText`.
+pub const MAX_TERMS: usize = 32;
+/// The most values one index takes (`path`, `UID`, `portal_type`…).
+pub const MAX_VALUES: usize = 100;
+
+/// Bounds what one search may ask for, so every query stays cheap to plan and run (and below
+/// the database's own limits on expression size), with a 400 naming the limit.
+fn check_bounds(pairs: &[(String, String)]) -> ApiResult<()> {
+    if pairs.len() > MAX_PARAMETERS {
+        return Err(ApiError::new(
+            crate::http::ErrorCode::InvalidParameter,
+            format!("A search takes at most {MAX_PARAMETERS} parameters; this one has {}.", pairs.len()),
+        ));
+    }
+    let bytes: usize = pairs.iter().map(|(k, v)| k.len() + v.len()).sum();
+    if bytes > MAX_QUERY_BYTES {
+        return Err(ApiError::new(
+            crate::http::ErrorCode::InvalidParameter,
+            format!("A search takes at most {MAX_QUERY_BYTES} bytes of parameters; this one has {bytes}."),
+        ));
+    }
+    Ok(())
+}
+
 /// A keyword-like criterion: values to match (`or`, or `and` for keywords), values to exclude.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Criterion {
@@ -127,11 +155,27 @@ struct Raw {
 impl SearchQuery {
     /// Parses query pairs; `site_path` (e.g. `/Plone`) anchors relative paths.
     pub fn parse(pairs: &[(String, String)], site_path: &str) -> ApiResult<SearchQuery> {
+        check_bounds(pairs)?;
         let mut query = SearchQuery { batch: Batch::from_query(pairs)?, ..SearchQuery::default() };
         let mut sort_orders = Vec::new();
         for (index, raw) in gather(pairs) {
+            let values = raw.plain.len() + raw.options.values().map(Vec::len).sum::<usize>();
+            if values > MAX_VALUES {
+                return Err(ApiError::invalid_parameter(
+                    &index,
+                    format!("'{index}' takes at most {MAX_VALUES} values; {values} were given."),
+                ));
+            }
             match index.as_str() {
-                "SearchableText" => query.text = words(&raw),
+                "SearchableText" => {
+                    query.text = words(&raw);
+                    if query.text.len() > MAX_TERMS {
+                        return Err(ApiError::invalid_parameter(
+                            "SearchableText",
+                            format!("Search for at most {MAX_TERMS} words; {} were given.", query.text.len()),
+                        ));
+                    }
+                }
                 "portal_type" => query.portal_type = criterion(&index, raw)?,
                 "review_state" => query.review_state = criterion(&index, raw)?,
                 "UID" => query.uid = criterion(&index, raw)?,
