@@ -1,10 +1,12 @@
 //! `GET <any>/@@authenticator/token`: the caller's CSRF token as plain text.
 
-use crate::http::{ApiError, ApiResult, Ctx};
+use crate::endpoint;
+use crate::http::{ApiResult, Ctx};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use poem::Response;
+use crate::service::{ContentKind, Route, Service};
 use poem::http::Method;
+use poem_openapi::ApiResponse;
+use poem_openapi::payload::PlainText;
 
 /// For scripts that authenticate with the cookie and must send the token in `X-CSRF-TOKEN`.
 pub static AUTHENTICATOR: Service = Service {
@@ -13,18 +15,17 @@ pub static AUTHENTICATOR: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Exempt,
-    routes: &[crate::service::Route::any(
-        "The caller's CSRF token (GET @@authenticator/token), for the X-CSRF-TOKEN header",
-        crate::untyped!(|ctx| Box::pin(authenticator(ctx))),
-    )],
+    routes: &[Route::new("token", "The caller's CSRF token, for the X-CSRF-TOKEN header", endpoint!(token))],
 };
 
-async fn authenticator(ctx: Ctx) -> ApiResult<Response> {
-    if ctx.subpath != ["token"] {
-        return Err(ApiError::not_found(&ctx.request.service_url));
-    }
-    Ok(Response::builder()
-        .content_type("text/plain; charset=utf-8")
-        .header("Cache-Control", "no-store")
-        .body(ctx.app.security.csrf_token(&ctx.principal)))
+/// The token as plain text, never cached: it belongs to the caller.
+#[derive(ApiResponse)]
+pub enum CsrfToken {
+    /// The token; `Cache-Control: no-store`.
+    #[oai(status = 200)]
+    Token(PlainText<String>, #[oai(header = "Cache-Control")] String),
+}
+
+async fn token(ctx: Ctx) -> ApiResult<CsrfToken> {
+    Ok(CsrfToken::Token(PlainText(ctx.app.security.csrf_token(&ctx.principal)), "no-store".to_owned()))
 }

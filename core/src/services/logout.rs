@@ -1,10 +1,12 @@
 //! `POST @logout`.
 
 use super::login_form::clear_cookie;
+use crate::endpoint;
+use crate::http::{ApiResult, Ctx};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use poem::Response;
-use poem::http::{Method, StatusCode};
+use crate::service::{ContentKind, Route, Service};
+use poem::http::Method;
+use poem_openapi::ApiResponse;
 
 /// Clears the browser cookie. Tokens are stateless and expire on their own.
 pub static LOGOUT: Service = Service {
@@ -13,12 +15,17 @@ pub static LOGOUT: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Exempt,
-    routes: &[crate::service::Route::any(
-        "Log out (clears the auth_token cookie)",
-        crate::untyped!(|_| {
-            Box::pin(async {
-                Ok(Response::builder().status(StatusCode::NO_CONTENT).header("Set-Cookie", clear_cookie()).finish())
-            })
-        }),
-    )],
+    routes: &[Route::new("", "Log out (clears the auth_token cookie)", endpoint!(logout))],
 };
+
+/// 204 that drops the session cookie.
+#[derive(ApiResponse)]
+pub enum LoggedOut {
+    /// Logged out; `Set-Cookie` expires the `auth_token` cookie.
+    #[oai(status = 204)]
+    LoggedOut(#[oai(header = "Set-Cookie")] String),
+}
+
+async fn logout(_: Ctx) -> ApiResult<LoggedOut> {
+    Ok(LoggedOut::LoggedOut(clear_cookie()))
+}

@@ -30,6 +30,7 @@ mod move_to;
 mod openapi;
 mod plugins;
 mod principal_forms;
+mod principal_items;
 mod principal_search;
 mod querystring;
 mod registry;

@@ -1,9 +1,11 @@
-//! Shared by `@users`, `@groups`, `@principals` and `@sharing`: principals on the wire and checks of their input.
+//! Shared by `@users`, `@groups`, `@principals` and `@sharing`: checks of principals' input
+//! and the virtual group (their shapes on the wire are typed next to the services, shared
+//! ones in `principal_items`).
 
-use crate::http::{ApiError, ApiResult, Batch, Ctx, FieldError, MAX_BATCH_SIZE, batching_links};
+use crate::http::{ApiError, ApiResult, Ctx, FieldError};
 use crate::security::AUTHENTICATED_GROUP;
-use crate::store::{PrincipalQuery, StoredPrincipal};
-use serde_json::{Map, Value, json};
+use crate::store::StoredPrincipal;
+use serde_json::{Map, Value};
 
 /// Global roles that may be given to users and groups.
 pub const ASSIGNABLE_ROLES: [&str; 7] =
@@ -11,80 +13,9 @@ pub const ASSIGNABLE_ROLES: [&str; 7] =
 /// Ids that name virtual principals and cannot be taken.
 const RESERVED_IDS: [&str; 3] = [AUTHENTICATED_GROUP, "Anonymous", "Authenticated"];
 
-/// The `<id>` after `@users` or `@groups`: none for the collection, a 404 for deeper paths.
-pub fn principal_segment(ctx: &Ctx) -> ApiResult<Option<String>> {
-    match ctx.subpath.as_slice() {
-        [] => Ok(None),
-        [id] => Ok(Some(id.clone())),
-        _ => Err(ApiError::not_found(&ctx.request.service_url)),
-    }
-}
-
-/// The batched `@users` or `@groups` collection, each item shaped by `item`. `?query=` (or
-/// plone.restapi 8's `?search=`, which Volto sends) searches; `?limit=` caps the page.
-pub async fn principal_listing(
-    ctx: &Ctx,
-    kind: &'static str,
-    collection: &str,
-    item: fn(&str, &StoredPrincipal) -> Value,
-) -> ApiResult<Value> {
-    let site = ctx.site_url();
-    let mut batch = Batch::from_query(&ctx.request.query)?;
-    if let Some(limit) = ctx.request.query_value("limit") {
-        let limit = limit.parse::<i64>().ok().filter(|n| (1..=MAX_BATCH_SIZE).contains(n)).ok_or_else(|| {
-            ApiError::invalid_parameter("limit", format!("'limit' must be a number from 1 to {MAX_BATCH_SIZE}."))
-        })?;
-        batch.size = batch.size.min(limit);
-    }
-    let query = PrincipalQuery { kind: Some(kind), search: search_text(ctx) };
-    let principals = ctx.app.store.principals(&query, batch.start, batch.size).await?;
-    let total = ctx.app.store.count_principals(&query).await?;
-    let mut body = json!({
-        "@id": format!("{site}/{collection}"),
-        "items": principals.iter().map(|p| item(&site, p)).collect::<Vec<_>>(),
-        "items_total": total,
-    });
-    if let Some(links) = batching_links(&ctx.request.service_url, &ctx.request.query, batch, total) {
-        body["batching"] = links;
-    }
-    Ok(body)
-}
-
 /// The search words of a principal listing: `query`, or `search` as Volto sends it.
 pub fn search_text(ctx: &Ctx) -> Option<String> {
     ctx.request.query_value("query").or_else(|| ctx.request.query_value("search")).map(str::to_owned)
-}
-
-/// A user as `@users` returns it (never the password hash).
-pub fn user_json(site_url: &str, user: &StoredPrincipal) -> Value {
-    let groups: Vec<Value> =
-        user.groups.iter().map(|g| json!({"@id": format!("{site_url}/@groups/{g}"), "id": g, "title": g})).collect();
-    json!({
-        "@id": format!("{site_url}/@users/{}", user.id),
-        "id": user.id,
-        "username": user.login.clone().unwrap_or_else(|| user.id.clone()),
-        "fullname": user.fullname,
-        "email": user.email,
-        "description": user.description,
-        "location": user.location,
-        "home_page": if user.home_page.is_empty() { Value::Null } else { json!(user.home_page) },
-        "portrait": null,
-        "roles": user.roles,
-        "groups": {"@id": format!("{site_url}/@groups"), "items_total": groups.len(), "items": groups},
-    })
-}
-
-/// A group as `@groups` lists it.
-pub fn group_json(site_url: &str, group: &StoredPrincipal) -> Value {
-    json!({
-        "@id": format!("{site_url}/@groups/{}", group.id),
-        "id": group.id,
-        "groupname": group.id,
-        "title": group.fullname,
-        "description": group.description,
-        "email": group.email,
-        "roles": group.roles,
-    })
 }
 
 /// The virtual group every authenticated user belongs to.

@@ -1,15 +1,17 @@
 //! `GET <site>/@principals?search=`: users and groups matching a term, for sharing forms.
 //! The virtual `AuthenticatedUsers` group is shown to Managers only.
 
-use super::principal_forms::{authenticated_group, group_json};
+use super::groups::{GroupItem, group_item};
+use super::principal_forms::authenticated_group;
 use crate::app::SITE_TYPE;
-use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, json};
+use crate::endpoint;
+use crate::http::schema::Nullable;
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json};
 use crate::security::{AUTHENTICATED_GROUP, Csrf, Permission};
-use crate::service::{ContentKind, Service};
+use crate::service::{ContentKind, ParamKind, QueryParam, Route, Service};
 use crate::store::{PrincipalQuery, StoredPrincipal};
-use poem::Response;
 use poem::http::Method;
-use serde_json::{Value, json};
+use poem_openapi::{Object, Union};
 
 /// The most principals of each kind one search returns.
 const LIMIT: i64 = 100;
@@ -21,36 +23,105 @@ pub static PRINCIPALS: Service = Service {
     kind: ContentKind::Type(SITE_TYPE),
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "Search users and groups (?search=)",
-        crate::untyped!(|ctx| Box::pin(search(ctx))),
-    )],
+    routes: &[Route {
+        query: &[QueryParam::new(
+            "search",
+            ParamKind::String,
+            "Words to look for in ids, logins, full names and e-mail addresses; empty finds all",
+        )],
+        ..Route::new("", "Search users and groups (logged-in callers; at most 100 of each)", endpoint!(search))
+    }],
 };
 
-fn user_item(site: &str, user: &StoredPrincipal) -> Value {
-    json!({
-        "@id": format!("{site}/@principals/{}", user.id),
-        "@type": "user",
-        "id": user.id,
-        "username": user.login.clone().unwrap_or_else(|| user.id.clone()),
-        "fullname": user.fullname,
-        "description": user.description,
-        "location": user.location,
-        "email": user.email,
-        "home_page": if user.home_page.is_empty() { Value::Null } else { json!(user.home_page) },
-        "portrait": null,
-        "roles": user.roles,
-    })
+/// What a search found.
+#[derive(Object)]
+pub struct PrincipalSearch {
+    /// The search's URL.
+    #[oai(rename = "@id")]
+    pub url: String,
+    /// The users, then the groups.
+    pub items: Vec<FoundPrincipal>,
+    /// How many match, beyond the 100 of each kind shown.
+    pub items_total: i64,
+    /// The users found.
+    pub users: Vec<FoundUser>,
+    /// The groups found.
+    pub groups: Vec<FoundGroup>,
 }
 
-fn group_item(site: &str, group: &StoredPrincipal) -> Value {
-    let mut item = group_json(site, group);
-    item["@id"] = json!(format!("{site}/@principals/{}", group.id));
-    item["@type"] = json!("group");
-    item
+/// A user or a group found; `@type` tells which.
+#[derive(Union, Clone)]
+#[oai(one_of)]
+pub enum FoundPrincipal {
+    /// A user.
+    User(FoundUser),
+    /// A group.
+    Group(FoundGroup),
 }
 
-async fn search(ctx: Ctx) -> ApiResult<Response> {
+/// A user found by `@principals`.
+#[derive(Object, Clone)]
+pub struct FoundUser {
+    /// The user's URL under `@principals`.
+    #[oai(rename = "@id")]
+    pub url: String,
+    /// Always `user`.
+    #[oai(rename = "@type")]
+    pub kind: String,
+    /// The user id.
+    pub id: String,
+    /// The login name.
+    pub username: String,
+    /// The full name.
+    pub fullname: String,
+    /// Free text about the user.
+    pub description: String,
+    /// Where the user is.
+    pub location: String,
+    /// The e-mail address.
+    pub email: String,
+    /// The user's web site; null when none is set.
+    pub home_page: Nullable<String>,
+    /// Always null: portraits are not kept.
+    pub portrait: Nullable<String>,
+    /// Global roles given to the user directly.
+    pub roles: Vec<String>,
+}
+
+/// A group found by `@principals`: the group as `@groups` lists it, addressed under
+/// `@principals`.
+#[derive(Object, Clone)]
+pub struct FoundGroup {
+    /// The group.
+    #[oai(flatten)]
+    pub group: GroupItem,
+    /// Always `group`.
+    #[oai(rename = "@type")]
+    pub kind: String,
+}
+
+fn found_user(site: &str, user: &StoredPrincipal) -> FoundUser {
+    FoundUser {
+        url: format!("{site}/@principals/{}", user.id),
+        kind: "user".to_owned(),
+        id: user.id.clone(),
+        username: user.login.clone().unwrap_or_else(|| user.id.clone()),
+        fullname: user.fullname.clone(),
+        description: user.description.clone(),
+        location: user.location.clone(),
+        email: user.email.clone(),
+        home_page: Nullable((!user.home_page.is_empty()).then(|| user.home_page.clone())),
+        portrait: Nullable(None),
+        roles: user.roles.clone(),
+    }
+}
+
+fn found_group(site: &str, group: &StoredPrincipal) -> FoundGroup {
+    let item = GroupItem { url: format!("{site}/@principals/{}", group.id), ..group_item(site, group) };
+    FoundGroup { group: item, kind: "group".to_owned() }
+}
+
+async fn search(ctx: Ctx) -> ApiResult<Json<PrincipalSearch>> {
     if ctx.principal.user_id().is_none() {
         return Err(ApiError::new(ErrorCode::Unauthorized, "Log in to search users and groups.")
             .with_header("WWW-Authenticate", "Basic realm=\"wcs\""));
@@ -72,14 +143,15 @@ async fn search(ctx: Ctx) -> ApiResult<Response> {
         total += 1;
     }
     groups.retain(|g| g.id != AUTHENTICATED_GROUP || ctx.principal.has_role("Manager"));
-    let user_items: Vec<Value> = users.iter().map(|u| user_item(&site, u)).collect();
-    let group_items: Vec<Value> = groups.iter().map(|g| group_item(&site, g)).collect();
-    let items: Vec<Value> = user_items.iter().chain(&group_items).cloned().collect();
-    Ok(json(&json!({
-        "@id": format!("{site}/@principals"),
-        "items": items,
-        "items_total": total,
-        "users": user_items,
-        "groups": group_items,
-    })))
+    let users: Vec<FoundUser> = users.iter().map(|u| found_user(&site, u)).collect();
+    let groups: Vec<FoundGroup> = groups.iter().map(|g| found_group(&site, g)).collect();
+    let items =
+        users.iter().cloned().map(FoundPrincipal::User).chain(groups.iter().cloned().map(FoundPrincipal::Group));
+    Ok(Json(PrincipalSearch {
+        url: format!("{site}/@principals"),
+        items: items.collect(),
+        items_total: total,
+        users,
+        groups,
+    }))
 }

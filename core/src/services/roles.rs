@@ -1,13 +1,13 @@
 //! `GET <obj>/@roles`: the global roles users and groups may be given, as Volto's user and
 //! group control panels list them (plone.restapi's shape, sorted by id).
 
-use crate::http::{ApiResult, Ctx, json};
+use crate::endpoint;
+use crate::http::{ApiResult, Ctx, Json};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
+use crate::service::{ContentKind, Route, Service};
 use crate::services::principal_forms::ASSIGNABLE_ROLES;
-use poem::Response;
 use poem::http::Method;
-use serde_json::{Value, json};
+use poem_openapi::Object;
 
 /// The service.
 pub static ROLES: Service = Service {
@@ -16,19 +16,37 @@ pub static ROLES: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "The roles users and groups may be given",
-        crate::untyped!(|ctx| Box::pin(get(ctx))),
-    )],
+    routes: &[Route::new("", "The roles users and groups may be given, sorted by id", endpoint!(get))],
 };
 
-async fn get(ctx: Ctx) -> ApiResult<Response> {
+/// A global role that may be given to users and groups.
+#[derive(Object)]
+pub struct GlobalRole {
+    /// The role's URL.
+    #[oai(rename = "@id")]
+    pub url: String,
+    /// Always `role`.
+    #[oai(rename = "@type")]
+    pub kind: String,
+    /// The role's name.
+    pub id: String,
+    /// The role's name again (roles have no titles of their own).
+    pub title: String,
+}
+
+async fn get(ctx: Ctx) -> ApiResult<Json<Vec<GlobalRole>>> {
     let site = ctx.site_url();
     let mut roles = ASSIGNABLE_ROLES.to_vec();
     roles.sort_unstable();
-    let listed: Vec<Value> = roles
-        .into_iter()
-        .map(|role| json!({"@id": format!("{site}/@roles/{role}"), "@type": "role", "id": role, "title": role}))
-        .collect();
-    Ok(json(&Value::Array(listed)))
+    Ok(Json(
+        roles
+            .into_iter()
+            .map(|role| GlobalRole {
+                url: format!("{site}/@roles/{role}"),
+                kind: "role".to_owned(),
+                id: role.to_owned(),
+                title: role.to_owned(),
+            })
+            .collect(),
+    ))
 }

@@ -25,35 +25,6 @@ pub fn content() -> Value {
     })
 }
 
-/// `{"@id": url}`: where a created resource lives.
-pub fn at_id() -> Value {
-    json!({"type": "object", "required": ["@id"], "properties": {"@id": {"type": "string", "format": "uri"}}})
-}
-
-/// The working copy / baseline pair of `@workingcopy` and content serializations.
-pub fn working_copy() -> Value {
-    json!({
-        "type": "object",
-        "required": ["working_copy", "working_copy_of"],
-        "properties": {
-            "working_copy": {
-                "type": ["object", "null"],
-                "properties": {
-                    "@id": {"type": "string", "format": "uri"},
-                    "title": {"type": "string"},
-                    "created": {"type": "string", "format": "date-time"},
-                    "creator_name": {"type": "string"},
-                    "creator_url": {"type": "string", "format": "uri"},
-                },
-            },
-            "working_copy_of": {
-                "type": ["object", "null"],
-                "properties": {"@id": {"type": "string", "format": "uri"}, "title": {"type": "string"}},
-            },
-        },
-    })
-}
-
 /// An item summary.
 pub fn summary() -> Value {
     json!({
@@ -180,16 +151,6 @@ pub fn transition_request() -> Value {
 /// A body with an optional comment.
 pub fn comment_request() -> Value {
     json!({"type": "object", "properties": {"comment": {"type": ["string", "null"]}}})
-}
-
-/// `POST @login`.
-pub fn login_request() -> Value {
-    json!({"type": "object", "required": ["login", "password"], "properties": {"login": {"type": "string"}, "password": {"type": "string"}}})
-}
-
-/// `{token}`.
-pub fn token() -> Value {
-    json!({"type": "object", "properties": {"token": {"type": "string"}}})
 }
 
 /// A batched result list.

@@ -1,10 +1,10 @@
 //! `POST <obj>/@untrash`.
 
-use crate::http::{ApiError, ApiResult, Ctx, ErrorCode};
+use crate::endpoint;
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, NoContent};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use poem::Response;
-use poem::http::{Method, StatusCode};
+use crate::service::{ContentKind, Route, Service};
+use poem::http::Method;
 
 /// Restores a trashed object with what trashing it hid.
 pub static UNTRASH: Service = Service {
@@ -13,13 +13,10 @@ pub static UNTRASH: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::DELETE_OBJECTS,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "Restore this object from the trash",
-        crate::untyped!(|ctx| Box::pin(untrash(ctx))),
-    )],
+    routes: &[Route::new("", "Restore this object from the trash", endpoint!(untrash))],
 };
 
-async fn untrash(ctx: Ctx) -> ApiResult<Response> {
+async fn untrash(ctx: Ctx) -> ApiResult<NoContent> {
     let object = &ctx.context;
     match object.trash_root.as_deref() {
         None => return Err(ApiError::new(ErrorCode::BadRequest, "This object is not in the trash.")),
@@ -40,5 +37,5 @@ async fn untrash(ctx: Ctx) -> ApiResult<Response> {
     let mut tx = ctx.app.store.begin().await?;
     tx.untrash(&object.uid).await?;
     tx.commit().await?;
-    Ok(Response::builder().status(StatusCode::NO_CONTENT).finish())
+    Ok(NoContent::NoContent)
 }

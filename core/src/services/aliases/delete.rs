@@ -3,12 +3,13 @@
 //! nothing is removed.
 
 use super::paths::{MAX_ALIASES, alias_path};
-use crate::http::{ApiError, ApiResult, Ctx, FieldError};
+use crate::endpoint;
+use crate::http::{ApiError, ApiResult, Ctx, FieldError, NoContent, body_schema};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use poem::Response;
-use poem::http::{Method, StatusCode};
-use serde_json::{Value, json};
+use crate::service::{ContentKind, Route, Service};
+use poem::http::Method;
+use poem_openapi::Object;
+use serde_json::Value;
 
 /// The service.
 pub static ALIASES_DELETE: Service = Service {
@@ -17,13 +18,27 @@ pub static ALIASES_DELETE: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::MODIFY_PORTAL_CONTENT,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "Remove aliases: {\"items\": [{\"path\": \"/old\"}]}; on an object only its own (204)",
-        crate::untyped!(|ctx| Box::pin(delete(ctx))),
-    )],
+    routes: &[Route {
+        request: Some(body_schema::<RemovedAliases>),
+        ..Route::new("", "Remove aliases; on an object only its own, on the site root any", endpoint!(delete))
+    }],
 };
 
-async fn delete(ctx: Ctx) -> ApiResult<Response> {
+/// The aliases to remove; all or none are.
+#[derive(Object)]
+pub struct RemovedAliases {
+    /// At most 1,000 (a bare path string is taken too).
+    pub items: Vec<RemovedAlias>,
+}
+
+/// An alias to remove.
+#[derive(Object)]
+pub struct RemovedAlias {
+    /// The alias, a path inside the site starting with `/`.
+    pub path: String,
+}
+
+async fn delete(ctx: Ctx) -> ApiResult<NoContent> {
     let body = ctx.json_body()?;
     let items = body.get("items").and_then(Value::as_array).ok_or_else(|| {
         ApiError::invalid_parameter("items", "Send the aliases to remove as 'items': a list of {\"path\": …}.")
@@ -53,5 +68,5 @@ async fn delete(ctx: Ctx) -> ApiResult<Response> {
         return Err(ApiError::validation(vec![FieldError::new("items", message)]));
     }
     tx.commit().await?;
-    Ok(Response::builder().status(StatusCode::NO_CONTENT).finish())
+    Ok(NoContent::NoContent)
 }

@@ -3,14 +3,16 @@
 //! and whether an editor added it, batched. Editors manage URLs, so the list needs `Modify
 //! portal content` on the object; others get an empty list in `@components`.
 
-use crate::http::{ApiResult, Batch, Ctx, batching_links, json};
+use crate::endpoint;
+use crate::http::{ApiResult, Batch, Ctx, Json, batching_links};
 use crate::security::{Csrf, Permission};
 use crate::serialize::{Component, SerializeCtx, Subject};
-use crate::service::{ContentKind, Service};
+use crate::service::{ContentKind, ParamKind, QueryParam, Route, Service};
 use crate::store::Alias;
-use poem::Response;
 use poem::http::Method;
-use serde_json::{Value, json};
+use poem_openapi::Object;
+use poem_openapi::types::ToJSON;
+use serde_json::Value;
 
 /// The service.
 pub static ALIASES: Service = Service {
@@ -19,32 +21,71 @@ pub static ALIASES: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::MODIFY_PORTAL_CONTENT,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "The old paths that redirect to this object (on the site root: every alias of the site)",
-        crate::untyped!(|ctx| Box::pin(get(ctx))),
-    )],
+    routes: &[Route {
+        query: &[
+            QueryParam::new("b_start", ParamKind::Integer, "The index of the page's first alias"),
+            QueryParam::new("b_size", ParamKind::Integer, "Aliases per page (25 unless given)"),
+        ],
+        ..Route::new(
+            "",
+            "The old paths that redirect to this object (on the site root: every alias of the site)",
+            endpoint!(get),
+        )
+    }],
 };
 
 /// `@components.aliases`; expanded, the same body as the endpoint.
 pub static ALIASES_COMPONENT: Component =
     Component { name: "aliases", kind: ContentKind::Any, expand: |ctx, subject| Box::pin(expanded(ctx, subject)) };
 
-async fn get(ctx: Ctx) -> ApiResult<Response> {
+/// A page of aliases.
+#[derive(Object)]
+pub struct AliasList {
+    /// The list's URL.
+    #[oai(rename = "@id")]
+    pub url: String,
+    /// The aliases on this page.
+    pub items: Vec<AliasEntry>,
+    /// How many there are, on all pages.
+    pub items_total: i64,
+    /// Links to the first, last, previous and next pages; only when there is more than one.
+    #[oai(skip_serializing_if_is_none)]
+    pub batching: Option<Value>,
+}
+
+/// An alias; on the site root with where it leads, when and how it was made.
+#[derive(Object)]
+#[oai(skip_serializing_if_is_none)]
+pub struct AliasEntry {
+    /// The old path, inside the site.
+    pub path: String,
+    /// Site root only: the path it leads to, inside the site.
+    #[oai(rename = "redirect-to")]
+    pub redirect_to: Option<String>,
+    /// Site root only: when it was made (ISO 8601).
+    pub datetime: Option<String>,
+    /// Site root only: whether an editor added it (rather than a move or rename).
+    pub manual: Option<bool>,
+}
+
+async fn get(ctx: Ctx) -> ApiResult<Json<AliasList>> {
     let options = ctx.serialize_options()?;
     let visibility = ctx.visibility();
     let sctx = ctx.serialize_ctx(&options, &visibility);
-    Ok(json(&aliases(&sctx, ctx.subject()).await?))
+    Ok(Json(aliases(&sctx, ctx.subject()).await?))
 }
 
 async fn expanded(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ApiResult<Value> {
-    if !ctx.access.allows(ctx.app, Permission::MODIFY_PORTAL_CONTENT) {
+    let list = if ctx.access.allows(ctx.app, Permission::MODIFY_PORTAL_CONTENT) {
+        aliases(ctx, subject).await?
+    } else {
         let url = format!("{}/@aliases", subject.object.url(ctx.base_url));
-        return Ok(json!({"@id": url, "items": [], "items_total": 0}));
-    }
-    aliases(ctx, subject).await
+        AliasList { url, items: Vec::new(), items_total: 0, batching: None }
+    };
+    Ok(list.to_json().unwrap_or_default())
 }
 
-async fn aliases(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ApiResult<Value> {
+async fn aliases(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ApiResult<AliasList> {
     let object = subject.object;
     let site_root = object.is_site_root();
     let batch = Batch::from_query(ctx.query)?;
@@ -52,21 +93,16 @@ async fn aliases(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ApiResult<Valu
     let target = (!site_root).then_some(object.uid.as_str());
     let (found, total) = ctx.app.store.aliases(&site_path, target, batch.start, batch.size).await?;
     let in_site = |path: &str| path.strip_prefix(&site_path).unwrap_or(path).to_owned();
-    let items: Vec<Value> = found
+    let items = found
         .iter()
-        .map(|Alias { old_path, target_path, created, manual }| {
-            if site_root {
-                json!({"path": in_site(old_path), "redirect-to": in_site(target_path),
-                       "datetime": created.to_rfc3339_opts(chrono::SecondsFormat::Secs, true), "manual": manual})
-            } else {
-                json!({"path": in_site(old_path)})
-            }
+        .map(|Alias { old_path, target_path, created, manual }| AliasEntry {
+            path: in_site(old_path),
+            redirect_to: site_root.then(|| in_site(target_path)),
+            datetime: site_root.then(|| created.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
+            manual: site_root.then_some(*manual),
         })
         .collect();
     let url = format!("{}/@aliases", object.url(ctx.base_url));
-    let mut body = json!({"@id": url, "items": items, "items_total": total});
-    if let Some(links) = batching_links(&url, ctx.query, batch, total) {
-        body["batching"] = links;
-    }
-    Ok(body)
+    let batching = batching_links(&url, ctx.query, batch, total);
+    Ok(AliasList { url, items, items_total: total, batching })
 }

@@ -8,13 +8,14 @@ use super::paths::{MAX_ALIASES, alias_path, check_free};
 use crate::content::ContentObject;
 use crate::content::links::SitePrefixes;
 use crate::content::values::parse_datetime;
-use crate::http::{ApiError, ApiResult, Ctx, FieldError};
+use crate::endpoint;
+use crate::http::{ApiError, ApiResult, Ctx, FieldError, NoContent, body_schema};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
+use crate::service::{ContentKind, Route, Service};
 use chrono::{DateTime, Utc};
-use poem::Response;
-use poem::http::{Method, StatusCode};
-use serde_json::{Value, json};
+use poem::http::Method;
+use poem_openapi::Object;
+use serde_json::Value;
 
 /// The service.
 pub static ALIASES_POST: Service = Service {
@@ -23,12 +24,35 @@ pub static ALIASES_POST: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::MODIFY_PORTAL_CONTENT,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "Add aliases: {\"items\": [{\"path\": \"/old\"}]} on an object; on the site root with \
-              \"redirect-to\" per item, or a CSV file (old path,new path[,date]); all or nothing (204)",
-        crate::untyped!(|ctx| Box::pin(post(ctx))),
-    )],
+    routes: &[Route {
+        request: Some(body_schema::<NewAliases>),
+        ..Route::new(
+            "",
+            "Add aliases of this object; on the site root with redirect-to per item, or a CSV file (text/csv or \
+             the multipart field file: old path,new path[,date]); all or nothing",
+            endpoint!(post),
+        )
+    }],
 };
+
+/// The aliases to add; all or none are.
+#[derive(Object)]
+pub struct NewAliases {
+    /// At most 1,000; a path string (or a list of them) is taken too.
+    pub items: Vec<NewAlias>,
+}
+
+/// An alias to add.
+#[derive(Object)]
+pub struct NewAlias {
+    /// The alias, a path inside the site starting with `/` where no content lives.
+    pub path: String,
+    /// Site root only: the path of the object it leads to.
+    #[oai(rename = "redirect-to")]
+    pub redirect_to: Option<String>,
+    /// When it was made (ISO 8601); now unless given.
+    pub datetime: Option<String>,
+}
 
 /// One alias asked for.
 struct Wanted {
@@ -37,7 +61,7 @@ struct Wanted {
     datetime: Option<String>,
 }
 
-async fn post(ctx: Ctx) -> ApiResult<Response> {
+async fn post(ctx: Ctx) -> ApiResult<NoContent> {
     let site_root = ctx.context.is_site_root();
     let content_type = ctx.request.header("content-type").unwrap_or_default().to_owned();
     let wanted = match csv_text(&content_type, &ctx.body)? {
@@ -99,7 +123,7 @@ async fn post(ctx: Ctx) -> ApiResult<Response> {
         tx.add_alias(path, uid, *created).await?;
     }
     tx.commit().await?;
-    Ok(Response::builder().status(StatusCode::NO_CONTENT).finish())
+    Ok(NoContent::NoContent)
 }
 
 /// `items` as plone.restapi takes it: one path, a list of paths, or a list of objects.

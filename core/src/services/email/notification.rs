@@ -4,13 +4,14 @@
 //! to the visitor. Limited per client and minute; queued in the outbox (204).
 
 use super::{MAX_MESSAGE, MAX_SUBJECT, address, text};
-use crate::http::{ApiError, ApiResult, ClientLimiter, Ctx};
+use crate::endpoint;
+use crate::http::{ApiError, ApiResult, ClientLimiter, Ctx, NoContent, body_schema};
 use crate::mail::{Mail, SENDER};
 use crate::records::{RecordDef, RecordKind};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use poem::Response;
-use poem::http::{Method, StatusCode};
+use crate::service::{ContentKind, Route, Service};
+use poem::http::Method;
+use poem_openapi::Object;
 use serde_json::json;
 use std::sync::Arc;
 
@@ -30,17 +31,30 @@ pub static EMAIL_NOTIFICATION: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Exempt,
-    routes: &[crate::service::Route::any(
-        "The contact form: {name, from, subject?, message} to the site's address; limited per client (204)",
-        crate::untyped!(|ctx| Box::pin(notify(ctx))),
-    )],
+    routes: &[Route {
+        request: Some(body_schema::<ContactMessage>),
+        ..Route::new("", "The contact form: a message to the site's address; limited per client", endpoint!(notify))
+    }],
 };
+
+/// A visitor's message from the contact form.
+#[derive(Object)]
+pub struct ContactMessage {
+    /// The visitor's name.
+    pub name: Option<String>,
+    /// The visitor's address; replies go there.
+    pub from: String,
+    /// One line, at most 300 characters; `Message from <page title>` unless given.
+    pub subject: Option<String>,
+    /// The text, at most 100,000 bytes.
+    pub message: String,
+}
 
 /// The contact form's own counts, kept in the application's extensions.
 #[derive(Default)]
 struct ContactLimiter(ClientLimiter);
 
-async fn notify(ctx: Ctx) -> ApiResult<Response> {
+async fn notify(ctx: Ctx) -> ApiResult<NoContent> {
     if let Some(client) = ctx.request.peer {
         let limiter = ctx.app.extensions.get_or_insert_with(|| Arc::new(ContactLimiter::default()));
         let limit = ctx.app.record_value(&CONTACT_PER_MINUTE).await?.as_u64().unwrap_or(0);
@@ -68,5 +82,5 @@ async fn notify(ctx: Ctx) -> ApiResult<Response> {
     let mut tx = ctx.app.store.begin().await?;
     tx.queue_mail("email-notification", &mail).await?;
     tx.commit().await?;
-    Ok(Response::builder().status(StatusCode::NO_CONTENT).finish())
+    Ok(NoContent::NoContent)
 }

@@ -2,13 +2,13 @@
 //! to anyone, queued in the outbox (204). Replies go to `from` when given.
 
 use super::{MAX_MESSAGE, MAX_SUBJECT, address, text};
-use crate::http::{ApiError, ApiResult, Ctx};
+use crate::endpoint;
+use crate::http::{ApiError, ApiResult, Ctx, NoContent, body_schema};
 use crate::mail::Mail;
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use poem::Response;
-use poem::http::{Method, StatusCode};
-use serde_json::json;
+use crate::service::{ContentKind, Route, Service};
+use poem::http::Method;
+use poem_openapi::Object;
 
 /// The service.
 pub static EMAIL_SEND: Service = Service {
@@ -17,13 +17,28 @@ pub static EMAIL_SEND: Service = Service {
     kind: ContentKind::Type("Plone Site"),
     permission: Permission::MANAGE_PORTAL,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "Send a mail: {to, from?, name?, subject, message}; queued in the outbox (204)",
-        crate::untyped!(|ctx| Box::pin(send(ctx))),
-    )],
+    routes: &[Route {
+        request: Some(body_schema::<OutgoingMail>),
+        ..Route::new("", "Send a mail to anyone; it is queued in the outbox", endpoint!(send))
+    }],
 };
 
-async fn send(ctx: Ctx) -> ApiResult<Response> {
+/// A mail a Manager sends.
+#[derive(Object)]
+pub struct OutgoingMail {
+    /// The recipient's address.
+    pub to: String,
+    /// Where replies go.
+    pub from: Option<String>,
+    /// The sender's name, signed under the message.
+    pub name: Option<String>,
+    /// One line, at most 300 characters.
+    pub subject: String,
+    /// The text, at most 100,000 bytes.
+    pub message: String,
+}
+
+async fn send(ctx: Ctx) -> ApiResult<NoContent> {
     let body = ctx.json_body()?;
     let mut errors = Vec::new();
     let to = address(&body, "to", true, &mut errors);
@@ -39,5 +54,5 @@ async fn send(ctx: Ctx) -> ApiResult<Response> {
     let mut tx = ctx.app.store.begin().await?;
     tx.queue_mail("email-send", &mail).await?;
     tx.commit().await?;
-    Ok(Response::builder().status(StatusCode::NO_CONTENT).finish())
+    Ok(NoContent::NoContent)
 }

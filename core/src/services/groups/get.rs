@@ -2,16 +2,20 @@
 //! plone.restapi gives it (at most the largest batch); with `b_start` or `b_size` it is batched
 //! like `@users`.
 
-use super::load_group;
+use super::{GroupItem, group_item, load_group};
 use crate::app::SITE_TYPE;
-use crate::http::{ApiResult, Ctx, MAX_BATCH_SIZE, json};
+use crate::endpoint;
+use crate::http::schema::{array_of, of};
+use crate::http::{ApiResult, Ctx, Dyn, Json, MAX_BATCH_SIZE, Shape};
 use crate::security::{AUTHENTICATED_GROUP, Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use crate::services::principal_forms::{group_json, principal_listing, principal_segment, search_text};
+use crate::service::{ContentKind, Route, Service};
+use crate::services::principal_forms::search_text;
+use crate::services::principal_items::{LISTING_QUERY, PrincipalList, principal_list};
 use crate::store::PrincipalQuery;
-use poem::Response;
 use poem::http::Method;
-use serde_json::{Value, json};
+use poem_openapi::Object;
+use poem_openapi::registry::{MetaSchema, Registry};
+use poem_openapi::types::ToJSON;
 
 /// Lists groups, or reads one with its members.
 pub static GROUPS_GET: Service = Service {
@@ -20,28 +24,72 @@ pub static GROUPS_GET: Service = Service {
     kind: ContentKind::Type(SITE_TYPE),
     permission: Permission::MANAGE_USERS,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "List groups (?query=; a plain array, batched with b_start/b_size) or read one with its members \
-              (@groups/<id>)",
-        crate::untyped!(|ctx| Box::pin(get(ctx))),
-    )],
+    routes: &[
+        Route {
+            query: LISTING_QUERY,
+            ..Route::new("", "List groups (?query=): a plain array, batched with b_start/b_size", endpoint!(list))
+        },
+        Route::new("{id}", "Read a group with its members", endpoint!(one)),
+    ],
 };
 
-async fn get(ctx: Ctx) -> ApiResult<Response> {
-    let site = ctx.site_url();
-    if let Some(id) = principal_segment(&ctx)? {
-        let group = load_group(&ctx, &id).await?;
-        let members = if id == AUTHENTICATED_GROUP { Vec::new() } else { ctx.app.store.group_members(&id).await? };
-        let mut body = group_json(&site, &group);
-        body["users"] = json!({"@id": format!("{site}/@groups/{id}"), "items_total": members.len(), "items": members});
-        return Ok(json(&body));
+/// The group listing: a plain array of groups, or with `b_start`/`b_size` a batched page.
+pub struct GroupListing;
+
+impl Shape for GroupListing {
+    const NAME: &'static str = "GroupListing";
+
+    fn schema(registry: &mut Registry) -> MetaSchema {
+        MetaSchema {
+            description: Some("A plain array of groups, or with b_start or b_size a batched page of them"),
+            one_of: vec![array_of(of::<GroupItem>(registry)), of::<PrincipalList<GroupItem>>(registry)],
+            ..MetaSchema::ANY
+        }
     }
+}
+
+/// A group with its members.
+#[derive(Object)]
+pub struct GroupDetail {
+    /// The group.
+    #[oai(flatten)]
+    pub group: GroupItem,
+    /// Its members.
+    pub users: GroupMembers,
+}
+
+/// The members of a group.
+#[derive(Object)]
+pub struct GroupMembers {
+    /// The group's URL.
+    #[oai(rename = "@id")]
+    pub url: String,
+    /// How many there are.
+    pub items_total: usize,
+    /// Their ids; none for the virtual AuthenticatedUsers.
+    pub items: Vec<String>,
+}
+
+async fn list(ctx: Ctx) -> ApiResult<Dyn<GroupListing>> {
     let batched = ctx.request.query.iter().any(|(key, _)| key == "b_start" || key == "b_size");
-    if !batched {
-        // plone.restapi lists groups as a plain array, which Volto's group forms filter.
-        let query = PrincipalQuery { kind: Some("group"), search: search_text(&ctx) };
-        let groups = ctx.app.store.principals(&query, 0, MAX_BATCH_SIZE).await?;
-        return Ok(json(&Value::Array(groups.iter().map(|g| group_json(&site, g)).collect())));
+    if batched {
+        return Ok(Dyn::new(principal_list(&ctx, "group", "@groups", group_item).await?.to_json().unwrap_or_default()));
     }
-    Ok(json(&principal_listing(&ctx, "group", "@groups", group_json).await?))
+    // plone.restapi lists groups as a plain array, which Volto's group forms filter.
+    let site = ctx.site_url();
+    let query = PrincipalQuery { kind: Some("group"), search: search_text(&ctx) };
+    let groups = ctx.app.store.principals(&query, 0, MAX_BATCH_SIZE).await?;
+    let items: Vec<GroupItem> = groups.iter().map(|g| group_item(&site, g)).collect();
+    Ok(Dyn::new(items.to_json().unwrap_or_default()))
+}
+
+async fn one(ctx: Ctx) -> ApiResult<Json<GroupDetail>> {
+    let id = ctx.param("id");
+    let site = ctx.site_url();
+    let group = load_group(&ctx, id).await?;
+    let members = if id == AUTHENTICATED_GROUP { Vec::new() } else { ctx.app.store.group_members(id).await? };
+    Ok(Json(GroupDetail {
+        group: group_item(&site, &group),
+        users: GroupMembers { url: format!("{site}/@groups/{id}"), items_total: members.len(), items: members },
+    }))
 }

@@ -10,7 +10,41 @@ use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError};
 use crate::security::AUTHENTICATED_GROUP;
 use crate::services::principal_forms::authenticated_group;
 use crate::store::StoredPrincipal;
+use poem_openapi::Object;
 use serde_json::Value;
+
+/// A group as `@groups` lists it.
+#[derive(Object, Clone)]
+pub struct GroupItem {
+    /// The group's URL.
+    #[oai(rename = "@id")]
+    pub url: String,
+    /// The group id.
+    pub id: String,
+    /// The group id again, as plone.restapi has it.
+    pub groupname: String,
+    /// The group's title.
+    pub title: String,
+    /// Free text about the group.
+    pub description: String,
+    /// The group's e-mail address, `""` when none is set.
+    pub email: String,
+    /// Global roles its members hold through it.
+    pub roles: Vec<String>,
+}
+
+/// `group` as `@groups` lists it, on the site at `site_url`.
+pub fn group_item(site_url: &str, group: &StoredPrincipal) -> GroupItem {
+    GroupItem {
+        url: format!("{site_url}/@groups/{}", group.id),
+        id: group.id.clone(),
+        groupname: group.id.clone(),
+        title: group.fullname.clone(),
+        description: group.description.clone(),
+        email: group.email.clone(),
+        roles: group.roles.clone(),
+    }
+}
 
 async fn load_group(ctx: &Ctx, id: &str) -> ApiResult<StoredPrincipal> {
     if id == AUTHENTICATED_GROUP {

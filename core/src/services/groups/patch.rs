@@ -2,12 +2,14 @@
 
 use super::{load_group, membership_changes, stored_only};
 use crate::app::SITE_TYPE;
-use crate::http::{ApiError, ApiResult, Ctx, ErrorCode};
+use crate::endpoint;
+use crate::http::{ApiResult, Ctx, NoContent, body_schema};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use crate::services::principal_forms::{apply_text, finish, parse_roles, principal_segment};
-use poem::Response;
-use poem::http::{Method, StatusCode};
+use crate::service::{ContentKind, Route, Service};
+use crate::services::principal_forms::{apply_text, finish, parse_roles};
+use crate::services::principal_items::ListOrSwitches;
+use poem::http::Method;
+use poem_openapi::Object;
 
 /// Details, roles, and `users: {"<id>": true|false}`.
 pub static GROUPS_PATCH: Service = Service {
@@ -16,18 +18,33 @@ pub static GROUPS_PATCH: Service = Service {
     kind: ContentKind::Type(SITE_TYPE),
     permission: Permission::MANAGE_USERS,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "Update a group and its members",
-        crate::untyped!(|ctx| Box::pin(patch(ctx))),
-    )],
+    routes: &[Route {
+        request: Some(body_schema::<GroupChanges>),
+        ..Route::new("{id}", "Update a group and its members", endpoint!(patch))
+    }],
 };
 
-async fn patch(ctx: Ctx) -> ApiResult<Response> {
-    let id = principal_segment(&ctx)?
-        .ok_or_else(|| ApiError::new(ErrorCode::MethodNotAllowed, "PATCH needs @groups/<id>."))?;
-    stored_only(&id)?;
+/// What `PATCH @groups/<id>` changes; what is left out stays.
+#[derive(Object)]
+pub struct GroupChanges {
+    /// The title; null clears it.
+    pub title: Option<String>,
+    /// Free text about the group.
+    pub description: Option<String>,
+    /// The group's e-mail address.
+    pub email: Option<String>,
+    /// Global roles its members hold through it: a list replaces them,
+    /// `{"<role>": true|false}` gives or takes single ones.
+    pub roles: Option<ListOrSwitches>,
+    /// Members: user or group ids to add, or `{"<id>": true|false}` to add and remove.
+    pub users: Option<ListOrSwitches>,
+}
+
+async fn patch(ctx: Ctx) -> ApiResult<NoContent> {
+    let id = ctx.param("id");
+    stored_only(id)?;
     let body = ctx.json_body()?;
-    let mut group = load_group(&ctx, &id).await?;
+    let mut group = load_group(&ctx, id).await?;
     let mut errors = Vec::new();
     apply_text(&body, &mut group, &mut errors);
     if let Some(roles) = body.get("roles") {
@@ -38,9 +55,9 @@ async fn patch(ctx: Ctx) -> ApiResult<Response> {
     let mut tx = ctx.app.store.begin().await?;
     tx.update_principal(&group).await?;
     for (member, is_member) in &members {
-        tx.set_membership(&id, member, *is_member).await?;
+        tx.set_membership(id, member, *is_member).await?;
     }
     tx.commit().await?;
     ctx.app.security.forget_credentials();
-    Ok(Response::builder().status(StatusCode::NO_CONTENT).finish())
+    Ok(NoContent::NoContent)
 }

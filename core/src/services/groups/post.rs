@@ -1,14 +1,16 @@
 //! `POST @groups`: create a group.
 
-use super::membership_changes;
+use super::{GroupItem, group_item, membership_changes};
 use crate::app::SITE_TYPE;
-use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, json_with_status};
+use crate::endpoint;
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json, body_schema};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use crate::services::principal_forms::{apply_text, check_id, finish, group_json, parse_roles};
+use crate::service::{ContentKind, Route, Service};
+use crate::services::principal_forms::{apply_text, check_id, finish, parse_roles};
+use crate::services::principal_items::ListOrSwitches;
 use crate::store::StoredPrincipal;
-use poem::Response;
-use poem::http::{Method, StatusCode};
+use poem::http::Method;
+use poem_openapi::{ApiResponse, Object};
 use serde_json::Value;
 
 /// `POST @groups {groupname, title, description, email, roles, users}`.
@@ -18,13 +20,40 @@ pub static GROUPS_POST: Service = Service {
     kind: ContentKind::Type(SITE_TYPE),
     permission: Permission::MANAGE_USERS,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any("Create a group", crate::untyped!(|ctx| Box::pin(post(ctx))))],
+    routes: &[Route {
+        request: Some(body_schema::<NewGroup>),
+        ..Route::new("", "Create a group, with members", endpoint!(create))
+    }],
 };
 
-async fn post(ctx: Ctx) -> ApiResult<Response> {
-    if !ctx.subpath.is_empty() {
-        return Err(ApiError::not_found(&ctx.request.service_url));
-    }
+/// A new group; `groupname` (or `id`) is required.
+#[derive(Object)]
+pub struct NewGroup {
+    /// The group id.
+    pub groupname: Option<String>,
+    /// Taken for `groupname` when that is missing.
+    pub id: Option<String>,
+    /// The title; the id when left out.
+    pub title: Option<String>,
+    /// Free text about the group.
+    pub description: Option<String>,
+    /// The group's e-mail address.
+    pub email: Option<String>,
+    /// Global roles its members hold through it: a list, or `{"<role>": true}`.
+    pub roles: Option<ListOrSwitches>,
+    /// Its first members: user or group ids, or `{"<id>": true}`.
+    pub users: Option<ListOrSwitches>,
+}
+
+/// 201 with the new group.
+#[derive(ApiResponse)]
+pub enum GroupCreated {
+    /// Created; `Location` is the group's URL.
+    #[oai(status = 201)]
+    Created(Json<GroupItem>, #[oai(header = "Location")] String),
+}
+
+async fn create(ctx: Ctx) -> ApiResult<GroupCreated> {
     let body = ctx.json_body()?;
     let mut errors = Vec::new();
     let id = body.get("groupname").or_else(|| body.get("id")).and_then(Value::as_str).unwrap_or_default().to_owned();
@@ -48,9 +77,5 @@ async fn post(ctx: Ctx) -> ApiResult<Response> {
     tx.commit().await?;
     ctx.app.security.forget_credentials();
     let site = ctx.site_url();
-    let mut response = json_with_status(StatusCode::CREATED, &group_json(&site, &group));
-    if let Ok(location) = format!("{site}/@groups/{id}").parse() {
-        response.headers_mut().insert("location", location);
-    }
-    Ok(response)
+    Ok(GroupCreated::Created(Json(group_item(&site, &group)), format!("{site}/@groups/{id}")))
 }

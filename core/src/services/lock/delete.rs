@@ -1,12 +1,13 @@
 //! `DELETE <obj>/@lock` `{force?}`: releases the lock. The holder may always; others only a
 //! stealable lock, or any with `{"force": true}` when they manage the site.
 
-use super::{current_lock, unlocked};
-use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, json};
+use super::{LockInfo, current_lock, unlocked};
+use crate::endpoint;
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json, body_schema};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use poem::Response;
+use crate::service::{ContentKind, Route, Service};
 use poem::http::Method;
+use poem_openapi::Object;
 use serde_json::Value;
 
 /// The service.
@@ -16,13 +17,20 @@ pub static LOCK_DELETE: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::MODIFY_PORTAL_CONTENT,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "Release the object's editing lock",
-        crate::untyped!(|ctx| Box::pin(delete(ctx))),
-    )],
+    routes: &[Route {
+        request: Some(body_schema::<Unlock>),
+        ..Route::new("", "Release the object's editing lock; the body is optional", endpoint!(delete))
+    }],
 };
 
-async fn delete(ctx: Ctx) -> ApiResult<Response> {
+/// How to release a lock; the body may be left out.
+#[derive(Object)]
+pub struct Unlock {
+    /// Release someone else's lock that may not be taken over (Manage portal).
+    pub force: Option<bool>,
+}
+
+async fn delete(ctx: Ctx) -> ApiResult<Json<LockInfo>> {
     let body = if ctx.body.is_empty() { Default::default() } else { ctx.json_body()? };
     if let Some(lock) = current_lock(&ctx.app, &ctx.context.uid).await? {
         let holder = ctx.principal.user_id() == Some(lock.creator.as_str());
@@ -35,5 +43,5 @@ async fn delete(ctx: Ctx) -> ApiResult<Response> {
         }
     }
     ctx.app.store.remove_lock(&ctx.context.uid).await?;
-    Ok(json(&unlocked()))
+    Ok(Json(unlocked()))
 }

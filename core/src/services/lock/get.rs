@@ -1,10 +1,10 @@
 //! `GET <obj>/@lock`: the object's lock, or that it has none.
 
-use super::{current_lock, lock_info, unlocked};
-use crate::http::{ApiResult, Ctx, json};
+use super::{LockInfo, current_lock, lock_info, unlocked};
+use crate::endpoint;
+use crate::http::{ApiResult, Ctx, Json};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use poem::Response;
+use crate::service::{ContentKind, Route, Service};
 use poem::http::Method;
 
 /// The service.
@@ -14,13 +14,14 @@ pub static LOCK_GET: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
+    routes: &[Route::new(
+        "",
         "The object's editing lock: holder, since when, timeout, whether others may release it",
-        crate::untyped!(|ctx| Box::pin(get(ctx))),
+        endpoint!(get),
     )],
 };
 
-async fn get(ctx: Ctx) -> ApiResult<Response> {
+async fn get(ctx: Ctx) -> ApiResult<Json<LockInfo>> {
     let lock = current_lock(&ctx.app, &ctx.context.uid).await?;
-    Ok(json(&lock.map_or_else(unlocked, |lock| lock_info(&ctx, &lock))))
+    Ok(Json(lock.map_or_else(unlocked, |lock| lock_info(&ctx, &lock))))
 }

@@ -1,10 +1,10 @@
 //! `PATCH <obj>/@lock`: keeps the caller's lock alive for another timeout.
 
-use super::{current_lock, lock_info};
-use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, json};
+use super::{LockInfo, current_lock, lock_info};
+use crate::endpoint;
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use poem::Response;
+use crate::service::{ContentKind, Route, Service};
 use poem::http::Method;
 
 /// The service.
@@ -14,13 +14,10 @@ pub static LOCK_PATCH: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::MODIFY_PORTAL_CONTENT,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "Refresh the caller's editing lock",
-        crate::untyped!(|ctx| Box::pin(patch(ctx))),
-    )],
+    routes: &[Route::new("", "Refresh the caller's editing lock", endpoint!(patch))],
 };
 
-async fn patch(ctx: Ctx) -> ApiResult<Response> {
+async fn patch(ctx: Ctx) -> ApiResult<Json<LockInfo>> {
     let Some(mut lock) = current_lock(&ctx.app, &ctx.context.uid).await? else {
         return Err(ApiError::new(ErrorCode::BadRequest, "The object is not locked."));
     };
@@ -29,5 +26,5 @@ async fn patch(ctx: Ctx) -> ApiResult<Response> {
     }
     lock.created = chrono::Utc::now().timestamp();
     ctx.app.store.put_lock(&lock).await?;
-    Ok(json(&lock_info(&ctx, &lock)))
+    Ok(Json(lock_info(&ctx, &lock)))
 }

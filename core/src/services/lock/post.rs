@@ -1,13 +1,14 @@
 //! `POST <obj>/@lock` `{stealable?, timeout?}`: takes the lock for the caller (or renews the
 //! caller's own); someone else's lock that still holds answers 409.
 
-use super::{DEFAULT_TIMEOUT, MAX_TIMEOUT, current_lock, lock_info};
-use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, json};
+use super::{DEFAULT_TIMEOUT, LockInfo, MAX_TIMEOUT, current_lock, lock_info};
+use crate::endpoint;
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json, body_schema};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
+use crate::service::{ContentKind, Route, Service};
 use crate::store::ContentLock;
-use poem::Response;
 use poem::http::Method;
+use poem_openapi::Object;
 use serde_json::Value;
 
 /// The service.
@@ -17,13 +18,22 @@ pub static LOCK_POST: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::MODIFY_PORTAL_CONTENT,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "Lock the object for editing by the caller",
-        crate::untyped!(|ctx| Box::pin(post(ctx))),
-    )],
+    routes: &[Route {
+        request: Some(body_schema::<NewLock>),
+        ..Route::new("", "Lock the object for editing by the caller; the body is optional", endpoint!(post))
+    }],
 };
 
-async fn post(ctx: Ctx) -> ApiResult<Response> {
+/// The lock to take; the body may be left out.
+#[derive(Object)]
+pub struct NewLock {
+    /// Whether others may release it; true unless given.
+    pub stealable: Option<bool>,
+    /// For how many seconds it holds, 1 to 86,400; 600 unless given.
+    pub timeout: Option<i64>,
+}
+
+async fn post(ctx: Ctx) -> ApiResult<Json<LockInfo>> {
     let body = if ctx.body.is_empty() { Default::default() } else { ctx.json_body()? };
     let user = ctx.principal.user_id().ok_or_else(|| ApiError::new(ErrorCode::Unauthorized, "Log in to lock."))?;
     let stealable = match body.get("stealable") {
@@ -57,5 +67,5 @@ async fn post(ctx: Ctx) -> ApiResult<Response> {
         stealable,
     };
     ctx.app.store.put_lock(&lock).await?;
-    Ok(json(&lock_info(&ctx, &lock)))
+    Ok(Json(lock_info(&ctx, &lock)))
 }

@@ -1,10 +1,12 @@
 //! `GET @login`.
 
-use crate::http::json;
+use crate::endpoint;
+use crate::http::{ApiResult, Ctx, Json};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
+use crate::service::{ContentKind, Route, Service};
 use poem::http::Method;
-use serde_json::json;
+use poem_openapi::Object;
+use serde_json::Value;
 
 /// External login options; none are configured, so clients offer only the password form.
 pub static LOGIN_OPTIONS: Service = Service {
@@ -13,8 +15,16 @@ pub static LOGIN_OPTIONS: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Exempt,
-    routes: &[crate::service::Route::any(
-        "External login options (none are configured)",
-        crate::untyped!(|_| Box::pin(async { Ok(json(&json!({"options": []}))) })),
-    )],
+    routes: &[Route::new("", "External login options (none are configured)", endpoint!(options))],
 };
+
+/// The ways to log in besides login and password.
+#[derive(Object)]
+pub struct LoginOptions {
+    /// External providers; always empty, as none are configured.
+    pub options: Vec<Value>,
+}
+
+async fn options(_: Ctx) -> ApiResult<Json<LoginOptions>> {
+    Ok(Json(LoginOptions { options: Vec::new() }))
+}

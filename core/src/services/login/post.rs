@@ -1,11 +1,13 @@
 //! `POST @login {login, password}` → `{token}`.
 
-use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, json};
+use super::AuthToken;
+use crate::endpoint;
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json, body_schema};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use poem::Response;
+use crate::service::{ContentKind, Route, Service};
 use poem::http::Method;
-use serde_json::{Value, json};
+use poem_openapi::Object;
+use serde_json::Value;
 
 /// Logs in; CSRF-exempt because the caller has no token before it is logged in.
 pub static LOGIN: Service = Service {
@@ -14,11 +16,20 @@ pub static LOGIN: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Exempt,
-    routes: &[crate::service::Route::any(
-        "Log in with login and password; returns a JWT",
-        crate::untyped!(|ctx| Box::pin(login(ctx))),
-    )],
+    routes: &[Route {
+        request: Some(body_schema::<Credentials>),
+        ..Route::new("", "Log in with login and password; returns a JWT", endpoint!(login))
+    }],
 };
+
+/// What a client logs in with.
+#[derive(Object)]
+pub struct Credentials {
+    /// The login name.
+    pub login: String,
+    /// The password.
+    pub password: String,
+}
 
 fn wrong_credentials() -> ApiError {
     ApiError::new(ErrorCode::Unauthorized, "Wrong login and/or password.")
@@ -26,12 +37,12 @@ fn wrong_credentials() -> ApiError {
         .with_header("WWW-Authenticate", "Basic realm=\"wcs\"")
 }
 
-async fn login(ctx: Ctx) -> ApiResult<Response> {
+async fn login(ctx: Ctx) -> ApiResult<Json<AuthToken>> {
     let body = ctx.json_body()?;
     let (Some(Value::String(login)), Some(Value::String(password))) = (body.get("login"), body.get("password")) else {
         return Err(ApiError::new(ErrorCode::MissingProperty, "Login and password must be provided in body.")
             .with_envelope("Missing credentials"));
     };
     let user = ctx.app.security.login(&ctx.app.store, login, password).await?.ok_or_else(wrong_credentials)?;
-    Ok(json(&json!({"token": ctx.app.security.issue_token(&user)?})))
+    Ok(Json(AuthToken { token: ctx.app.security.issue_token(&user)? }))
 }

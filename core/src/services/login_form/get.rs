@@ -2,11 +2,11 @@
 
 use super::render_form;
 use crate::app::SITE_TYPE;
-use crate::http::{ApiResult, Ctx};
+use crate::endpoint;
+use crate::http::{ApiResult, Ctx, Html};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use poem::Response;
-use poem::http::{Method, StatusCode};
+use crate::service::{ContentKind, ParamKind, QueryParam, Route, Service};
+use poem::http::Method;
 
 /// The form; `came_from` is where a successful login returns to.
 pub static LOGIN_FORM: Service = Service {
@@ -15,13 +15,13 @@ pub static LOGIN_FORM: Service = Service {
     kind: ContentKind::Type(SITE_TYPE),
     permission: Permission::VIEW,
     csrf: Csrf::Exempt,
-    routes: &[crate::service::Route::any(
-        "HTML login form for browser views",
-        crate::untyped!(|ctx| Box::pin(form(ctx))),
-    )],
+    routes: &[Route {
+        query: &[QueryParam::new("came_from", ParamKind::String, "The path on this server to return to after login")],
+        ..Route::new("", "HTML login form for browser views", endpoint!(form))
+    }],
 };
 
-async fn form(ctx: Ctx) -> ApiResult<Response> {
-    let came_from = ctx.request.query_value("came_from").unwrap_or_default().to_owned();
-    render_form(&ctx, StatusCode::OK, "", &came_from, "")
+async fn form(ctx: Ctx) -> ApiResult<Html<String>> {
+    let came_from = ctx.request.query_value("came_from").unwrap_or_default();
+    Ok(Html(render_form(&ctx, "", came_from, "")?))
 }

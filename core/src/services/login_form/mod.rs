@@ -6,8 +6,6 @@ pub mod post;
 
 use crate::http::{ApiError, ApiResult, Ctx};
 use crate::security::{AUTH_COOKIE, TOKEN_LIFETIME_SECS};
-use poem::Response;
-use poem::http::StatusCode;
 use serde_json::json;
 
 fn session_cookie(token: &str) -> String {
@@ -29,7 +27,8 @@ fn safe_return(came_from: &str, fallback: &str) -> String {
     }
 }
 
-fn render_form(ctx: &Ctx, status: StatusCode, login: &str, came_from: &str, error: &str) -> ApiResult<Response> {
+/// The form's HTML, filled in with `login`, `came_from` and an `error` to show.
+fn render_form(ctx: &Ctx, login: &str, came_from: &str, error: &str) -> ApiResult<String> {
     let context = json!({
         "lang": "en",
         "site_title": ctx.context.title,
@@ -38,8 +37,7 @@ fn render_form(ctx: &Ctx, status: StatusCode, login: &str, came_from: &str, erro
         "login": login,
         "error": error,
     });
-    let html = ctx.app.templates.render("login.html", &context).map_err(ApiError::internal)?;
-    Ok(Response::builder().status(status).content_type("text/html; charset=utf-8").body(html))
+    ctx.app.templates.render("login.html", &context).map_err(ApiError::internal)
 }
 
 #[cfg(test)]

@@ -2,11 +2,12 @@
 
 use super::{render_form, safe_return, session_cookie};
 use crate::app::SITE_TYPE;
-use crate::http::{ApiResult, Ctx, parse_query};
+use crate::endpoint;
+use crate::http::{ApiResult, Ctx, Html, parse_query};
 use crate::security::{Csrf, Permission, User};
-use crate::service::{ContentKind, Service};
-use poem::Response;
-use poem::http::{Method, StatusCode};
+use crate::service::{ContentKind, Route, Service};
+use poem::http::Method;
+use poem_openapi::ApiResponse;
 
 /// Checks the form and sets the `auth_token` cookie; a wrong password shows the form again.
 pub static LOGIN_FORM_POST: Service = Service {
@@ -15,26 +16,36 @@ pub static LOGIN_FORM_POST: Service = Service {
     kind: ContentKind::Type(SITE_TYPE),
     permission: Permission::VIEW,
     csrf: Csrf::Exempt,
-    routes: &[crate::service::Route::any(
+    routes: &[Route::new(
+        "",
         "Submit the HTML login form (form-encoded login, password, came_from)",
-        crate::untyped!(|ctx| Box::pin(form_post(ctx))),
+        endpoint!(form_post),
     )],
 };
 
-async fn form_post(ctx: Ctx) -> ApiResult<Response> {
+/// What submitting the form leads to.
+#[derive(ApiResponse)]
+pub enum LoginFormReply {
+    /// Logged in: `Set-Cookie` sets the session cookie and the browser goes on to `Location`
+    /// (`came_from` when it is a path on this server, else the site).
+    #[oai(status = 303)]
+    LoggedIn(#[oai(header = "Location")] String, #[oai(header = "Set-Cookie")] String),
+    /// Wrong login name or password: the form again, saying so.
+    #[oai(status = 401)]
+    Refused(Html<String>),
+}
+
+async fn form_post(ctx: Ctx) -> ApiResult<LoginFormReply> {
     let fields = parse_query(&String::from_utf8_lossy(&ctx.body));
     let field = |name: &str| fields.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str()).unwrap_or_default();
     let (login, password, came_from) = (field("login"), field("password"), field("came_from"));
     let user: Option<User> =
         if login.is_empty() { None } else { ctx.app.security.login(&ctx.app.store, login, password).await? };
     let Some(user) = user else {
-        return render_form(&ctx, StatusCode::UNAUTHORIZED, login, came_from, "Wrong login name or password.");
+        let form = render_form(&ctx, login, came_from, "Wrong login name or password.")?;
+        return Ok(LoginFormReply::Refused(Html(form)));
     };
     let token = ctx.app.security.issue_token(&user)?;
     let target = safe_return(came_from, &format!("/{}", ctx.context.id));
-    Ok(Response::builder()
-        .status(StatusCode::SEE_OTHER)
-        .header("Location", target)
-        .header("Set-Cookie", session_cookie(&token))
-        .finish())
+    Ok(LoginFormReply::LoggedIn(target, session_cookie(&token)))
 }

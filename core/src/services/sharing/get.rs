@@ -2,14 +2,16 @@
 
 use super::DELEGATABLE_ROLES;
 use crate::content::ContentObject;
-use crate::http::{ApiResult, Ctx, json};
+use crate::endpoint;
+use crate::http::schema::Nullable;
+use crate::http::{ApiResult, Ctx, Json};
 use crate::security::{AUTHENTICATED_GROUP, Csrf, Permission};
-use crate::service::{ContentKind, Service};
+use crate::service::{ContentKind, ParamKind, QueryParam, Route, Service};
 use crate::services::principal_forms::authenticated_group;
 use crate::store::{LocalRole, PrincipalQuery};
-use poem::Response;
 use poem::http::Method;
-use serde_json::{Map, Value, json};
+use poem_openapi::Object;
+use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Who holds which local role here, inherited or not.
@@ -19,11 +21,51 @@ pub static SHARING_GET: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::CHANGE_LOCAL_ROLES,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "Local roles on this object (?search= adds matching principals)",
-        crate::untyped!(|ctx| Box::pin(get(ctx))),
-    )],
+    routes: &[Route {
+        query: &[QueryParam::new("search", ParamKind::String, "Also list the users and groups these words find")],
+        ..Route::new("", "Local roles on this object, set here or inherited", endpoint!(get))
+    }],
 };
+
+/// The sharing page of an object.
+#[derive(Object)]
+pub struct SharingInfo {
+    /// The roles that may be delegated here.
+    pub available_roles: Vec<SharingRole>,
+    /// The principals holding roles here, first the virtual AuthenticatedUsers, then those a
+    /// search found.
+    pub entries: Vec<SharingEntry>,
+    /// Whether the object inherits its containers' local roles.
+    pub inherit: bool,
+}
+
+/// A role that may be delegated on the sharing page.
+#[derive(Object)]
+pub struct SharingRole {
+    /// The role's name.
+    pub id: String,
+    /// What it lets one do, e.g. `Can edit`.
+    pub title: String,
+}
+
+/// A principal's roles on the sharing page.
+#[derive(Object)]
+pub struct SharingEntry {
+    /// The user or group id.
+    pub id: String,
+    /// The full name (or title), the id when none is set.
+    pub title: String,
+    /// `user` or `group`.
+    #[oai(rename = "type")]
+    pub kind: String,
+    /// The login name; null for groups.
+    pub login: Nullable<String>,
+    /// Always false: accounts are not disabled.
+    pub disabled: bool,
+    /// Per delegatable role: `true` (given here), `"acquired"` (inherited from a container),
+    /// `"global"` (held site-wide) or `false`.
+    pub roles: BTreeMap<String, Value>,
+}
 
 /// Local roles set here and inherited from containers (inheritance stops at a block).
 fn split_roles(
@@ -49,7 +91,7 @@ fn split_roles(
     (own, inherited)
 }
 
-async fn get(ctx: Ctx) -> ApiResult<Response> {
+async fn get(ctx: Ctx) -> ApiResult<Json<SharingInfo>> {
     let chain = ctx.access.chain();
     let uids: Vec<String> = chain.iter().map(|o| o.uid.clone()).collect();
     let local = ctx.app.store.local_roles(&uids).await?;
@@ -66,10 +108,10 @@ async fn get(ctx: Ctx) -> ApiResult<Response> {
         }
     }
     principals.insert(0, authenticated_group());
-    let entries: Vec<Value> = principals
+    let entries: Vec<SharingEntry> = principals
         .iter()
         .map(|p| {
-            let roles: Map<String, Value> = DELEGATABLE_ROLES
+            let roles: BTreeMap<String, Value> = DELEGATABLE_ROLES
                 .iter()
                 .map(|(role, _)| {
                     let state = if own.get(&p.id).is_some_and(|r| r.contains(*role)) {
@@ -84,16 +126,19 @@ async fn get(ctx: Ctx) -> ApiResult<Response> {
                     ((*role).to_owned(), state)
                 })
                 .collect();
-            json!({
-                "id": p.id,
-                "title": if p.fullname.is_empty() { p.id.clone() } else { p.fullname.clone() },
-                "type": p.kind,
-                "login": p.login,
-                "disabled": false,
-                "roles": roles,
-            })
+            SharingEntry {
+                id: p.id.clone(),
+                title: if p.fullname.is_empty() { p.id.clone() } else { p.fullname.clone() },
+                kind: p.kind.clone(),
+                login: Nullable(p.login.clone()),
+                disabled: false,
+                roles,
+            }
         })
         .collect();
-    let available: Vec<Value> = DELEGATABLE_ROLES.iter().map(|(id, title)| json!({"id": id, "title": title})).collect();
-    Ok(json(&json!({"available_roles": available, "entries": entries, "inherit": !ctx.context.block_local_roles})))
+    let available_roles = DELEGATABLE_ROLES
+        .iter()
+        .map(|(id, title)| SharingRole { id: (*id).to_owned(), title: (*title).to_owned() })
+        .collect();
+    Ok(Json(SharingInfo { available_roles, entries, inherit: !ctx.context.block_local_roles }))
 }

@@ -1,11 +1,12 @@
 //! `POST <obj>/@sharing`.
 
 use super::DELEGATABLE_ROLES;
-use crate::http::{ApiError, ApiResult, Ctx, FieldError};
+use crate::endpoint;
+use crate::http::{ApiError, ApiResult, Ctx, FieldError, NoContent, body_schema};
 use crate::security::{AUTHENTICATED_GROUP, Csrf, Permission, recompute_allowed};
-use crate::service::{ContentKind, Service};
-use poem::Response;
-use poem::http::{Method, StatusCode};
+use crate::service::{ContentKind, Route, Service};
+use poem::http::Method;
+use poem_openapi::Object;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -16,11 +17,33 @@ pub static SHARING_POST: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::CHANGE_LOCAL_ROLES,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "Change local roles and their inheritance",
-        crate::untyped!(|ctx| Box::pin(post(ctx))),
-    )],
+    routes: &[Route {
+        request: Some(body_schema::<SharingChanges>),
+        ..Route::new("", "Change local roles and their inheritance; the subtree's security follows", endpoint!(post))
+    }],
 };
+
+/// The local roles to change here, as Volto's sharing page sends them back.
+#[derive(Object)]
+pub struct SharingChanges {
+    /// The principals whose roles change.
+    pub entries: Option<Vec<SharingChange>>,
+    /// Whether the object inherits its containers' local roles.
+    pub inherit: Option<bool>,
+}
+
+/// One principal's role changes.
+#[derive(Object)]
+pub struct SharingChange {
+    /// The user or group id.
+    pub id: String,
+    /// `user` or `group` (not needed: ids are unique).
+    #[oai(rename = "type")]
+    pub kind: Option<String>,
+    /// Per delegatable role: `true` gives it here, `false` takes it; `"acquired"` and
+    /// `"global"` (what GET showed) change nothing.
+    pub roles: Option<BTreeMap<String, Value>>,
+}
 
 struct Change {
     principal: String,
@@ -62,7 +85,7 @@ async fn parse_changes(ctx: &Ctx, body: &Map<String, Value>, errors: &mut Vec<Fi
     Ok(changes)
 }
 
-async fn post(ctx: Ctx) -> ApiResult<Response> {
+async fn post(ctx: Ctx) -> ApiResult<NoContent> {
     let body = ctx.json_body()?;
     let mut errors = Vec::new();
     let changes = parse_changes(&ctx, &body, &mut errors).await?;
@@ -97,5 +120,5 @@ async fn post(ctx: Ctx) -> ApiResult<Response> {
     }
     recompute_allowed(&ctx.app, &mut tx, &object.path).await?;
     tx.commit().await?;
-    Ok(Response::builder().status(StatusCode::NO_CONTENT).finish())
+    Ok(NoContent::NoContent)
 }

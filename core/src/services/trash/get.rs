@@ -2,12 +2,14 @@
 
 use crate::app::SITE_TYPE;
 use crate::content::values::format_time;
-use crate::http::{ApiResult, Ctx, json};
+use crate::endpoint;
+use crate::http::schema::{array_of, integer, object, string};
+use crate::http::{ApiResult, Ctx, Dyn, Shape};
 use crate::security::{Csrf, Permission};
-use crate::serialize::summary;
-use crate::service::{ContentKind, Service};
-use poem::Response;
+use crate::serialize::{summary, summary_schema};
+use crate::service::{ContentKind, Route, Service};
 use poem::http::Method;
+use poem_openapi::registry::{MetaSchema, MetaSchemaRef, Registry};
 use serde_json::{Value, json};
 
 /// Lists the trash of the site: the objects trashed themselves, not those that went with them.
@@ -17,10 +19,41 @@ pub static TRASH_LIST: Service = Service {
     kind: ContentKind::Type(SITE_TYPE),
     permission: Permission::MANAGE_PORTAL,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any("List the objects in the trash", crate::untyped!(|ctx| Box::pin(list(ctx))))],
+    routes: &[Route::new("", "List the objects in the trash (not batched)", endpoint!(list))],
 };
 
-async fn list(ctx: Ctx) -> ApiResult<Response> {
+/// The trash: listing entries (their metadata depends on the type) with when each was trashed.
+pub struct TrashListing;
+
+impl Shape for TrashListing {
+    const NAME: &'static str = "TrashListing";
+
+    fn schema(registry: &mut Registry) -> MetaSchema {
+        let entry = MetaSchema {
+            description: Some("A trashed object: its listing entry with its UID and when it was trashed"),
+            all_of: vec![
+                summary_schema(registry),
+                MetaSchemaRef::Inline(Box::new(object(
+                    "What a trash entry adds",
+                    vec![("UID", string()), ("trashed_at", string())],
+                    &["UID", "trashed_at"],
+                ))),
+            ],
+            ..MetaSchema::ANY
+        };
+        object(
+            "The objects in the trash that were trashed themselves",
+            vec![
+                ("@id", string()),
+                ("items_total", integer()),
+                ("items", array_of(MetaSchemaRef::Inline(Box::new(entry)))),
+            ],
+            &["@id", "items_total", "items"],
+        )
+    }
+}
+
+async fn list(ctx: Ctx) -> ApiResult<Dyn<TrashListing>> {
     let options = ctx.serialize_options()?;
     let visibility = ctx.visibility();
     let sctx = ctx.serialize_ctx(&options, &visibility);
@@ -33,7 +66,7 @@ async fn list(ctx: Ctx) -> ApiResult<Response> {
             Value::Object(item)
         })
         .collect();
-    Ok(json(
-        &json!({"@id": format!("{}/@trash", ctx.url_of(&ctx.context)), "items_total": items.len(), "items": items}),
+    Ok(Dyn::new(
+        json!({"@id": format!("{}/@trash", ctx.url_of(&ctx.context)), "items_total": items.len(), "items": items}),
     ))
 }

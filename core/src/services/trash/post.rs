@@ -1,10 +1,10 @@
 //! `POST <obj>/@trash`.
 
-use crate::http::{ApiError, ApiResult, Ctx, ErrorCode};
+use crate::endpoint;
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, NoContent};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use poem::Response;
-use poem::http::{Method, StatusCode};
+use crate::service::{ContentKind, Route, Service};
+use poem::http::Method;
 
 /// Moves the object and its subtree to the trash.
 pub static TRASH: Service = Service {
@@ -13,18 +13,15 @@ pub static TRASH: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::DELETE_OBJECTS,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "Move this object and its subtree to the trash",
-        crate::untyped!(|ctx| Box::pin(trash(ctx))),
-    )],
+    routes: &[Route::new("", "Move this object and its subtree to the trash", endpoint!(trash))],
 };
 
-async fn trash(ctx: Ctx) -> ApiResult<Response> {
+async fn trash(ctx: Ctx) -> ApiResult<NoContent> {
     if ctx.context.is_site_root() {
         return Err(ApiError::new(ErrorCode::BadRequest, "The site root cannot be put in the trash."));
     }
     let mut tx = ctx.app.store.begin().await?;
     tx.trash(&ctx.context, chrono::Utc::now()).await?;
     tx.commit().await?;
-    Ok(Response::builder().status(StatusCode::NO_CONTENT).finish())
+    Ok(NoContent::NoContent)
 }

@@ -1,12 +1,12 @@
 //! `GET @users[?query=]` and `GET @users/<id>`.
 
-use super::{load_user, require_self_or_manager};
+use super::{UserItem, load_user, require_self_or_manager, user_item};
 use crate::app::SITE_TYPE;
-use crate::http::{ApiResult, Ctx, json};
+use crate::endpoint;
+use crate::http::{ApiResult, Ctx, Json};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use crate::services::principal_forms::{principal_listing, principal_segment, user_json};
-use poem::Response;
+use crate::service::{ContentKind, Route, Service};
+use crate::services::principal_items::{LISTING_QUERY, PrincipalList, principal_list};
 use poem::http::Method;
 
 /// Lists users (Manage users) or reads one (the user or a manager). The table declares `Set
@@ -18,18 +18,22 @@ pub static USERS_GET: Service = Service {
     kind: ContentKind::Type(SITE_TYPE),
     permission: Permission::SET_OWN_PROPERTIES,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "List users (batched, ?query=) or read one (@users/<id>)",
-        crate::untyped!(|ctx| Box::pin(get(ctx))),
-    )],
+    routes: &[
+        Route {
+            query: LISTING_QUERY,
+            ..Route::new("", "List users (Manage users), batched; ?query= searches", endpoint!(list))
+        },
+        Route::new("{id}", "Read a user (the user themselves, or Manage users)", endpoint!(one)),
+    ],
 };
 
-async fn get(ctx: Ctx) -> ApiResult<Response> {
-    let site = ctx.site_url();
-    if let Some(id) = principal_segment(&ctx)? {
-        require_self_or_manager(&ctx, &id)?;
-        return Ok(json(&user_json(&site, &load_user(&ctx, &id).await?)));
-    }
+async fn list(ctx: Ctx) -> ApiResult<Json<PrincipalList<UserItem>>> {
     ctx.check(Permission::MANAGE_USERS)?;
-    Ok(json(&principal_listing(&ctx, "user", "@users", user_json).await?))
+    Ok(Json(principal_list(&ctx, "user", "@users", user_item).await?))
+}
+
+async fn one(ctx: Ctx) -> ApiResult<Json<UserItem>> {
+    let id = ctx.param("id");
+    require_self_or_manager(&ctx, id)?;
+    Ok(Json(user_item(&ctx.site_url(), &load_user(&ctx, id).await?)))
 }

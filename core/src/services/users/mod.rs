@@ -7,12 +7,88 @@ pub mod patch;
 pub mod post;
 mod reset_password;
 
+use crate::http::schema::Nullable;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError};
 use crate::security::{Permission, hash_password};
 use crate::store::StoredPrincipal;
+use poem_openapi::Object;
 use serde_json::{Map, Value};
 
 const MIN_PASSWORD: usize = 8;
+
+/// A user as `@users` answers it; never the password hash.
+#[derive(Object)]
+pub struct UserItem {
+    /// The user's URL.
+    #[oai(rename = "@id")]
+    pub url: String,
+    /// The user id.
+    pub id: String,
+    /// The login name (the id unless set apart).
+    pub username: String,
+    /// The full name, `""` when none is set.
+    pub fullname: String,
+    /// The e-mail address, `""` when none is set.
+    pub email: String,
+    /// Free text about the user.
+    pub description: String,
+    /// Where the user is.
+    pub location: String,
+    /// The user's web site; null when none is set.
+    pub home_page: Nullable<String>,
+    /// Always null: portraits are not kept (Volto's form sends the key back).
+    pub portrait: Nullable<String>,
+    /// Global roles given to the user directly.
+    pub roles: Vec<String>,
+    /// The groups the user is a member of.
+    pub groups: UserGroups,
+}
+
+/// The groups a user is a member of.
+#[derive(Object)]
+pub struct UserGroups {
+    /// The URL of `@groups`.
+    #[oai(rename = "@id")]
+    pub url: String,
+    /// How many there are.
+    pub items_total: usize,
+    /// The groups.
+    pub items: Vec<UserGroupRef>,
+}
+
+/// A group a user belongs to.
+#[derive(Object)]
+pub struct UserGroupRef {
+    /// The group's URL.
+    #[oai(rename = "@id")]
+    pub url: String,
+    /// The group id.
+    pub id: String,
+    /// The group id again, as plone.restapi has it.
+    pub title: String,
+}
+
+/// `user` as `@users` answers it, on the site at `site_url`.
+pub fn user_item(site_url: &str, user: &StoredPrincipal) -> UserItem {
+    let groups: Vec<UserGroupRef> = user
+        .groups
+        .iter()
+        .map(|g| UserGroupRef { url: format!("{site_url}/@groups/{g}"), id: g.clone(), title: g.clone() })
+        .collect();
+    UserItem {
+        url: format!("{site_url}/@users/{}", user.id),
+        id: user.id.clone(),
+        username: user.login.clone().unwrap_or_else(|| user.id.clone()),
+        fullname: user.fullname.clone(),
+        email: user.email.clone(),
+        description: user.description.clone(),
+        location: user.location.clone(),
+        home_page: Nullable((!user.home_page.is_empty()).then(|| user.home_page.clone())),
+        portrait: Nullable(None),
+        roles: user.roles.clone(),
+        groups: UserGroups { url: format!("{site_url}/@groups"), items_total: groups.len(), items: groups },
+    }
+}
 
 async fn load_user(ctx: &Ctx, id: &str) -> ApiResult<StoredPrincipal> {
     ctx.app

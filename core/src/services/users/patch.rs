@@ -2,12 +2,14 @@
 
 use super::{hash, load_user, password, require_self_or_manager};
 use crate::app::SITE_TYPE;
-use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError};
+use crate::endpoint;
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError, NoContent, body_schema};
 use crate::security::{Csrf, Permission, verify_password};
-use crate::service::{ContentKind, Service};
-use crate::services::principal_forms::{apply_text, finish, parse_roles, principal_segment};
-use poem::Response;
-use poem::http::{Method, StatusCode};
+use crate::service::{ContentKind, Route, Service};
+use crate::services::principal_forms::{apply_text, finish, parse_roles};
+use crate::services::principal_items::ListOrSwitches;
+use poem::http::Method;
+use poem_openapi::Object;
 use serde_json::Value;
 
 /// Updates a user: details, password (`old_password` when changing one's own), roles (Manage
@@ -19,15 +21,40 @@ pub static USERS_PATCH: Service = Service {
     kind: ContentKind::Type(SITE_TYPE),
     permission: Permission::SET_OWN_PROPERTIES,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any("Update a user", crate::untyped!(|ctx| Box::pin(patch(ctx))))],
+    routes: &[Route {
+        request: Some(body_schema::<UserChanges>),
+        ..Route::new("{id}", "Update a user: details, password, roles (Manage users)", endpoint!(patch))
+    }],
 };
 
-async fn patch(ctx: Ctx) -> ApiResult<Response> {
-    let id = principal_segment(&ctx)?
-        .ok_or_else(|| ApiError::new(ErrorCode::MethodNotAllowed, "PATCH needs @users/<id>."))?;
-    require_self_or_manager(&ctx, &id)?;
+/// What `PATCH @users/<id>` changes; what is left out stays. What `GET` answered may be sent
+/// back as it is: `@id`, `id`, `username`, `groups` and a null `portrait` are ignored.
+#[derive(Object)]
+pub struct UserChanges {
+    /// The full name; null clears it.
+    pub fullname: Option<String>,
+    /// The e-mail address; null clears it.
+    pub email: Option<String>,
+    /// Free text about the user.
+    pub description: Option<String>,
+    /// Where the user is.
+    pub location: Option<String>,
+    /// The user's web site.
+    pub home_page: Option<String>,
+    /// A new password, at least 8 characters.
+    pub password: Option<String>,
+    /// The current password, needed when users change their own.
+    pub old_password: Option<String>,
+    /// Global roles (Manage users only): a list replaces them, `{"<role>": true|false}`
+    /// gives or takes single ones.
+    pub roles: Option<ListOrSwitches>,
+}
+
+async fn patch(ctx: Ctx) -> ApiResult<NoContent> {
+    let id = ctx.param("id");
+    require_self_or_manager(&ctx, id)?;
     let body = ctx.json_body()?;
-    let mut user = load_user(&ctx, &id).await?;
+    let mut user = load_user(&ctx, id).await?;
     let mut errors = Vec::new();
     for (key, value) in &body {
         // What GET answers comes back from Volto's personal-information form: the read-only
@@ -60,7 +87,7 @@ async fn patch(ctx: Ctx) -> ApiResult<Response> {
         }
     }
     if let Some(new_password) = password(&body, &mut errors) {
-        let changing_own = ctx.principal.user_id() == Some(id.as_str());
+        let changing_own = ctx.principal.user_id() == Some(id);
         if changing_own {
             let old = body.get("old_password").and_then(Value::as_str).unwrap_or_default();
             let matches = user.password_hash.as_deref().is_some_and(|h| verify_password(old, h));
@@ -75,5 +102,5 @@ async fn patch(ctx: Ctx) -> ApiResult<Response> {
     tx.update_principal(&user).await?;
     tx.commit().await?;
     ctx.app.security.forget_credentials();
-    Ok(Response::builder().status(StatusCode::NO_CONTENT).finish())
+    Ok(NoContent::NoContent)
 }

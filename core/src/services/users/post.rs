@@ -3,38 +3,80 @@
 //! a password (see [`super::reset_password`]), which visitors may ask for, so the service
 //! itself is open and creating checks its permission here.
 
-use super::{hash, password};
+use super::reset_password::{PasswordReset, reset};
+use super::{UserItem, hash, password, user_item};
 use crate::app::SITE_TYPE;
-use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError, json_with_status};
+use crate::endpoint;
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError, Json, body_schema};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use crate::services::principal_forms::{apply_text, check_id, finish, parse_roles, user_json};
+use crate::service::{ContentKind, Route, Service};
+use crate::services::principal_forms::{apply_text, check_id, finish, parse_roles};
+use crate::services::principal_items::ListOrSwitches;
 use crate::store::StoredPrincipal;
-use poem::Response;
-use poem::http::{Method, StatusCode};
+use poem::http::Method;
+use poem_openapi::{ApiResponse, Object};
 use serde_json::Value;
 
-/// `POST @users {username, password, email, fullname, roles…}`.
+/// `POST @users {username, password, email, fullname, roles…}` and `POST
+/// @users/<id>/reset-password`.
 pub static USERS_POST: Service = Service {
     method: Method::POST,
     name: "@users",
     kind: ContentKind::Type(SITE_TYPE),
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "Create a user (Manage users); POST @users/<id>/reset-password: mail a reset link (no body), \
-              set a password with {reset_token, new_password} or change it with {old_password, new_password}",
-        crate::untyped!(|ctx| Box::pin(post(ctx))),
-    )],
+    routes: &[
+        Route {
+            request: Some(body_schema::<NewUser>),
+            ..Route::new("", "Create a user (Manage users, or anyone while self-registration is on)", endpoint!(create))
+        },
+        Route {
+            request: Some(body_schema::<PasswordReset>),
+            ..Route::new(
+                "{id}/reset-password",
+                "Without a body: mail a reset link; {reset_token, new_password}: set the password with the \
+                 link's token; {old_password, new_password}: change it",
+                endpoint!(reset),
+            )
+        },
+    ],
 };
 
-async fn post(ctx: Ctx) -> ApiResult<Response> {
-    match ctx.subpath.as_slice() {
-        [] if ctx.allows(Permission::MANAGE_USERS) => {}
-        [] if self_registration(&ctx).await? => {}
-        [] => ctx.check(Permission::MANAGE_USERS)?,
-        [id, action] if action == "reset-password" => return super::reset_password::reset(&ctx, id).await,
-        _ => return Err(ApiError::not_found(&ctx.request.service_url)),
+/// A new user. `username` (or `id`) and `password` are required.
+#[derive(Object)]
+pub struct NewUser {
+    /// The user id, also the login name.
+    pub username: Option<String>,
+    /// Taken for `username` when that is missing.
+    pub id: Option<String>,
+    /// At least 8 characters.
+    pub password: Option<String>,
+    /// The e-mail address.
+    pub email: Option<String>,
+    /// The full name.
+    pub fullname: Option<String>,
+    /// Free text about the user.
+    pub description: Option<String>,
+    /// Where the user is.
+    pub location: Option<String>,
+    /// The user's web site.
+    pub home_page: Option<String>,
+    /// Global roles (Manage users only): a list, or `{"<role>": true}`; `Member` when left
+    /// out.
+    pub roles: Option<ListOrSwitches>,
+}
+
+/// 201 with the new user.
+#[derive(ApiResponse)]
+pub enum UserCreated {
+    /// Created; `Location` is the user's URL.
+    #[oai(status = 201)]
+    Created(Json<UserItem>, #[oai(header = "Location")] String),
+}
+
+async fn create(ctx: Ctx) -> ApiResult<UserCreated> {
+    if !ctx.allows(Permission::MANAGE_USERS) && !self_registration(&ctx).await? {
+        ctx.check(Permission::MANAGE_USERS)?;
     }
     let may_give_roles = ctx.allows(Permission::MANAGE_USERS);
     let body = ctx.json_body()?;
@@ -77,11 +119,7 @@ async fn post(ctx: Ctx) -> ApiResult<Response> {
     })?;
     tx.commit().await?;
     let site = ctx.site_url();
-    let mut response = json_with_status(StatusCode::CREATED, &user_json(&site, &user));
-    if let Ok(location) = format!("{site}/@users/{id}").parse() {
-        response.headers_mut().insert("location", location);
-    }
-    Ok(response)
+    Ok(UserCreated::Created(Json(user_item(&site, &user)), format!("{site}/@users/{id}")))
 }
 
 /// Whether visitors may register themselves (the security panel's setting).

@@ -6,12 +6,11 @@
 //! - `{"old_password", "new_password"}` (the user, or a Manager without the old one): changes it.
 
 use super::{MIN_PASSWORD, hash, require_self_or_manager};
-use crate::http::{ApiError, ApiResult, ClientLimiter, Ctx, ErrorCode, FieldError};
+use crate::http::{ApiError, ApiResult, ClientLimiter, Ctx, ErrorCode, FieldError, NoContent};
 use crate::mail::Mail;
 use crate::security::{Permission, verify_password};
 use crate::store::StoredPrincipal;
-use poem::Response;
-use poem::http::StatusCode;
+use poem_openapi::Object;
 use serde_json::{Map, Value};
 use std::sync::Arc;
 
@@ -24,20 +23,28 @@ const REQUESTS_PER_MINUTE: u32 = 5;
 #[derive(Default)]
 struct ResetLimiter(ClientLimiter);
 
-/// Handles the three forms for user `id`.
-pub async fn reset(ctx: &Ctx, id: &str) -> ApiResult<Response> {
+/// The body of a reset request: none (or `{}`) to be mailed a link, else one of the two pairs.
+#[derive(Object)]
+pub struct PasswordReset {
+    /// The token from the mailed link; with `new_password`.
+    pub reset_token: Option<String>,
+    /// The current password; with `new_password` (a manager may leave it wrong).
+    pub old_password: Option<String>,
+    /// The password to set, at least 8 characters.
+    pub new_password: Option<String>,
+}
+
+/// Handles the three forms for the user `{id}`; each answers 204.
+pub async fn reset(ctx: Ctx) -> ApiResult<NoContent> {
+    let id = ctx.param("id");
     let body = ctx.optional_json_body()?;
     let user = ctx.app.store.principal(id).await?.filter(|p| p.kind == "user");
     let text = |key: &str| body.get(key).and_then(Value::as_str).map(str::to_owned);
     match (text("reset_token"), text("old_password")) {
-        (Some(token), _) => with_token(ctx, user, &token, &body).await,
-        (None, Some(old)) => with_old_password(ctx, user, id, &old, &body).await,
-        (None, None) => send_link(ctx, user).await,
+        (Some(token), _) => with_token(&ctx, user, &token, &body).await,
+        (None, Some(old)) => with_old_password(&ctx, user, id, &old, &body).await,
+        (None, None) => send_link(&ctx, user).await,
     }
-}
-
-fn no_content() -> Response {
-    Response::builder().status(StatusCode::NO_CONTENT).finish()
 }
 
 fn new_password(body: &Map<String, Value>) -> ApiResult<String> {
@@ -50,13 +57,13 @@ fn new_password(body: &Map<String, Value>) -> ApiResult<String> {
     }
 }
 
-async fn save(ctx: &Ctx, mut user: StoredPrincipal, password: &str) -> ApiResult<Response> {
+async fn save(ctx: &Ctx, mut user: StoredPrincipal, password: &str) -> ApiResult<NoContent> {
     user.password_hash = Some(hash(password)?);
     let mut tx = ctx.app.store.begin().await?;
     tx.update_principal(&user).await?;
     tx.commit().await?;
     ctx.app.security.forget_credentials();
-    Ok(no_content())
+    Ok(NoContent::NoContent)
 }
 
 async fn with_token(
@@ -64,7 +71,7 @@ async fn with_token(
     user: Option<StoredPrincipal>,
     token: &str,
     body: &Map<String, Value>,
-) -> ApiResult<Response> {
+) -> ApiResult<NoContent> {
     let password = new_password(body)?;
     let now = chrono::Utc::now().timestamp();
     let valid = user.as_ref().is_some_and(|u| {
@@ -85,7 +92,7 @@ async fn with_old_password(
     id: &str,
     old: &str,
     body: &Map<String, Value>,
-) -> ApiResult<Response> {
+) -> ApiResult<NoContent> {
     require_self_or_manager(ctx, id)?;
     let user = user.ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("User '{id}' could not be found.")))?;
     let password = new_password(body)?;
@@ -97,13 +104,13 @@ async fn with_old_password(
     save(ctx, user, &password).await
 }
 
-async fn send_link(ctx: &Ctx, user: Option<StoredPrincipal>) -> ApiResult<Response> {
+async fn send_link(ctx: &Ctx, user: Option<StoredPrincipal>) -> ApiResult<NoContent> {
     if let Some(client) = ctx.request.peer {
         let limiter = ctx.app.extensions.get_or_insert_with(|| Arc::new(ResetLimiter::default()));
         limiter.0.check(client, REQUESTS_PER_MINUTE, "reset requests")?;
     }
     let Some(user) = user.filter(|u| !u.email.trim().is_empty()) else {
-        return Ok(no_content());
+        return Ok(NoContent::NoContent);
     };
     let expires = chrono::Utc::now().timestamp() + VALID_FOR;
     let token = ctx.app.security.reset_token(&user.id, user.password_hash.as_deref().unwrap_or_default(), expires);
@@ -124,5 +131,5 @@ async fn send_link(ctx: &Ctx, user: Option<StoredPrincipal>) -> ApiResult<Respon
     let mut tx = ctx.app.store.begin().await?;
     tx.queue_mail("reset-password", &mail).await?;
     tx.commit().await?;
-    Ok(no_content())
+    Ok(NoContent::NoContent)
 }

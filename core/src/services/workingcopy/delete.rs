@@ -1,12 +1,12 @@
 //! `DELETE <obj>/@workingcopy`.
 
 use super::checked_out;
-use crate::http::{ApiResult, Ctx};
+use crate::endpoint;
+use crate::http::{ApiResult, Ctx, NoContent};
 use crate::ops::working_copy::cancel;
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use poem::Response;
-use poem::http::{Method, StatusCode};
+use crate::service::{ContentKind, Route, Service};
+use poem::http::Method;
 
 /// Cancels the working copy. Callable from the baseline or the copy, hence only View here:
 /// the handler checks Delete objects on the working copy itself.
@@ -16,15 +16,16 @@ pub static CANCEL: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "Cancel the check-out: delete the working copy (204; needs Delete objects on it)",
-        crate::untyped!(|ctx| Box::pin(delete(ctx))),
+    routes: &[Route::new(
+        "",
+        "Cancel the check-out: delete the working copy; needs Delete objects on it",
+        endpoint!(delete),
     )],
 };
 
-async fn delete(ctx: Ctx) -> ApiResult<Response> {
+async fn delete(ctx: Ctx) -> ApiResult<NoContent> {
     let pair = checked_out(&ctx).await?;
     ctx.check_on(&pair.working_copy, Permission::DELETE_OBJECTS).await?;
     cancel(&ctx.app, &pair).await?;
-    Ok(Response::builder().status(StatusCode::NO_CONTENT).finish())
+    Ok(NoContent::NoContent)
 }

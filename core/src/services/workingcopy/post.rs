@@ -1,12 +1,12 @@
 //! `POST <obj>/@workingcopy`.
 
-use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, json_with_status};
+use crate::endpoint;
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json};
 use crate::ops::working_copy::check_out;
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use poem::Response;
-use poem::http::{Method, StatusCode};
-use serde_json::json;
+use crate::service::{ContentKind, Route, Service};
+use poem::http::Method;
+use poem_openapi::{ApiResponse, Object};
 
 /// Checks out a working copy next to the object.
 pub static CHECK_OUT: Service = Service {
@@ -15,13 +15,26 @@ pub static CHECK_OUT: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::MODIFY_PORTAL_CONTENT,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "Check out a working copy (needs Modify here and Add on the container); 201 {@id}",
-        crate::untyped!(|ctx| Box::pin(post(ctx))),
-    )],
+    routes: &[Route::new("", "Check out a working copy (needs Modify here and Add on the container)", endpoint!(post))],
 };
 
-async fn post(ctx: Ctx) -> ApiResult<Response> {
+/// Where the new working copy is.
+#[derive(Object)]
+pub struct CheckedOut {
+    /// The working copy's URL.
+    #[oai(rename = "@id")]
+    pub url: String,
+}
+
+/// 201 with the working copy.
+#[derive(ApiResponse)]
+pub enum CheckOutReply {
+    /// Checked out; `Location` is the working copy's URL.
+    #[oai(status = 201)]
+    Created(Json<CheckedOut>, #[oai(header = "Location")] String),
+}
+
+async fn post(ctx: Ctx) -> ApiResult<CheckOutReply> {
     let container =
         ctx.parent().ok_or_else(|| ApiError::new(ErrorCode::BadRequest, "The site root cannot be checked out."))?;
     if !ctx.access.allows_on_parent(&ctx.app, Permission::ADD_PORTAL_CONTENT) {
@@ -29,9 +42,5 @@ async fn post(ctx: Ctx) -> ApiResult<Response> {
     }
     let copy = check_out(&ctx.app, &ctx.context, container, ctx.principal.actor()).await?;
     let url = ctx.url_of(&copy);
-    let mut response = json_with_status(StatusCode::CREATED, &json!({"@id": url}));
-    if let Ok(location) = url.parse() {
-        response.headers_mut().insert("location", location);
-    }
-    Ok(response)
+    Ok(CheckOutReply::Created(Json(CheckedOut { url: url.clone() }), url))
 }
