@@ -136,6 +136,17 @@ fn to_value(value: &impl serde::Serialize) -> Value {
     serde_json::to_value(value).unwrap_or_default()
 }
 
+/// What a body of a media type other than JSON holds: form fields, an uploaded file, or text.
+fn media_schema(media: &str) -> Value {
+    match media {
+        "application/x-www-form-urlencoded" => json!({"type": "object", "additionalProperties": {"type": "string"}}),
+        "multipart/form-data" => {
+            json!({"type": "object", "properties": {"file": {"type": "string", "format": "binary"}}})
+        }
+        _ => json!({"type": "string"}),
+    }
+}
+
 /// `expand`: the `@components` entries a content GET can inline, by name.
 fn expand_parameter(services: &Services) -> Value {
     let mut names: Vec<&str> = services.all_components().iter().map(|(_, c)| c.name).collect();

@@ -19,6 +19,10 @@ pub struct Route {
     pub query: &'static [QueryParam],
     /// The JSON body it takes, if any.
     pub request: Option<RequestBody>,
+    /// Whether a request without a body is refused (`true` by default when a body is declared).
+    pub body_required: bool,
+    /// The other media types its body may come in (form posts, CSV uploads), beside JSON.
+    pub other_media: &'static [&'static str],
     /// The code and what it answers.
     pub endpoint: Endpoint,
 }
@@ -26,12 +30,12 @@ pub struct Route {
 impl Route {
     /// A route with no parameters and no body.
     pub const fn new(subpath: &'static str, summary: &'static str, endpoint: Endpoint) -> Self {
-        Route { subpath, summary, query: &[], request: None, endpoint }
+        Route { subpath, summary, query: &[], request: None, body_required: true, other_media: &[], endpoint }
     }
 
     /// TRANSITIONAL: a route answering every sub-path, until its service is typed.
     pub const fn any(summary: &'static str, endpoint: Endpoint) -> Self {
-        Route { subpath: "*", summary, query: &[], request: None, endpoint }
+        Route { subpath: "*", summary, query: &[], request: None, body_required: true, other_media: &[], endpoint }
     }
 
     /// Whether `subpath` (the request's segments after the name) is this route's.
@@ -69,6 +73,9 @@ impl Route {
 fn is_parameter(segment: &str) -> bool {
     segment.len() > 2 && segment.starts_with('{') && segment.ends_with('}')
 }
+
+/// The media type of an HTML form post.
+pub const FORM: &str = "application/x-www-form-urlencoded";
 
 /// A query parameter a route reads.
 pub struct QueryParam {

@@ -21,6 +21,7 @@ pub static SET_STATE: Service = Service {
         Route::new("", "Always refused: name the state (400 workflow_error)", endpoint!(missing_state)),
         Route {
             request: Some(body_schema::<TransitionBody>),
+            body_required: false,
             ..Route::new("{state}", "Set the workflow state directly, bypassing transitions", endpoint!(post_set_state))
         },
     ],

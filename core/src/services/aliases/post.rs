@@ -26,6 +26,7 @@ pub static ALIASES_POST: Service = Service {
     csrf: Csrf::Cookie,
     routes: &[Route {
         request: Some(body_schema::<NewAliases>),
+        other_media: &["multipart/form-data", "text/csv"],
         ..Route::new(
             "",
             "Add aliases of this object; on the site root with redirect-to per item, or a CSV file (text/csv or \

@@ -19,6 +19,7 @@ pub static LOCK_DELETE: Service = Service {
     csrf: Csrf::Cookie,
     routes: &[Route {
         request: Some(body_schema::<Unlock>),
+        body_required: false,
         ..Route::new("", "Release the object's editing lock; the body is optional", endpoint!(delete))
     }],
 };

@@ -20,6 +20,7 @@ pub static LOCK_POST: Service = Service {
     csrf: Csrf::Cookie,
     routes: &[Route {
         request: Some(body_schema::<NewLock>),
+        body_required: false,
         ..Route::new("", "Lock the object for editing by the caller; the body is optional", endpoint!(post))
     }],
 };

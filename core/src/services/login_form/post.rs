@@ -5,7 +5,7 @@ use crate::app::SITE_TYPE;
 use crate::endpoint;
 use crate::http::{ApiResult, Ctx, Html, parse_query};
 use crate::security::{Csrf, Permission, User};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, FORM, Route, Service};
 use poem::http::Method;
 use poem_openapi::ApiResponse;
 
@@ -16,11 +16,10 @@ pub static LOGIN_FORM_POST: Service = Service {
     kind: ContentKind::Type(SITE_TYPE),
     permission: Permission::VIEW,
     csrf: Csrf::Exempt,
-    routes: &[Route::new(
-        "",
-        "Submit the HTML login form (form-encoded login, password, came_from)",
-        endpoint!(form_post),
-    )],
+    routes: &[Route {
+        other_media: &[FORM],
+        ..Route::new("", "Submit the HTML login form (form-encoded login, password, came_from)", endpoint!(form_post))
+    }],
 };
 
 /// What submitting the form leads to.

@@ -32,6 +32,7 @@ pub static USERS_POST: Service = Service {
         },
         Route {
             request: Some(body_schema::<PasswordReset>),
+            body_required: false,
             ..Route::new(
                 "{id}/reset-password",
                 "Without a body: mail a reset link; {reset_token, new_password}: set the password with the \

@@ -23,6 +23,7 @@ pub static WORKFLOW_POST: Service = Service {
         Route::new("", "Always refused: name the transition (400 workflow_error)", endpoint!(missing_transition)),
         Route {
             request: Some(body_schema::<TransitionBody>),
+            body_required: false,
             ..Route::new("{transition}", "Fire a workflow transition", endpoint!(post))
         },
     ],

@@ -27,6 +27,7 @@ pub static POST: Service = Service {
     routes: &[
         Route {
             request: Some(body_schema::<NewVersion>),
+            body_required: false,
             ..Route::new("", "Create a version; the oldest beyond the limit is dropped", endpoint!(create))
         },
         Route::new("{version_id}/restore", "Restore a version; answers with the content", endpoint!(restore_one)),

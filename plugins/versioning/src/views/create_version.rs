@@ -6,18 +6,21 @@ use crate::store::create_version;
 use wcs_core::endpoint;
 use wcs_core::http::{ApiResult, Ctx, Raw, SeeOther};
 use wcs_core::poem_reexports::Method;
-use wcs_core::service::{Route, Service};
+use wcs_core::service::{FORM, Route, Service};
 
 /// Creates a version from the form, then back to the list.
 pub static CREATE_VERSION: Service = view(
     Method::POST,
     "create_version",
     CREATE_VERSIONS,
-    &[Route::new(
-        "",
-        "Form post (comment, _authenticator): create a version, then back to list_versions",
-        endpoint!(create),
-    )],
+    &[Route {
+        other_media: &[FORM],
+        ..Route::new(
+            "",
+            "Form post (comment, _authenticator): create a version, then back to list_versions",
+            endpoint!(create),
+        )
+    }],
 );
 
 async fn create(ctx: Ctx) -> ApiResult<Raw<SeeOther>> {

@@ -5,18 +5,21 @@ use crate::CREATE_VERSIONS;
 use wcs_core::endpoint;
 use wcs_core::http::{ApiResult, Ctx, Raw, SeeOther};
 use wcs_core::poem_reexports::Method;
-use wcs_core::service::{Route, Service};
+use wcs_core::service::{FORM, Route, Service};
 
 /// Deletes a version from the form, then back to the list.
 pub static DELETE_VERSION: Service = view(
     Method::POST,
     "delete_version",
     CREATE_VERSIONS,
-    &[Route::new(
-        "",
-        "Form post (version_id, _authenticator): delete that version, then back to list_versions",
-        endpoint!(delete_post),
-    )],
+    &[Route {
+        other_media: &[FORM],
+        ..Route::new(
+            "",
+            "Form post (version_id, _authenticator): delete that version, then back to list_versions",
+            endpoint!(delete_post),
+        )
+    }],
 );
 
 async fn delete_post(ctx: Ctx) -> ApiResult<Raw<SeeOther>> {

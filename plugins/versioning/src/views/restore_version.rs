@@ -7,18 +7,21 @@ use crate::store::load_version;
 use wcs_core::endpoint;
 use wcs_core::http::{ApiResult, Ctx, Raw, SeeOther};
 use wcs_core::poem_reexports::Method;
-use wcs_core::service::{Route, Service};
+use wcs_core::service::{FORM, Route, Service};
 
 /// Restores a version from the form, then back to the object.
 pub static RESTORE_VERSION: Service = view(
     Method::POST,
     "restore_version",
     CREATE_VERSIONS,
-    &[Route::new(
-        "",
-        "Form post (version_id, _authenticator): restore that version, then back to the object",
-        endpoint!(restore_post),
-    )],
+    &[Route {
+        other_media: &[FORM],
+        ..Route::new(
+            "",
+            "Form post (version_id, _authenticator): restore that version, then back to the object",
+            endpoint!(restore_post),
+        )
+    }],
 );
 
 async fn restore_post(ctx: Ctx) -> ApiResult<Raw<SeeOther>> {
