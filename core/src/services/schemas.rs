@@ -124,20 +124,6 @@ pub fn move_copy_response() -> Value {
     })
 }
 
-/// The `@types` list.
-pub fn types_list() -> Value {
-    json!({
-        "type": "array",
-        "items": {
-            "type": "object",
-            "properties": {
-                "@id": {"type": "string"}, "id": {"type": "string"}, "title": {"type": "string"},
-                "addable": {"type": "boolean"}, "immediately_addable": {"type": "boolean"},
-            },
-        },
-    })
-}
-
 /// A workflow history entry.
 pub fn history_entry() -> Value {
     json!({
@@ -219,38 +205,6 @@ pub fn relations() -> Value {
             "@id": {"type": "string"},
             "relatedItems": {"type": "array", "items": entry},
             "backRelatedItems": {"type": "array", "items": entry},
-        },
-    })
-}
-
-/// `@registry`: batched records with their schema.
-pub fn registry() -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "@id": {"type": "string"},
-            "items": {"type": "array", "items": {
-                "type": "object",
-                "properties": {"name": {"type": "string"}, "value": {}, "schema": {"type": "object"}},
-            }},
-            "items_total": {"type": "integer"},
-            "batching": batching(),
-        },
-    })
-}
-
-/// `@vocabularies/<name>`: batched terms.
-pub fn vocabulary() -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "@id": {"type": "string"},
-            "items": {"type": "array", "items": {
-                "type": "object",
-                "properties": {"token": {"type": "string"}, "title": {"type": "string"}},
-            }},
-            "items_total": {"type": "integer"},
-            "batching": batching(),
         },
     })
 }
