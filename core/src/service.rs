@@ -88,9 +88,7 @@ impl Service {
     }
 }
 
-pub use route::{
-    Endpoint, FORM, ParamKind, QueryParam, RequestBody, ResponsesFn, Route, responses_of, untyped_responses,
-};
+pub use route::{Endpoint, FORM, ParamKind, QueryParam, RequestBody, ResponsesFn, Route, responses_of};
 /// A rule for the title an object shows under in breadcrumbs; the first rule that answers
 /// wins, else the object's title (the navigation plugin's `nav_title` is one).
 pub struct CrumbTitle {

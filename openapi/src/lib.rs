@@ -111,9 +111,15 @@ fn operation(plugin: &str, service: &Service, route: &Route, schemas: &mut Regis
     if service.csrf == Csrf::Always {
         op["security"] = json!([{"basic": [], "csrf": []}, {"bearer": [], "csrf": []}]);
     }
+    let mut content = Map::new();
     if let Some(body) = route.request {
-        op["requestBody"] =
-            json!({"required": true, "content": {"application/json": {"schema": to_value(&body(schemas))}}});
+        content.insert("application/json".into(), json!({"schema": to_value(&body(schemas))}));
+    }
+    for media in route.other_media {
+        content.insert((*media).into(), json!({"schema": media_schema(media)}));
+    }
+    if !content.is_empty() {
+        op["requestBody"] = json!({"required": route.body_required, "content": content});
     }
     op
 }
@@ -127,6 +133,12 @@ fn responses(meta: &MetaResponses) -> Map<String, Value> {
     for response in map.values_mut() {
         if response["description"].as_str().is_none_or(str::is_empty) {
             response["description"] = json!("Success");
+        }
+        // poem-openapi names JSON with its charset parameter; media type keys are plain.
+        if let Some(content) = response.get_mut("content").and_then(Value::as_object_mut)
+            && let Some(schema) = content.remove("application/json; charset=utf-8")
+        {
+            content.insert("application/json".into(), schema);
         }
     }
     map

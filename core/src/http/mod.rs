@@ -8,6 +8,7 @@ mod cors;
 mod error;
 mod file_response;
 mod memo;
+mod parts;
 mod query;
 mod reply;
 mod response;
@@ -22,6 +23,7 @@ pub use cors::CorsPolicy;
 pub use error::{ApiError, ApiResult, ErrorCode, FieldError};
 pub use file_response::{FileMeta, file_meta, file_response};
 pub use memo::RequestMemo;
+pub use parts::{B_SIZE, B_START, BatchLinksShape, OrderedMap, Shaped, batch_links};
 pub use query::{parse_bool, parse_query};
 pub use reply::{
     Accepted, Created, Dyn, DynCreated, Found, Html, HtmlPage, Json, Message, NoContent, Raw, RawMeta, Refused,

@@ -23,9 +23,7 @@ pub use fields::{
 };
 pub use options::SerializeOptions;
 pub use references::{NO_REFERENCES, References};
-pub use shapes::{
-    ContentShape, SearchResultsShape, SummaryShape, batching as batching_schema, summary as summary_schema,
-};
+pub use shapes::{ContentShape, SearchResultsShape, SummaryShape, summary as summary_schema};
 pub use staging::working_copy_info;
 pub use summary::{relation_summary, summary};
 

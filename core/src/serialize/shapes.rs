@@ -69,20 +69,11 @@ impl Shape for SearchResultsShape {
                 ("@id", string()),
                 ("items", array_of(summary(registry))),
                 ("items_total", integer()),
-                ("batching", batching()),
+                ("batching", crate::http::shape_schema::<crate::http::BatchLinksShape>(registry)),
             ],
             &["@id", "items", "items_total"],
         )
     }
-}
-
-/// plone.restapi's batching links; `prev` and `next` only where there is such a page.
-pub fn batching() -> MetaSchemaRef {
-    MetaSchemaRef::Inline(Box::new(object(
-        "Links to the other pages",
-        vec![("@id", string()), ("first", string()), ("last", string()), ("prev", string()), ("next", string())],
-        &["@id", "first", "last"],
-    )))
 }
 
 /// A reference to the summary schema, registering it.

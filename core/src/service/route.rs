@@ -33,16 +33,8 @@ impl Route {
         Route { subpath, summary, query: &[], request: None, body_required: true, other_media: &[], endpoint }
     }
 
-    /// TRANSITIONAL: a route answering every sub-path, until its service is typed.
-    pub const fn any(summary: &'static str, endpoint: Endpoint) -> Self {
-        Route { subpath: "*", summary, query: &[], request: None, body_required: true, other_media: &[], endpoint }
-    }
-
     /// Whether `subpath` (the request's segments after the name) is this route's.
     pub fn matches(&self, subpath: &[String]) -> bool {
-        if self.subpath == "*" {
-            return true;
-        }
         let mut pattern = self.segments();
         let mut given = subpath.iter();
         loop {
@@ -151,19 +143,6 @@ macro_rules! endpoint {
             responses: $crate::service::responses_of(&$handler),
         }
     };
-}
-
-/// TRANSITIONAL: an untyped handler.
-#[macro_export]
-macro_rules! untyped {
-    ($handler:expr) => {
-        $crate::service::Endpoint { handler: $handler, responses: $crate::service::untyped_responses }
-    };
-}
-
-/// TRANSITIONAL.
-pub fn untyped_responses(_: &mut Registry) -> MetaResponses {
-    crate::http::json_response(200, MetaSchemaRef::Inline(Box::new(poem_openapi::registry::MetaSchema::ANY)))
 }
 
 #[cfg(test)]

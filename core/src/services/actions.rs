@@ -3,13 +3,14 @@
 //! categories. Each action is listed only when the caller holds what it needs, so a menu never
 //! offers what would be refused.
 
-use crate::http::{ApiResult, Ctx, json};
+use crate::endpoint;
+use crate::http::{ApiResult, Ctx, Json};
 use crate::security::{Csrf, Permission};
 use crate::serialize::{Component, SerializeCtx, Subject};
-use crate::service::{ContentKind, Service};
-use poem::Response;
+use crate::service::{ContentKind, Route, Service};
 use poem::http::Method;
-use serde_json::{Value, json};
+use poem_openapi::Object;
+use poem_openapi::types::ToJSON;
 
 /// The service.
 pub static ACTIONS: Service = Service {
@@ -18,9 +19,10 @@ pub static ACTIONS: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
+    routes: &[Route::new(
+        "",
         "The actions the caller may take here, by category (object, object_buttons, user, …)",
-        crate::untyped!(|ctx| Box::pin(get(ctx))),
+        endpoint!(get),
     )],
 };
 
@@ -28,22 +30,52 @@ pub static ACTIONS: Service = Service {
 pub static ACTIONS_COMPONENT: Component = Component {
     name: "actions",
     kind: ContentKind::Any,
-    expand: |ctx, subject| Box::pin(async move { Ok(actions(ctx, subject)) }),
+    expand: |ctx, subject| Box::pin(async move { Ok(actions(ctx, subject).to_json().unwrap_or_default()) }),
 };
 
-async fn get(ctx: Ctx) -> ApiResult<Response> {
+/// The menus, by plone.restapi's action categories.
+#[derive(Object)]
+struct ActionMenus {
+    /// Actions on the document itself: none.
+    document_actions: Vec<MenuAction>,
+    /// The toolbar: view, edit, contents, history, sharing.
+    object: Vec<MenuAction>,
+    /// The "more" menu: cut, copy, paste, delete, rename.
+    object_buttons: Vec<MenuAction>,
+    /// The top navigation: Home.
+    portal_tabs: Vec<MenuAction>,
+    /// The footer links: site map, contact.
+    site_actions: Vec<MenuAction>,
+    /// Personal tools: log in, or preferences, dashboard, Site Setup and log out.
+    user: Vec<MenuAction>,
+}
+
+/// One action of a menu.
+#[derive(Object)]
+struct MenuAction {
+    /// The icon Volto shows.
+    icon: String,
+    /// Its id, which front ends key their own handling on.
+    id: String,
+    /// The label.
+    title: String,
+    /// Where it leads.
+    url: String,
+}
+
+async fn get(ctx: Ctx) -> ApiResult<Json<ActionMenus>> {
     let options = ctx.serialize_options()?;
     let visibility = ctx.visibility();
     let sctx = ctx.serialize_ctx(&options, &visibility);
-    Ok(json(&actions(&sctx, ctx.subject())))
+    Ok(Json(actions(&sctx, ctx.subject())))
 }
 
 /// One action: `(id, title, icon, url)`.
-fn action(id: &str, title: &str, icon: &str, url: String) -> Value {
-    json!({"icon": icon, "id": id, "title": title, "url": url})
+fn action(id: &str, title: &str, icon: &str, url: String) -> MenuAction {
+    MenuAction { icon: icon.to_owned(), id: id.to_owned(), title: title.to_owned(), url }
 }
 
-fn actions(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> Value {
+fn actions(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ActionMenus {
     let (app, access) = (ctx.app, ctx.access);
     let may = |permission: Permission| access.allows(app, permission);
     let here = subject.object.url(ctx.base_url);
@@ -104,15 +136,15 @@ fn actions(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> Value {
         vec![action("login", "Log in", "plone-login", format!("{site}/login"))]
     };
 
-    json!({
-        "document_actions": [],
-        "object": object,
-        "object_buttons": buttons,
-        "portal_tabs": [action("index_html", "Home", "plone-home", site.clone())],
-        "site_actions": [
+    ActionMenus {
+        document_actions: Vec::new(),
+        object,
+        object_buttons: buttons,
+        portal_tabs: vec![action("index_html", "Home", "plone-home", site.clone())],
+        site_actions: vec![
             action("sitemap", "Site Map", "plone-sitemap", format!("{site}/sitemap")),
             action("contact", "Contact", "plone-contact-info", format!("{site}/contact-form")),
         ],
-        "user": user,
-    })
+        user,
+    }
 }

@@ -38,7 +38,6 @@ mod relations;
 mod relations_query;
 mod resolveuid;
 mod roles;
-mod schemas;
 mod search;
 mod sharing;
 mod site;

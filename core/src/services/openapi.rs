@@ -1,11 +1,13 @@
 //! `GET <site>/@openapi`: the OpenAPI document of what this server serves now, as at
 //! `/openapi.json` (plugins switched off are absent from both).
 
-use crate::http::{ApiError, ApiResult, Ctx, json};
+use crate::endpoint;
+use crate::http::schema::{any_object, object, string};
+use crate::http::{ApiError, ApiResult, Ctx, Dyn, Shape};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use poem::Response;
+use crate::service::{ContentKind, Route, Service};
 use poem::http::Method;
+use poem_openapi::registry::{MetaSchema, Registry};
 
 /// The service.
 pub static OPENAPI: Service = Service {
@@ -14,13 +16,25 @@ pub static OPENAPI: Service = Service {
     kind: ContentKind::Type("Plone Site"),
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "The OpenAPI 3.1 document of this server, as at /openapi.json",
-        crate::untyped!(|ctx| Box::pin(get(ctx))),
-    )],
+    routes: &[Route::new("", "The OpenAPI 3.0 document of this server, as at /openapi.json", endpoint!(get))],
 };
 
-async fn get(ctx: Ctx) -> ApiResult<Response> {
+/// The document: its paths and schemas are whatever the services now on declare.
+struct OpenApiDocumentShape;
+
+impl Shape for OpenApiDocumentShape {
+    const NAME: &'static str = "OpenApiDocument";
+
+    fn schema(_: &mut Registry) -> MetaSchema {
+        object(
+            "An OpenAPI 3.0 document of the services this server answers now",
+            vec![("openapi", string()), ("info", any_object()), ("paths", any_object()), ("components", any_object())],
+            &["openapi", "info", "paths"],
+        )
+    }
+}
+
+async fn get(ctx: Ctx) -> ApiResult<Dyn<OpenApiDocumentShape>> {
     let document = ctx.app.settings.openapi.ok_or_else(|| ApiError::not_found(&ctx.request.service_url))?;
-    Ok(json(&document(&ctx.app.registry)))
+    Ok(Dyn::new(document(&ctx.app.registry)))
 }

@@ -1,13 +1,13 @@
 //! `GET <site>/@plugins`: the plugins linked into this build, whether each was built at start
 //! and is on now (see `@addons`), what it depends on, and what it contributes.
 
-use crate::http::{ApiResult, Ctx, json};
+use crate::endpoint;
+use crate::http::{ApiResult, Ctx, Json};
 use crate::plugin::PluginDescriptor;
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use poem::Response;
+use crate::service::{ContentKind, Route, Service};
 use poem::http::Method;
-use serde_json::{Value, json};
+use poem_openapi::Object;
 
 /// The service.
 pub static PLUGINS: Service = Service {
@@ -16,18 +16,58 @@ pub static PLUGINS: Service = Service {
     kind: ContentKind::Type("Plone Site"),
     permission: Permission::MANAGE_PORTAL,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "The linked plugins: built, on, dependencies and contributions (services, components, types, \
-              panels, request hooks, records)",
-        crate::untyped!(|ctx| Box::pin(get(ctx))),
+    routes: &[Route::new(
+        "",
+        "The linked plugins: built, on, dependencies and contributions (services, components, types, panels, \
+         request hooks, records)",
+        endpoint!(get),
     )],
 };
 
-async fn get(ctx: Ctx) -> ApiResult<Response> {
+/// `GET @plugins`.
+#[derive(Object)]
+struct PluginList {
+    /// The endpoint's URL.
+    #[oai(rename = "@id")]
+    url: String,
+    /// Every plugin linked into the build, by id.
+    items: Vec<PluginInfo>,
+}
+
+/// A plugin and what it adds, so an administrator can tell what switching it off takes away.
+#[derive(Object)]
+struct PluginInfo {
+    /// Its id, as `--disable-plugins` and `@addons` name it.
+    id: String,
+    /// Whether it was built at start (not left out with `--disable-plugins`).
+    built: bool,
+    /// Whether it is on now (built and not switched off through `@addons`).
+    enabled: bool,
+    /// The plugins it needs.
+    depends_on: Vec<String>,
+    /// Its services, as `METHOD @name`.
+    services: Vec<String>,
+    /// Its `@components` entries.
+    components: Vec<String>,
+    /// The content types it defines.
+    types: Vec<String>,
+    /// Its control panels.
+    control_panels: Vec<String>,
+    /// Its request hooks.
+    request_hooks: Vec<String>,
+    /// Its registry records.
+    records: Vec<String>,
+}
+
+fn owned(names: &[&str]) -> Vec<String> {
+    names.iter().map(|name| (*name).to_owned()).collect()
+}
+
+async fn get(ctx: Ctx) -> ApiResult<Json<PluginList>> {
     let registry = &ctx.app.registry;
     let mut linked: Vec<&'static PluginDescriptor> = inventory::iter::<PluginDescriptor>.into_iter().collect();
     linked.sort_by_key(|d| d.id);
-    let items: Vec<Value> = linked
+    let items = linked
         .into_iter()
         .map(|descriptor| {
             let id = descriptor.id;
@@ -41,20 +81,19 @@ async fn get(ctx: Ctx) -> ApiResult<Response> {
                 .collect();
             types.sort_unstable();
             let contributions = registry.contributions(id);
-            json!({
-                "id": id,
-                "built": built,
-                "enabled": built && registry.is_on(id),
-                "depends_on": descriptor.depends_on,
-                "services": contributions.services,
-                "components": contributions.components,
-                "types": types,
-                "control_panels": contributions.control_panels,
-                "request_hooks": contributions.request_hooks,
-                "records": contributions.records,
-            })
+            PluginInfo {
+                id: id.to_owned(),
+                built,
+                enabled: built && registry.is_on(id),
+                depends_on: owned(descriptor.depends_on),
+                services: contributions.services,
+                components: owned(&contributions.components),
+                types: owned(&types),
+                control_panels: owned(&contributions.control_panels),
+                request_hooks: owned(&contributions.request_hooks),
+                records: owned(&contributions.records),
+            }
         })
         .collect();
-    let site_url = ctx.site_url();
-    Ok(json(&json!({"@id": format!("{site_url}/@plugins"), "items": items})))
+    Ok(Json(PluginList { url: format!("{}/@plugins", ctx.site_url()), items }))
 }

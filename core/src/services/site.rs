@@ -3,13 +3,15 @@
 //! the site root's; the rest are registry records under Plone's names.
 
 use crate::content::scales::SCALES;
-use crate::http::{ApiResult, Ctx, json};
+use crate::endpoint;
+use crate::http::schema::Nullable;
+use crate::http::{ApiError, ApiResult, Ctx, Json};
 use crate::i18n::SITE_LANGUAGE;
 use crate::records::{RecordDef, RecordKind};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use poem::Response;
+use crate::service::{ContentKind, Route, Service};
 use poem::http::Method;
+use poem_openapi::Object;
 use serde_json::{Value, json};
 
 /// The service.
@@ -19,11 +21,52 @@ pub static SITE: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
+    routes: &[Route::new(
+        "",
         "Site-wide settings for front ends: title, logo, languages, time zone, image sizes",
-        crate::untyped!(|ctx| Box::pin(get(ctx))),
+        endpoint!(get),
     )],
 };
+
+/// `GET @site`: plone.restapi's keys, which are the registry records' names.
+#[derive(Object)]
+struct SiteSettings {
+    /// The endpoint's URL on the site root.
+    #[oai(rename = "@id")]
+    url: String,
+    /// What the front end may offer.
+    features: SiteFeatures,
+    /// The image scales, as `name width:height`.
+    #[oai(rename = "plone.allowed_sizes")]
+    allowed_sizes: Vec<String>,
+    /// Language codes content may be written in.
+    #[oai(rename = "plone.available_languages")]
+    available_languages: Vec<String>,
+    /// The site language.
+    #[oai(rename = "plone.default_language")]
+    default_language: String,
+    /// The site's time zone (IANA name).
+    #[oai(rename = "plone.portal_timezone")]
+    portal_timezone: String,
+    /// The robots.txt to serve; `{portal_url}` stands for the site's URL.
+    #[oai(rename = "plone.robots_txt")]
+    robots_txt: String,
+    /// The logo's URL, null for the front end's default logo.
+    #[oai(rename = "plone.site_logo")]
+    site_logo: Nullable<String>,
+    /// The site root's title.
+    #[oai(rename = "plone.site_title")]
+    site_title: String,
+}
+
+/// The optional features front ends switch on from `@site`.
+#[derive(Object)]
+struct SiteFeatures {
+    /// `@aliases` can filter by date: always.
+    filter_aliases_by_date: bool,
+    /// One language per site: never.
+    multilingual: bool,
+}
 
 /// The site logo, as a URL or path a front end shows instead of its default logo (empty for
 /// none).
@@ -67,30 +110,32 @@ pub static ROBOTS_TXT: RecordDef = RecordDef {
     },
 };
 
-async fn get(ctx: Ctx) -> ApiResult<Response> {
-    let [language, logo, languages, timezone, robots] = ctx
+async fn get(ctx: Ctx) -> ApiResult<Json<SiteSettings>> {
+    let [language, logo, languages, timezone, robots]: [Value; 5] = ctx
         .app
         .record_values(&[&SITE_LANGUAGE, &SITE_LOGO, &AVAILABLE_LANGUAGES, &PORTAL_TIMEZONE, &ROBOTS_TXT])
         .await?
         .try_into()
-        .unwrap_or_else(|_| [Value::Null, Value::Null, Value::Null, Value::Null, Value::Null]);
+        .map_err(|_| ApiError::internal("record values"))?;
     // The site root is the first of the traversal chain; its title is the site's.
     let site = ctx.access.chain().first().unwrap_or(&ctx.context);
-    let allowed_sizes: Vec<String> = SCALES
+    let allowed_sizes = SCALES
         .iter()
         .filter(|(name, _, _)| *name != "listing")
         .map(|(name, width, height)| format!("{name} {width}:{height}"))
         .collect();
-    let logo = logo.as_str().filter(|l| !l.is_empty()).map_or(Value::Null, |l| json!(l));
-    Ok(json(&json!({
-        "@id": format!("{}/@site", site.url(&ctx.request.base_url)),
-        "features": {"filter_aliases_by_date": true, "multilingual": false},
-        "plone.allowed_sizes": allowed_sizes,
-        "plone.available_languages": languages,
-        "plone.default_language": language,
-        "plone.portal_timezone": timezone,
-        "plone.robots_txt": robots,
-        "plone.site_logo": logo,
-        "plone.site_title": site.title,
-    })))
+    // Records hold values of their declared kind (a stored value that does not fit yields the
+    // default), so these are the texts and lists they are declared as.
+    let text = |value: &Value| value.as_str().unwrap_or_default().to_owned();
+    Ok(Json(SiteSettings {
+        url: format!("{}/@site", site.url(&ctx.request.base_url)),
+        features: SiteFeatures { filter_aliases_by_date: true, multilingual: false },
+        allowed_sizes,
+        available_languages: languages.as_array().into_iter().flatten().map(text).collect(),
+        default_language: text(&language),
+        portal_timezone: text(&timezone),
+        robots_txt: text(&robots),
+        site_logo: Nullable(logo.as_str().filter(|l| !l.is_empty()).map(str::to_owned)),
+        site_title: site.title.clone(),
+    }))
 }

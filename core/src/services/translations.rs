@@ -1,13 +1,15 @@
 //! `GET <obj>/@translations` and `@components.translations`: the object's translations. This
 //! server keeps one language per site, so there are none; Volto asks all the same.
 
-use crate::http::{ApiResult, Ctx, json};
+use crate::endpoint;
+use crate::http::{ApiResult, Ctx, Json};
 use crate::security::{Csrf, Permission};
 use crate::serialize::Component;
-use crate::service::{ContentKind, Service};
-use poem::Response;
+use crate::service::{ContentKind, Route, Service};
 use poem::http::Method;
-use serde_json::{Value, json};
+use poem_openapi::Object;
+use poem_openapi::types::ToJSON;
+use serde_json::Value;
 
 /// The service.
 pub static TRANSLATIONS: Service = Service {
@@ -16,23 +18,32 @@ pub static TRANSLATIONS: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "The object's translations (none: one language per site)",
-        crate::untyped!(|ctx| Box::pin(get(ctx))),
-    )],
+    routes: &[Route::new("", "The object's translations (none: one language per site)", endpoint!(get))],
 };
 
 /// `@components.translations`; expanded, the same body as the endpoint.
 pub static TRANSLATIONS_COMPONENT: Component = Component {
     name: "translations",
     kind: ContentKind::Any,
-    expand: |ctx, subject| Box::pin(async move { Ok(body(&subject.object.url(ctx.base_url))) }),
+    expand: |ctx, subject| {
+        Box::pin(async move { Ok(body(&subject.object.url(ctx.base_url)).to_json().unwrap_or_default()) })
+    },
 };
 
-async fn get(ctx: Ctx) -> ApiResult<Response> {
-    Ok(json(&body(&ctx.url_of(&ctx.context))))
+/// `GET @translations`, in plone.restapi's shape.
+#[derive(Object)]
+struct Translations {
+    /// The endpoint's URL.
+    #[oai(rename = "@id")]
+    url: String,
+    /// The translations: always none, as a site has one language.
+    items: Vec<Value>,
 }
 
-fn body(object_url: &str) -> Value {
-    json!({"@id": format!("{object_url}/@translations"), "items": []})
+async fn get(ctx: Ctx) -> ApiResult<Json<Translations>> {
+    Ok(Json(body(&ctx.url_of(&ctx.context))))
+}
+
+fn body(object_url: &str) -> Translations {
+    Translations { url: format!("{object_url}/@translations"), items: Vec::new() }
 }

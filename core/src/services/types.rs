@@ -1,12 +1,17 @@
 //! `GET <obj>/@types`: the content types, and whether each may be added here.
 
 use crate::content::{FieldDef, FieldKind, TypeProfile};
-use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, json};
+use crate::endpoint;
+use crate::http::schema::{any_object, array_of, map_of, object, string};
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json, Raw, RawMeta, media_response};
 use crate::security::{Csrf, Permission};
 use crate::serialize::{Component, SerializeCtx, Subject};
-use crate::service::{ContentKind, Service};
+use crate::service::{ContentKind, Route, Service};
 use poem::Response;
 use poem::http::Method;
+use poem_openapi::Object;
+use poem_openapi::registry::MetaResponses;
+use poem_openapi::types::ToJSON;
 use serde_json::{Map, Value, json};
 
 /// Lists types with `addable` for this context.
@@ -16,74 +21,140 @@ pub static TYPES: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "List content types and whether each can be added here",
-        crate::untyped!(|ctx| Box::pin(types(ctx))),
-    )],
+    routes: &[
+        Route::new("", "List content types and whether each can be added here", endpoint!(types)),
+        Route::new("{name}", "A content type's JSON Schema, as Volto's forms read it", endpoint!(type_schema_of)),
+        Route::new("{name}/{field}", "The JSON Schema of one field of a content type", endpoint!(field_schema_of)),
+    ],
 };
 
 /// `@components.types`; expanded, it is the same list.
 pub static TYPES_COMPONENT: Component = Component {
     name: "types",
     kind: ContentKind::Any,
-    expand: |ctx, subject| Box::pin(async move { Ok(list(ctx, subject)) }),
+    expand: |ctx, subject| Box::pin(async move { Ok(list(ctx, subject).to_json().unwrap_or_default()) }),
 };
 
-async fn types(ctx: Ctx) -> ApiResult<Response> {
-    match ctx.subpath.as_slice() {
-        [] => {}
-        [name] => return schema_response(&ctx, name, None),
-        [name, field] => return schema_response(&ctx, name, Some(field)),
-        _ => return Err(ApiError::not_found(&ctx.request.service_url)),
+/// A type in the `@types` listing.
+#[derive(Object)]
+struct ContentTypeEntry {
+    /// Its URL, which answers its JSON Schema.
+    #[oai(rename = "@id")]
+    url: String,
+    /// The portal type.
+    id: String,
+    /// Its title.
+    title: String,
+    /// Whether the caller may add one here: the container allows it and they hold Add portal
+    /// content.
+    addable: bool,
+    /// The same as `addable` (there are no restrictions beyond it).
+    immediately_addable: bool,
+}
+
+/// `@types/<name>`: served as `application/json+schema`, like upstream.
+struct TypeSchemaReply;
+
+impl RawMeta for TypeSchemaReply {
+    fn meta() -> MetaResponses {
+        let schema = object(
+            "The type's JSON Schema with plone.restapi's annotations: `fieldsets` (the form's tabs), `layouts` and, \
+             per property, `factory`, `behavior` and `widget`",
+            vec![
+                ("title", string()),
+                ("type", string()),
+                ("required", array_of(string())),
+                ("fieldsets", array_of(any_object())),
+                ("layouts", array_of(string())),
+                ("properties", map_of(any_object())),
+            ],
+            &["title", "type", "required", "fieldsets", "layouts", "properties"],
+        );
+        MetaResponses { responses: vec![media_response(200, "The type's schema", Some((JSON_SCHEMA, schema)))] }
     }
+}
+
+/// `@types/<name>/<field>`: one property, as `application/json+schema`.
+struct FieldSchemaReply;
+
+impl RawMeta for FieldSchemaReply {
+    fn meta() -> MetaResponses {
+        let schema = object(
+            "One property of a type's JSON Schema: its JSON type, title, description, `factory`, `behavior`, and \
+             `widget`, `vocabulary`, `default` where it has them",
+            vec![
+                ("type", string()),
+                ("title", string()),
+                ("description", string()),
+                ("factory", string()),
+                ("behavior", string()),
+            ],
+            &["title", "description", "factory", "behavior"],
+        );
+        MetaResponses { responses: vec![media_response(200, "The field's schema", Some((JSON_SCHEMA, schema)))] }
+    }
+}
+
+/// The media type upstream serves schemas as.
+const JSON_SCHEMA: &str = "application/json+schema";
+
+async fn types(ctx: Ctx) -> ApiResult<Json<Vec<ContentTypeEntry>>> {
     let options = ctx.serialize_options()?;
     let visibility = ctx.visibility();
     let sctx = ctx.serialize_ctx(&options, &visibility);
-    Ok(json(&list(&sctx, ctx.subject())))
+    Ok(Json(list(&sctx, ctx.subject())))
 }
 
-fn list(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> Value {
+fn list(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> Vec<ContentTypeEntry> {
     let site_url = format!("{}/{}", ctx.base_url, subject.object.site_id());
     let may_add = ctx.access.object().is_some_and(|o| o.uid == subject.object.uid)
         && ctx.access.allows(ctx.app, Permission::ADD_PORTAL_CONTENT);
-    let types: Vec<Value> = ctx
-        .app
+    ctx.app
         .types
         .all()
         .filter(|t| t.global_allow || subject.profile.allowed_types.as_ref().is_some_and(|a| a.contains(&t.id)))
         .map(|t| {
             let addable = may_add && ctx.app.types.allows_child(subject.profile, t);
-            json!({
-                "@id": format!("{site_url}/@types/{}", t.id),
-                "id": t.id,
-                "title": t.title,
-                "addable": addable,
-                "immediately_addable": addable,
-            })
+            ContentTypeEntry {
+                url: format!("{site_url}/@types/{}", t.id),
+                id: t.id.clone(),
+                title: t.title.clone(),
+                addable,
+                immediately_addable: addable,
+            }
         })
-        .collect();
-    Value::Array(types)
+        .collect()
 }
 
-/// `@types/<name>` (the type's JSON Schema) or `@types/<name>/<field>` (one property), served
-/// as `application/json+schema` like upstream.
-fn schema_response(ctx: &Ctx, name: &str, field: Option<&String>) -> ApiResult<Response> {
-    let profile = ctx
-        .app
+async fn type_schema_of(ctx: Ctx) -> ApiResult<Raw<TypeSchemaReply>> {
+    let profile = named_type(&ctx)?;
+    Ok(schema_reply(type_schema(profile, &ctx.site_url())))
+}
+
+async fn field_schema_of(ctx: Ctx) -> ApiResult<Raw<FieldSchemaReply>> {
+    let profile = named_type(&ctx)?;
+    let field = ctx.param("field");
+    let def = profile.field(field).ok_or_else(|| {
+        ApiError::new(
+            ErrorCode::NotFound,
+            format!("Field '{field}' of type '{}' could not be found.", ctx.param("name")),
+        )
+    })?;
+    Ok(schema_reply(property(profile, def, &ctx.site_url())))
+}
+
+/// The type `{name}` names; 404 with upstream's message when there is none.
+fn named_type(ctx: &Ctx) -> ApiResult<&TypeProfile> {
+    let name = ctx.param("name");
+    ctx.app
         .types
         .get(name)
-        .ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("Type '{name}' could not be found.")))?;
-    let site_url = ctx.site_url();
-    let body = match field {
-        None => type_schema(profile, &site_url),
-        Some(field) => {
-            let def = profile.field(field).ok_or_else(|| {
-                ApiError::new(ErrorCode::NotFound, format!("Field '{field}' of type '{name}' could not be found."))
-            })?;
-            property(profile, def, &site_url)
-        }
-    };
-    Ok(Response::builder().content_type("application/json+schema").body(body.to_string()))
+        .map(AsRef::as_ref)
+        .ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("Type '{name}' could not be found.")))
+}
+
+fn schema_reply<M: RawMeta>(body: Value) -> Raw<M> {
+    Raw::new(Response::builder().content_type(JSON_SCHEMA).body(body.to_string()))
 }
 
 /// The JSON Schema of a content type, with plone.restapi's `fieldsets`, `layouts`, `factory`

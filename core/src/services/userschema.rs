@@ -3,12 +3,12 @@
 //! lists exactly the properties `@users` stores; Plone's portrait is not kept here, so it is
 //! not offered.
 
-use crate::http::{ApiResult, json};
+use crate::endpoint;
+use crate::http::{ApiResult, Ctx, Json};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use poem::Response;
+use crate::service::{ContentKind, Route, Service};
 use poem::http::Method;
-use serde_json::{Value, json};
+use poem_openapi::Object;
 
 /// The service.
 pub static USER_SCHEMA: Service = Service {
@@ -17,50 +17,111 @@ pub static USER_SCHEMA: Service = Service {
     kind: ContentKind::Type("Plone Site"),
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
+    routes: &[Route::new(
+        "",
         "The schema of a user's personal information (fullname, email, home_page, description, location)",
-        crate::untyped!(|_| Box::pin(get())),
+        endpoint!(get),
     )],
 };
 
-async fn get() -> ApiResult<Response> {
-    Ok(json(&schema()))
+/// The form's JSON Schema: the properties `@users` stores, in one fieldset.
+#[derive(Object)]
+struct UserSchema {
+    /// `object`.
+    #[oai(rename = "type")]
+    kind: String,
+    /// One fieldset with every property.
+    fieldsets: Vec<UserSchemaFieldset>,
+    /// The properties.
+    properties: UserSchemaProperties,
+    /// `email`: the one property a user must have.
+    required: Vec<String>,
 }
 
-fn schema() -> Value {
-    let field = |title: &str, description: &str, factory: &str, widget: Option<&str>| {
-        let mut property = json!({"title": title, "description": description, "factory": factory, "type": "string"});
-        if let Some(widget) = widget {
-            property["widget"] = json!(widget);
-        }
-        property
+/// A tab of the form.
+#[derive(Object)]
+struct UserSchemaFieldset {
+    /// `default`.
+    id: String,
+    /// `Default`.
+    title: String,
+    /// `plone`.
+    behavior: String,
+    /// The properties on it, in order.
+    fields: Vec<String>,
+}
+
+/// The properties of a user's personal information.
+#[derive(Object)]
+struct UserSchemaProperties {
+    /// The full name.
+    fullname: UserSchemaField,
+    /// The email address, also the login for password resets.
+    email: UserSchemaField,
+    /// An external home page.
+    home_page: UserSchemaField,
+    /// A short biography.
+    description: UserSchemaField,
+    /// Where they are.
+    location: UserSchemaField,
+}
+
+/// One property, as Volto's form widgets read it.
+#[derive(Object)]
+struct UserSchemaField {
+    /// The label.
+    title: String,
+    /// The help text.
+    description: String,
+    /// The zope.schema field it stands for (`Email`, `URL`, `Text`, `Text line (String)`).
+    factory: String,
+    /// `string`.
+    #[oai(rename = "type")]
+    kind: String,
+    /// A widget when the factory's default does not fit (`email`, `url`, `textarea`).
+    #[oai(skip_serializing_if_is_none)]
+    widget: Option<String>,
+}
+
+fn field(title: &str, description: &str, factory: &str, widget: Option<&str>) -> UserSchemaField {
+    UserSchemaField {
+        title: title.to_owned(),
+        description: description.to_owned(),
+        factory: factory.to_owned(),
+        kind: "string".to_owned(),
+        widget: widget.map(str::to_owned),
+    }
+}
+
+async fn get(_: Ctx) -> ApiResult<Json<UserSchema>> {
+    let properties = UserSchemaProperties {
+        fullname: field("Full Name", "Enter full name, for example, John Smith.", "Text line (String)", None),
+        email: field("Email", "We will use this address if you need to recover your password", "Email", Some("email")),
+        home_page: field("Home page", "The URL for your external home page, if you have one.", "URL", Some("url")),
+        description: field(
+            "Biography",
+            "A short overview of who you are and what you do. Will be displayed on your author page, linked from \
+             the items you create.",
+            "Text",
+            Some("textarea"),
+        ),
+        location: field(
+            "Location",
+            "Your location - either city and country - or in a company setting, where your office is located.",
+            "Text line (String)",
+            None,
+        ),
     };
-    json!({
-        "type": "object",
-        "fieldsets": [{
-            "id": "default",
-            "title": "Default",
-            "behavior": "plone",
-            "fields": ["fullname", "email", "home_page", "description", "location"],
+    let fields = ["fullname", "email", "home_page", "description", "location"].map(str::to_owned).to_vec();
+    Ok(Json(UserSchema {
+        kind: "object".to_owned(),
+        fieldsets: vec![UserSchemaFieldset {
+            id: "default".to_owned(),
+            title: "Default".to_owned(),
+            behavior: "plone".to_owned(),
+            fields,
         }],
-        "properties": {
-            "fullname": field("Full Name", "Enter full name, for example, John Smith.", "Text line (String)", None),
-            "email": field("Email", "We will use this address if you need to recover your password", "Email", Some("email")),
-            "home_page": field("Home page", "The URL for your external home page, if you have one.", "URL", Some("url")),
-            "description": field(
-                "Biography",
-                "A short overview of who you are and what you do. Will be displayed on your author page, \
-                 linked from the items you create.",
-                "Text",
-                Some("textarea"),
-            ),
-            "location": field(
-                "Location",
-                "Your location - either city and country - or in a company setting, where your office is located.",
-                "Text line (String)",
-                None,
-            ),
-        },
-        "required": ["email"],
-    })
+        properties,
+        required: vec!["email".to_owned()],
+    }))
 }

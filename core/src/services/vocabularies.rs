@@ -8,12 +8,14 @@
 use super::types::{CATALOG_VOCABULARY, KEYWORDS_VOCABULARY};
 use crate::catalog::{Scope, SearchQuery, SearchSql};
 use crate::content::FieldKind;
-use crate::http::{ApiError, ApiResult, Batch, Ctx, ErrorCode, MAX_BATCH_SIZE, batching_links, json};
+use crate::endpoint;
+use crate::http::{
+    ApiError, ApiResult, B_START, Batch, BatchLinksShape, Ctx, ErrorCode, Json, MAX_BATCH_SIZE, Shaped, batch_links,
+};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use poem::Response;
+use crate::service::{ContentKind, ParamKind, QueryParam, Route, Service};
 use poem::http::Method;
-use serde_json::{Value, json};
+use poem_openapi::Object;
 
 const PORTAL_TYPES: &str = "plone.app.vocabularies.PortalTypes";
 const REVIEW_STATES: &str = "plone.app.vocabularies.ReviewStates";
@@ -25,22 +27,66 @@ pub static VOCABULARIES: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "List vocabularies, or GET @vocabularies/<name> for its terms \
-              (title or token or tokens filters; batched, b_size=-1 for all)",
-        crate::untyped!(|ctx| Box::pin(get(ctx))),
-    )],
+    routes: &[
+        Route::new("", "The vocabularies, by name", endpoint!(list)),
+        Route {
+            query: &[
+                QueryParam::new("title", ParamKind::String, "Terms whose title contains this (any case)"),
+                QueryParam::new("token", ParamKind::String, "The term with this token (any case); not with title"),
+                QueryParam::new("tokens", ParamKind::StringList, "Only terms with these tokens"),
+                B_START,
+                QueryParam::new("b_size", ParamKind::Integer, "Terms per page (default 25); -1 for all, unbatched"),
+            ],
+            ..Route::new("{name}", "The terms of a vocabulary, batched", endpoint!(terms))
+        },
+    ],
 };
 
-async fn get(ctx: Ctx) -> ApiResult<Response> {
+/// A vocabulary in the listing.
+#[derive(Object)]
+struct VocabularyEntry {
+    /// Its URL, which answers its terms.
+    #[oai(rename = "@id")]
+    url: String,
+    /// Its name.
+    title: String,
+}
+
+/// `GET @vocabularies/<name>`: a page of terms.
+#[derive(Object)]
+struct VocabularyTerms {
+    /// The request's URL.
+    #[oai(rename = "@id")]
+    url: String,
+    /// The terms of the page.
+    items: Vec<VocabularyTerm>,
+    /// How many terms match the filters.
+    items_total: i64,
+    /// Links to the other pages, when there are any (never with `b_size=-1`).
+    #[oai(skip_serializing_if_is_none)]
+    batching: Option<Shaped<BatchLinksShape>>,
+}
+
+/// One term: what a widget stores and what it shows.
+#[derive(Object)]
+struct VocabularyTerm {
+    /// The stored value (a UID for the catalog vocabulary).
+    token: String,
+    /// The label.
+    title: String,
+}
+
+async fn list(ctx: Ctx) -> ApiResult<Json<Vec<VocabularyEntry>>> {
     let site_url = ctx.site_url();
-    let Some(name) = ctx.subpath.first() else {
-        let list: Vec<Value> = names(&ctx)
-            .into_iter()
-            .map(|name| json!({"@id": format!("{site_url}/@vocabularies/{name}"), "title": name}))
-            .collect();
-        return Ok(json(&Value::Array(list)));
-    };
+    let list = names(&ctx)
+        .into_iter()
+        .map(|name| VocabularyEntry { url: format!("{site_url}/@vocabularies/{name}"), title: name })
+        .collect();
+    Ok(Json(list))
+}
+
+async fn terms(ctx: Ctx) -> ApiResult<Json<VocabularyTerms>> {
+    let name = ctx.param("name");
     let filter = Filter::from_request(&ctx)?;
     let (batch, all) = match ctx.request.query_value("b_size") {
         Some("-1") => (Batch { start: 0, size: MAX_BATCH_SIZE }, true),
@@ -55,17 +101,14 @@ async fn get(ctx: Ctx) -> ApiResult<Response> {
     };
     let matching: Vec<&(String, String)> = terms.iter().filter(|term| filter.matches(term)).collect();
     let total = matching.len() as i64;
-    let page: Vec<Value> = matching
+    let page = matching
         .iter()
         .skip(if all { 0 } else { batch.start as usize })
         .take(if all { usize::MAX } else { batch.size as usize })
-        .map(|(token, title)| json!({"token": token, "title": title}))
+        .map(|(token, title)| VocabularyTerm { token: token.clone(), title: title.clone() })
         .collect();
-    let mut body = json!({"@id": ctx.request.service_url, "items": page, "items_total": total});
-    if !all && let Some(links) = batching_links(&ctx.request.service_url, &ctx.request.query, batch, total) {
-        body["batching"] = links;
-    }
-    Ok(json(&body))
+    let batching = if all { None } else { batch_links(&ctx.request.service_url, &ctx.request.query, batch, total) };
+    Ok(Json(VocabularyTerms { url: ctx.request.service_url.clone(), items: page, items_total: total, batching }))
 }
 
 fn names(ctx: &Ctx) -> Vec<String> {

@@ -2,12 +2,14 @@
 //! the site has had added since the plugin was installed (from its own table).
 
 use crate::stats;
+use poem_openapi::Object;
 use serde_json::json;
-use wcs_core::http::{ApiResult, Ctx, json};
-use wcs_core::poem_reexports::{Method, Response};
+use wcs_core::endpoint;
+use wcs_core::http::{ApiResult, Ctx, Json};
+use wcs_core::poem_reexports::Method;
 use wcs_core::records::{RecordDef, RecordKind};
 use wcs_core::security::{Csrf, Permission};
-use wcs_core::service::{ContentKind, Service};
+use wcs_core::service::{ContentKind, Route, Service};
 
 /// The service.
 pub static HELLO: Service = Service {
@@ -16,11 +18,21 @@ pub static HELLO: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[wcs_core::service::Route::any(
-        "Say hello from the example plugin",
-        wcs_core::untyped!(|ctx| Box::pin(hello(ctx))),
-    )],
+    routes: &[Route::new("", "Say hello from the example plugin", endpoint!(hello))],
 };
+
+/// The greeting. A plugin's reply types are `Object`s like this one: the OpenAPI document
+/// shows them, field descriptions included.
+#[derive(Object)]
+struct HelloGreeting {
+    /// The request's URL.
+    #[oai(rename = "@id")]
+    url: String,
+    /// The greeting word, the caller and the object's title.
+    message: String,
+    /// How many objects were added since the plugin was installed.
+    objects_added: i64,
+}
 
 /// The greeting word, a registry record Managers may change through `@registry`.
 pub static GREETING_WORD: RecordDef = RecordDef {
@@ -31,13 +43,13 @@ pub static GREETING_WORD: RecordDef = RecordDef {
     default: || json!("Hello"),
 };
 
-async fn hello(ctx: Ctx) -> ApiResult<Response> {
+async fn hello(ctx: Ctx) -> ApiResult<Json<HelloGreeting>> {
     let who = ctx.principal.user_id().unwrap_or("stranger");
     let word = ctx.app.record_value(&GREETING_WORD).await?;
     let added = stats::objects_added(&ctx.app.store).await?;
-    Ok(json(&json!({
-        "@id": ctx.request.service_url,
-        "message": format!("{} {who}, this is {}.", word.as_str().unwrap_or("Hello"), ctx.context.title),
-        "objects_added": added,
-    })))
+    Ok(Json(HelloGreeting {
+        url: ctx.request.service_url.clone(),
+        message: format!("{} {who}, this is {}.", word.as_str().unwrap_or("Hello"), ctx.context.title),
+        objects_added: added,
+    }))
 }

@@ -1,11 +1,12 @@
 //! `GET <obj>/hello_view`: a view name without `@`, as browser views have. A child object
 //! with the same id wins over it, as traversal tries objects first.
 
-use serde_json::json;
-use wcs_core::http::json;
+use poem_openapi::Object;
+use wcs_core::endpoint;
+use wcs_core::http::{ApiResult, Ctx, Json};
 use wcs_core::poem_reexports::Method;
 use wcs_core::security::{Csrf, Permission};
-use wcs_core::service::{ContentKind, Service};
+use wcs_core::service::{ContentKind, Route, Service};
 
 /// The view.
 pub static HELLO_VIEW: Service = Service {
@@ -14,10 +15,18 @@ pub static HELLO_VIEW: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[wcs_core::service::Route::any(
-        "A plain-named view of the example plugin",
-        wcs_core::untyped!(|ctx| Box::pin(async move {
-            Ok(json(&json!({"view": "hello_view", "context": ctx.context.id})))
-        })),
-    )],
+    routes: &[Route::new("", "A plain-named view of the example plugin", endpoint!(view))],
 };
+
+/// What the view shows: which view answered, on what.
+#[derive(Object)]
+struct HelloView {
+    /// `hello_view`.
+    view: String,
+    /// The id of the object it was called on.
+    context: String,
+}
+
+async fn view(ctx: Ctx) -> ApiResult<Json<HelloView>> {
+    Ok(Json(HelloView { view: "hello_view".to_owned(), context: ctx.context.id.clone() }))
+}

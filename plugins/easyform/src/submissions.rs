@@ -4,11 +4,18 @@
 
 use crate::serializer::form_fields;
 use crate::storage::{Submission, page};
-use serde_json::{Value, json};
-use wcs_core::http::{ApiError, ApiResult, Batch, Ctx, batching_links, json};
+use poem_openapi::Object;
+use poem_openapi::registry::{MetaHeader, MetaResponses, MetaSchema};
+use serde_json::Value;
+use wcs_core::endpoint;
+use wcs_core::http::schema::string;
+use wcs_core::http::{
+    ApiError, ApiResult, B_SIZE, B_START, Batch, BatchLinksShape, Ctx, Json, Raw, RawMeta, Shaped, batch_links,
+    media_response,
+};
 use wcs_core::poem_reexports::{Method, Response};
 use wcs_core::security::{Csrf, Permission};
-use wcs_core::service::{ContentKind, Service};
+use wcs_core::service::{ContentKind, Route, Service};
 
 /// collective.easyform's permission for reading what was submitted.
 pub const DOWNLOAD_SAVED_INPUT: Permission = Permission::new("collective.easyform: Download Saved Input");
@@ -26,33 +33,75 @@ pub static SUBMISSIONS: Service = Service {
     kind: ContentKind::Type("EasyForm"),
     permission: DOWNLOAD_SAVED_INPUT,
     csrf: Csrf::Cookie,
-    routes: &[wcs_core::service::Route::any(
-        "A form's stored submissions, batched; /csv for a CSV download",
-        wcs_core::untyped!(|ctx| Box::pin(submissions(ctx))),
-    )],
+    routes: &[
+        Route {
+            query: &[B_START, B_SIZE],
+            ..Route::new("", "A form's stored submissions, oldest first, batched", endpoint!(listing))
+        },
+        Route::new("csv", "Every submission as CSV (at most 100,000 rows), for a spreadsheet", endpoint!(csv_export)),
+    ],
 };
 
-async fn submissions(ctx: Ctx) -> ApiResult<Response> {
-    match ctx.subpath.as_slice() {
-        [] => listing(&ctx).await,
-        [format] if format == "csv" => csv_export(&ctx).await,
-        _ => Err(ApiError::not_found(&ctx.request.service_url)),
+/// `GET @submissions`: a page of submissions.
+#[derive(Object)]
+struct SubmissionList {
+    /// The request's URL.
+    #[oai(rename = "@id")]
+    url: String,
+    /// The page's submissions, oldest first.
+    items: Vec<SubmissionEntry>,
+    /// How many submissions the form has.
+    items_total: i64,
+    /// Links to the other pages, when there are any.
+    #[oai(skip_serializing_if_is_none)]
+    batching: Option<Shaped<BatchLinksShape>>,
+}
+
+/// One stored submission.
+#[derive(Object)]
+struct SubmissionEntry {
+    /// Its number.
+    id: i64,
+    /// When it arrived (RFC 3339).
+    created: String,
+    /// The values by form field name, as validated.
+    data: Value,
+}
+
+/// `GET @submissions/csv`: a file download.
+struct CsvExport;
+
+impl RawMeta for CsvExport {
+    fn meta() -> MetaResponses {
+        let mut response = media_response(
+            200,
+            "The submissions as CSV: id, created, then one column per form field (in the form's order)",
+            Some(("text/csv", MetaSchema::new("string"))),
+        );
+        response.headers.push(MetaHeader {
+            name: "Content-Disposition".into(),
+            description: Some("`attachment; filename=\"<form id>.csv\"`".into()),
+            required: true,
+            deprecated: false,
+            schema: string(),
+        });
+        MetaResponses { responses: vec![response] }
     }
 }
 
-async fn listing(ctx: &Ctx) -> ApiResult<Response> {
+async fn listing(ctx: Ctx) -> ApiResult<Json<SubmissionList>> {
     let batch = Batch::from_query(&ctx.request.query)?;
     let (rows, total) = page(&ctx.app.store, &ctx.context.uid, batch.start, batch.size).await?;
-    let items: Vec<Value> =
-        rows.into_iter().map(|s| json!({"id": s.id, "created": s.created, "data": s.data})).collect();
-    let mut body = json!({"@id": ctx.request.service_url, "items": items, "items_total": total});
-    if let Some(links) = batching_links(&ctx.request.service_url, &ctx.request.query, batch, total) {
-        body["batching"] = links;
-    }
-    Ok(json(&body))
+    let items = rows.into_iter().map(|s| SubmissionEntry { id: s.id, created: s.created, data: s.data }).collect();
+    Ok(Json(SubmissionList {
+        batching: batch_links(&ctx.request.service_url, &ctx.request.query, batch, total),
+        url: ctx.request.service_url.clone(),
+        items,
+        items_total: total,
+    }))
 }
 
-async fn csv_export(ctx: &Ctx) -> ApiResult<Response> {
+async fn csv_export(ctx: Ctx) -> ApiResult<Raw<CsvExport>> {
     let fields = form_fields(&ctx.context);
     let (rows, _) = page(&ctx.app.store, &ctx.context.uid, 0, MAX_CSV_ROWS).await?;
     let mut writer = csv::Writer::from_writer(Vec::new());
@@ -66,10 +115,12 @@ async fn csv_export(ctx: &Ctx) -> ApiResult<Response> {
     }
     let bytes = writer.into_inner().map_err(ApiError::internal)?;
     let filename = format!("{}.csv", ctx.context.id);
-    Ok(Response::builder()
-        .content_type("text/csv; charset=utf-8")
-        .header("Content-Disposition", format!("attachment; filename=\"{filename}\""))
-        .body(bytes))
+    Ok(Raw::new(
+        Response::builder()
+            .content_type("text/csv; charset=utf-8")
+            .header("Content-Disposition", format!("attachment; filename=\"{filename}\""))
+            .body(bytes),
+    ))
 }
 
 /// A value as spreadsheet text; lists joined. Cells a spreadsheet would run as a formula

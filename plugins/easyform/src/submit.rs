@@ -8,13 +8,17 @@ use crate::model::{FieldType, FormField};
 use crate::serializer::form_fields;
 use crate::storage::store;
 use crate::validate::validate;
-use serde_json::{Map, Value, json};
+use poem_openapi::Object;
+use poem_openapi::registry::{MetaSchema, Registry};
+use serde_json::{Map, Value};
 use wcs_core::content::ContentObject;
-use wcs_core::http::{ApiError, ApiResult, Ctx, ErrorCode, json};
+use wcs_core::endpoint;
+use wcs_core::http::schema::{any, object};
+use wcs_core::http::{ApiError, ApiResult, Ctx, ErrorCode, Json, Shape, shape_schema};
 use wcs_core::mail::Mail;
-use wcs_core::poem_reexports::{Method, Response};
+use wcs_core::poem_reexports::Method;
 use wcs_core::security::{Csrf, Permission};
-use wcs_core::service::{ContentKind, Service};
+use wcs_core::service::{ContentKind, Route, Service};
 
 /// The largest submission body, in bytes (the server's own limit is far larger, for uploads).
 const MAX_BODY: usize = 256 * 1024;
@@ -26,13 +30,39 @@ pub static SUBMIT: Service = Service {
     kind: ContentKind::Type("EasyForm"),
     permission: Permission::VIEW,
     csrf: Csrf::Exempt,
-    routes: &[wcs_core::service::Route::any(
-        "Submit a form: JSON keyed by form.widgets.<field>; {success: true} or 400 with per-field errors",
-        wcs_core::untyped!(|ctx| Box::pin(submit(ctx))),
-    )],
+    routes: &[Route {
+        request: Some(shape_schema::<SubmissionShape>),
+        ..Route::new("", "Submit a form; 400 with an error per field and nothing stored", endpoint!(submit))
+    }],
 };
 
-async fn submit(ctx: Ctx) -> ApiResult<Response> {
+/// A submission: the form's fields decide its keys.
+struct SubmissionShape;
+
+impl Shape for SubmissionShape {
+    const NAME: &'static str = "FormSubmission";
+
+    fn schema(_: &mut Registry) -> MetaSchema {
+        MetaSchema {
+            additional_properties: Some(Box::new(any())),
+            ..object(
+                "The values by `form.widgets.<field>`, of the types the form's `form_fields` declare; other keys \
+                 are refused; at most 256 KiB",
+                vec![],
+                &[],
+            )
+        }
+    }
+}
+
+/// The answer to a submission that was taken.
+#[derive(Object)]
+struct SubmitResult {
+    /// Always true: a refused submission is an error.
+    success: bool,
+}
+
+async fn submit(ctx: Ctx) -> ApiResult<Json<SubmitResult>> {
     if ctx.body.len() > MAX_BODY {
         return Err(ApiError::new(ErrorCode::PayloadTooLarge, format!("A submission is at most {MAX_BODY} bytes.")));
     }
@@ -56,12 +86,12 @@ async fn submit(ctx: Ctx) -> ApiResult<Response> {
         if filled {
             // Answered like a success, so a robot learns nothing; nothing is kept.
             tracing::info!(form = form.path, "honeypot field filled; submission dropped");
-            return Ok(json(&json!({"success": true})));
+            return Ok(Json(SubmitResult { success: true }));
         }
     }
     let mail = mail(form, &fields, &values);
     store(&ctx.app, form, &values, mail).await?;
-    Ok(json(&json!({"success": true})))
+    Ok(Json(SubmitResult { success: true }))
 }
 
 fn text<'a>(form: &'a ContentObject, field: &str) -> Option<&'a str> {

@@ -6,13 +6,16 @@
 
 use crate::Search;
 use crate::indexer::rebuild;
-use serde_json::{Value, json};
+use poem_openapi::{Enum, Object};
+use serde_json::Value;
 use std::sync::Arc;
 use wcs_core::app::App;
-use wcs_core::http::{ApiError, ApiResult, Ctx, ErrorCode, json, json_with_status};
-use wcs_core::poem_reexports::{Method, Response, StatusCode};
+use wcs_core::endpoint;
+use wcs_core::http::schema::Nullable;
+use wcs_core::http::{Accepted, ApiError, ApiResult, Ctx, ErrorCode, Json, body_schema};
+use wcs_core::poem_reexports::Method;
 use wcs_core::security::{Csrf, Permission};
-use wcs_core::service::{ContentKind, Service};
+use wcs_core::service::{ContentKind, Route, Service};
 
 /// The status.
 pub static ES_ADMIN_STATUS: Service = Service {
@@ -21,9 +24,10 @@ pub static ES_ADMIN_STATUS: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::MANAGE_PORTAL,
     csrf: Csrf::Cookie,
-    routes: &[wcs_core::service::Route::any(
+    routes: &[Route::new(
+        "",
         "Search index status: documents, change-feed lag, rebuild running, last error",
-        wcs_core::untyped!(|ctx| Box::pin(status(ctx))),
+        endpoint!(status),
     )],
 };
 
@@ -34,36 +38,77 @@ pub static ES_ADMIN_REBUILD: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::MANAGE_PORTAL,
     csrf: Csrf::Cookie,
-    routes: &[wcs_core::service::Route::any(
-        "{\"action\": \"rebuild\"}: rebuild the search index from storage; searches use the old one until it is done",
-        wcs_core::untyped!(|ctx| Box::pin(start_rebuild(ctx))),
-    )],
+    routes: &[Route {
+        request: Some(body_schema::<EsAdminAction>),
+        ..Route::new(
+            "",
+            "Rebuild the search index from storage; searches use the old one until it is done",
+            endpoint!(start_rebuild),
+        )
+    }],
 };
+
+/// What `POST @es-admin` is asked to do.
+#[derive(Object)]
+struct EsAdminAction {
+    /// The only action.
+    action: EsAdminActionKind,
+}
+
+/// The actions `POST @es-admin` knows.
+#[derive(Enum)]
+#[oai(rename_all = "lowercase")]
+enum EsAdminActionKind {
+    /// Rebuild the index from storage.
+    Rebuild,
+}
+
+/// The index's state, for a Manager watching it (and a rebuild).
+#[derive(Object)]
+struct SearchIndexStatus {
+    /// The engine: `tantivy` or `elasticsearch`.
+    engine: String,
+    /// How many documents the index holds.
+    documents: u64,
+    /// The last change-feed position the index has applied.
+    position: i64,
+    /// The newest change-feed position.
+    feed_end: i64,
+    /// How many changes the index is behind.
+    lag: i64,
+    /// Whether a rebuild runs.
+    rebuilding: bool,
+    /// The last indexing error, null when the last run went well.
+    last_error: Nullable<String>,
+}
 
 fn search(ctx: &Ctx) -> ApiResult<Arc<Search>> {
     ctx.app.extensions.get::<Search>().ok_or_else(|| ApiError::internal("search engine not started"))
 }
 
-async fn report(app: &App, search: &Search) -> ApiResult<Value> {
+async fn report(app: &App, search: &Search) -> ApiResult<SearchIndexStatus> {
     let end = app.store.background().feed_end().await?;
     let position = search.engine.position()?.unwrap_or(0);
-    Ok(json!({
-        "engine": search.engine.name(),
-        "documents": search.engine.documents(),
-        "position": position,
-        "feed_end": end,
-        "lag": (end - position).max(0),
-        "rebuilding": search.state.rebuilding(),
-        "last_error": search.state.last_error(),
-    }))
+    Ok(SearchIndexStatus {
+        engine: search.engine.name().to_owned(),
+        documents: search.engine.documents(),
+        position,
+        feed_end: end,
+        lag: (end - position).max(0),
+        rebuilding: search.state.rebuilding(),
+        last_error: Nullable(search.state.last_error()),
+    })
 }
 
-async fn status(ctx: Ctx) -> ApiResult<Response> {
+async fn status(ctx: Ctx) -> ApiResult<Json<SearchIndexStatus>> {
     let search = search(&ctx)?;
-    Ok(json(&report(&ctx.app, &search).await?))
+    Ok(Json(report(&ctx.app, &search).await?))
 }
 
-async fn start_rebuild(ctx: Ctx) -> ApiResult<Response> {
+/// Starts the rebuild in the background and answers at once with the status (`rebuilding`).
+/// The body is read here rather than as [`EsAdminAction`], so that anything but
+/// `{"action": "rebuild"}`, malformed JSON included, gets the one message naming the action.
+async fn start_rebuild(ctx: Ctx) -> ApiResult<Accepted<SearchIndexStatus>> {
     let body: Value = serde_json::from_slice(&ctx.body).unwrap_or(Value::Null);
     if body.get("action").and_then(Value::as_str) != Some("rebuild") {
         return Err(ApiError::invalid_parameter("action", "The only action is \"rebuild\"."));
@@ -85,5 +130,5 @@ async fn start_rebuild(ctx: Ctx) -> ApiResult<Response> {
         running.state.record(outcome.map(|_| ()).map_err(|e| e.to_string()));
         running.state.end_rebuild();
     });
-    Ok(json_with_status(StatusCode::ACCEPTED, &report(&ctx.app, &search).await?))
+    Ok(Accepted::Accepted(Json(report(&ctx.app, &search).await?)))
 }

@@ -4,17 +4,21 @@
 use crate::Search;
 use crate::engine::SearchRequest;
 use crate::engine::{EngineError, Filters, SearchEngine};
-use crate::facets::{apply_facet_filters, configured, with_titles};
+use crate::facets::{FacetResult, apply_facet_filters, configured, with_titles};
 use crate::patterns::text_query;
 use crate::records::{AGGREGATIONS, SUGGEST};
 use crate::scope::caller_filters;
-use serde_json::{Value, json};
+use poem_openapi::Object;
+use serde_json::Value;
 use std::collections::HashMap;
-use wcs_core::http::{ApiError, ApiResult, Batch, Ctx, batching_links, json};
-use wcs_core::poem_reexports::{Method, Response};
+use wcs_core::endpoint;
+use wcs_core::http::{
+    ApiError, ApiResult, B_SIZE, B_START, Batch, BatchLinksShape, Ctx, Json, OrderedMap, Shaped, batch_links,
+};
+use wcs_core::poem_reexports::Method;
 use wcs_core::security::{Csrf, Permission};
-use wcs_core::serialize::summary;
-use wcs_core::service::{ContentKind, Service};
+use wcs_core::serialize::{SummaryShape, summary};
+use wcs_core::service::{ContentKind, ParamKind, QueryParam, Route, Service};
 
 /// The service.
 pub static ES_SEARCH: Service = Service {
@@ -23,13 +27,68 @@ pub static ES_SEARCH: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[wcs_core::service::Route::any(
-        "Full-text search with German analysis (SearchableText, portal_type, b_start, b_size)",
-        wcs_core::untyped!(|ctx| Box::pin(es_search(ctx))),
-    )],
+    routes: &[Route {
+        query: &[
+            QueryParam::new("SearchableText", ParamKind::String, "The words searched for (German analysis)"),
+            QueryParam::new("portal_type", ParamKind::StringList, "Facet filter: only these types"),
+            QueryParam::new("review_state", ParamKind::StringList, "Facet filter: only these states"),
+            QueryParam::new("Subject", ParamKind::StringList, "Facet filter: only these tags"),
+            QueryParam::new("metadata_fields", ParamKind::StringList, "Metadata columns each summary adds"),
+            B_START,
+            B_SIZE,
+        ],
+        ..Route::new("", "Full-text search, relevance first, with facets and suggestions", endpoint!(es_search))
+    }],
 };
 
-async fn es_search(ctx: Ctx) -> ApiResult<Response> {
+/// `GET @es-search`: `@search`'s shape, plus what Elasticsearch adds.
+#[derive(Object)]
+struct EsSearchResults {
+    /// The request's URL, query included.
+    #[oai(rename = "@id")]
+    url: String,
+    /// The page's results, most relevant first.
+    items: Vec<Shaped<SummaryShape>>,
+    /// How many results there are in all.
+    items_total: i64,
+    /// Facets and suggestions.
+    elasticsearch: EsSearchExtras,
+    /// Links to the other pages, when there are any.
+    #[oai(skip_serializing_if_is_none)]
+    batching: Option<Shaped<BatchLinksShape>>,
+}
+
+/// The facets of `wcs.backend.search.aggregations` and the suggestions of
+/// `wcs.backend.search.suggest`.
+#[derive(Object)]
+struct EsSearchExtras {
+    /// The facets of the results, by aggregation name.
+    aggregations: OrderedMap<FacetResult>,
+    /// The facets without the facet filters: every option a client may offer.
+    original_aggregations: OrderedMap<FacetResult>,
+    /// Words to try instead, by suggester name: one entry per word typed.
+    suggest: OrderedMap<Vec<SuggestedWord>>,
+}
+
+/// A word as typed, and what to try instead.
+#[derive(Object)]
+struct SuggestedWord {
+    /// The word as typed.
+    text: String,
+    /// Indexed words, closest first.
+    options: Vec<SuggestedOption>,
+}
+
+/// An indexed word to try.
+#[derive(Object)]
+struct SuggestedOption {
+    /// The word.
+    text: String,
+    /// How close it is to what was typed: 1 for equal, less with each edit.
+    score: f32,
+}
+
+async fn es_search(ctx: Ctx) -> ApiResult<Json<EsSearchResults>> {
     let search = ctx.app.extensions.get::<Search>().ok_or_else(|| ApiError::internal("search engine not started"))?;
     let batch = Batch::from_query(&ctx.request.query)?;
     let text: Vec<&str> =
@@ -78,10 +137,10 @@ async fn es_search(ctx: Ctx) -> ApiResult<Response> {
     };
     let by_uid: HashMap<&str, _> = objects.iter().map(|o| (o.uid.as_str(), o)).collect();
     let sctx = ctx.serialize_ctx(&options, &visibility);
-    let items: Vec<Value> = uids
+    let items = uids
         .iter()
         .filter_map(|uid| by_uid.get(uid.as_str()))
-        .map(|o| Value::Object(summary(&sctx, o, &options.metadata_fields)))
+        .map(|o| Shaped::new(summary(&sctx, o, &options.metadata_fields)))
         .collect();
     let total = i64::try_from(found.total).unwrap_or(i64::MAX);
     let id = if ctx.request.raw_query.is_empty() {
@@ -92,25 +151,27 @@ async fn es_search(ctx: Ctx) -> ApiResult<Response> {
     let translator = ctx.app.translator(ctx.request.header("accept-language")).await?;
     let config = aggregations.unwrap_or(Value::Null);
     let titled = |results: &Value| with_titles(&ctx.app, &translator, &config, results);
-    let mut body = json!({
-        "@id": id,
-        "items": items,
-        "items_total": total,
-        "elasticsearch": {
-            "aggregations": titled(&found.aggregations),
-            "original_aggregations": original.map_or(json!({}), |o| titled(&o.aggregations)),
-            "suggest": suggestions,
+    Ok(Json(EsSearchResults {
+        url: id,
+        items,
+        items_total: total,
+        elasticsearch: EsSearchExtras {
+            aggregations: titled(&found.aggregations),
+            original_aggregations: original.map_or_else(OrderedMap::default, |o| titled(&o.aggregations)),
+            suggest: suggestions,
         },
-    });
-    if let Some(links) = batching_links(&ctx.request.service_url, &ctx.request.query, batch, total) {
-        body["batching"] = links;
-    }
-    Ok(json(&body))
+        batching: batch_links(&ctx.request.service_url, &ctx.request.query, batch, total),
+    }))
 }
 
 /// Runs the configured suggesters: `{name: [{text, options: [{text, score}]}]}`.
-fn suggest(engine: &dyn SearchEngine, suggesters: &Value, text: &str, filters: &Filters) -> Result<Value, EngineError> {
-    let mut out = serde_json::Map::new();
+fn suggest(
+    engine: &dyn SearchEngine,
+    suggesters: &Value,
+    text: &str,
+    filters: &Filters,
+) -> Result<OrderedMap<Vec<SuggestedWord>>, EngineError> {
+    let mut out = OrderedMap::default();
     for (name, config) in suggesters.as_object().into_iter().flatten() {
         if text.trim().is_empty() {
             break;
@@ -119,15 +180,15 @@ fn suggest(engine: &dyn SearchEngine, suggesters: &Value, text: &str, filters: &
             |key: &str, default: u64, max: u64| config.get(key).and_then(Value::as_u64).unwrap_or(default).min(max);
         let size = usize::try_from(bounded("size", 5, 20)).unwrap_or(5);
         let max_edits = usize::try_from(bounded("max_edits", 2, 2)).unwrap_or(2);
-        let entries: Vec<Value> = engine
+        let words = engine
             .suggest(text, filters, max_edits, size)?
             .into_iter()
-            .map(|s| {
-                let options: Vec<Value> = s.options.iter().map(|o| json!({"text": o.text, "score": o.score})).collect();
-                json!({"text": s.text, "options": options})
+            .map(|s| SuggestedWord {
+                options: s.options.iter().map(|o| SuggestedOption { text: o.text.clone(), score: o.score }).collect(),
+                text: s.text,
             })
             .collect();
-        out.insert(name.clone(), Value::Array(entries));
+        out.0.push((name.clone(), words));
     }
-    Ok(Value::Object(out))
+    Ok(out)
 }

@@ -4,8 +4,10 @@
 //! buckets' titles in the reader's language.
 
 use crate::engine::Filters;
-use serde_json::{Map, Value, json};
+use poem_openapi::Object;
+use serde_json::Value;
 use wcs_core::app::App;
+use wcs_core::http::OrderedMap;
 use wcs_core::i18n::Translator;
 
 /// The configured aggregations, `None` when there are none.
@@ -23,26 +25,48 @@ pub fn apply_facet_filters(filters: &mut Filters, query: &[(String, String)]) {
     filters.subjects = values("Subject");
 }
 
+/// A facet's values, as Elasticsearch's `terms` aggregation answers them, each with a title.
+#[derive(Object)]
+pub struct FacetResult {
+    /// The values, most frequent first.
+    pub buckets: Vec<FacetBucket>,
+}
+
+/// One value of a facet.
+#[derive(Object)]
+pub struct FacetBucket {
+    /// The value.
+    pub key: Value,
+    /// How many results have it.
+    pub doc_count: u64,
+    /// A type's or state's title; the key for anything else.
+    pub title: String,
+}
+
 /// The engine's aggregations with a `title` on every bucket (a type's or state's title; the
 /// key for anything else), keeping only `buckets`.
-pub fn with_titles(app: &App, translator: &Translator<'_>, config: &Value, results: &Value) -> Value {
-    let mut out = Map::new();
-    for (name, result) in results.as_object().into_iter().flatten() {
-        let field = config.get(name).and_then(|a| a.get("terms")).and_then(|t| t.get("field")).and_then(Value::as_str);
-        let buckets: Vec<Value> = result
-            .get("buckets")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .map(|bucket| {
-                let key = bucket.get("key").cloned().unwrap_or(Value::Null);
-                let title = title(app, translator, field, key.as_str().unwrap_or_default());
-                json!({"key": key, "doc_count": bucket.get("doc_count").cloned().unwrap_or(json!(0)), "title": title})
-            })
-            .collect();
-        out.insert(name.clone(), json!({"buckets": buckets}));
-    }
-    Value::Object(out)
+pub fn with_titles(app: &App, translator: &Translator<'_>, config: &Value, results: &Value) -> OrderedMap<FacetResult> {
+    results
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(name, result)| {
+            let field =
+                config.get(name).and_then(|a| a.get("terms")).and_then(|t| t.get("field")).and_then(Value::as_str);
+            let buckets = result
+                .get("buckets")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .map(|bucket| {
+                    let key = bucket.get("key").cloned().unwrap_or(Value::Null);
+                    let title = title(app, translator, field, key.as_str().unwrap_or_default());
+                    FacetBucket { key, doc_count: bucket.get("doc_count").and_then(Value::as_u64).unwrap_or(0), title }
+                })
+                .collect();
+            (name.clone(), FacetResult { buckets })
+        })
+        .collect()
 }
 
 fn title(app: &App, translator: &Translator<'_>, field: Option<&str>, key: &str) -> String {

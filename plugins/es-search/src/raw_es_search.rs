@@ -11,12 +11,16 @@ use crate::engine::{Highlight, RawRequest, SortSpec, SourceFilter};
 use crate::raw_suggest::{self, TermSuggester};
 use crate::records::CUSTOM_FIELDS;
 use crate::scope::caller_filters;
+use poem_openapi::Object;
+use poem_openapi::registry::MetaResponses;
 use serde_json::{Map, Value, json};
 use std::time::Instant;
-use wcs_core::http::{ApiError, ApiResult, Ctx};
+use wcs_core::endpoint;
+use wcs_core::http::schema::{any_object, boolean, integer, object};
+use wcs_core::http::{ApiError, ApiResult, Ctx, Raw, RawMeta, body_schema, media_response};
 use wcs_core::poem_reexports::{Method, Response, StatusCode};
 use wcs_core::security::{Csrf, Permission};
-use wcs_core::service::{ContentKind, Service};
+use wcs_core::service::{ContentKind, Route, Service};
 
 /// Elasticsearch's `index.max_result_window`: `from + size` may not exceed it.
 const MAX_RESULT_WINDOW: usize = 10_000;
@@ -28,13 +32,78 @@ pub static RAW_ES_SEARCH: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[wcs_core::service::Route::any(
-        "A raw search-engine query (Elasticsearch DSL), security-filtered; Elasticsearch's answer shape",
-        wcs_core::untyped!(|ctx| Box::pin(raw_es_search(ctx))),
-    )],
+    routes: &[Route {
+        request: Some(body_schema::<RawEsQuery>),
+        ..Route::new(
+            "",
+            "A raw search-engine query (Elasticsearch DSL), security-filtered; Elasticsearch's answer shape",
+            endpoint!(raw_es_search),
+        )
+    }],
 };
 
-async fn raw_es_search(ctx: Ctx) -> ApiResult<Response> {
+/// The body: Elasticsearch's `_search` request. It is read by hand (see [`parse`]), so a
+/// refusal says what Elasticsearch would; any other key is refused.
+#[derive(Object)]
+struct RawEsQuery {
+    /// The query (Elasticsearch DSL); all documents when absent. ANDed with the caller's
+    /// security filters.
+    query: Option<Value>,
+    /// Aggregations; `global` ones and `min_doc_count: 0` are refused.
+    aggs: Option<Value>,
+    /// `aggs` under its long name.
+    aggregations: Option<Value>,
+    /// Hits per page (default 10); `from + size` at most 10,000.
+    size: Option<u64>,
+    /// The first hit (default 0).
+    from: Option<u64>,
+    /// A key or a list of keys: `"field"`, `{"field": "desc"}`, `{"field": {"order", "missing"}}`.
+    sort: Option<Value>,
+    /// `true`, `false`, a limit, or -1.
+    track_total_hits: Option<Value>,
+    /// `true`/`false`, patterns, or `{includes, excludes}`.
+    #[oai(rename = "_source")]
+    source: Option<Value>,
+    /// Accepted and ignored.
+    timeout: Option<Value>,
+    /// `{fields, pre_tags, post_tags, fragment_size}`.
+    highlight: Option<Value>,
+    /// Term suggesters.
+    suggest: Option<Value>,
+}
+
+/// Elasticsearch's answers: the `_search` response, or its error body with 400 (a refused
+/// query) or 503 (the engine is down), which clients of this endpoint parse.
+struct RawEsReply;
+
+impl RawMeta for RawEsReply {
+    fn meta() -> MetaResponses {
+        let found = object(
+            "Elasticsearch's `_search` response: `took`, `timed_out`, `hits` (`total`, `max_score`, `hits` with \
+             `_id`, `_score`, `_source`), and `aggregations` and `suggest` when asked for",
+            vec![("took", integer()), ("timed_out", boolean()), ("hits", any_object())],
+            &["took", "hits"],
+        );
+        let refused = || {
+            object(
+                "Elasticsearch's error body: `{error: {root_cause, type, reason}, status}`",
+                vec![("error", any_object()), ("status", integer())],
+                &["error", "status"],
+            )
+        };
+        MetaResponses {
+            responses: vec![
+                media_response(200, "The search's answer", Some((JSON, found))),
+                media_response(400, "The query was refused", Some((JSON, refused()))),
+                media_response(503, "The search engine cannot be reached", Some((JSON, refused()))),
+            ],
+        }
+    }
+}
+
+const JSON: &str = "application/json";
+
+async fn raw_es_search(ctx: Ctx) -> ApiResult<Raw<RawEsReply>> {
     let search = ctx.app.extensions.get::<Search>().ok_or_else(|| ApiError::internal("search engine not started"))?;
     let started = Instant::now();
     let custom = custom_fields(&ctx.app.record_value(&CUSTOM_FIELDS).await?);
@@ -55,7 +124,7 @@ async fn raw_es_search(ctx: Ctx) -> ApiResult<Response> {
     match answer {
         Ok(mut body) => {
             body["took"] = json!(u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX));
-            Ok(wcs_core::http::json(&body))
+            Ok(Raw::new(wcs_core::http::json(&body)))
         }
         Err(refused) => Ok(es_error(&refused)),
     }
@@ -269,11 +338,13 @@ fn token_kind(value: &Value) -> &'static str {
 }
 
 /// Elasticsearch's error body, with its status (400, or 503 when the engine is down).
-fn es_error(refused: &QueryError) -> Response {
-    Response::builder()
-        .status(StatusCode::from_u16(refused.status()).unwrap_or(StatusCode::BAD_REQUEST))
-        .content_type("application/json")
-        .body(es_error_body(refused).to_string())
+fn es_error(refused: &QueryError) -> Raw<RawEsReply> {
+    Raw::new(
+        Response::builder()
+            .status(StatusCode::from_u16(refused.status()).unwrap_or(StatusCode::BAD_REQUEST))
+            .content_type(JSON)
+            .body(es_error_body(refused).to_string()),
+    )
 }
 
 /// Elasticsearch's error body: `{error: {root_cause, type, reason}, status: 400}`.

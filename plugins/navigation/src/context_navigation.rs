@@ -4,14 +4,17 @@
 //! tree starts at, default 1: the top-level section), `bottomLevel` (levels shown, 0 for as
 //! many as allowed), `includeTop` and `currentFolderOnly`.
 
-use crate::tree::{MAX_DEPTH, on_path, subtree_items};
-use serde_json::{Value, json};
+use crate::tree::{MAX_DEPTH, NavItem, on_path, subtree_items};
+use poem_openapi::Object;
+use poem_openapi::types::ToJSON;
 use wcs_core::content::ContentObject;
-use wcs_core::http::{ApiError, ApiResult, Ctx, json};
-use wcs_core::poem_reexports::{Method, Response};
+use wcs_core::endpoint;
+use wcs_core::http::schema::Nullable;
+use wcs_core::http::{ApiError, ApiResult, Ctx, Json};
+use wcs_core::poem_reexports::Method;
 use wcs_core::security::{Csrf, Permission};
 use wcs_core::serialize::{Component, SerializeCtx, Subject};
-use wcs_core::service::{ContentKind, Service};
+use wcs_core::service::{ContentKind, ParamKind, QueryParam, Route, Service};
 
 /// The navigation of the object's section.
 pub static CONTEXT_NAVIGATION: Service = Service {
@@ -20,25 +23,101 @@ pub static CONTEXT_NAVIGATION: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[wcs_core::service::Route::any(
-        "Navigation of the section around the object (Plone's navigation portlet): \
-              expand.contextnavigation.{name,topLevel,bottomLevel,includeTop,currentFolderOnly}",
-        wcs_core::untyped!(|ctx| Box::pin(get(ctx))),
-    )],
+    routes: &[Route {
+        query: &[
+            QueryParam::new("expand.contextnavigation.name", ParamKind::String, "The heading (or plain `name`)"),
+            QueryParam::new(
+                "expand.contextnavigation.topLevel",
+                ParamKind::Integer,
+                "The level the tree starts at, 0 to 10, default 1: the top-level section (or plain `topLevel`)",
+            ),
+            QueryParam::new(
+                "expand.contextnavigation.bottomLevel",
+                ParamKind::Integer,
+                "Levels shown, 0 to 10, 0 for as many as allowed (or plain `bottomLevel`)",
+            ),
+            QueryParam::new(
+                "expand.contextnavigation.includeTop",
+                ParamKind::Boolean,
+                "The tree's top as the first item (or plain `includeTop`)",
+            ),
+            QueryParam::new(
+                "expand.contextnavigation.currentFolderOnly",
+                ParamKind::Boolean,
+                "Only the folder the object is in (or plain `currentFolderOnly`)",
+            ),
+        ],
+        ..Route::new("", "Navigation of the section around the object (Plone's navigation portlet)", endpoint!(get))
+    }],
 };
 
 /// `@components.contextnavigation`.
 pub static CONTEXT_NAVIGATION_COMPONENT: Component = Component {
     name: "contextnavigation",
     kind: ContentKind::Any,
-    expand: |ctx, subject| Box::pin(context_navigation(ctx, subject)),
+    expand: |ctx, subject| {
+        Box::pin(async move { Ok(context_navigation(ctx, subject).await?.to_json().unwrap_or_default()) })
+    },
 };
 
-async fn get(ctx: Ctx) -> ApiResult<Response> {
+/// `GET @contextnavigation`, in the shape of Plone's navigation portlet.
+#[derive(Object)]
+struct ContextNavigation {
+    /// The endpoint's URL on the object.
+    #[oai(rename = "@id")]
+    url: String,
+    /// Whether there is a tree: false when the object is above `topLevel`.
+    available: bool,
+    /// Whether `name` gave the heading.
+    has_custom_name: bool,
+    /// The heading: `name`, else `Navigation`.
+    title: String,
+    /// The site map's URL.
+    #[oai(rename = "url")]
+    sitemap_url: String,
+    /// The tree's top (with `includeTop`), then its entries.
+    items: Vec<PortletItem>,
+}
+
+/// An entry of the portlet's tree.
+#[derive(Object)]
+#[oai(rename = "ContextNavigationItem")]
+struct PortletItem {
+    /// The object's URL.
+    #[oai(rename = "@id")]
+    url: String,
+    /// Where the entry links: a Link's target, else the object.
+    href: String,
+    /// Its `nav_title`, else its title.
+    title: String,
+    /// Its description.
+    description: String,
+    /// Always empty.
+    icon: String,
+    /// The URL of its image's `thumb` scale; empty when it has none.
+    thumb: String,
+    /// Whether the request is on it.
+    is_current: bool,
+    /// Whether it is a container.
+    is_folderish: bool,
+    /// Whether the request is on it or below it.
+    is_in_path: bool,
+    /// Its id.
+    normalized_id: String,
+    /// Its workflow state; null without a workflow.
+    review_state: Nullable<String>,
+    /// Its type, normalized: `Plone Site` → `plone-site`.
+    #[oai(rename = "type")]
+    kind: String,
+    /// Its entries.
+    items: Vec<PortletItem>,
+}
+
+async fn get(ctx: Ctx) -> ApiResult<Json<ContextNavigation>> {
     let options = ctx.serialize_options()?;
     let visibility = ctx.visibility();
     let sctx = ctx.serialize_ctx(&options, &visibility);
-    Ok(json(&context_navigation(&sctx, ctx.subject()).await?))
+    Ok(Json(context_navigation(&sctx, ctx.subject()).await?))
 }
 
 /// What the request asked for.
@@ -75,7 +154,7 @@ impl Options {
     }
 }
 
-async fn context_navigation(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ApiResult<Value> {
+async fn context_navigation(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ApiResult<ContextNavigation> {
     let options = Options::read(ctx.query)?;
     let chain = ctx.access.chain();
     let site = chain.first().ok_or_else(|| ApiError::internal("traversal chain without a site root"))?;
@@ -88,14 +167,15 @@ async fn context_navigation(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> Api
         let tree = subtree_items(ctx, root, options.depth).await?;
         items.extend(tree.iter().map(portlet_item));
     }
-    Ok(json!({
-        "@id": format!("{}/@contextnavigation", subject.object.url(ctx.base_url)),
-        "available": root.is_some(),
-        "has_custom_name": !options.name.is_empty(),
-        "title": if options.name.is_empty() { "Navigation" } else { options.name.as_str() },
-        "url": format!("{}/sitemap", site.url(ctx.base_url)),
-        "items": items,
-    }))
+    let title = if options.name.is_empty() { "Navigation".to_owned() } else { options.name.clone() };
+    Ok(ContextNavigation {
+        url: format!("{}/@contextnavigation", subject.object.url(ctx.base_url)),
+        available: root.is_some(),
+        has_custom_name: !options.name.is_empty(),
+        title,
+        sitemap_url: format!("{}/sitemap", site.url(ctx.base_url)),
+        items,
+    })
 }
 
 /// The object the tree starts below: the folder of the object with `currentFolderOnly`, else
@@ -114,61 +194,47 @@ fn chain_path(chain: &[ContentObject]) -> String {
 }
 
 /// The tree's top as an item (`includeTop`); its children follow it in the list.
-fn entry(ctx: &SerializeCtx<'_>, object: &ContentObject, context_path: &str) -> Value {
+fn entry(ctx: &SerializeCtx<'_>, object: &ContentObject, context_path: &str) -> PortletItem {
     let url = object.url(ctx.base_url);
-    json!({
-        "@id": url,
-        "href": url,
-        "title": object.title,
-        "description": object.description,
-        "icon": "",
-        "thumb": "",
-        "is_current": context_path == object.path,
-        "is_folderish": ctx.app.types.get(&object.portal_type).is_some_and(|p| p.folderish),
-        "is_in_path": on_path(context_path, object),
-        "normalized_id": object.id,
-        "review_state": object.review_state,
-        "type": normalized_type(&object.portal_type),
-        "items": [],
-    })
+    PortletItem {
+        href: url.clone(),
+        url,
+        title: object.title.clone(),
+        description: object.description.clone(),
+        icon: String::new(),
+        thumb: String::new(),
+        is_current: context_path == object.path,
+        is_folderish: ctx.app.types.get(&object.portal_type).is_some_and(|p| p.folderish),
+        is_in_path: on_path(context_path, object),
+        normalized_id: object.id.clone(),
+        review_state: Nullable(object.review_state.clone()),
+        kind: normalized_type(&object.portal_type),
+        items: Vec::new(),
+    }
 }
 
 /// An `@navigation` item in the portlet's shape (`href`, `normalized_id`, `type`, empty
 /// strings for a missing icon or thumbnail).
-fn portlet_item(item: &Value) -> Value {
-    let url = item["@id"].as_str().unwrap_or_default();
-    let id = url.rsplit('/').next().unwrap_or_default();
-    let id = percent_encoding::percent_decode_str(id).decode_utf8_lossy();
-    let children: Vec<Value> = item["items"].as_array().into_iter().flatten().map(portlet_item).collect();
-    let href = item.get("remoteUrl").and_then(Value::as_str).unwrap_or(url);
-    json!({
-        "@id": url,
-        "href": href,
-        "title": item["title"],
-        "description": item["description"],
-        "icon": "",
-        "thumb": item["thumb"].as_str().unwrap_or_default(),
-        "is_current": item["is_current"],
-        "is_folderish": item["is_folderish"],
-        "is_in_path": item["is_in_path"],
-        "normalized_id": id,
-        "review_state": item["review_state"],
-        "type": normalized_type(item["portal_type"].as_str().unwrap_or_default()),
-        "items": children,
-    })
+fn portlet_item(item: &NavItem) -> PortletItem {
+    let id = item.url.rsplit('/').next().unwrap_or_default();
+    PortletItem {
+        url: item.url.clone(),
+        href: item.remote_url.clone().unwrap_or_else(|| item.url.clone()),
+        title: item.title.clone(),
+        description: item.description.clone(),
+        icon: String::new(),
+        thumb: item.thumb.as_ref().and_then(|thumb| thumb.0.clone()).unwrap_or_default(),
+        is_current: item.is_current.unwrap_or_default(),
+        is_folderish: item.is_folderish.unwrap_or_default(),
+        is_in_path: item.is_in_path.unwrap_or_default(),
+        normalized_id: percent_encoding::percent_decode_str(id).decode_utf8_lossy().into_owned(),
+        review_state: item.review_state.clone(),
+        kind: normalized_type(item.portal_type.as_deref().unwrap_or_default()),
+        items: item.items.iter().map(portlet_item).collect(),
+    }
 }
 
 /// Plone's normalized type name: `Plone Site` → `plone-site`.
 fn normalized_type(portal_type: &str) -> String {
     portal_type.to_lowercase().replace(' ', "-")
-}
-
-fn schema() -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "@id": {"type": "string"}, "available": {"type": "boolean"}, "has_custom_name": {"type": "boolean"},
-            "title": {"type": "string"}, "url": {"type": "string"}, "items": {"type": "array"},
-        },
-    })
 }

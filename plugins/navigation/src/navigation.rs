@@ -1,12 +1,14 @@
 //! `@navigation`: Home plus the navigation root's tree, `expand.navigation.depth` levels deep.
 
-use crate::tree::{MAX_DEPTH, navigation_items};
-use serde_json::{Value, json};
-use wcs_core::http::{ApiError, ApiResult, Ctx, json};
-use wcs_core::poem_reexports::{Method, Response};
+use crate::tree::{MAX_DEPTH, NavItem, navigation_items};
+use poem_openapi::Object;
+use poem_openapi::types::ToJSON;
+use wcs_core::endpoint;
+use wcs_core::http::{ApiError, ApiResult, Ctx, Json};
+use wcs_core::poem_reexports::Method;
 use wcs_core::security::{Csrf, Permission};
 use wcs_core::serialize::{Component, SerializeCtx, Subject};
-use wcs_core::service::{ContentKind, Service};
+use wcs_core::service::{ContentKind, ParamKind, QueryParam, Route, Service};
 
 /// The navigation tree seen from the object.
 pub static NAVIGATION: Service = Service {
@@ -15,28 +17,44 @@ pub static NAVIGATION: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[wcs_core::service::Route::any(
-        "Navigation tree (expand.navigation.depth levels, default 1); subtopics appear under every \
-              main topic",
-        wcs_core::untyped!(|ctx| Box::pin(get(ctx))),
-    )],
+    routes: &[Route {
+        query: &[QueryParam::new(
+            "expand.navigation.depth",
+            ParamKind::Integer,
+            "Levels of the tree, 1 to 10 (default 1)",
+        )],
+        ..Route::new("", "Navigation tree; subtopics appear under every main topic", endpoint!(get))
+    }],
 };
 
 /// `@components.navigation`; `expand=navigation` inlines the same body.
-pub static NAVIGATION_COMPONENT: Component =
-    Component { name: "navigation", kind: ContentKind::Any, expand: |ctx, subject| Box::pin(navigation(ctx, subject)) };
+pub static NAVIGATION_COMPONENT: Component = Component {
+    name: "navigation",
+    kind: ContentKind::Any,
+    expand: |ctx, subject| Box::pin(async move { Ok(navigation(ctx, subject).await?.to_json().unwrap_or_default()) }),
+};
 
-async fn get(ctx: Ctx) -> ApiResult<Response> {
+/// `GET @navigation`.
+#[derive(Object)]
+struct Navigation {
+    /// The endpoint's URL on the object.
+    #[oai(rename = "@id")]
+    url: String,
+    /// Home, then the navigation root's children with their subtrees.
+    items: Vec<NavItem>,
+}
+
+async fn get(ctx: Ctx) -> ApiResult<Json<Navigation>> {
     let options = ctx.serialize_options()?;
     let visibility = ctx.visibility();
     let sctx = ctx.serialize_ctx(&options, &visibility);
-    Ok(json(&navigation(&sctx, ctx.subject()).await?))
+    Ok(Json(navigation(&sctx, ctx.subject()).await?))
 }
 
-async fn navigation(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ApiResult<Value> {
+async fn navigation(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ApiResult<Navigation> {
     let depth = requested_depth(ctx.query)?;
     let items = navigation_items(ctx, depth).await?;
-    Ok(json!({"@id": format!("{}/@navigation", subject.object.url(ctx.base_url)), "items": *items}))
+    Ok(Navigation { url: format!("{}/@navigation", subject.object.url(ctx.base_url)), items: items.to_vec() })
 }
 
 fn requested_depth(query: &[(String, String)]) -> ApiResult<usize> {
@@ -49,17 +67,4 @@ fn requested_depth(query: &[(String, String)]) -> ApiResult<usize> {
             format!("'expand.navigation.depth' must be a number from 1 to {MAX_DEPTH}."),
         )
     })
-}
-
-fn schema() -> Value {
-    let item = json!({
-        "type": "object",
-        "properties": {
-            "@id": {"type": "string"}, "title": {"type": "string"}, "description": {"type": "string"},
-            "review_state": {"type": ["string", "null"]}, "portal_type": {"type": "string"},
-            "icon": {"type": "string"}, "is_current": {"type": "boolean"}, "is_in_path": {"type": "boolean"},
-            "items": {"type": "array"},
-        },
-    });
-    json!({"type": "object", "properties": {"@id": {"type": "string"}, "items": {"type": "array", "items": item}}})
 }

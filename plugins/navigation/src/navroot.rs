@@ -1,11 +1,13 @@
 //! `@navroot`: the navigation root (the site root) serialized whole, without `@components`.
 
-use serde_json::{Value, json};
-use wcs_core::http::{ApiError, ApiResult, Ctx, json};
-use wcs_core::poem_reexports::{Method, Response};
+use poem_openapi::Object;
+use poem_openapi::types::ToJSON;
+use wcs_core::endpoint;
+use wcs_core::http::{ApiError, ApiResult, Ctx, Json, Shaped};
+use wcs_core::poem_reexports::Method;
 use wcs_core::security::{Csrf, Permission};
-use wcs_core::serialize::{Component, SerializeCtx, Subject, serialize_content};
-use wcs_core::service::{ContentKind, Service};
+use wcs_core::serialize::{Component, ContentShape, SerializeCtx, Subject, serialize_content};
+use wcs_core::service::{ContentKind, Route, Service};
 
 /// The navigation root of the object.
 pub static NAVROOT: Service = Service {
@@ -14,28 +16,38 @@ pub static NAVROOT: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[wcs_core::service::Route::any(
-        "The navigation root of this object, serialized without @components",
-        wcs_core::untyped!(|ctx| Box::pin(get(ctx))),
-    )],
+    routes: &[Route::new("", "The navigation root of this object, serialized without @components", endpoint!(get))],
 };
 
 /// `@components.navroot`; expanded only on the requested object, like every component.
-pub static NAVROOT_COMPONENT: Component =
-    Component { name: "navroot", kind: ContentKind::Any, expand: |ctx, subject| Box::pin(navroot(ctx, subject)) };
+pub static NAVROOT_COMPONENT: Component = Component {
+    name: "navroot",
+    kind: ContentKind::Any,
+    expand: |ctx, subject| Box::pin(async move { Ok(navroot(ctx, subject).await?.to_json().unwrap_or_default()) }),
+};
 
-async fn get(ctx: Ctx) -> ApiResult<Response> {
+/// `GET @navroot`.
+#[derive(Object)]
+struct Navroot {
+    /// The endpoint's URL on the object.
+    #[oai(rename = "@id")]
+    url: String,
+    /// The navigation root (the site root) as `GET` answers it, without `@components`.
+    navroot: Shaped<ContentShape>,
+}
+
+async fn get(ctx: Ctx) -> ApiResult<Json<Navroot>> {
     let options = ctx.serialize_options()?;
     let visibility = ctx.visibility();
     let sctx = ctx.serialize_ctx(&options, &visibility);
-    Ok(json(&navroot(&sctx, ctx.subject()).await?))
+    Ok(Json(navroot(&sctx, ctx.subject()).await?))
 }
 
-async fn navroot(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ApiResult<Value> {
+async fn navroot(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ApiResult<Navroot> {
     let root = ctx.access.chain().first().ok_or_else(|| ApiError::internal("traversal chain without a site root"))?;
     let options = ctx.options.for_nested_item();
     let nested = SerializeCtx { options: &options, ..*ctx };
     let mut body = serialize_content(&nested, root, None).await?;
     body.remove("@components");
-    Ok(json!({"@id": format!("{}/@navroot", subject.object.url(ctx.base_url)), "navroot": body}))
+    Ok(Navroot { url: format!("{}/@navroot", subject.object.url(ctx.base_url)), navroot: Shaped::new(body) })
 }

@@ -3,11 +3,13 @@
 //! the subtopics those relations name with their own subtrees, and the targets of Link items.
 //! The result is memoized for the request.
 
+use poem_openapi::Object;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::sync::Arc;
 use wcs_core::content::links::{linked_uids, resolve_links};
 use wcs_core::content::{ContentObject, FieldKind};
+use wcs_core::http::schema::Nullable;
 use wcs_core::http::{ApiError, ApiResult};
 use wcs_core::records::{RecordDef, RecordKind};
 use wcs_core::serialize::{SerializeCtx, image_url};
@@ -29,20 +31,68 @@ pub static DISPLAYED_TYPES: RecordDef = RecordDef {
     default: || json!([]),
 };
 
+/// An entry of the navigation tree. Home, the first, has only `@id`, `title`, `description`,
+/// `review_state` and `items`; the objects have every key but `remoteUrl`, which Links add.
+#[derive(Object, Clone)]
+#[oai(rename = "NavigationItem", skip_serializing_if_is_none)]
+pub struct NavItem {
+    /// The object's URL.
+    #[oai(rename = "@id")]
+    pub url: String,
+    /// Its `nav_title`, else its title.
+    pub title: String,
+    /// Its description.
+    pub description: String,
+    /// Its workflow state; null for Home and for content without a workflow.
+    pub review_state: Nullable<String>,
+    /// Its type.
+    pub portal_type: Option<String>,
+    /// The icon Volto shows for its type: `contenttype/<type>`.
+    pub icon: Option<String>,
+    /// The URL of its image's `thumb` scale; null when it has no image.
+    pub thumb: Option<Nullable<String>>,
+    /// Whether it is a container.
+    pub is_folderish: Option<bool>,
+    /// Whether the request is on it.
+    pub is_current: Option<bool>,
+    /// Whether the request is on it or below it.
+    pub is_in_path: Option<bool>,
+    /// Whether listings link to its view rather than straight to its file (never to a download).
+    pub use_view_action_in_listings: Option<bool>,
+    /// Its entries, as deep as asked for; subtopics appear under every topic they name.
+    pub items: Vec<NavItem>,
+    /// A Link's target, `resolveuid` links resolved.
+    #[oai(rename = "remoteUrl")]
+    pub remote_url: Option<String>,
+}
+
 /// The items of `@navigation`: Home, then the navigation root's children, `depth` levels deep.
-pub async fn navigation_items(ctx: &SerializeCtx<'_>, depth: usize) -> ApiResult<Arc<Vec<Value>>> {
+pub async fn navigation_items(ctx: &SerializeCtx<'_>, depth: usize) -> ApiResult<Arc<Vec<NavItem>>> {
     let chain = ctx.access.chain();
     let (Some(root), Some(context)) = (chain.first(), chain.last()) else {
         return Err(ApiError::internal("traversal chain without a site root"));
     };
     let key = format!("navigation:{}:{depth}:{}", root.uid, context.path);
-    if let Some(items) = ctx.memo.get::<Vec<Value>>(&key) {
+    if let Some(items) = ctx.memo.get::<Vec<NavItem>>(&key) {
         return Ok(items);
     }
     let tree = Tree::load(ctx, root, &context.path, depth).await?;
-    let mut items = vec![
-        json!({"@id": root.url(ctx.base_url), "title": "Home", "description": "", "review_state": null, "items": []}),
-    ];
+    let home = NavItem {
+        url: root.url(ctx.base_url),
+        title: "Home".to_owned(),
+        description: String::new(),
+        review_state: Nullable(None),
+        portal_type: None,
+        icon: None,
+        thumb: None,
+        is_folderish: None,
+        is_current: None,
+        is_in_path: None,
+        use_view_action_in_listings: None,
+        items: Vec::new(),
+        remote_url: None,
+    };
+    let mut items = vec![home];
     items.extend(tree.children_of(&root.uid).iter().map(|child| tree.item(child, 1)));
     let items = Arc::new(items);
     ctx.memo.put(key, items.clone());
@@ -50,7 +100,7 @@ pub async fn navigation_items(ctx: &SerializeCtx<'_>, depth: usize) -> ApiResult
 }
 
 /// The navigation items of the children of `root`, `depth` levels deep (`@contextnavigation`).
-pub async fn subtree_items(ctx: &SerializeCtx<'_>, root: &ContentObject, depth: usize) -> ApiResult<Vec<Value>> {
+pub async fn subtree_items(ctx: &SerializeCtx<'_>, root: &ContentObject, depth: usize) -> ApiResult<Vec<NavItem>> {
     let context = ctx.access.chain().last().ok_or_else(|| ApiError::internal("empty traversal chain"))?;
     let tree = Tree::load(ctx, root, &context.path, depth).await?;
     Ok(tree.children_of(&root.uid).iter().map(|child| tree.item(child, 1)).collect())
@@ -147,43 +197,44 @@ impl<'a> Tree<'a> {
     }
 
     /// One navigation entry; `level` 1 is a child of the navigation root.
-    fn item(&self, object: &ContentObject, level: usize) -> Value {
+    fn item(&self, object: &ContentObject, level: usize) -> NavItem {
         let ctx = self.ctx;
         let profile = ctx.app.types.get(&object.portal_type);
         let title = object.fields.get("nav_title").and_then(Value::as_str).filter(|t| !t.is_empty());
-        let items: Vec<Value> = if level < self.depth {
+        let items = if level < self.depth {
             self.children_of(&object.uid).into_iter().map(|child| self.item(child, level + 1)).collect()
         } else {
             Vec::new()
         };
-        let mut item = json!({
-            "@id": object.url(ctx.base_url),
-            "title": title.unwrap_or(&object.title),
-            "description": object.description,
-            "review_state": object.review_state,
-            "portal_type": object.portal_type,
-            "icon": format!("contenttype/{}", object.portal_type.to_lowercase().replace(' ', "-")),
-            "thumb": null,
-            "is_folderish": profile.is_some_and(|p| p.folderish),
-            "is_current": object.path == self.context_path,
-            "is_in_path": on_path(self.context_path, object),
-            "use_view_action_in_listings": profile.is_some_and(|p| !p.folderish && p.primary_blob_field().is_some()),
-            "items": items,
-        });
         let image_field = profile.and_then(|p| {
             p.fields
                 .iter()
                 .find(|f| f.kind == FieldKind::Image && object.fields.get(&f.name).is_some_and(|v| !v.is_null()))
         });
-        if let Some(field) = image_field {
-            let url = image_url(&object.url(ctx.base_url), object, &field.name);
-            item["thumb"] = json!(url.replacen("?_t=", "/thumb?_t=", 1));
+        let thumb = image_field
+            .map(|field| image_url(&object.url(ctx.base_url), object, &field.name).replacen("?_t=", "/thumb?_t=", 1));
+        let remote_url = object
+            .fields
+            .get("remoteUrl")
+            .and_then(Value::as_str)
+            .map(|remote| resolve_links(remote, &self.site_url, |uid| self.link_targets.get(uid).cloned()));
+        NavItem {
+            url: object.url(ctx.base_url),
+            title: title.unwrap_or(&object.title).to_owned(),
+            description: object.description.clone(),
+            review_state: Nullable(object.review_state.clone()),
+            portal_type: Some(object.portal_type.clone()),
+            icon: Some(format!("contenttype/{}", object.portal_type.to_lowercase().replace(' ', "-"))),
+            thumb: Some(Nullable(thumb)),
+            is_folderish: Some(profile.is_some_and(|p| p.folderish)),
+            is_current: Some(object.path == self.context_path),
+            is_in_path: Some(on_path(self.context_path, object)),
+            use_view_action_in_listings: Some(
+                profile.is_some_and(|p| !p.folderish && p.primary_blob_field().is_some()),
+            ),
+            items,
+            remote_url,
         }
-        if let Some(remote) = object.fields.get("remoteUrl").and_then(Value::as_str) {
-            let resolved = resolve_links(remote, &self.site_url, |uid| self.link_targets.get(uid).cloned());
-            item["remoteUrl"] = json!(resolved);
-        }
-        item
     }
 }
 

@@ -1,11 +1,14 @@
 //! `GET @controlpanels` and `GET @controlpanels/<id>`.
 
 use crate::controlpanel::{ControlPanelDef, PanelSource};
-use crate::http::{ApiError, ApiResult, Ctx, json};
+use crate::endpoint;
+use crate::http::schema::{any_object, array_of, map_of, object, string};
+use crate::http::{ApiError, ApiResult, Ctx, Json, Shape, Shaped};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use poem::Response;
+use crate::service::{ContentKind, Route, Service};
 use poem::http::Method;
+use poem_openapi::Object;
+use poem_openapi::registry::{MetaSchema, Registry};
 use serde_json::{Map, Value, json};
 
 /// The panels, or one panel with a name segment.
@@ -15,36 +18,93 @@ pub static CONTROLPANELS: Service = Service {
     kind: ContentKind::Type("Plone Site"),
     permission: Permission::MANAGE_PORTAL,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "Site Setup's panels; GET @controlpanels/<id> for one: {@id, title, group, schema, data}",
-        crate::untyped!(|ctx| Box::pin(get(ctx))),
-    )],
+    routes: &[
+        Route::new("", "Site Setup's panels: @id, title and group of each", endpoint!(list)),
+        Route::new("{id}", "One panel: its form's schema and data, and the entries it lists", endpoint!(one)),
+    ],
 };
 
-async fn get(ctx: Ctx) -> ApiResult<Response> {
-    let site_url = ctx.site_url();
-    let Some(id) = ctx.subpath.first() else {
-        let panels: Vec<Value> = ctx
-            .app
-            .registry
-            .control_panels()
-            .iter()
-            .map(|p| json!({"@id": format!("{site_url}/@controlpanels/{}", p.id), "title": p.title, "group": p.group}))
-            .collect();
-        return Ok(json(&Value::Array(panels)));
-    };
-    let panel = ctx.app.registry.control_panel(id).ok_or_else(|| ApiError::not_found(&ctx.request.service_url))?;
-    let mut body = json!({
-        "@id": format!("{site_url}/@controlpanels/{}", panel.id),
-        "title": panel.title,
-        "group": panel.group,
-        "schema": panel.schema(),
-        "data": data(&ctx, panel).await?,
-    });
-    if let Some(items) = panel.items {
-        body["items"] = Value::Array(items(&ctx.app, &site_url));
+/// A panel in the listing Site Setup groups its links by.
+#[derive(Object)]
+struct ControlPanelEntry {
+    /// Its URL.
+    #[oai(rename = "@id")]
+    url: String,
+    /// The heading.
+    title: String,
+    /// Where Site Setup lists it (`General`, `Content`, `Security`, …).
+    group: String,
+}
+
+/// One panel as plone.restapi answers it: Volto renders `schema` as a form filled with
+/// `data`; panels that list things (the content types) add `items`.
+#[derive(Object)]
+struct ControlPanel {
+    /// Its URL; `PATCH` it to save the form.
+    #[oai(rename = "@id")]
+    url: String,
+    /// The heading.
+    title: String,
+    /// Where Site Setup lists it.
+    group: String,
+    /// The form.
+    schema: Shaped<PanelSchemaShape>,
+    /// The current values, by field name (the keys of `schema.properties`).
+    data: Value,
+    /// The read-only entries of a listing panel; absent on the others.
+    #[oai(skip_serializing_if_is_none)]
+    items: Option<Vec<Value>>,
+}
+
+/// A panel's form: the fields are the panel's own.
+struct PanelSchemaShape;
+
+impl Shape for PanelSchemaShape {
+    const NAME: &'static str = "ControlPanelSchema";
+
+    fn schema(_: &mut Registry) -> MetaSchema {
+        object(
+            "The JSON Schema of a panel's form in plone.restapi's shape: one property per field (its type, title, \
+             description, factory, default, widget), in one fieldset",
+            vec![
+                ("type", string()),
+                ("fieldsets", array_of(any_object())),
+                ("properties", map_of(any_object())),
+                ("required", array_of(string())),
+            ],
+            &["type", "fieldsets", "properties", "required"],
+        )
     }
-    Ok(json(&body))
+}
+
+async fn list(ctx: Ctx) -> ApiResult<Json<Vec<ControlPanelEntry>>> {
+    let site_url = ctx.site_url();
+    let panels = ctx
+        .app
+        .registry
+        .control_panels()
+        .iter()
+        .map(|p| ControlPanelEntry {
+            url: format!("{site_url}/@controlpanels/{}", p.id),
+            title: p.title.to_owned(),
+            group: p.group.to_owned(),
+        })
+        .collect();
+    Ok(Json(panels))
+}
+
+async fn one(ctx: Ctx) -> ApiResult<Json<ControlPanel>> {
+    let site_url = ctx.site_url();
+    let panel =
+        ctx.app.registry.control_panel(ctx.param("id")).ok_or_else(|| ApiError::not_found(&ctx.request.service_url))?;
+    Ok(Json(ControlPanel {
+        url: format!("{site_url}/@controlpanels/{}", panel.id),
+        title: panel.title.to_owned(),
+        group: panel.group.to_owned(),
+        schema: Shaped::new(panel.schema()),
+        data: Value::Object(data(&ctx, panel).await?),
+        items: panel.items.map(|items| items(&ctx.app, &site_url)),
+    }))
 }
 
 /// The current values of the panel's fields: records in one statement, then the site title.

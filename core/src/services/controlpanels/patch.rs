@@ -3,13 +3,15 @@
 
 use crate::content::values::{Mode, parse_changes};
 use crate::controlpanel::PanelSource;
-use crate::http::{ApiError, ApiResult, Ctx, FieldError};
+use crate::endpoint;
+use crate::http::schema::{any, object};
+use crate::http::{ApiError, ApiResult, Ctx, FieldError, NoContent, Refused, Shape, shape_schema};
 use crate::records::RecordKind;
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use poem::Response;
-use poem::http::{Method, StatusCode};
-use serde_json::{Map, Value, json};
+use crate::service::{ContentKind, Route, Service};
+use poem::http::Method;
+use poem_openapi::registry::{MetaSchema, Registry};
+use serde_json::{Map, Value};
 
 /// The service.
 pub static CONTROLPANEL_PATCH: Service = Service {
@@ -18,17 +20,41 @@ pub static CONTROLPANEL_PATCH: Service = Service {
     kind: ContentKind::Type("Plone Site"),
     permission: Permission::MANAGE_PORTAL,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "Save a control panel: PATCH @controlpanels/<id> with {\"<field>\": value}; all or nothing (204)",
-        crate::untyped!(|ctx| Box::pin(patch(ctx))),
-    )],
+    routes: &[
+        Route {
+            request: Some(shape_schema::<PanelValuesShape>),
+            ..Route::new("{id}", "Save a control panel's form; all or nothing", endpoint!(patch))
+        },
+        Route::new("", "Always refused without a panel id: 400 invalid_parameter (PATCH @controlpanels/<id>)", endpoint!(no_panel)),
+    ],
 };
 
-async fn patch(ctx: Ctx) -> ApiResult<Response> {
-    let id = ctx
-        .subpath
-        .first()
-        .ok_or_else(|| ApiError::invalid_parameter("id", "Name the panel to change: PATCH @controlpanels/<id>."))?;
+/// The body of a save: the form's values.
+struct PanelValuesShape;
+
+impl Shape for PanelValuesShape {
+    const NAME: &'static str = "ControlPanelValues";
+
+    fn schema(_: &mut Registry) -> MetaSchema {
+        MetaSchema {
+            additional_properties: Some(Box::new(any())),
+            ..object(
+                "Values by field name (the keys of the panel's `data`); fields left out keep their value. Number \
+                 fields also take whole numbers as text, as Volto's forms send them",
+                vec![],
+                &[],
+            )
+        }
+    }
+}
+
+/// A save names its panel; without one there is nothing to save.
+async fn no_panel(_: Ctx) -> ApiResult<Refused> {
+    Err(ApiError::invalid_parameter("id", "Name the panel to change: PATCH @controlpanels/<id>."))
+}
+
+async fn patch(ctx: Ctx) -> ApiResult<NoContent> {
+    let id = ctx.param("id");
     let panel = ctx.app.registry.control_panel(id).ok_or_else(|| ApiError::not_found(&ctx.request.service_url))?;
     let body = ctx.json_body()?;
     let mut errors = Vec::new();
@@ -77,7 +103,7 @@ async fn patch(ctx: Ctx) -> ApiResult<Response> {
     if let Some(changes) = title_changes {
         crate::ops::update(&ctx.app, &site, &changes, None).await?;
     }
-    Ok(Response::builder().status(StatusCode::NO_CONTENT).finish())
+    Ok(NoContent::NoContent)
 }
 
 /// A form's value for a record of `kind`: number fields in Volto's forms send what was typed, as

@@ -2,12 +2,13 @@
 //! their operations, in plone.app.querystring's shape. Only what `@querystring-search` runs
 //! is offered, so an editor can never build a query that fails.
 
-use crate::http::{ApiResult, Ctx, json};
+use crate::endpoint;
+use crate::http::schema::Nullable;
+use crate::http::{ApiResult, Ctx, Json, OrderedMap};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use poem::Response;
+use crate::service::{ContentKind, Route, Service};
 use poem::http::Method;
-use serde_json::{Map, Value, json};
+use poem_openapi::Object;
 
 /// The service.
 pub static QUERYSTRING: Service = Service {
@@ -16,11 +17,68 @@ pub static QUERYSTRING: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
+    routes: &[Route::new(
+        "",
         "The indexes, operations and sort keys listing and search blocks may use",
-        crate::untyped!(|ctx| Box::pin(get(ctx))),
+        endpoint!(get),
     )],
 };
+
+/// `GET @querystring`: what Volto's query widget offers, in plone.app.querystring's shape.
+#[derive(Object)]
+struct QuerystringConfig {
+    /// The endpoint's URL on the site.
+    #[oai(rename = "@id")]
+    url: String,
+    /// The indexes a criterion may use, by index name.
+    indexes: OrderedMap<QuerystringIndex>,
+    /// The keys results may be sorted on, by name.
+    sortable_indexes: OrderedMap<QuerystringIndex>,
+}
+
+/// An index (or a sort key) and what may be done with it.
+#[derive(Object, Clone)]
+#[oai(skip_serializing_if_is_none)]
+struct QuerystringIndex {
+    /// The label.
+    title: String,
+    /// Always empty.
+    description: String,
+    /// The group Volto lists it under (`Metadata`, `Text`, `Dates`).
+    group: String,
+    /// Always true.
+    enabled: bool,
+    /// Whether results can be sorted on it.
+    sortable: bool,
+    /// The ids of its operations, as `operators` lists them.
+    operations: Vec<String>,
+    /// Its operations by id.
+    operators: OrderedMap<QuerystringOperation>,
+    /// Whether the widget fetches `values`; absent on keys that only sort.
+    fetch_vocabulary: Option<bool>,
+    /// The values it takes, where they are known (types, workflow states), by value.
+    values: Option<OrderedMap<QuerystringValue>>,
+}
+
+/// An operation of an index: what a criterion's `o` names.
+#[derive(Object, Clone)]
+struct QuerystringOperation {
+    /// The label.
+    title: String,
+    /// Always empty.
+    description: String,
+    /// The id without plone.app.querystring's prefix, e.g. `selection.any`.
+    operation: String,
+    /// The widget Volto edits the value with; null when it takes none (`date.today`).
+    widget: Nullable<String>,
+}
+
+/// A value an index takes.
+#[derive(Object, Clone)]
+struct QuerystringValue {
+    /// Its label.
+    title: String,
+}
 
 /// (operation suffix, title, widget)
 type Operation = (&'static str, &'static str, Option<&'static str>);
@@ -67,56 +125,65 @@ const INDEXES: [(&str, &str, &str, &[Operation], bool); 9] = [
 const SORT_ONLY: [(&str, &str); 3] =
     [("sortable_title", "Sortable Title"), ("getObjPositionInParent", "Order in folder"), ("getId", "Short name")];
 
-async fn get(ctx: Ctx) -> ApiResult<Response> {
-    let site = ctx.site_url();
-    let mut indexes = Map::new();
-    let mut sortable = Map::new();
+async fn get(ctx: Ctx) -> ApiResult<Json<QuerystringConfig>> {
+    let mut indexes = OrderedMap::default();
+    let mut sortable = OrderedMap::default();
     for (index, title, group, operations, sorts) in INDEXES {
-        let operators: Map<String, Value> = operations
+        let operators: OrderedMap<QuerystringOperation> = operations
             .iter()
             .map(|(suffix, title, widget)| {
                 let id = format!("plone.app.querystring.operation.{suffix}");
-                (id, json!({"title": title, "description": "", "operation": suffix, "widget": widget}))
+                let operation = QuerystringOperation {
+                    title: (*title).to_owned(),
+                    description: String::new(),
+                    operation: (*suffix).to_owned(),
+                    widget: Nullable(widget.map(str::to_owned)),
+                };
+                (id, operation)
             })
             .collect();
-        let mut entry = json!({
-            "title": title,
-            "description": "",
-            "group": group,
-            "enabled": true,
-            "sortable": sorts,
-            "operations": operators.keys().cloned().collect::<Vec<_>>(),
-            "operators": operators,
-            "fetch_vocabulary": true,
-        });
-        if let Some(values) = vocabulary(&ctx, index) {
-            entry["values"] = values;
-        }
+        let entry = QuerystringIndex {
+            operations: operators.0.iter().map(|(id, _)| id.clone()).collect(),
+            operators,
+            fetch_vocabulary: Some(true),
+            values: vocabulary(&ctx, index),
+            ..sort_key(title, group, sorts)
+        };
         if sorts {
-            sortable.insert(index.to_owned(), entry.clone());
+            sortable.0.push((index.to_owned(), entry.clone()));
         }
-        indexes.insert(index.to_owned(), entry);
+        indexes.0.push((index.to_owned(), entry));
     }
     for (index, title) in SORT_ONLY {
-        sortable.insert(index.to_owned(), json!({"title": title, "description": "", "group": "Metadata", "enabled": true, "sortable": true, "operations": [], "operators": {}}));
+        sortable.0.push((index.to_owned(), sort_key(title, "Metadata", true)));
     }
-    Ok(json(&json!({"@id": format!("{site}/@querystring"), "indexes": indexes, "sortable_indexes": sortable})))
+    let url = format!("{}/@querystring", ctx.site_url());
+    Ok(Json(QuerystringConfig { url, indexes, sortable_indexes: sortable }))
+}
+
+/// An entry with no operations: what a key that only sorts is.
+fn sort_key(title: &str, group: &str, sortable: bool) -> QuerystringIndex {
+    QuerystringIndex {
+        title: title.to_owned(),
+        description: String::new(),
+        group: group.to_owned(),
+        enabled: true,
+        sortable,
+        operations: Vec::new(),
+        operators: OrderedMap::default(),
+        fetch_vocabulary: None,
+        values: None,
+    }
 }
 
 /// The values an index may take, where they are known: the addable types, the workflow states.
-fn vocabulary(ctx: &Ctx, index: &str) -> Option<Value> {
-    let values: Map<String, Value> = match index {
-        "portal_type" => {
-            ctx.app.types.all().filter(|t| !t.is_block()).map(|t| (t.id.clone(), json!({"title": t.title}))).collect()
+fn vocabulary(ctx: &Ctx, index: &str) -> Option<OrderedMap<QuerystringValue>> {
+    let value = |id: &str, title: &str| (id.to_owned(), QuerystringValue { title: title.to_owned() });
+    match index {
+        "portal_type" => Some(ctx.app.types.all().filter(|t| !t.is_block()).map(|t| value(&t.id, &t.title)).collect()),
+        "review_state" => {
+            Some(ctx.app.workflows.all().flat_map(|w| w.states.iter()).map(|s| value(&s.id, &s.title)).collect())
         }
-        "review_state" => ctx
-            .app
-            .workflows
-            .all()
-            .flat_map(|w| w.states.iter())
-            .map(|s| (s.id.clone(), json!({"title": s.title})))
-            .collect(),
-        _ => return None,
-    };
-    Some(Value::Object(values))
+        _ => None,
+    }
 }

@@ -5,12 +5,14 @@
 //! the site is not among its own results.
 
 use super::{invalid, to_search_pairs};
-use crate::http::{ApiError, ApiResult, Batch, Ctx, batching_links, json};
+use crate::endpoint;
+use crate::http::{ApiResult, Batch, BatchLinksShape, Ctx, Json, Shaped, batch_links, body_schema};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use poem::Response;
+use crate::serialize::SummaryShape;
+use crate::service::{ContentKind, ParamKind, QueryParam, Route, Service};
 use poem::http::Method;
-use serde_json::{Value, json};
+use poem_openapi::Object;
+use serde_json::{Map, Value};
 
 /// The query in the body.
 pub static QUERYSTRING_SEARCH_POST: Service = Service {
@@ -19,10 +21,10 @@ pub static QUERYSTRING_SEARCH_POST: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "Run a querystring query (listing blocks): {query: [{i, o, v}], sort_on, sort_order, b_size, limit, …}",
-        crate::untyped!(|ctx| Box::pin(post(ctx))),
-    )],
+    routes: &[Route {
+        request: Some(body_schema::<QuerystringQuery>),
+        ..Route::new("", "Run a querystring query (listing blocks); answered as @search answers", endpoint!(post))
+    }],
 };
 
 /// The query as the `query` parameter.
@@ -32,18 +34,66 @@ pub static QUERYSTRING_SEARCH_GET: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "Run a querystring query given as ?query=<JSON body>",
-        crate::untyped!(|ctx| Box::pin(get(ctx))),
-    )],
+    routes: &[Route {
+        query: &[QueryParam::new("query", ParamKind::String, "The POST body as JSON (URL-encoded once or twice)")],
+        ..Route::new("", "Run a querystring query given as ?query=<JSON body>", endpoint!(get))
+    }],
 };
 
-async fn post(ctx: Ctx) -> ApiResult<Response> {
+/// A listing block's query, as Volto sends it. The handler reads it itself, so a refusal
+/// says what plone.app.querystring would ("Invalid query: …").
+#[derive(Object)]
+struct QuerystringQuery {
+    /// The criteria, all of which must hold; at most 50.
+    query: Vec<QuerystringCriterion>,
+    /// The sort key (see `@querystring`'s `sortable_indexes`).
+    sort_on: Option<String>,
+    /// `descending` sorts backwards; anything else ascending.
+    sort_order: Option<String>,
+    /// The first result of the page.
+    b_start: Option<i64>,
+    /// Results per page.
+    b_size: Option<i64>,
+    /// The most results counted at all.
+    limit: Option<i64>,
+    /// Whole objects instead of summaries (`true` or 1).
+    fullobjects: Option<Value>,
+    /// Metadata columns each summary adds.
+    metadata_fields: Option<Vec<String>>,
+}
+
+/// One criterion: index, operation, value.
+#[derive(Object)]
+struct QuerystringCriterion {
+    /// The index (see `@querystring`'s `indexes`).
+    i: String,
+    /// The operation, with or without the `plone.app.querystring.operation.` prefix.
+    o: String,
+    /// The value: one or a list, as the operation takes it.
+    v: Option<Value>,
+}
+
+/// The results: `@search`'s shape, paged on this endpoint's URL.
+#[derive(Object)]
+struct QuerystringResults {
+    /// This endpoint's URL (the query itself is in the request).
+    #[oai(rename = "@id")]
+    url: String,
+    /// The page's results: summaries, or whole objects with `fullobjects`.
+    items: Vec<Shaped<SummaryShape>>,
+    /// How many results there are in all.
+    items_total: i64,
+    /// Links to the other pages, when there are any.
+    #[oai(skip_serializing_if_is_none)]
+    batching: Option<Shaped<BatchLinksShape>>,
+}
+
+async fn post(ctx: Ctx) -> ApiResult<Json<QuerystringResults>> {
     let body = Value::Object(ctx.json_body()?);
     run(ctx, &body).await
 }
 
-async fn get(ctx: Ctx) -> ApiResult<Response> {
+async fn get(ctx: Ctx) -> ApiResult<Json<QuerystringResults>> {
     let text = ctx.request.query_value("query").ok_or_else(|| invalid("No query supplied"))?.to_owned();
     // Volto encodes the JSON once more than the query string needs.
     let body: Value = serde_json::from_str(&text)
@@ -52,7 +102,7 @@ async fn get(ctx: Ctx) -> ApiResult<Response> {
     run(ctx, &body).await
 }
 
-async fn run(mut ctx: Ctx, body: &Value) -> ApiResult<Response> {
+async fn run(mut ctx: Ctx, body: &Value) -> ApiResult<Json<QuerystringResults>> {
     let site_path = format!("/{}", ctx.context.site_id());
     let mut pairs = to_search_pairs(body, &ctx.context.path, &site_path)?;
     if !ctx.context.is_site_root() {
@@ -65,18 +115,17 @@ async fn run(mut ctx: Ctx, body: &Value) -> ApiResult<Response> {
     let batch = Batch::from_query(&pairs)?;
     let service_url = ctx.request.service_url.clone();
     ctx.request.query = pairs;
-    let mut body = crate::services::search::search_body(&ctx).await?;
-    // The service's own URL, and pages of it: the query itself stays in the request body.
-    body["@id"] = json!(service_url);
-    let total = body["items_total"].as_i64().unwrap_or(0);
+    let mut found = match crate::services::search::search_body(&ctx).await? {
+        Value::Object(found) => found,
+        _ => Map::new(),
+    };
+    let items = match found.remove("items") {
+        Some(Value::Array(items)) => items.into_iter().map(Shaped::new).collect(),
+        _ => Vec::new(),
+    };
+    let total = found.get("items_total").and_then(Value::as_i64).unwrap_or(0);
+    // Pages of the service's own URL: the query itself stays in the request body.
     let paging: Vec<(String, String)> = vec![("b_size".into(), batch.size.to_string())];
-    match batching_links(&service_url, &paging, batch, total) {
-        Some(links) => body["batching"] = links,
-        None => {
-            if let Some(body) = body.as_object_mut() {
-                body.remove("batching");
-            }
-        }
-    }
-    Ok(json(&body))
+    let batching = batch_links(&service_url, &paging, batch, total);
+    Ok(Json(QuerystringResults { url: service_url, items, items_total: total, batching }))
 }

@@ -1,12 +1,16 @@
 //! `GET <site>/@registry[/<name>]`.
 
-use crate::http::{ApiError, ApiResult, Batch, Ctx, batching_links, json};
+use crate::endpoint;
+use crate::http::{
+    ApiError, ApiResult, B_SIZE, B_START, Batch, BatchLinksShape, Ctx, Dyn, Json, Shape, Shaped, batch_links,
+};
 use crate::records::RecordDef;
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use poem::Response;
+use crate::service::{ContentKind, ParamKind, QueryParam, Route, Service};
 use poem::http::Method;
-use serde_json::json;
+use poem_openapi::Object;
+use poem_openapi::registry::{MetaSchema, Registry};
+use serde_json::Value;
 
 /// Lists records (`?q=<prefix>`, batched) or, with a name segment, answers one bare value.
 pub static REGISTRY_GET: Service = Service {
@@ -15,17 +19,64 @@ pub static REGISTRY_GET: Service = Service {
     kind: ContentKind::Type("Plone Site"),
     permission: Permission::MANAGE_PORTAL,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "List registry records (q: name prefix; batched) or GET @registry/<name> for one value",
-        crate::untyped!(|ctx| Box::pin(get(ctx))),
-    )],
+    routes: &[
+        Route {
+            query: &[
+                QueryParam::new("q", ParamKind::String, "Only records whose name starts with this"),
+                B_START,
+                B_SIZE,
+            ],
+            ..Route::new("", "The declared registry records with their values, by name; batched", endpoint!(list))
+        },
+        Route::new("{name}", "One record's value, bare", endpoint!(one)),
+    ],
 };
 
-async fn get(ctx: Ctx) -> ApiResult<Response> {
-    if let Some(name) = ctx.subpath.first() {
-        let record = ctx.app.registry.record(name).ok_or_else(|| ApiError::not_found(&ctx.request.service_url))?;
-        return Ok(json(&ctx.app.record_value(record).await?));
+/// `GET @registry`: a page of records.
+#[derive(Object)]
+struct RegistryList {
+    /// The request's URL.
+    #[oai(rename = "@id")]
+    url: String,
+    /// The records of the page, in declaration order.
+    items: Vec<RegistryItem>,
+    /// How many records match.
+    items_total: i64,
+    /// Links to the other pages, when there are any.
+    #[oai(skip_serializing_if_is_none)]
+    batching: Option<Shaped<BatchLinksShape>>,
+}
+
+/// One record.
+#[derive(Object)]
+struct RegistryItem {
+    /// Its dotted name.
+    name: String,
+    /// Its current value (the default until a Manager changes it); its type is the record's.
+    value: Value,
+    /// Its type, title and description, as plone.restapi's `{properties: {…}}`.
+    schema: Value,
+}
+
+/// A record's value on its own: a string, number, boolean, list or object, as the record
+/// is declared.
+struct RegistryValueShape;
+
+impl Shape for RegistryValueShape {
+    const NAME: &'static str = "RegistryValue";
+
+    fn schema(_: &mut Registry) -> MetaSchema {
+        MetaSchema { description: Some("A record's value, of the record's declared type"), ..MetaSchema::ANY }
     }
+}
+
+async fn one(ctx: Ctx) -> ApiResult<Dyn<RegistryValueShape>> {
+    let record =
+        ctx.app.registry.record(ctx.param("name")).ok_or_else(|| ApiError::not_found(&ctx.request.service_url))?;
+    Ok(Dyn::new(ctx.app.record_value(record).await?))
+}
+
+async fn list(ctx: Ctx) -> ApiResult<Json<RegistryList>> {
     let prefix = ctx.request.query_value("q").unwrap_or_default();
     let matching: Vec<&RecordDef> = ctx.app.registry.records().filter(|r| r.name.starts_with(prefix)).collect();
     let batch = Batch::from_query(&ctx.request.query)?;
@@ -33,11 +84,12 @@ async fn get(ctx: Ctx) -> ApiResult<Response> {
     let mut items = Vec::new();
     for record in matching.iter().skip(batch.start as usize).take(batch.size as usize) {
         let value = ctx.app.record_value(record).await?;
-        items.push(json!({"name": record.name, "value": value, "schema": record.schema()}));
+        items.push(RegistryItem { name: record.name.to_owned(), value, schema: record.schema() });
     }
-    let mut body = json!({"@id": ctx.request.service_url, "items": items, "items_total": total});
-    if let Some(links) = batching_links(&ctx.request.service_url, &ctx.request.query, batch, total) {
-        body["batching"] = links;
-    }
-    Ok(json(&body))
+    Ok(Json(RegistryList {
+        batching: batch_links(&ctx.request.service_url, &ctx.request.query, batch, total),
+        url: ctx.request.service_url.clone(),
+        items,
+        items_total: total,
+    }))
 }

@@ -1,11 +1,12 @@
 //! `PATCH <site>/@registry`.
 
-use crate::http::{ApiError, ApiResult, Ctx, FieldError};
+use crate::endpoint;
+use crate::http::schema::{any, object};
+use crate::http::{ApiError, ApiResult, Ctx, FieldError, NoContent, Shape, shape_schema};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use poem::Response;
-use poem::http::{Method, StatusCode};
-use serde_json::json;
+use crate::service::{ContentKind, Route, Service};
+use poem::http::Method;
+use poem_openapi::registry::{MetaSchema, Registry};
 
 /// Changes records: `{"<name>": <value>, …}`; all or nothing.
 pub static REGISTRY_PATCH: Service = Service {
@@ -14,13 +15,32 @@ pub static REGISTRY_PATCH: Service = Service {
     kind: ContentKind::Type("Plone Site"),
     permission: Permission::MANAGE_PORTAL,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "Change registry records: {\"<name>\": value}; every value is checked before any is written (204)",
-        crate::untyped!(|ctx| Box::pin(patch(ctx))),
-    )],
+    routes: &[Route {
+        request: Some(shape_schema::<RegistryChangesShape>),
+        ..Route::new("", "Change registry records; every value is checked before any is written", endpoint!(patch))
+    }],
 };
 
-async fn patch(ctx: Ctx) -> ApiResult<Response> {
+/// The body of a change.
+struct RegistryChangesShape;
+
+impl Shape for RegistryChangesShape {
+    const NAME: &'static str = "RegistryChanges";
+
+    fn schema(_: &mut Registry) -> MetaSchema {
+        MetaSchema {
+            additional_properties: Some(Box::new(any())),
+            ..object(
+                "New values by record name, each of the record's declared type; an unknown name or a value that \
+                 does not fit refuses the whole change",
+                vec![],
+                &[],
+            )
+        }
+    }
+}
+
+async fn patch(ctx: Ctx) -> ApiResult<NoContent> {
     let body = ctx.json_body()?;
     let mut errors = Vec::new();
     let mut writes = Vec::with_capacity(body.len());
@@ -41,5 +61,5 @@ async fn patch(ctx: Ctx) -> ApiResult<Response> {
         tx.set_record(name, value).await?;
     }
     tx.commit().await?;
-    Ok(Response::builder().status(StatusCode::NO_CONTENT).finish())
+    Ok(NoContent::NoContent)
 }

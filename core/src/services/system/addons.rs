@@ -6,14 +6,15 @@
 //! is kept in the record `wcs.backend.plugins.switched_off`, which applies at every start.
 
 use super::VERSION;
-use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, json};
+use crate::endpoint;
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json, NoContent};
 use crate::plugin::PluginDescriptor;
 use crate::records::{RecordDef, RecordKind};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use poem::Response;
-use poem::http::{Method, StatusCode};
-use serde_json::{Value, json};
+use crate::service::{ContentKind, Route, Service};
+use poem::http::Method;
+use poem_openapi::Object;
+use serde_json::json;
 
 /// The plugins switched off at run time.
 pub static SWITCHED_OFF: RecordDef = RecordDef {
@@ -31,10 +32,7 @@ pub static ADDONS: Service = Service {
     kind: ContentKind::Type("Plone Site"),
     permission: Permission::MANAGE_PORTAL,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "The plugins linked into this build; installed ones are on",
-        crate::untyped!(|ctx| Box::pin(get(ctx))),
-    )],
+    routes: &[Route::new("", "The plugins linked into this build; installed ones are on", endpoint!(get))],
 };
 
 /// Install (switch on) or uninstall (switch off) a plugin.
@@ -44,11 +42,60 @@ pub static ADDONS_POST: Service = Service {
     kind: ContentKind::Type("Plone Site"),
     permission: Permission::MANAGE_PORTAL,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "POST @addons/<id>/install|uninstall: switch a plugin built at start on or off (204)",
-        crate::untyped!(|ctx| Box::pin(post(ctx))),
-    )],
+    routes: &[
+        Route::new(
+            "{id}/install",
+            "Switch a plugin built at start on again, with what it depends on",
+            endpoint!(install),
+        ),
+        Route::new(
+            "{id}/uninstall",
+            "Switch a plugin off: its endpoints, components, panels and hooks go, its data stays",
+            endpoint!(uninstall),
+        ),
+    ],
 };
+
+/// `GET @addons`: plone.restapi's add-on listing, one entry per linked plugin.
+#[derive(Object)]
+struct AddonList {
+    /// The listing's URL.
+    #[oai(rename = "@id")]
+    url: String,
+    /// Every plugin linked into the build, by id.
+    items: Vec<Addon>,
+}
+
+/// A plugin in plone.restapi's add-on shape; the profile ids are Plone's conventions, which
+/// Volto's add-on panel shows.
+#[derive(Object)]
+struct Addon {
+    /// Its URL; `POST <it>/install` or `/uninstall` switches it.
+    #[oai(rename = "@id")]
+    url: String,
+    /// The plugin id.
+    id: String,
+    /// Its title: the id.
+    title: String,
+    /// What it is, and whether it was left out at start (then it cannot be switched on).
+    description: String,
+    /// Whether it was built at start and is on now.
+    is_installed: bool,
+    /// `<id>:default`.
+    install_profile_id: String,
+    /// `<id>:uninstall`.
+    uninstall_profile_id: String,
+    /// Always `default`.
+    profile_type: String,
+    /// Pending upgrades: none ever, since migrations run at start.
+    upgrade_info: NoUpgrade,
+    /// The server's version, which every plugin shares.
+    version: String,
+}
+
+/// An empty object: there is never an upgrade to offer.
+#[derive(Object)]
+struct NoUpgrade {}
 
 fn linked() -> Vec<&'static PluginDescriptor> {
     let mut all: Vec<&'static PluginDescriptor> = inventory::iter::<PluginDescriptor>.into_iter().collect();
@@ -56,41 +103,47 @@ fn linked() -> Vec<&'static PluginDescriptor> {
     all
 }
 
-async fn get(ctx: Ctx) -> ApiResult<Response> {
+async fn get(ctx: Ctx) -> ApiResult<Json<AddonList>> {
     let site_url = ctx.site_url();
     let registry = &ctx.app.registry;
-    let items: Vec<Value> = linked()
+    let items = linked()
         .into_iter()
         .map(|descriptor| {
             let id = descriptor.id;
             let built = registry.plugin_ids().contains(&id);
-            json!({
-                "@id": format!("{site_url}/@addons/{id}"),
-                "id": id,
-                "title": id,
-                "description": if built {
+            Addon {
+                url: format!("{site_url}/@addons/{id}"),
+                id: id.to_owned(),
+                title: id.to_owned(),
+                description: if built {
                     format!("The {id} plugin of wcs-backend.")
                 } else {
                     format!("The {id} plugin of wcs-backend; left out at start (--disable-plugins).")
                 },
-                "is_installed": built && registry.is_on(id),
-                "install_profile_id": format!("{id}:default"),
-                "uninstall_profile_id": format!("{id}:uninstall"),
-                "profile_type": "default",
-                "upgrade_info": {},
-                "version": VERSION,
-            })
+                is_installed: built && registry.is_on(id),
+                install_profile_id: format!("{id}:default"),
+                uninstall_profile_id: format!("{id}:uninstall"),
+                profile_type: "default".to_owned(),
+                upgrade_info: NoUpgrade {},
+                version: VERSION.to_owned(),
+            }
         })
         .collect();
-    Ok(json(&json!({"@id": format!("{site_url}/@addons"), "items": items})))
+    Ok(Json(AddonList { url: format!("{site_url}/@addons"), items }))
 }
 
-async fn post(ctx: Ctx) -> ApiResult<Response> {
-    let (id, on) = match ctx.subpath.as_slice() {
-        [id, action] if action == "install" => (id.as_str(), true),
-        [id, action] if action == "uninstall" => (id.as_str(), false),
-        _ => return Err(ApiError::invalid_parameter("action", "Use POST @addons/<id>/install or …/uninstall.")),
-    };
+async fn install(ctx: Ctx) -> ApiResult<NoContent> {
+    switch(&ctx, true).await
+}
+
+async fn uninstall(ctx: Ctx) -> ApiResult<NoContent> {
+    switch(&ctx, false).await
+}
+
+/// Switches the plugin `{id}` on or off, refusing to switch off one that an enabled plugin
+/// needs, and keeps the choice for the next start.
+async fn switch(ctx: &Ctx, on: bool) -> ApiResult<NoContent> {
+    let id = ctx.param("id");
     let descriptors = linked();
     let descriptor = descriptors
         .iter()
@@ -112,5 +165,5 @@ async fn post(ctx: Ctx) -> ApiResult<Response> {
     let mut tx = ctx.app.store.begin().await?;
     tx.set_record(SWITCHED_OFF.name, &json!(off).to_string()).await?;
     tx.commit().await?;
-    Ok(Response::builder().status(StatusCode::NO_CONTENT).finish())
+    Ok(NoContent::NoContent)
 }

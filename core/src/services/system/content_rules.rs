@@ -1,12 +1,12 @@
 //! `GET <obj>/@content-rules`: content rules cannot be configured on this server; the answer
 //! says there are none, in plone.restapi's shape.
 
-use crate::http::{ApiResult, Ctx, json};
+use crate::endpoint;
+use crate::http::{ApiResult, Ctx, Json};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use poem::Response;
+use crate::service::{ContentKind, Route, Service};
 use poem::http::Method;
-use serde_json::json;
+use poem_openapi::Object;
 
 /// The service.
 pub static CONTENT_RULES: Service = Service {
@@ -15,15 +15,38 @@ pub static CONTENT_RULES: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::MANAGE_PORTAL,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
+    routes: &[Route::new(
+        "",
         "The content rules of the object: none (rules are not configurable here)",
-        crate::untyped!(|ctx| Box::pin(get(ctx))),
+        endpoint!(get),
     )],
 };
 
-async fn get(ctx: Ctx) -> ApiResult<Response> {
-    Ok(json(&json!({
-        "@id": format!("{}/@content-rules", ctx.url_of(&ctx.context)),
-        "content-rules": {"acquired_rules": [], "assigned_rules": [], "assignable_rules": []},
-    })))
+/// `GET @content-rules`, in plone.restapi's shape so Volto's rules panel renders.
+#[derive(Object)]
+struct ContentRules {
+    /// The endpoint's URL.
+    #[oai(rename = "@id")]
+    url: String,
+    /// The rules: always none.
+    #[oai(rename = "content-rules")]
+    rules: RuleLists,
+}
+
+/// The rule lists plone.restapi answers; this server has no rules, so all are empty.
+#[derive(Object)]
+struct RuleLists {
+    /// Rules inherited from above: none.
+    acquired_rules: Vec<String>,
+    /// Rules assigned here: none.
+    assigned_rules: Vec<String>,
+    /// Rules that could be assigned: none.
+    assignable_rules: Vec<String>,
+}
+
+async fn get(ctx: Ctx) -> ApiResult<Json<ContentRules>> {
+    Ok(Json(ContentRules {
+        url: format!("{}/@content-rules", ctx.url_of(&ctx.context)),
+        rules: RuleLists { acquired_rules: Vec::new(), assigned_rules: Vec::new(), assignable_rules: Vec::new() },
+    }))
 }

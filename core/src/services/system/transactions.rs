@@ -1,12 +1,12 @@
 //! `GET <site>/@transactions`: the latest changes, newest first, from the change feed (which
 //! keeps what its consumers have not yet trimmed). Undo is not built: `PATCH` is refused.
 
-use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, json};
+use crate::endpoint;
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json, Refused};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Service};
-use poem::Response;
+use crate::service::{ContentKind, Route, Service};
 use poem::http::Method;
-use serde_json::{Value, json};
+use poem_openapi::Object;
 
 /// The most changes listed.
 const LIMIT: i64 = 200;
@@ -18,10 +18,7 @@ pub static TRANSACTIONS: Service = Service {
     kind: ContentKind::Type("Plone Site"),
     permission: Permission::MANAGE_PORTAL,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "The latest changes (at most 200), newest first, from the change feed",
-        crate::untyped!(|ctx| Box::pin(get(ctx))),
-    )],
+    routes: &[Route::new("", "The latest changes (at most 200), newest first, from the change feed", endpoint!(get))],
 };
 
 /// Undo, refused.
@@ -31,31 +28,47 @@ pub static TRANSACTIONS_UNDO: Service = Service {
     kind: ContentKind::Type("Plone Site"),
     permission: Permission::MANAGE_PORTAL,
     csrf: Csrf::Cookie,
-    routes: &[crate::service::Route::any(
-        "Undo: not available on this server (400 bad_request)",
-        crate::untyped!(|_| Box::pin(undo())),
+    routes: &[Route::new(
+        "",
+        "Undo: not available on this server, always refused with 400 bad_request",
+        endpoint!(undo),
     )],
 };
 
-async fn get(ctx: Ctx) -> ApiResult<Response> {
+/// One change, in the keys of plone.restapi's transaction list.
+#[derive(Object)]
+struct TransactionEntry {
+    /// The change's position in the feed.
+    id: String,
+    /// When it happened (ISO 8601, seconds, UTC).
+    time: String,
+    /// What happened to which object: `added /Plone/page`.
+    description: String,
+    /// Always empty: the feed does not keep who.
+    username: String,
+    /// Always 0.
+    size: i64,
+}
+
+async fn get(ctx: Ctx) -> ApiResult<Json<Vec<TransactionEntry>>> {
     let changes = ctx.app.store.latest_changes(LIMIT).await?;
-    let listed: Vec<Value> = changes
+    let listed = changes
         .iter()
         .map(|change| {
             let what = change.path.as_deref().unwrap_or(change.uid.as_str());
-            json!({
-                "id": change.seq.to_string(),
-                "time": change.time.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-                "description": format!("{} {what}", change.kind),
-                "username": "",
-                "size": 0,
-            })
+            TransactionEntry {
+                id: change.seq.to_string(),
+                time: change.time.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+                description: format!("{} {what}", change.kind),
+                username: String::new(),
+                size: 0,
+            }
         })
         .collect();
-    Ok(json(&Value::Array(listed)))
+    Ok(Json(listed))
 }
 
-async fn undo() -> ApiResult<Response> {
+async fn undo(_: Ctx) -> ApiResult<Refused> {
     Err(ApiError::new(
         ErrorCode::BadRequest,
         "Undo is not available: changes are kept in versions (@versions) and the trash (@trash) instead.",
