@@ -17,7 +17,8 @@ use poem_openapi::registry::{MetaResponses, Registry};
 use serde_json::{Map, Value, json};
 use wcs_core::plugin::Registry as Services;
 use wcs_core::security::Csrf;
-use wcs_core::service::{ParamKind, QueryParam, Route, Service};
+use wcs_core::app::SITE_TYPE;
+use wcs_core::service::{ContentKind, ParamKind, QueryParam, Route, Service};
 
 /// The OpenAPI document of everything `services` serves.
 pub fn document(services: &Services) -> Value {
@@ -71,8 +72,11 @@ pub fn document(services: &Services) -> Value {
     })
 }
 
-fn path_of(service: &Service, route: &Route) -> String {
-    let mut path = "/{site}/{path}".to_owned();
+/// Where a route is documented: `/{site}/{path}/@name/<sub-path>`, or `/{site}/@name/…` for
+/// the services only the site root answers (`@users`, `@controlpanels`…), since `{path}` cannot
+/// be empty.
+pub fn path_of(service: &Service, route: &Route) -> String {
+    let mut path = if site_only(service) { "/{site}" } else { "/{site}/{path}" }.to_owned();
     for part in [service.name, route.subpath] {
         if !part.is_empty() {
             path.push('/');
@@ -82,11 +86,15 @@ fn path_of(service: &Service, route: &Route) -> String {
     path
 }
 
+fn site_only(service: &Service) -> bool {
+    service.kind == ContentKind::Type(SITE_TYPE)
+}
+
 fn operation(plugin: &str, service: &Service, route: &Route, schemas: &mut Registry) -> Value {
-    let mut parameters = vec![
-        path_parameter("site", "The site id"),
-        path_parameter("path", "The object's path below the site; may contain '/' (or '%2F')"),
-    ];
+    let mut parameters = vec![path_parameter("site", "The site id")];
+    if !site_only(service) {
+        parameters.push(path_parameter("path", "The object's path below the site; may contain '/' (or '%2F')"));
+    }
     parameters.extend(route.parameters().map(|name| path_parameter(name, "")));
     parameters.extend(route.query.iter().map(query_parameter));
     let mut responses = responses(&(route.endpoint.responses)(schemas));

@@ -91,6 +91,9 @@ async fn the_openapi_document_lists_content_paths_and_plugin_services() {
     let paths = doc["paths"].as_object().unwrap();
     assert!(paths["/{site}/{path}"].get("patch").is_some());
     assert!(paths["/{site}/{path}/@move"].get("post").is_some());
+    // Services only the site root answers have no `{path}`.
+    assert!(paths["/{site}/@users"].get("post").is_some());
+    assert!(paths.get("/{site}/{path}/@users").is_none());
     assert_eq!(paths["/{site}/{path}/@hello"]["get"]["tags"][0], "example-hello");
     let codes = doc["components"]["schemas"]["Error"]["properties"]["code"]["enum"].as_array().unwrap();
     assert!(codes.iter().any(|c| c == "validation_failed"));
@@ -174,11 +177,7 @@ async fn the_document_lists_every_service_hook_and_component() {
     let registry = &server.app.registry;
     for (_, service) in registry.services() {
         for route in service.routes {
-            let path = ["/{site}/{path}", service.name, route.subpath]
-                .into_iter()
-                .filter(|part| !part.is_empty())
-                .collect::<Vec<_>>()
-                .join("/");
+            let path = wcs_openapi::path_of(service, route);
             let method = service.method.as_str().to_ascii_lowercase();
             let operation = &document["paths"][&path][&method];
             assert!(operation.is_object(), "{method} {path}");
