@@ -15,9 +15,9 @@ mod errors;
 
 use poem_openapi::registry::{MetaResponses, Registry};
 use serde_json::{Map, Value, json};
+use wcs_core::app::SITE_TYPE;
 use wcs_core::plugin::Registry as Services;
 use wcs_core::security::Csrf;
-use wcs_core::app::SITE_TYPE;
 use wcs_core::service::{ContentKind, ParamKind, QueryParam, Route, Service};
 
 /// The OpenAPI document of everything `services` serves.

@@ -25,7 +25,11 @@ pub static CONTROLPANEL_PATCH: Service = Service {
             request: Some(shape_schema::<PanelValuesShape>),
             ..Route::new("{id}", "Save a control panel's form; all or nothing", endpoint!(patch))
         },
-        Route::new("", "Always refused without a panel id: 400 invalid_parameter (PATCH @controlpanels/<id>)", endpoint!(no_panel)),
+        Route::new(
+            "",
+            "Always refused without a panel id: 400 invalid_parameter (PATCH @controlpanels/<id>)",
+            endpoint!(no_panel),
+        ),
     ],
 };
 
