@@ -32,6 +32,20 @@ async fn third_party_service_and_serializer_answer_over_http() {
     assert_eq!(card["@type"], "Greeting");
 }
 
+/// `@hello` checks the plugin's own permission: members have it by default, anonymous callers
+/// do not, and the document names it.
+#[tokio::test]
+async fn a_plugin_service_checks_its_own_permission() {
+    let server = TestServer::start().await;
+    let response = server.anonymous(Method::GET, "@hello").send().await.unwrap();
+    assert_eq!(response.status(), 401);
+    server.user("anna", &["Member"], &[]).await;
+    let (status, body) = read(server.as_user("anna", Method::GET, "@hello").send().await.unwrap()).await;
+    assert_eq!((status, body["message"].as_str()), (200, Some("Hello anna, this is Site.")), "{body}");
+    let (_, document) = server.get_json("@openapi").await;
+    assert_eq!(document["paths"]["/{site}/{path}/@hello"]["get"]["x-wcs-permission"], "wcs.example Hello: Say hello");
+}
+
 #[tokio::test]
 async fn a_child_object_wins_over_a_view_of_the_same_name() {
     let server = TestServer::start().await;

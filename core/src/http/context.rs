@@ -127,15 +127,6 @@ impl Ctx {
         self.json_body()
     }
 
-    /// The body parsed as the route's declared request type `T`; what does not fit is a 400
-    /// naming the problem.
-    pub fn parse_body<T: poem_openapi::types::ParseFromJSON>(&self) -> ApiResult<T> {
-        let body = self.optional_json_body()?;
-        T::parse_from_json(Some(Value::Object(body))).map_err(|e| {
-            ApiError::new(ErrorCode::BadRequest, format!("The request body does not fit: {}", e.into_message()))
-        })
-    }
-
     /// The absolute URL of an object.
     pub fn url_of(&self, object: &ContentObject) -> String {
         object.url(&self.request.base_url)

@@ -11,12 +11,18 @@ use wcs_core::records::{RecordDef, RecordKind};
 use wcs_core::security::{Csrf, Permission};
 use wcs_core::service::{ContentKind, Route, Service};
 
+/// Being greeted: a permission of the plugin's own, so a site can give it to some roles only.
+pub const SAY_HELLO: Permission = Permission::new("wcs.example Hello: Say hello");
+
+/// Who may be greeted by default: any logged-in user (anonymous callers get 401).
+pub const SAY_HELLO_ROLES: &[&str] = &["Manager", "Site Administrator", "Member"];
+
 /// The service.
 pub static HELLO: Service = Service {
     method: Method::GET,
     name: "@hello",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    permission: SAY_HELLO,
     csrf: Csrf::Cookie,
     routes: &[Route::new("", "Say hello from the example plugin", endpoint!(hello))],
 };

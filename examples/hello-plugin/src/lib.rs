@@ -1,7 +1,7 @@
 //! A third-party plugin for wcs-backend, built only on the public registration API: a
 //! content type (`Greeting`) with a serializer layer, a field kind of its own (`Color`) and its
 //! own rendering of a core field kind (`Datetime` as a date), a
-//! service (`@hello`) and a view (`hello_view`), a registry record
+//! service (`@hello`) with a permission of its own and a view (`hello_view`), a registry record
 //! (`wcs.example.hello.greeting`), a request hook that answers a plain-text GET of a greeting
 //! before the default view does, and a table of its own (`hello_stats`, with its migrations)
 //! that an event subscriber keeps inside each write's transaction.
@@ -30,6 +30,7 @@ fn build(r: &mut Registrar) {
     r.field_serializer(&delivery::DELIVERY_DATE);
     r.content_type(include_str!("greeting.toml"));
     r.content_serializer(&greeting::GREETING_SERIALIZER);
+    r.permission(hello::SAY_HELLO, hello::SAY_HELLO_ROLES);
     r.service(&hello::HELLO);
     r.service(&hello_view::HELLO_VIEW);
     r.record(&hello::GREETING_WORD);
