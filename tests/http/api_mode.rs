@@ -1,7 +1,7 @@
 //! Content negotiation (`Accept`, `++api++`), the theming header, HTML pages, CORS and the
 //! OpenAPI document.
 
-use crate::support::{TestServer, read};
+use crate::support::{ADMIN_PASSWORD, TestServer, read};
 use reqwest::Method;
 use serde_json::json;
 
@@ -197,4 +197,72 @@ async fn the_document_lists_every_service_hook_and_component() {
         assert!(components.as_array().unwrap().contains(&serde_json::json!(component.name)), "{}", component.name);
     }
     assert!(components.as_array().unwrap().contains(&serde_json::json!("workflow")));
+}
+
+/// Pages allow no script and JSON loads nothing; every answer says not to sniff its type.
+#[tokio::test]
+async fn answers_carry_a_content_security_policy() {
+    let server = TestServer::start().await;
+    let page = server.raw(Method::GET, &server.url("")).send().await.unwrap();
+    let policy = page.headers()["content-security-policy"].to_str().unwrap().to_owned();
+    assert!(policy.contains("default-src 'none'") && !policy.contains("script-src"), "{policy}");
+    assert_eq!(page.headers()["x-content-type-options"], "nosniff");
+    let json = server.admin(Method::GET, "").send().await.unwrap();
+    let policy = json.headers()["content-security-policy"].to_str().unwrap();
+    assert!(policy.contains("frame-ancestors 'none'") && policy.contains("sandbox"), "{policy}");
+    let error = server.anonymous(Method::GET, "nowhere").send().await.unwrap();
+    assert_eq!(error.status(), 404);
+    assert!(error.headers().contains_key("content-security-policy"));
+}
+
+/// A GET's ETag comes back as 304 without a body until the answer changes; bodies of 1 KB or
+/// more are compressed as the client asks, small ones are not.
+#[tokio::test]
+async fn etags_answer_304_and_bodies_are_compressed() {
+    let server = TestServer::start().await;
+    server
+        .create("", json!({"@type": "Document", "id": "d", "title": "Tagged", "description": "x".repeat(2000)}))
+        .await;
+    for path in ["d", "d/@breadcrumbs", "@navigation"] {
+        let first = server.admin(Method::GET, path).send().await.unwrap();
+        assert_eq!(first.status(), 200, "{path}");
+        let tag = first.headers()["etag"].to_str().unwrap().to_owned();
+        let again = server.admin(Method::GET, path).header("If-None-Match", &tag).send().await.unwrap();
+        assert_eq!(again.status(), 304, "{path}");
+        assert_eq!(again.headers()["etag"].to_str().unwrap(), tag);
+        assert!(again.bytes().await.unwrap().is_empty());
+    }
+    let tag = server.admin(Method::GET, "d").send().await.unwrap().headers()["etag"].to_str().unwrap().to_owned();
+    let patch = server.admin(Method::PATCH, "d").json(&json!({"title": "Changed"}));
+    assert_eq!(patch.send().await.unwrap().status(), 204);
+    let after = server.admin(Method::GET, "d").header("If-None-Match", &tag).send().await.unwrap();
+    assert_eq!(after.status(), 200, "a write is visible on the very next read");
+    assert_eq!(read(after).await.1["title"], "Changed");
+
+    // Over a bare socket: the test's HTTP client may decode bodies itself.
+    let (head, body) = raw_get(&server, "d", "gzip").await;
+    assert!(head.contains("content-encoding: gzip") && head.contains("vary: accept-encoding"), "{head}");
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&body[..]), &mut text).unwrap();
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap()["title"], "Changed");
+    assert!(raw_get(&server, "d", "br, gzip").await.0.contains("content-encoding: br"));
+    assert!(!raw_get(&server, "d/@breadcrumbs", "gzip").await.0.contains("content-encoding"), "under 1 KB stays");
+}
+
+/// A GET as admin over a bare HTTP/1.1 connection: the head (lowercase) and the raw body.
+async fn raw_get(server: &TestServer, path: &str, encoding: &str) -> (String, Vec<u8>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let url = reqwest::Url::parse(&server.url(path)).unwrap();
+    let mut stream = tokio::net::TcpStream::connect((url.host_str().unwrap(), url.port().unwrap())).await.unwrap();
+    let auth = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, format!("admin:{ADMIN_PASSWORD}"));
+    let request = format!(
+        "GET {} HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\nAccept-Encoding: {encoding}\r\n\
+         Authorization: Basic {auth}\r\nConnection: close\r\n\r\n",
+        url.path()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).await.unwrap();
+    let split = answer.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    (String::from_utf8_lossy(&answer[..split]).to_lowercase(), answer[split + 4..].to_vec())
 }

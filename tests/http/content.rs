@@ -275,3 +275,22 @@ async fn anonymous_may_read_but_not_write_and_wrong_passwords_are_401() {
     let response = server.anonymous(Method::GET, "pub").basic_auth("admin", Some("wrong")).send().await.unwrap();
     assert_error(response, 401, "unauthorized").await;
 }
+
+/// A body is taken only as the media types its route declares: JSON sent as `text/plain` (what
+/// a cross-site form can post with a browser's cached credentials) creates nothing.
+#[tokio::test]
+async fn bodies_of_other_media_types_are_refused() {
+    let server = TestServer::start().await;
+    let body = json!({"@type": "Document", "id": "sneaky", "title": "X"}).to_string();
+    for media in [None, Some("text/plain"), Some("application/x-www-form-urlencoded")] {
+        let mut request = server.admin(Method::POST, "").body(body.clone());
+        if let Some(media) = media {
+            request = request.header("Content-Type", media);
+        }
+        let error = assert_error(request.send().await.unwrap(), 415, "unsupported_media_type").await;
+        assert!(error["message"].as_str().unwrap().contains("application/json"), "{error}");
+    }
+    assert_eq!(server.get_json("sneaky").await.0, 404);
+    let request = server.admin(Method::POST, "").header("Content-Type", "application/json; charset=utf-8");
+    assert_eq!(request.body(body).send().await.unwrap().status(), 201);
+}

@@ -144,7 +144,9 @@ async fn a_json_form_shows_its_fields_and_takes_valid_submissions_only() {
     assert_eq!((status, body), (200, json!({"success": true})));
     assert_eq!(submissions_of(&server, "kontakt").await["items_total"], 2);
     let not_json = server.anonymous(Method::POST, "kontakt/@submit").body("name=x").send().await.unwrap();
-    assert_error(not_json, 400, "invalid_json").await;
+    assert_error(not_json, 415, "unsupported_media_type").await;
+    let request = server.anonymous(Method::POST, "kontakt/@submit").header("Content-Type", "application/json");
+    assert_error(request.body("name=x").send().await.unwrap(), 400, "invalid_json").await;
 }
 
 #[tokio::test]

@@ -317,8 +317,8 @@ async fn refusals_come_in_elasticsearchs_error_body() {
         assert_eq!(status, 400, "{error}");
         assert!(error["error"]["type"].is_string(), "{error}");
     }
-    let response = server.anonymous(Method::POST, "@raw-es-search").body("{").send().await.unwrap();
-    let (status, error) = read(response).await;
+    let request = server.anonymous(Method::POST, "@raw-es-search").header("Content-Type", "application/json");
+    let (status, error) = read(request.body("{").send().await.unwrap()).await;
     assert_eq!((status, &error["error"]["type"]), (400, &json!("x_content_parse_exception")));
 }
 

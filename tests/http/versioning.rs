@@ -207,7 +207,10 @@ async fn ten_versions_are_kept_per_object_and_only_that_objects_oldest_goes() {
         api(&server, &admin, Method::POST, "a/@versions").header("X-CSRF-TOKEN", &token).json(&json!({"comment": 5}));
     let body = assert_error(bad.send().await.unwrap(), 400, "validation_failed").await;
     assert_eq!(body["errors"][0]["field"], "comment");
-    let bad = api(&server, &admin, Method::POST, "a/@versions").header("X-CSRF-TOKEN", &token).body("{oops");
+    let bad = api(&server, &admin, Method::POST, "a/@versions")
+        .header("X-CSRF-TOKEN", &token)
+        .header("Content-Type", "application/json")
+        .body("{oops");
     assert_error(bad.send().await.unwrap(), 400, "invalid_json").await;
 
     // Deleting the object removes its versions for good.

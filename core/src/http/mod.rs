@@ -3,16 +3,19 @@
 
 mod batching;
 mod client_limiter;
+mod conditional;
 mod context;
 mod cors;
 mod error;
 mod file_response;
+mod media;
 mod memo;
 mod parts;
 mod query;
 mod reply;
 mod response;
 pub mod schema;
+mod security_headers;
 mod server;
 mod vhost;
 

@@ -54,6 +54,8 @@ impl Endpoint for SiteEndpoint {
             response = virtualize(host, response).await;
         }
         self.app.cors.decorate(&headers, &mut response);
+        super::security_headers::decorate(&mut response);
+        let response = super::conditional::finish(&method, &headers, response).await;
         tracing::info!(
             target: "wcs::access",
             "{} {} {} {:.1}ms",
@@ -222,6 +224,7 @@ async fn dispatch(ctx: Ctx) -> ApiResult<Response> {
     let Some(route) = service.route(&ctx.subpath) else {
         return Err(ApiError::not_found(&ctx.request.service_url));
     };
+    super::media::check_body_media(&ctx, route)?;
     let mut ctx = ctx;
     ctx.route = Some(route);
     (route.endpoint.handler)(ctx).await
