@@ -40,6 +40,7 @@ mod folders;
 mod images;
 mod link_integrity;
 mod locking;
+mod login_hardening;
 mod move_copy;
 #[cfg(feature = "navigation")]
 mod navigation;

@@ -137,7 +137,8 @@ async fn traverse(
         // Links a client sends in the virtual form are the physical URLs they stand for.
         body = rewritten.host.inbound(text).into_bytes();
     }
-    let caller = app.security.authenticate(&app.store, req.headers()).await?;
+    let client = req.remote_addr().as_socket_addr().map(|addr| addr.ip());
+    let caller = app.security.authenticate(&app.store, req.headers(), client).await?;
     // A 404 names where the caller may go instead (plone.rest's `context`): the deepest object
     // traversal found, else the site.
     let site_url = parsed.segments.first().map(|site| format!("{base_url}/{site}"));

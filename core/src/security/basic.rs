@@ -13,7 +13,7 @@ use base64::Engine;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::hash::Hash;
-use std::sync::Mutex;
+use std::sync::{LazyLock, Mutex};
 use std::time::{Duration, Instant};
 
 const CREDENTIAL_TTL: Duration = Duration::from_secs(60);
@@ -39,6 +39,7 @@ pub async fn load_user(store: &Store, stored: StoredPrincipal) -> ApiResult<User
         id: stored.id,
         roles,
         groups: stored.groups,
+        token_generation: stored.token_generation,
     })
 }
 
@@ -91,14 +92,14 @@ impl Default for CredentialCache {
 }
 
 impl CredentialCache {
+    /// The user of credentials verified within the last minute.
+    pub fn cached(&self, login: &str, password: &str) -> Option<User> {
+        self.credentials.get(&credential_key(login, password))
+    }
+
     /// The user when login and password are right, `None` when they are wrong.
     pub async fn verify(&self, store: &Store, login: &str, password: &str) -> ApiResult<Option<User>> {
-        let key: [u8; 32] = Sha256::new()
-            .chain_update(login.as_bytes())
-            .chain_update(b":")
-            .chain_update(password.as_bytes())
-            .finalize()
-            .into();
+        let key = credential_key(login, password);
         if let Some(user) = self.credentials.get(&key) {
             return Ok(Some(user));
         }
@@ -107,17 +108,19 @@ impl CredentialCache {
             None if login.contains('@') && email_logins(store).await? => store.principal_by_email(login).await?,
             None => None,
         };
-        let Some(stored) = stored else {
-            return Ok(None);
-        };
-        let Some(hash) = stored.password_hash.clone() else {
-            return Ok(None);
-        };
+        // Unknown users and users without a password are checked against a stand-in hash, so
+        // the answer takes as long as for a wrong password and does not tell who exists.
+        let hash = stored.as_ref().and_then(|s| s.password_hash.clone());
+        let known = hash.is_some();
         let password = password.to_owned();
-        let matches = tokio::task::spawn_blocking(move || verify_password(&password, &hash)).await.unwrap_or(false);
-        if !matches {
+        let matches = tokio::task::spawn_blocking(move || {
+            verify_password(&password, hash.as_deref().unwrap_or(STAND_IN_HASH.as_str()))
+        })
+        .await
+        .unwrap_or(false);
+        let (Some(stored), true, true) = (stored, known, matches) else {
             return Ok(None);
-        }
+        };
         let user = load_user(store, stored).await?;
         self.credentials.put(key, user.clone());
         Ok(Some(user))
@@ -142,6 +145,15 @@ impl CredentialCache {
         self.users.clear();
     }
 }
+
+/// The cache key of a login and password: a SHA-256, so the password is not kept.
+fn credential_key(login: &str, password: &str) -> [u8; 32] {
+    Sha256::new().chain_update(login.as_bytes()).chain_update(b":").chain_update(password.as_bytes()).finalize().into()
+}
+
+/// A hash of a random password, with the parameters real hashes have.
+static STAND_IN_HASH: LazyLock<String> =
+    LazyLock::new(|| super::password::hash_password(&uuid::Uuid::new_v4().to_string()).unwrap_or_default());
 
 /// Whether the security panel lets users log in with their e-mail address.
 async fn email_logins(store: &Store) -> ApiResult<bool> {

@@ -15,6 +15,7 @@ mod policy;
 mod principal;
 mod reset_token;
 pub mod settings;
+mod throttle;
 mod tokens;
 
 pub use access::{AUTHENTICATED_GROUP, Access};
@@ -29,6 +30,8 @@ pub use tokens::{Visibility, recompute_allowed};
 use crate::http::{ApiError, ApiResult, ErrorCode};
 use crate::store::Store;
 use poem::http::HeaderMap;
+use std::net::IpAddr;
+use std::time::Instant;
 
 /// How the caller proved who they are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,23 +72,28 @@ pub const AUTH_COOKIE: &str = "auth_token";
 pub struct Security {
     credentials: basic::CredentialCache,
     secrets: Secrets,
+    throttle: throttle::LoginThrottle,
 }
 
 impl Security {
     /// A security layer over the stored secrets.
     pub fn new(secrets: Secrets) -> Self {
-        Security { credentials: basic::CredentialCache::default(), secrets }
+        Security { credentials: basic::CredentialCache::default(), secrets, throttle: Default::default() }
     }
 
     /// Resolves the caller. Wrong Basic or Bearer credentials are a 401 rather than a silent
     /// downgrade, so clients notice at once; a stale cookie only makes the caller anonymous.
-    pub async fn authenticate(&self, store: &Store, headers: &HeaderMap) -> ApiResult<Caller> {
+    /// `client` is the connection's peer, for the login throttle.
+    pub async fn authenticate(&self, store: &Store, headers: &HeaderMap, client: Option<IpAddr>) -> ApiResult<Caller> {
         if let Some(value) = headers.get("authorization") {
             let value = value.to_str().map_err(|_| bad_credentials())?;
             let (scheme, token) = value.split_once(' ').ok_or_else(bad_credentials)?;
             if scheme.eq_ignore_ascii_case("basic") {
                 let (login, password) = basic::decode(token.trim()).ok_or_else(bad_credentials)?;
-                let user = self.credentials.verify(store, &login, &password).await?.ok_or_else(bad_credentials)?;
+                let user = match self.credentials.cached(&login, &password) {
+                    Some(user) => user,
+                    None => self.login(store, &login, &password, client).await?.ok_or_else(bad_credentials)?,
+                };
                 return Ok(Caller { principal: Principal::User(user), method: AuthMethod::Basic });
             }
             if scheme.eq_ignore_ascii_case("bearer") {
@@ -103,20 +111,35 @@ impl Security {
     }
 
     async fn user_of_token(&self, store: &Store, token: &str) -> ApiResult<Option<User>> {
-        let Some(user_id) = jwt::verify(&self.secrets.jwt, token) else {
+        let Some((user_id, generation)) = jwt::verify(&self.secrets.jwt, token) else {
             return Ok(None);
         };
-        self.credentials.user(store, &user_id).await
+        let user = self.credentials.user(store, &user_id).await?;
+        Ok(user.filter(|user| user.token_generation == generation))
     }
 
-    /// Checks a login and password (for `@login` and the login form).
-    pub async fn login(&self, store: &Store, login: &str, password: &str) -> ApiResult<Option<User>> {
-        self.credentials.verify(store, login, password).await
+    /// Checks a login and password (Basic credentials, `@login`, the login form), within the
+    /// limits of the login throttle: 429 with `Retry-After` once the account or the client
+    /// has failed too often.
+    pub async fn login(
+        &self,
+        store: &Store,
+        login: &str,
+        password: &str,
+        client: Option<IpAddr>,
+    ) -> ApiResult<Option<User>> {
+        self.throttle.admit(login, client, Instant::now())?;
+        let user = self.credentials.verify(store, login, password).await?;
+        match &user {
+            Some(_) => self.throttle.succeeded(login),
+            None => self.throttle.failed(login, client, Instant::now()),
+        }
+        Ok(user)
     }
 
     /// A signed token for `user`.
     pub fn issue_token(&self, user: &User) -> ApiResult<String> {
-        jwt::issue(&self.secrets.jwt, &user.id, &user.fullname).map_err(ApiError::internal)
+        jwt::issue(&self.secrets.jwt, &user.id, &user.fullname, &user.token_generation).map_err(ApiError::internal)
     }
 
     /// The CSRF token of `principal`.

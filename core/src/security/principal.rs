@@ -22,6 +22,8 @@ pub struct User {
     pub roles: Vec<String>,
     /// The groups the user belongs to (the virtual `AuthenticatedUsers` not included).
     pub groups: Vec<String>,
+    /// What the user's tokens must name (see [`crate::store::StoredPrincipal::token_generation`]).
+    pub token_generation: String,
 }
 
 impl Principal {

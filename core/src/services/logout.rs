@@ -8,7 +8,9 @@ use crate::service::{ContentKind, Route, Service};
 use poem::http::Method;
 use poem_openapi::ApiResponse;
 
-/// Clears the browser cookie. Tokens are stateless and expire on their own.
+/// Clears the browser cookie and ends every token of the caller: a new token generation makes
+/// all tokens issued before it invalid (on other instances within the few seconds their
+/// caches keep users).
 pub static LOGOUT: Service = Service {
     method: Method::POST,
     name: "@logout",
@@ -26,6 +28,12 @@ pub enum LoggedOut {
     LoggedOut(#[oai(header = "Set-Cookie")] String),
 }
 
-async fn logout(_: Ctx) -> ApiResult<LoggedOut> {
+async fn logout(ctx: Ctx) -> ApiResult<LoggedOut> {
+    if let Some(user_id) = ctx.principal.user_id() {
+        let mut tx = ctx.app.store.begin().await?;
+        tx.renew_token_generation(user_id).await?;
+        tx.commit().await?;
+        ctx.app.security.forget_credentials();
+    }
     Ok(LoggedOut::LoggedOut(clear_cookie()))
 }

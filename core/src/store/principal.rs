@@ -29,10 +29,13 @@ pub struct StoredPrincipal {
     pub roles: Vec<String>,
     /// Groups this principal is a member of.
     pub groups: Vec<String>,
+    /// What the user's tokens must name to be valid; renewed on logout, on every new password
+    /// and for every new account.
+    pub token_generation: String,
 }
 
-const PRINCIPAL_COLUMNS: &str =
-    "p.id, p.kind, p.login, p.password_hash, p.fullname, p.email, p.description, p.location, p.home_page, p.roles";
+const PRINCIPAL_COLUMNS: &str = "p.id, p.kind, p.login, p.password_hash, p.fullname, p.email, p.description, p.location, p.home_page, p.roles, \
+     p.token_generation";
 
 fn principal_from_row(row: &sqlx::any::AnyRow) -> Result<StoredPrincipal, sqlx::Error> {
     let roles: String = row.try_get(9)?;
@@ -48,6 +51,7 @@ fn principal_from_row(row: &sqlx::any::AnyRow) -> Result<StoredPrincipal, sqlx::
         home_page: row.try_get(8)?,
         roles: serde_json::from_str(&roles).unwrap_or_default(),
         groups: Vec::new(),
+        token_generation: row.try_get(10)?,
     })
 }
 
@@ -197,8 +201,8 @@ impl Tx {
     pub async fn insert_principal(&mut self, principal: &StoredPrincipal) -> Result<(), sqlx::Error> {
         self.count();
         sqlx::query(
-            "INSERT INTO principal (id, kind, login, password_hash, fullname, email, description, location, home_page, roles) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+            "INSERT INTO principal (id, kind, login, password_hash, fullname, email, description, location, home_page, roles, \
+             token_generation) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
         )
         .bind(&principal.id)
         .bind(&principal.kind)
@@ -210,17 +214,20 @@ impl Tx {
         .bind(&principal.location)
         .bind(&principal.home_page)
         .bind(serde_json::json!(principal.roles).to_string())
+        .bind(new_generation())
         .execute(&mut *self.inner)
         .await?;
         Ok(())
     }
 
-    /// Rewrites a principal's details, password hash and roles.
+    /// Rewrites a principal's details, password hash and roles; a new password hash renews
+    /// the token generation.
     pub async fn update_principal(&mut self, principal: &StoredPrincipal) -> Result<(), sqlx::Error> {
         self.count();
         sqlx::query(
-            "UPDATE principal SET password_hash = $1, fullname = $2, email = $3, description = $4, location = $5, \
-             home_page = $6, roles = $7 WHERE id = $8",
+            "UPDATE principal SET token_generation = CASE WHEN COALESCE(password_hash, '') = COALESCE($1, '') \
+             THEN token_generation ELSE $9 END, password_hash = $1, fullname = $2, email = $3, description = $4, \
+             location = $5, home_page = $6, roles = $7 WHERE id = $8",
         )
         .bind(principal.password_hash.as_deref())
         .bind(&principal.fullname)
@@ -230,8 +237,20 @@ impl Tx {
         .bind(&principal.home_page)
         .bind(serde_json::json!(principal.roles).to_string())
         .bind(&principal.id)
+        .bind(new_generation())
         .execute(&mut *self.inner)
         .await?;
+        Ok(())
+    }
+
+    /// Gives a user a new token generation: every token issued before stops working.
+    pub async fn renew_token_generation(&mut self, id: &str) -> Result<(), sqlx::Error> {
+        self.count();
+        sqlx::query("UPDATE principal SET token_generation = $1 WHERE id = $2")
+            .bind(new_generation())
+            .bind(id)
+            .execute(&mut *self.inner)
+            .await?;
         Ok(())
     }
 
@@ -265,16 +284,23 @@ impl Tx {
     pub async fn upsert_user(&mut self, id: &str, password_hash: &str, roles: &[&str]) -> Result<(), sqlx::Error> {
         self.count();
         sqlx::query(
-            "INSERT INTO principal (id, kind, login, password_hash, roles) VALUES ($1, 'user', $1, $2, $3) \
-             ON CONFLICT (id) DO UPDATE SET password_hash = excluded.password_hash, roles = excluded.roles",
+            "INSERT INTO principal (id, kind, login, password_hash, roles, token_generation) \
+             VALUES ($1, 'user', $1, $2, $3, $4) ON CONFLICT (id) DO UPDATE SET password_hash = excluded.password_hash, \
+             roles = excluded.roles, token_generation = excluded.token_generation",
         )
         .bind(id)
         .bind(password_hash)
         .bind(serde_json::json!(roles).to_string())
+        .bind(new_generation())
         .execute(&mut *self.inner)
         .await?;
         Ok(())
     }
+}
+
+/// A fresh token generation.
+fn new_generation() -> String {
+    uuid::Uuid::new_v4().simple().to_string()
 }
 
 impl Store {

@@ -43,6 +43,11 @@ async fn login(ctx: Ctx) -> ApiResult<Json<AuthToken>> {
         return Err(ApiError::new(ErrorCode::MissingProperty, "Login and password must be provided in body.")
             .with_envelope("Missing credentials"));
     };
-    let user = ctx.app.security.login(&ctx.app.store, login, password).await?.ok_or_else(wrong_credentials)?;
+    let user = ctx
+        .app
+        .security
+        .login(&ctx.app.store, login, password, ctx.request.peer)
+        .await?
+        .ok_or_else(wrong_credentials)?;
     Ok(Json(AuthToken { token: ctx.app.security.issue_token(&user)? }))
 }

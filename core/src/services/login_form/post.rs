@@ -38,8 +38,11 @@ async fn form_post(ctx: Ctx) -> ApiResult<LoginFormReply> {
     let fields = parse_query(&String::from_utf8_lossy(&ctx.body));
     let field = |name: &str| fields.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str()).unwrap_or_default();
     let (login, password, came_from) = (field("login"), field("password"), field("came_from"));
-    let user: Option<User> =
-        if login.is_empty() { None } else { ctx.app.security.login(&ctx.app.store, login, password).await? };
+    let user: Option<User> = if login.is_empty() {
+        None
+    } else {
+        ctx.app.security.login(&ctx.app.store, login, password, ctx.request.peer).await?
+    };
     let Some(user) = user else {
         let form = render_form(&ctx, login, came_from, "Wrong login name or password.")?;
         return Ok(LoginFormReply::Refused(Html(form)));

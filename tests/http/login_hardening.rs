@@ -1,0 +1,75 @@
+//! Guessing passwords is throttled, unknown and known users answer alike, and tokens end with
+//! logout, a new password and the account they were issued for.
+
+use crate::support::{TestServer, assert_error, read};
+use reqwest::Method;
+use serde_json::json;
+
+async fn login(server: &TestServer, login: &str, password: &str) -> reqwest::Response {
+    let body = json!({"login": login, "password": password});
+    server.anonymous(Method::POST, "@login").json(&body).send().await.unwrap()
+}
+
+async fn token(server: &TestServer, user: &str) -> String {
+    let (status, body) = read(login(server, user, &format!("secret-{user}")).await).await;
+    assert_eq!(status, 200, "{body}");
+    body["token"].as_str().unwrap().to_owned()
+}
+
+async fn status_with(server: &TestServer, token: &str) -> u16 {
+    server.anonymous(Method::GET, "@users/anna").bearer_auth(token).send().await.unwrap().status().as_u16()
+}
+
+#[tokio::test]
+async fn failed_logins_make_the_account_wait() {
+    let server = TestServer::start().await;
+    server.user("anna", &["Member"], &[]).await;
+    server.user("ben", &["Member"], &[]).await;
+    let unknown = assert_error(login(&server, "nobody", "guess").await, 401, "unauthorized").await;
+    let wrong = assert_error(login(&server, "anna", "guess").await, 401, "unauthorized").await;
+    assert_eq!(unknown, wrong, "an unknown user and a wrong password answer alike");
+    for _ in 1..10 {
+        assert_error(login(&server, "anna", "guess").await, 401, "unauthorized").await;
+    }
+    let response = login(&server, "anna", "secret-anna").await;
+    let retry: u64 = response.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=900).contains(&retry), "{retry}");
+    assert_error(response, 429, "too_many_requests").await;
+    let basic = server.as_user("anna", Method::GET, "@users/anna").send().await.unwrap();
+    assert_eq!(basic.status(), 429, "Basic credentials count against the same account");
+    assert_eq!(read(login(&server, "ben", "secret-ben").await).await.0, 200, "other accounts do not wait");
+}
+
+#[tokio::test]
+async fn tokens_end_with_logout_a_new_password_and_the_account() {
+    let server = TestServer::start().await;
+    server.user("anna", &["Member"], &[]).await;
+    let first = token(&server, "anna").await;
+    let second = token(&server, "anna").await;
+    assert_eq!(status_with(&server, &first).await, 200);
+    let logout = server.anonymous(Method::POST, "@logout").bearer_auth(&first).send().await.unwrap();
+    assert_eq!(logout.status(), 204);
+    assert_eq!(status_with(&server, &first).await, 401, "logged out");
+    assert_eq!(status_with(&server, &second).await, 401, "every token of the user ends");
+
+    let third = token(&server, "anna").await;
+    assert_eq!(status_with(&server, &third).await, 200);
+    let change = json!({"password": "secret-anna-2"});
+    let response = server.admin(Method::PATCH, "@users/anna").json(&change).send().await.unwrap();
+    assert_eq!(response.status(), 204);
+    assert_eq!(status_with(&server, &third).await, 401, "a new password ends the old tokens");
+    let renamed = json!({"fullname": "Anna A."});
+    let response = server.admin(Method::PATCH, "@users/anna").json(&renamed).send().await.unwrap();
+    assert_eq!(response.status(), 204);
+    let body = json!({"login": "anna", "password": "secret-anna-2"});
+    let (_, fresh) = read(server.anonymous(Method::POST, "@login").json(&body).send().await.unwrap()).await;
+    let fresh = fresh["token"].as_str().unwrap().to_owned();
+    let response =
+        server.admin(Method::PATCH, "@users/anna").json(&json!({"fullname": "Anna B."})).send().await.unwrap();
+    assert_eq!(response.status(), 204);
+    assert_eq!(status_with(&server, &fresh).await, 200, "other changes leave tokens alone");
+
+    assert_eq!(server.admin(Method::DELETE, "@users/anna").send().await.unwrap().status(), 204);
+    server.user("anna", &["Member"], &[]).await;
+    assert_eq!(status_with(&server, &fresh).await, 401, "a new account under the same id is not the old one");
+}
