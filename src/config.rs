@@ -103,6 +103,19 @@ pub struct ServeArgs {
     pub storage: StorageArgs,
 }
 
+/// The data directory holds the database, with the site's secrets and password hashes: only
+/// the server's own user may enter it.
+#[cfg(unix)]
+fn owner_only(dir: &std::path::Path) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+}
+
+#[cfg(not(unix))]
+fn owner_only(_: &std::path::Path) -> std::io::Result<()> {
+    Ok(())
+}
+
 impl StorageArgs {
     /// The database URL: the explicit one, or a SQLite file in the data directory.
     pub fn database_url(&self) -> std::io::Result<String> {
@@ -110,6 +123,7 @@ impl StorageArgs {
             Some(url) => Ok(url.clone()),
             None => {
                 std::fs::create_dir_all(&self.data_dir)?;
+                owner_only(&self.data_dir)?;
                 Ok(format!("sqlite://{}?mode=rwc", self.data_dir.join("wcs.db").display()))
             }
         }

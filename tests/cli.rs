@@ -73,6 +73,12 @@ async fn first_start_prints_the_admin_password_once_and_sigterm_stops_gracefully
     assert_eq!(site["items_total"], DEMO_AT_ROOT, "demo content: {site}");
     demo_shows_every_feature(&client, &url, &password).await;
     assert!(terminate(child).success());
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(dir.path()).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o700, "the data directory, with secrets and password hashes, is the server's alone");
+    }
 
     let port = free_port();
     let (child, lines) = start(dir.path(), port);

@@ -294,3 +294,19 @@ async fn bodies_of_other_media_types_are_refused() {
     let request = server.admin(Method::POST, "").header("Content-Type", "application/json; charset=utf-8");
     assert_eq!(request.body(body).send().await.unwrap().status(), 201);
 }
+
+/// A key named twice decides nothing and NUL characters are not stored: both are 400.
+#[tokio::test]
+async fn repeated_keys_and_nul_characters_are_refused() {
+    let server = TestServer::start().await;
+    let twice = r#"{"@type": "Document", "id": "twice", "title": "A", "@type": "Folder"}"#;
+    let request = server.admin(Method::POST, "").header("Content-Type", "application/json").body(twice);
+    let error = assert_error(request.send().await.unwrap(), 400, "invalid_json").await;
+    assert!(error["message"].as_str().unwrap().contains("'@type' appears twice"), "{error}");
+    let nul = json!({"@type": "Document", "id": "nul", "title": "a\u{0}b"});
+    let error =
+        assert_error(server.admin(Method::POST, "").json(&nul).send().await.unwrap(), 400, "invalid_json").await;
+    assert!(error["message"].as_str().unwrap().contains("NUL"), "{error}");
+    assert_eq!(server.get_json("twice").await.0, 404);
+    assert_eq!(server.get_json("nul").await.0, 404);
+}

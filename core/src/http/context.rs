@@ -113,7 +113,12 @@ impl Ctx {
             return Err(ApiError::new(ErrorCode::InvalidJson, "The request body is empty; a JSON object is expected."));
         }
         match serde_json::from_slice::<Value>(&self.body) {
-            Ok(Value::Object(map)) => Ok(map),
+            Ok(Value::Object(map)) => {
+                super::json_check::check(&self.body).map_err(|problem| {
+                    ApiError::new(ErrorCode::InvalidJson, format!("The request body is refused: {problem}."))
+                })?;
+                Ok(map)
+            }
             Ok(_) => Err(ApiError::new(ErrorCode::InvalidJson, "The request body must be a JSON object.")),
             Err(e) => Err(ApiError::new(ErrorCode::InvalidJson, format!("The request body is not valid JSON: {e}"))),
         }

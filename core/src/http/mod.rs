@@ -8,6 +8,7 @@ mod context;
 mod cors;
 mod error;
 mod file_response;
+mod json_check;
 mod media;
 mod memo;
 mod parts;
