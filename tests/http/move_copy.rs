@@ -101,3 +101,37 @@ async fn anonymous_cannot_move() {
     let response = server.anonymous(Method::POST, "f/@move").json(&json!({"source": "/Plone/x"})).send().await.unwrap();
     assert_error(response, 401, "unauthorized").await;
 }
+
+/// Moving one object from several requests at once: each answers 200 or 409, never 5xx, and
+/// the object ends up in exactly one place.
+#[tokio::test]
+async fn concurrent_moves_of_one_object_are_200_or_409() {
+    let server = TestServer::start().await;
+    let targets = ["t1", "t2", "t3", "t4", "t5", "t6"];
+    for id in targets {
+        server.create("", json!({"@type": "Folder", "id": id, "title": id})).await;
+    }
+    server.create("", json!({"@type": "Document", "id": "wanderer", "title": "Wanderer"})).await;
+    let source = server.url("wanderer");
+    let moves: Vec<_> = targets
+        .iter()
+        .map(|target| {
+            let request = server.admin(Method::POST, &format!("{target}/@move")).json(&json!({"source": source}));
+            tokio::spawn(request.send())
+        })
+        .collect();
+    let mut statuses = Vec::new();
+    for response in moves {
+        statuses.push(response.await.unwrap().unwrap().status().as_u16());
+    }
+    // 400: the source was already gone from its path when the request looked it up.
+    assert!(statuses.iter().all(|s| matches!(s, 200 | 400 | 409)), "{statuses:?}");
+    assert!(statuses.contains(&200), "{statuses:?}");
+    let mut found = 0;
+    for target in targets {
+        if server.get_json(&format!("{target}/wanderer")).await.0 == 200 {
+            found += 1;
+        }
+    }
+    assert_eq!(found, 1, "{statuses:?}");
+}

@@ -74,6 +74,12 @@ fn conflict_or_internal(err: sqlx::Error) -> ApiError {
     }
 }
 
+/// The answer when an object changed place under a request that was moving it: the caller
+/// reloads and decides again.
+fn moved_meanwhile() -> ApiError {
+    ApiError::new(ErrorCode::Conflict, "The object was moved or deleted at the same time; reload and try again.")
+}
+
 /// An id for a new child: the requested one (validated, must be free) or one made from
 /// `title` and made unique.
 fn choose_id(requested: Option<&str>, title: &str, fallback: &str, taken: &[String]) -> ApiResult<String> {

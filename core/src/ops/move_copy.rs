@@ -1,7 +1,7 @@
 //! Moving, copying and reordering content.
 
 use super::references::index_relations;
-use super::{conflict_or_internal, initial_state, initialise_security, new_uid, profile_of};
+use super::{conflict_or_internal, initial_state, initialise_security, moved_meanwhile, new_uid, profile_of};
 use crate::app::App;
 use crate::content::ContentObject;
 use crate::content::ids::unique;
@@ -66,7 +66,9 @@ pub async fn move_into(
         let id = unique(&source.id, &taken);
         taken.push(id.clone());
         let new_path = format!("{}/{id}", target.path);
-        tx.move_subtree(source, &target.uid, &new_path, &id, position).await.map_err(conflict_or_internal)?;
+        if !tx.move_subtree(source, &target.uid, &new_path, &id, position).await.map_err(conflict_or_internal)? {
+            return Err(moved_meanwhile());
+        }
         recompute_allowed(app, &mut tx, &new_path).await?;
         position += 1;
         moved_paths.push((source.path.clone(), new_path));
@@ -77,9 +79,7 @@ pub async fn move_into(
         app.store.content_at_paths(&new_paths).await?.into_iter().map(|o| (o.path.clone(), o)).collect();
     moved_paths
         .into_iter()
-        .map(|(old, new)| {
-            by_path.remove(&new).map(|o| (old, o)).ok_or_else(|| ApiError::internal("moved object vanished"))
-        })
+        .map(|(old, new)| by_path.remove(&new).map(|o| (old, o)).ok_or_else(moved_meanwhile))
         .collect()
 }
 

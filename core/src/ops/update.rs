@@ -1,7 +1,7 @@
 //! Changing, renaming and deleting content.
 
 use super::references::index_relations;
-use super::{choose_id, conflict_or_internal, profile_of};
+use super::{choose_id, conflict_or_internal, moved_meanwhile, profile_of};
 use crate::app::App;
 use crate::content::ContentObject;
 use crate::content::layout::LAYOUT_FIELD;
@@ -58,7 +58,13 @@ pub async fn update(
         let id = choose_id(Some(new_id), "", "", &taken)?;
         let parent_path = &object.path[..object.path.len() - object.id.len() - 1];
         let new_path = format!("{parent_path}/{id}");
-        tx.move_subtree(&updated, parent_uid, &new_path, &id, object.position).await.map_err(conflict_or_internal)?;
+        if !tx
+            .move_subtree(&updated, parent_uid, &new_path, &id, object.position)
+            .await
+            .map_err(conflict_or_internal)?
+        {
+            return Err(moved_meanwhile());
+        }
         updated.path = new_path;
         updated.id = id;
     }

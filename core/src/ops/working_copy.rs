@@ -4,7 +4,7 @@
 
 use super::move_copy::{Placement, copy_objects};
 use super::references::index_relations;
-use super::{conflict_or_internal, profile_of};
+use super::{conflict_or_internal, moved_meanwhile, profile_of};
 use crate::app::App;
 use crate::content::ContentObject;
 use crate::content::ids::unique;
@@ -222,7 +222,9 @@ async fn move_over(
     let mut remapped = object.clone();
     remap_uids(profile, &mut remapped.fields, renamed);
     tx.update_content(object, &remapped).await?;
-    tx.move_subtree(object, &new_parent.uid, &new_path, &id, object.position).await.map_err(conflict_or_internal)?;
+    if !tx.move_subtree(object, &new_parent.uid, &new_path, &id, object.position).await.map_err(conflict_or_internal)? {
+        return Err(moved_meanwhile());
+    }
     index_relations(tx, profile, &remapped).await?;
     Ok(())
 }

@@ -118,7 +118,8 @@ impl Tx {
     }
 
     /// Moves or renames a subtree: rewrites every descendant path in one statement and records
-    /// a redirect from each old path to its object.
+    /// a redirect from each old path to its object. `false` when the object is no longer where
+    /// it was read (another request moved or deleted it); nothing is changed then.
     pub async fn move_subtree(
         &mut self,
         object: &ContentObject,
@@ -126,10 +127,10 @@ impl Tx {
         new_path: &str,
         new_id: &str,
         position: i64,
-    ) -> Result<(), sqlx::Error> {
+    ) -> Result<bool, sqlx::Error> {
         let old_path = object.path.as_str();
         self.count();
-        sqlx::query(
+        let moved = sqlx::query(
             "UPDATE content SET path = $1 || substr(path, CAST($2 AS INTEGER)) \
              WHERE path = $3 OR (path >= $4 AND path < $5)",
         )
@@ -140,6 +141,10 @@ impl Tx {
         .bind(subtree_end(old_path))
         .execute(&mut *self.inner)
         .await?;
+        if moved.rows_affected() == 0 {
+            // Moved or deleted by another request since it was read: nothing to do here.
+            return Ok(false);
+        }
         self.count();
         sqlx::query("UPDATE content SET parent_uid = $1, id = $2, position = $3, modified = $4 WHERE uid = $5")
             .bind(new_parent_uid)
@@ -151,7 +156,7 @@ impl Tx {
             .await?;
         self.record_redirects(old_path, new_path).await?;
         self.emit(Event::Moved { uid: object.uid.clone(), from: old_path.to_owned(), to: new_path.to_owned() });
-        Ok(())
+        Ok(true)
     }
 
     /// Removes an object, its descendants, their blobs and the redirects that point at them.
