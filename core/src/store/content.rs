@@ -138,7 +138,9 @@ impl Store {
     }
 
     /// The live descendants of any of `roots` at most `levels` below it that `visibility`
-    /// lets the caller see, in one statement; in path order. Navigation trees use it.
+    /// lets the caller see, in one statement; in path order, with only the field values
+    /// summaries read ([`brief_columns`]). Navigation trees use it: a tree of hundreds of pages
+    /// must not read and parse their blocks.
     pub async fn descendants(
         &self,
         roots: &[String],
@@ -153,7 +155,8 @@ impl Store {
             (0..roots.len()).map(|i| format!("(path >= ${} AND path < ${})", 2 * i + 2, 2 * i + 3)).collect();
         let (filter, tokens) = visibility_filter(visibility, 2 * roots.len() + 2);
         let sql = format!(
-            "SELECT {CONTENT_COLUMNS} FROM content WHERE trashed = 0              AND LENGTH(path) - LENGTH(REPLACE(path, '/', '')) <= $1 AND ({}){filter} ORDER BY path",
+            "SELECT {} FROM content WHERE trashed = 0 AND LENGTH(path) - LENGTH(REPLACE(path, '/', '')) <= $1 AND ({}){filter} ORDER BY path",
+            brief_columns(self.backend),
             ranges.join(" OR ")
         );
         self.count();

@@ -12,10 +12,10 @@ pub const CONTENT_COLUMNS: &str = "uid, parent_uid, path, id, portal_type, posit
      review_state, created, modified, effective, expires, creator, fields, block_local_roles, trash_root, \
      working_copy_of";
 
-/// The field values summaries read (Plone's default summary metadata): small, whatever else
-/// an object holds.
-pub const SUMMARY_FIELDS: [&str; 8] =
-    ["nav_title", "head_title", "remoteUrl", "image", "preview_image", "file", "start", "end"];
+/// The field values summaries and navigation trees read (Plone's default summary metadata and
+/// `exclude_from_nav`): small, whatever else an object holds.
+pub const SUMMARY_FIELDS: [&str; 9] =
+    ["nav_title", "head_title", "remoteUrl", "image", "preview_image", "file", "start", "end", "exclude_from_nav"];
 
 /// [`CONTENT_COLUMNS`] with only the [`SUMMARY_FIELDS`] of the field values: for summaries of
 /// objects whose fields may be large (Volto blocks, text). The projection is text, as the
@@ -33,7 +33,8 @@ fn brief_columns_of(backend: Backend) -> String {
     let projection = match backend {
         Backend::Sqlite => {
             let pairs: Vec<String> =
-                SUMMARY_FIELDS.iter().map(|k| format!("'{k}', json_extract(fields, '$.{k}')")).collect();
+                // `->` keeps JSON types (json_extract turns true into 1).
+                SUMMARY_FIELDS.iter().map(|k| format!("'{k}', fields -> '$.{k}'")).collect();
             // `|| ''` makes it plain text, so `json_array` keeps it a string like the column.
             format!("json_object({}) || ''", pairs.join(", "))
         }

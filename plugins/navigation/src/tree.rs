@@ -144,7 +144,7 @@ impl<'a> Tree<'a> {
         }
         let placements = placements(ctx, &objects, &root.path, depth).await?;
         let placed_uids: Vec<String> = placements.iter().map(|(source, _, _)| source.clone()).collect();
-        let placed = store.visible_content_by_uids(&placed_uids, ctx.visibility).await?;
+        let placed = store.visible_briefs_by_uids(&placed_uids, ctx.visibility).await?;
         let placed: HashMap<String, ContentObject> = placed
             .into_iter()
             .filter(|o| shown(o) && ctx.app.types.get(&o.portal_type).is_some_and(|p| p.has_behaviour(MAIN_TOPICS)))
@@ -284,6 +284,6 @@ async fn link_targets(
     if uids.is_empty() {
         return Ok(HashMap::new());
     }
-    let found = ctx.app.store.visible_content_by_uids(&uids, ctx.visibility).await?;
+    let found = ctx.app.store.visible_briefs_by_uids(&uids, ctx.visibility).await?;
     Ok(found.into_iter().map(|o| (o.uid.clone(), o.url(ctx.base_url))).collect())
 }
