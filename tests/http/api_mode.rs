@@ -267,3 +267,20 @@ async fn raw_get(server: &TestServer, path: &str, encoding: &str) -> (String, Ve
     let split = answer.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
     (String::from_utf8_lossy(&answer[..split]).to_lowercase(), answer[split + 4..].to_vec())
 }
+
+/// `/healthz` and `/readyz` answer JSON without authentication; every answer carries the
+/// client's request id, or a new one.
+#[tokio::test]
+async fn probes_answer_and_request_ids_are_echoed() {
+    let server = TestServer::start().await;
+    for (path, state) in [("/healthz", "ok"), ("/readyz", "ready")] {
+        let (status, body) =
+            read(server.raw(Method::GET, &format!("{}{path}", server.base)).send().await.unwrap()).await;
+        assert_eq!((status, body["status"].as_str()), (200, Some(state)), "{path}");
+    }
+    let response = server.anonymous(Method::GET, "").header("X-Request-Id", "trace-42").send().await.unwrap();
+    assert_eq!(response.headers()["x-request-id"], "trace-42");
+    let response = server.anonymous(Method::GET, "nowhere").header("X-Request-Id", "has a space").send().await;
+    let generated = response.unwrap().headers()["x-request-id"].to_str().unwrap().to_owned();
+    assert_eq!(generated.len(), 32, "a fresh id replaces one that is not sensible");
+}

@@ -12,6 +12,7 @@ mod json_check;
 mod media;
 mod memo;
 mod parts;
+mod probes;
 mod query;
 mod reply;
 mod response;

@@ -33,6 +33,11 @@ impl Endpoint for SiteEndpoint {
         let method = req.method().clone();
         let path = req.uri().path().to_owned();
         let headers = req.headers().clone();
+        let request_id = super::probes::request_id(&headers);
+        if let Some(mut response) = super::probes::answer(&self.app, &path).await {
+            response.headers_mut().insert(super::probes::REQUEST_ID, request_id);
+            return Ok(response);
+        }
         let peer = req.remote_addr().as_socket_addr().map(|addr| addr.ip());
         let proxied = self.app.settings.trusted_proxies.trusts(peer);
         // Virtual-hosting paths, like forwarded headers, are believed from trusted proxies only.
@@ -55,15 +60,17 @@ impl Endpoint for SiteEndpoint {
         }
         self.app.cors.decorate(&headers, &mut response);
         super::security_headers::decorate(&mut response);
-        let response = super::conditional::finish(&method, &headers, response).await;
+        let mut response = super::conditional::finish(&method, &headers, response).await;
         tracing::info!(
             target: "wcs::access",
+            request_id = request_id.to_str().unwrap_or_default(),
             "{} {} {} {:.1}ms",
             method,
             path,
             response.status().as_u16(),
             started.elapsed().as_secs_f64() * 1000.0
         );
+        response.headers_mut().insert(super::probes::REQUEST_ID, request_id);
         Ok(response)
     }
 }
