@@ -8,6 +8,7 @@ use crate::ops::working_copy::pair_of;
 use crate::security::Permission;
 use crate::service::ContentKind;
 use crate::store::{Listing, ListingOrder, TypeFilter};
+use poem_openapi::types::ToJSON;
 use serde_json::{Map, Value, json};
 
 /// Serializes `object` through every layer that applies to its type.
@@ -94,6 +95,7 @@ async fn base(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<String
     let now = chrono::Utc::now().timestamp();
     let lock = if editor_asks { ctx.app.store.lock_of(&object.uid).await?.filter(|l| l.holds_at(now)) } else { None };
     let lock = lock.map_or_else(crate::store::unlocked, |l| l.info(&ctx.site_url(object), ctx.principal.user_id()));
+    let lock = lock.to_json().unwrap_or_default();
     out.insert("lock".into(), lock);
     out.insert("allow_discussion".into(), json!(false));
     out.insert("creators".into(), json!([object.creator]));
@@ -102,13 +104,12 @@ async fn base(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<String
     let requested = ctx.access.object().is_some_and(|o| o.uid == object.uid);
     let staging = if requested && ctx.access.allows(ctx.app, Permission::MODIFY_PORTAL_CONTENT) {
         let pair = pair_of(ctx.app, object).await?;
-        working_copy_info(ctx, pair.as_ref()).await?
+        working_copy_info(ctx.app, ctx.base_url, pair.as_ref()).await?
     } else {
-        json!({"working_copy": null, "working_copy_of": null})
+        super::WorkingCopyInfo::none()
     };
-    for key in ["working_copy", "working_copy_of"] {
-        out.insert(key.into(), staging.get(key).cloned().unwrap_or(Value::Null));
-    }
+    out.insert("working_copy".into(), staging.working_copy.to_json().unwrap_or_default());
+    out.insert("working_copy_of".into(), staging.working_copy_of.to_json().unwrap_or_default());
     out.insert("next_item".into(), json!({}));
     let references = References::for_object(ctx, profile, object).await?;
     let ctx = &SerializeCtx { references: &references, ..*ctx };

@@ -24,7 +24,7 @@ pub use fields::{
 pub use options::SerializeOptions;
 pub use references::{NO_REFERENCES, References};
 pub use shapes::{ContentShape, SearchResultsShape, SummaryShape, summary as summary_schema};
-pub use staging::working_copy_info;
+pub use staging::{WorkingCopyBaseline, WorkingCopyInfo, WorkingCopyItem, working_copy_info};
 pub use summary::{relation_summary, summary};
 
 use crate::app::App;

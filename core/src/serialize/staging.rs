@@ -1,27 +1,73 @@
 //! The working-copy keys of content serializations and of `GET @workingcopy`.
 
-use super::SerializeCtx;
+use crate::app::App;
+use crate::content::values::format_time;
 use crate::http::ApiResult;
+use crate::http::schema::Nullable;
 use crate::ops::working_copy::WorkingCopyPair;
-use serde_json::{Value, json};
+use poem_openapi::Object;
 
-/// `{working_copy, working_copy_of}` as plone.restapi shapes them; both null when nothing is
-/// checked out. Content serializations carry the same two keys.
-pub async fn working_copy_info(ctx: &SerializeCtx<'_>, pair: Option<&WorkingCopyPair>) -> ApiResult<Value> {
+/// The baseline / working copy pair, as content serializations carry it too.
+#[derive(Object)]
+pub struct WorkingCopyInfo {
+    /// The working copy; null when nothing is checked out.
+    pub working_copy: Nullable<WorkingCopyItem>,
+    /// The original it was checked out from; null when nothing is checked out.
+    pub working_copy_of: Nullable<WorkingCopyBaseline>,
+}
+
+/// A working copy.
+#[derive(Object)]
+pub struct WorkingCopyItem {
+    /// Its URL.
+    #[oai(rename = "@id")]
+    pub url: String,
+    /// Its title.
+    pub title: String,
+    /// When it was checked out (ISO 8601).
+    pub created: String,
+    /// Who checked it out: the full name, else the user id.
+    pub creator_name: String,
+    /// Their author page.
+    pub creator_url: String,
+}
+
+/// The original of a working copy.
+#[derive(Object)]
+pub struct WorkingCopyBaseline {
+    /// Its URL.
+    #[oai(rename = "@id")]
+    pub url: String,
+    /// Its title.
+    pub title: String,
+}
+
+impl WorkingCopyInfo {
+    /// Nothing checked out (or a caller who may not know).
+    pub fn none() -> Self {
+        WorkingCopyInfo { working_copy: Nullable(None), working_copy_of: Nullable(None) }
+    }
+}
+
+/// `{working_copy, working_copy_of}` as plone.restapi shapes them, URLs on `base_url`; both
+/// null when nothing is checked out.
+pub async fn working_copy_info(
+    app: &App,
+    base_url: &str,
+    pair: Option<&WorkingCopyPair>,
+) -> ApiResult<WorkingCopyInfo> {
     let Some(WorkingCopyPair { baseline, working_copy }) = pair else {
-        return Ok(json!({"working_copy": null, "working_copy_of": null}));
+        return Ok(WorkingCopyInfo::none());
     };
-    let creator = ctx.app.store.principal(&working_copy.creator).await?;
+    let creator = app.store.principal(&working_copy.creator).await?;
     let creator_name = creator.map(|p| p.fullname).filter(|n| !n.is_empty()).unwrap_or(working_copy.creator.clone());
-    let site_url = ctx.site_url(working_copy);
-    Ok(json!({
-        "working_copy": {
-            "@id": working_copy.url(ctx.base_url),
-            "title": working_copy.title,
-            "created": crate::content::values::format_time(working_copy.created),
-            "creator_name": creator_name,
-            "creator_url": format!("{site_url}/author/{}", working_copy.creator),
-        },
-        "working_copy_of": {"@id": baseline.url(ctx.base_url), "title": baseline.title},
-    }))
+    let copy = WorkingCopyItem {
+        url: working_copy.url(base_url),
+        title: working_copy.title.clone(),
+        created: format_time(working_copy.created),
+        creator_name,
+        creator_url: format!("{base_url}/{}/author/{}", working_copy.site_id(), working_copy.creator),
+    };
+    let original = WorkingCopyBaseline { url: baseline.url(base_url), title: baseline.title.clone() };
+    Ok(WorkingCopyInfo { working_copy: Nullable(Some(copy)), working_copy_of: Nullable(Some(original)) })
 }

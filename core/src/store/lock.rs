@@ -1,7 +1,8 @@
 //! Editing locks: who holds one on an object, since when, for how long.
 
 use super::Store;
-use serde_json::{Value, json};
+use crate::content::values::format_time;
+use poem_openapi::Object;
 use sqlx::Row;
 
 /// One object's lock.
@@ -21,32 +22,68 @@ pub struct ContentLock {
     pub stealable: bool,
 }
 
+/// An object's lock in plone.restapi's shape; without one, only `locked` (false) and
+/// `stealable` (true).
+#[derive(Object)]
+#[oai(skip_serializing_if_is_none)]
+pub struct LockInfo {
+    /// When it was taken or last refreshed (ISO 8601).
+    pub created: Option<String>,
+    /// The user id that holds it.
+    pub creator: Option<String>,
+    /// The holder's name.
+    pub creator_name: Option<String>,
+    /// The holder's author page.
+    pub creator_url: Option<String>,
+    /// Whether the object is locked.
+    pub locked: bool,
+    /// `plone.locking.stealable` or `plone.locking.nonstealable`.
+    pub name: Option<String>,
+    /// Whether others may release it.
+    pub stealable: bool,
+    /// `created` in seconds since the epoch.
+    pub time: Option<i64>,
+    /// For how many seconds after `created` it holds.
+    pub timeout: Option<i64>,
+    /// The secret that lets a request edit despite the lock (`Lock-Token`); for its holder
+    /// only.
+    pub token: Option<String>,
+}
+
 /// What a request shows of no lock.
-pub fn unlocked() -> Value {
-    json!({"locked": false, "stealable": true})
+pub fn unlocked() -> LockInfo {
+    LockInfo {
+        created: None,
+        creator: None,
+        creator_name: None,
+        creator_url: None,
+        locked: false,
+        name: None,
+        stealable: true,
+        time: None,
+        timeout: None,
+        token: None,
+    }
 }
 
 impl ContentLock {
     /// The lock in plone.restapi's shape; the token only for its holder (`viewer`), since it
     /// lets a request edit despite the lock.
-    pub fn info(&self, site_url: &str, viewer: Option<&str>) -> Value {
-        let created =
-            chrono::DateTime::from_timestamp(self.created, 0).map(|t| t.format("%Y-%m-%dT%H:%M:%S+00:00").to_string());
-        let mut info = json!({
-            "created": created,
-            "creator": self.creator,
-            "creator_name": self.creator,
-            "creator_url": format!("{site_url}/author/{}", self.creator),
-            "locked": true,
-            "name": if self.stealable { "plone.locking.stealable" } else { "plone.locking.nonstealable" },
-            "stealable": self.stealable,
-            "time": self.created,
-            "timeout": self.timeout,
-        });
-        if viewer == Some(self.creator.as_str()) {
-            info["token"] = json!(self.token);
+    pub fn info(&self, site_url: &str, viewer: Option<&str>) -> LockInfo {
+        LockInfo {
+            created: chrono::DateTime::from_timestamp(self.created, 0).map(format_time),
+            creator: Some(self.creator.clone()),
+            creator_name: Some(self.creator.clone()),
+            creator_url: Some(format!("{site_url}/author/{}", self.creator)),
+            locked: true,
+            name: Some(
+                if self.stealable { "plone.locking.stealable" } else { "plone.locking.nonstealable" }.to_owned(),
+            ),
+            stealable: self.stealable,
+            time: Some(self.created),
+            timeout: Some(self.timeout),
+            token: (viewer == Some(self.creator.as_str())).then(|| self.token.clone()),
         }
-        info
     }
 
     /// Whether it still holds at `now` (seconds).

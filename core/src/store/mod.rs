@@ -30,7 +30,7 @@ pub use blob::{BlobMeta, BlobRange};
 pub use changes::ORDERING;
 pub use feed::Change;
 pub use listing::{Listing, ListingOrder, TypeFilter};
-pub use lock::{ContentLock, unlocked};
+pub use lock::{ContentLock, LockInfo, unlocked};
 pub use migrations::Migration;
 pub use principal::{PrincipalQuery, StoredPrincipal};
 pub use redirect::{Alias, RedirectHit};
