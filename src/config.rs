@@ -98,6 +98,15 @@ pub struct ServeArgs {
     /// The largest accepted request body in bytes.
     #[arg(long, env = "WCS_MAX_BODY_BYTES", default_value_t = 64 * 1024 * 1024)]
     pub max_body_bytes: usize,
+    /// How long an answer of a cacheable read (content, navigation, breadcrumbs, search) is
+    /// served from memory, in milliseconds; 0 switches the answer cache off. Changes made
+    /// through this instance show at once whatever the value; other instances' changes,
+    /// publication dates and lock timeouts show within it.
+    #[arg(long, env = "WCS_CACHE_MAX_AGE_MS", default_value_t = 1000)]
+    pub cache_max_age_ms: u64,
+    /// The memory the answer cache may hold, in MB.
+    #[arg(long, env = "WCS_CACHE_SIZE_MB", default_value_t = 16)]
+    pub cache_size_mb: u64,
     /// Storage and site flags.
     #[command(flatten)]
     pub storage: StorageArgs,
@@ -114,6 +123,16 @@ fn owner_only(dir: &std::path::Path) -> std::io::Result<()> {
 #[cfg(not(unix))]
 fn owner_only(_: &std::path::Path) -> std::io::Result<()> {
     Ok(())
+}
+
+impl ServeArgs {
+    /// The answer cache's limits.
+    pub fn answer_cache(&self) -> wcs_core::http::CacheSettings {
+        wcs_core::http::CacheSettings {
+            max_age: std::time::Duration::from_millis(self.cache_max_age_ms),
+            capacity_bytes: self.cache_size_mb.saturating_mul(1024 * 1024),
+        }
+    }
 }
 
 impl StorageArgs {

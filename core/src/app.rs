@@ -41,6 +41,8 @@ pub struct AppConfig {
     /// Proxies (addresses or networks) whose `X-Forwarded-*` headers and virtual-hosting
     /// paths are believed; `None` for loopback only.
     pub trusted_proxies: Option<Vec<String>>,
+    /// How many answers are kept in memory, for how long.
+    pub answer_cache: crate::http::CacheSettings,
 }
 
 /// Settings requests consult.
@@ -82,6 +84,8 @@ pub struct App {
     pub i18n: Catalogs,
     /// Cross-origin policy.
     pub cors: CorsPolicy,
+    /// Answers kept in memory for cacheable routes.
+    pub answers: crate::http::AnswerCache,
     /// Other settings.
     pub settings: Settings,
     /// The plugins' state of this application.
@@ -175,6 +179,7 @@ impl App {
             templates,
             i18n,
             cors: CorsPolicy::new(config.cors_origins.clone()),
+            answers: crate::http::AnswerCache::new(config.answer_cache),
             settings: Settings {
                 site_id: config.site_id.clone(),
                 max_body_bytes: config.max_body_bytes,

@@ -143,7 +143,7 @@ async fn layout_and_child_order_are_one() {
 
 #[tokio::test]
 async fn file_and_gallery_blocks_list_their_contents_sorted() {
-    let server = TestServer::start().await;
+    let server = TestServer::start_uncached().await;
     server.create("", json!({"@type": "ContentPage", "id": "p", "title": "P"})).await;
     let files = server
         .create("p", json!({"@type": "FileListingBlock", "id": "files", "title": "Downloads", "sort_on": "sortable_title", "sort_order": "descending"}))

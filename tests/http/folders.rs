@@ -108,7 +108,7 @@ async fn fullobjects_serializes_items_in_full() {
 
 #[tokio::test]
 async fn listing_cost_does_not_grow_with_the_number_of_items() {
-    let server = TestServer::start().await;
+    let server = TestServer::start_uncached().await;
     folder_with(&server, "small", 10).await;
     folder_with(&server, "large", 100).await;
     let mut costs = Vec::new();

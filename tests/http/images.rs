@@ -33,7 +33,7 @@ pub async fn fetch_image(server: &TestServer, url: &str, user: Option<&str>) -> 
 
 #[tokio::test]
 async fn scales_are_listed_rendered_cached_and_follow_replacements() {
-    let server = TestServer::start().await;
+    let server = TestServer::start_uncached().await;
     let body = json!({"@type": "Image", "title": "Wide", "id": "wide",
                       "image": {"data": png(300, 150), "filename": "wide.png", "content-type": "image/png"}});
     server.create("", json!({"@type": "Folder", "title": "Private", "id": "private"})).await;

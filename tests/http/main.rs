@@ -16,6 +16,7 @@ use wcs_plugin_navigation as _;
 use wcs_plugin_versioning as _;
 
 mod aliases;
+mod answer_cache;
 mod api_mode;
 mod auth;
 mod block_pages;

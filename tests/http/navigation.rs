@@ -144,7 +144,7 @@ async fn displayed_types_record_limits_navigation() {
 
 #[tokio::test]
 async fn navigation_costs_the_same_few_queries_whatever_the_site_size() {
-    let server = TestServer::start().await;
+    let server = TestServer::start_uncached().await;
     let mut topics = Vec::new();
     for n in 0..3 {
         topics.push(server.create("", json!({"@type": "Topic", "title": format!("Topic {n}")})).await["UID"].clone());
@@ -206,7 +206,7 @@ async fn blocks_never_show_in_navigation() {
 
 #[tokio::test]
 async fn navigation_is_computed_once_per_request_as_component_and_as_endpoint() {
-    let server = TestServer::start().await;
+    let server = TestServer::start_uncached().await;
     site(&server).await;
     server.user("reader", &["Reader"], &[]).await;
     // Measured on a second request: settings, once read, are remembered.

@@ -119,7 +119,7 @@ async fn choice_fields_point_at_their_vocabulary_and_the_catalog_respects_securi
 
 #[tokio::test]
 async fn several_records_are_read_in_one_statement_with_their_defaults() {
-    let server = TestServer::start().await;
+    let server = TestServer::start_uncached().await;
     let patch = json!({"plone.default_language": "de"});
     assert_eq!(server.admin(Method::PATCH, "@registry").json(&patch).send().await.unwrap().status(), 204);
     let before = server.app.store.query_count();

@@ -176,7 +176,7 @@ async fn search_respects_security_and_effective_dates() {
 
 #[tokio::test]
 async fn a_search_costs_the_same_few_queries_whatever_it_finds() {
-    let server = TestServer::start().await;
+    let server = TestServer::start_uncached().await;
     server.create("", json!({"@type": "Folder", "title": "F", "id": "f"})).await;
     for n in 0..30 {
         server.create("f", json!({"@type": "Document", "title": format!("Doc {n}")})).await;

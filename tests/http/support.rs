@@ -73,6 +73,7 @@ pub fn config(database_url: String) -> AppConfig {
             .ok()
             .map(|cluster| format!("{}/wcs-test-{}", cluster.trim_end_matches('/'), uuid::Uuid::new_v4().simple())),
         trusted_proxies: None,
+        answer_cache: Default::default(),
     }
 }
 
@@ -80,6 +81,12 @@ impl TestServer {
     /// Starts a server with the default configuration.
     pub async fn start() -> TestServer {
         Self::start_with(|_| {}).await
+    }
+
+    /// Starts a server whose answer cache is off, for tests that count the statements a
+    /// request runs (a kept answer runs none).
+    pub async fn start_uncached() -> TestServer {
+        Self::start_with(|config| config.answer_cache.max_age = std::time::Duration::ZERO).await
     }
 
     /// Starts a server after `customize` adjusted the configuration.

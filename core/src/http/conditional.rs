@@ -7,6 +7,7 @@
 //! Files keep their own tags and are never compressed here (their ranges address the stored
 //! bytes).
 
+use bytes::Bytes;
 use poem::http::header::{
     ACCEPT_ENCODING, ACCEPT_RANGES, CONTENT_ENCODING, CONTENT_LENGTH, CONTENT_TYPE, ETAG, IF_NONE_MATCH, VARY,
 };
@@ -14,35 +15,71 @@ use poem::http::{HeaderMap, HeaderValue, Method, StatusCode};
 use poem::{Body, Response};
 use std::hash::{DefaultHasher, Hasher};
 use std::io::Write;
+use std::sync::OnceLock;
 
 /// Bodies smaller than this are sent as they are: compressing them saves less than it costs.
 const COMPRESS_FROM: usize = 1024;
 
-/// Tags, answers 304 and compresses, as the request allows.
-pub async fn finish(method: &Method, request: &HeaderMap, mut response: Response) -> Response {
-    if !in_memory_text(&response) {
-        return response;
+/// An answer's body as built in memory, with its tag and its compressed forms, each made at
+/// most once however often it is delivered (the answer cache delivers one many times).
+pub struct Representation {
+    body: Bytes,
+    tag: Option<HeaderValue>,
+    brotli: OnceLock<Option<Bytes>>,
+    gzip: OnceLock<Option<Bytes>>,
+}
+
+impl Representation {
+    /// `body`, tagged when it is a successful GET's.
+    pub fn new(body: Bytes, tagged: bool) -> Self {
+        let tag = tagged.then(|| tag_of(&body));
+        Representation { body, tag, brotli: OnceLock::new(), gzip: OnceLock::new() }
     }
-    let body = match response.take_body().into_bytes().await {
-        Ok(body) => body,
-        Err(_) => return response,
-    };
-    if *method == Method::GET && response.status() == StatusCode::OK {
-        let tag = tag_of(&body);
-        if matches(request, &tag) {
-            return not_modified(&response, tag);
+
+    /// The length of its plain body.
+    pub fn body_len(&self) -> usize {
+        self.body.len()
+    }
+
+    fn encoded(&self, encoding: Encoding) -> Option<Bytes> {
+        let form = match encoding {
+            Encoding::Brotli => &self.brotli,
+            Encoding::Gzip => &self.gzip,
+        };
+        form.get_or_init(|| compress(encoding, &self.body).map(Bytes::from)).clone()
+    }
+}
+
+/// Takes the body of an answer built in memory; `None` (the answer untouched) for files and
+/// what is encoded already.
+pub async fn representation(method: &Method, response: &mut Response) -> Option<Representation> {
+    if !in_memory_text(response) {
+        return None;
+    }
+    let body = response.take_body().into_bytes().await.ok()?;
+    let tagged = *method == Method::GET && response.status() == StatusCode::OK;
+    Some(Representation::new(body, tagged))
+}
+
+/// Completes `response` (status and headers) with `representation` as the request allows:
+/// 304 when `If-None-Match` names its tag, else the body in the encoding asked for.
+pub fn deliver(request: &HeaderMap, mut response: Response, representation: &Representation) -> Response {
+    if let Some(tag) = &representation.tag {
+        if matches(request, tag) {
+            return not_modified(&response, tag.clone());
         }
-        response.headers_mut().insert(ETAG, tag);
+        response.headers_mut().insert(ETAG, tag.clone());
     }
+    let body = &representation.body;
     let encoding = if body.len() >= COMPRESS_FROM { accepted_encoding(request) } else { None };
     response.headers_mut().append(VARY, HeaderValue::from_static("Accept-Encoding"));
-    match encoding.and_then(|encoding| compress(encoding, &body).map(|packed| (encoding, packed))) {
+    match encoding.and_then(|encoding| representation.encoded(encoding).map(|packed| (encoding, packed))) {
         Some((encoding, packed)) => {
             response.headers_mut().insert(CONTENT_ENCODING, HeaderValue::from_static(encoding.name()));
             response.headers_mut().remove(CONTENT_LENGTH);
-            response.set_body(Body::from_vec(packed));
+            response.set_body(Body::from_bytes(packed));
         }
-        None => response.set_body(Body::from_bytes(body)),
+        None => response.set_body(Body::from_bytes(body.clone())),
     }
     response
 }

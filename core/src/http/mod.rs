@@ -1,6 +1,7 @@
 //! HTTP concerns shared by every service: errors, the request context, query parsing,
 //! batching, CORS and the server endpoint itself.
 
+mod answer_cache;
 mod batching;
 mod client_limiter;
 mod conditional;
@@ -21,6 +22,7 @@ mod security_headers;
 mod server;
 mod vhost;
 
+pub use answer_cache::{AnswerCache, CacheSettings};
 pub use batching::{Batch, MAX_BATCH_SIZE, batching_links, query_string};
 pub use client_limiter::ClientLimiter;
 pub use context::{Ctx, RequestInfo};

@@ -40,27 +40,26 @@ impl Endpoint for SiteEndpoint {
         }
         let peer = req.remote_addr().as_socket_addr().map(|addr| addr.ip());
         let proxied = self.app.settings.trusted_proxies.trusts(peer);
-        // Virtual-hosting paths, like forwarded headers, are believed from trusted proxies only.
-        let virtual_host = if proxied { vhost::parse(&path) } else { Ok(None) };
-        let (mut response, virtual_host) = match virtual_host {
-            Err(malformed) => (ApiError::new(ErrorCode::BadRequest, malformed).into_response(), None),
-            Ok(virtual_host) => {
-                let response = self.respond(&mut req, proxied, virtual_host.as_ref()).await;
-                (response.unwrap_or_else(IntoResponse::into_response), virtual_host.map(|v| v.host))
+        let answers = &self.app.answers;
+        let key = answers.key_of(&req, proxied);
+        // Read before serving, so a change that lands meanwhile makes what is kept stale.
+        let generation = self.app.store.generation();
+        let (mut response, representation) = match key.as_deref().and_then(|key| answers.get(key, generation)) {
+            Some(kept) => (kept.head(), Some(kept.representation())),
+            None => {
+                let mut response = self.answer(&mut req, &path, &headers, proxied).await;
+                let representation = super::conditional::representation(&method, &mut response).await.map(Arc::new);
+                if let (Some(key), Some(representation)) = (key, &representation) {
+                    answers.keep(key, generation, &response, representation);
+                }
+                (response, representation)
             }
         };
-        let api = wants_json(&headers)
-            || path.split('/').nth(2) == Some("++api++")
-            || (virtual_host.is_some() && path.contains("/++api++/"));
-        if api {
-            response.headers_mut().insert("x-theme-disabled", poem::http::HeaderValue::from_static("True"));
-        }
-        if let Some(host) = &virtual_host {
-            response = virtualize(host, response).await;
-        }
         self.app.cors.decorate(&headers, &mut response);
         super::security_headers::decorate(&mut response);
-        let mut response = super::conditional::finish(&method, &headers, response).await;
+        if let Some(representation) = representation {
+            response = super::conditional::deliver(&headers, response, &representation);
+        }
         tracing::info!(
             target: "wcs::access",
             request_id = request_id.to_str().unwrap_or_default(),
@@ -72,6 +71,31 @@ impl Endpoint for SiteEndpoint {
         );
         response.headers_mut().insert(super::probes::REQUEST_ID, request_id);
         Ok(response)
+    }
+}
+
+impl SiteEndpoint {
+    /// The answer as services and hooks make it, in the virtual host's terms.
+    async fn answer(&self, req: &mut Request, path: &str, headers: &HeaderMap, proxied: bool) -> Response {
+        // Virtual-hosting paths, like forwarded headers, are believed from trusted proxies only.
+        let virtual_host = if proxied { vhost::parse(path) } else { Ok(None) };
+        let (mut response, virtual_host) = match virtual_host {
+            Err(malformed) => (ApiError::new(ErrorCode::BadRequest, malformed).into_response(), None),
+            Ok(virtual_host) => {
+                let response = self.respond(req, proxied, virtual_host.as_ref()).await;
+                (response.unwrap_or_else(IntoResponse::into_response), virtual_host.map(|v| v.host))
+            }
+        };
+        let api = wants_json(headers)
+            || path.split('/').nth(2) == Some("++api++")
+            || (virtual_host.is_some() && path.contains("/++api++/"));
+        if api {
+            response.headers_mut().insert("x-theme-disabled", poem::http::HeaderValue::from_static("True"));
+        }
+        if let Some(host) = &virtual_host {
+            response = virtualize(host, response).await;
+        }
+        response
     }
 }
 
@@ -235,7 +259,11 @@ async fn dispatch(ctx: Ctx) -> ApiResult<Response> {
     super::media::check_body_media(&ctx, route)?;
     let mut ctx = ctx;
     ctx.route = Some(route);
-    (route.endpoint.handler)(ctx).await
+    let mut response = (route.endpoint.handler)(ctx).await?;
+    if route.cacheable {
+        response.extensions_mut().insert(super::answer_cache::MayBeKept);
+    }
+    Ok(response)
 }
 
 /// 405 with `Allow` when the name answers other methods here, else 404.

@@ -25,12 +25,31 @@ pub struct Route {
     pub other_media: &'static [&'static str],
     /// The code and what it answers.
     pub endpoint: Endpoint,
+    /// Whether its 200 answers may be kept in the answer cache ([`crate::http::AnswerCache`]):
+    /// true only for a read whose answer follows from stored data, the URL and the request
+    /// headers alone, that writes nothing and reads no other in-process state.
+    pub cacheable: bool,
 }
 
 impl Route {
     /// A route with no parameters and no body.
     pub const fn new(subpath: &'static str, summary: &'static str, endpoint: Endpoint) -> Self {
-        Route { subpath, summary, query: &[], request: None, body_required: true, other_media: &[], endpoint }
+        Route {
+            subpath,
+            summary,
+            query: &[],
+            request: None,
+            body_required: true,
+            other_media: &[],
+            endpoint,
+            cacheable: false,
+        }
+    }
+
+    /// The same route, its answers kept in the answer cache.
+    pub const fn cacheable(mut self) -> Self {
+        self.cacheable = true;
+        self
     }
 
     /// Whether `subpath` (the request's segments after the name) is this route's.

@@ -20,7 +20,7 @@ pub static BREADCRUMBS: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[Route::new("", "Breadcrumbs from the site root to this object", endpoint!(get))],
+    routes: &[Route::new("", "Breadcrumbs from the site root to this object", endpoint!(get)).cacheable()],
 };
 
 /// `@components.breadcrumbs`; expanded, the same body as the endpoint.

@@ -17,6 +17,7 @@ pub static GET: Service = Service {
     csrf: Csrf::Cookie,
     routes: &[Route {
         query: CONTENT_QUERY,
+        cacheable: true,
         ..Route::new("", "Serialize the object (folders list their items, batched)", endpoint!(get))
     }],
 };

@@ -22,6 +22,7 @@ pub static SEARCH: Service = Service {
     csrf: Csrf::Cookie,
     routes: &[Route {
         query: SEARCH_QUERY,
+        cacheable: true,
         ..Route::new(
             "",
             "Search the catalog below this object (batched; any catalog index as a parameter: `portal_type`, \

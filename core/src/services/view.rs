@@ -32,7 +32,8 @@ pub static VIEW: Service = Service {
         "",
         "HTML: the object's page (what a browser gets for the object itself); blocks redirect to their page",
         endpoint!(render),
-    )],
+    )
+    .cacheable()],
 };
 
 /// Renders `content.html` for the context. Blocks are parts of their page, not pages: a

@@ -65,6 +65,7 @@ pub struct Store {
     queries: Arc<AtomicU64>,
     subscribers: Arc<OnceLock<Subscribers>>,
     records: Arc<records::RecordMemory>,
+    generation: Arc<AtomicU64>,
 }
 
 /// Why the store could not be opened.
@@ -113,6 +114,7 @@ impl Store {
             queries: Arc::new(AtomicU64::new(0)),
             subscribers: Arc::new(OnceLock::new()),
             records: Arc::default(),
+            generation: Arc::new(AtomicU64::new(0)),
         })
     }
 
@@ -134,6 +136,19 @@ impl Store {
 
     fn count(&self) {
         self.queries.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// A number that moves on whenever something this process reads may have changed: every
+    /// commit, and whatever [`Store::note_change`] reports. Answers kept in memory are valid
+    /// only while it stands still.
+    pub fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Acquire)
+    }
+
+    /// Reports a change that no commit of this store tells: a search index that took in a
+    /// batch, a plugin switched on or off.
+    pub fn note_change(&self) {
+        self.generation.fetch_add(1, Ordering::AcqRel);
     }
 
     /// The same store with a statement counter of its own, for background tasks (a search
@@ -203,6 +218,7 @@ impl Tx {
         }
         self.store.count();
         self.inner.commit().await?;
+        store.note_change();
         if self.records_written {
             store.records.forget();
         }

@@ -28,6 +28,7 @@ pub static ES_SEARCH: Service = Service {
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
     routes: &[Route {
+        cacheable: true,
         query: &[
             QueryParam::new("SearchableText", ParamKind::String, "The words searched for (German analysis)"),
             QueryParam::new("portal_type", ParamKind::StringList, "Facet filter: only these types"),

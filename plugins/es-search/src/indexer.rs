@@ -103,6 +103,8 @@ pub async fn rebuild(
         progress((done * 1000 + chunk.len()).min(docs.len()), docs.len());
     }
     engine.commit(position)?;
+    // Answers kept in memory (a cached `@search`) were read from the index as it was.
+    store.note_change();
     Ok(docs.len())
 }
 
@@ -113,6 +115,7 @@ pub async fn apply_next(app: &App, store: &Store, engine: &dyn SearchEngine) -> 
     let Some(last) = changes.last().map(|c| c.seq) else { return Ok(false) };
     apply(app, store, engine, &changes).await?;
     engine.commit(last)?;
+    store.note_change();
     // For trimming only; the index's own position is what counts.
     let _ = FeedConsumer::new(consumer_name(app)).acknowledge(store, last).await;
     Ok(true)

@@ -12,6 +12,7 @@ use crate::str_columns::StrColumns;
 use std::ops::Bound;
 use std::path::Path;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicI64, Ordering};
 use tantivy::aggregation::agg_req::Aggregations;
 use tantivy::aggregation::{AggContextParams, AggregationCollector, AggregationLimitsGuard};
 use tantivy::collector::{Count, TopDocs};
@@ -35,7 +36,13 @@ pub struct TantivyEngine {
     pub(crate) reader: IndexReader,
     /// The fields of a declared mapping (`wcs search eval`); `None` for the site index.
     pub(crate) declared: Option<Declared>,
+    /// The change-feed position searches see: set once the reader has reloaded, so whoever
+    /// waits for a position finds it searchable (the index's own metadata says so earlier).
+    searchable: AtomicI64,
 }
+
+/// No position yet.
+const NO_POSITION: i64 = -1;
 
 impl TantivyEngine {
     /// Opens (or creates) the index in `dir`, or in memory without one.
@@ -48,7 +55,9 @@ impl TantivyEngine {
         register_analyzers(&index);
         let writer = index.writer(WRITER_MEMORY).map_err(|err| index_dir::writer_error(err, dir))?;
         let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
-        Ok(TantivyEngine { index, fields, writer: Mutex::new(writer), reader, declared: None })
+        let position = index.load_metas()?.payload.and_then(|p| p.parse().ok()).unwrap_or(NO_POSITION);
+        let searchable = AtomicI64::new(position);
+        Ok(TantivyEngine { index, fields, writer: Mutex::new(writer), reader, declared: None, searchable })
     }
 
     /// A throw-away index in memory with the fields an Elasticsearch mapping declares
@@ -63,7 +72,8 @@ impl TantivyEngine {
         // One indexing thread: documents keep the order they were given in, as on one shard.
         let writer = index.writer_with_num_threads(1, WRITER_MEMORY).map_err(failed)?;
         let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into().map_err(failed)?;
-        Ok(TantivyEngine { index, fields, writer: Mutex::new(writer), reader, declared: Some(declared) })
+        let searchable = AtomicI64::new(NO_POSITION);
+        Ok(TantivyEngine { index, fields, writer: Mutex::new(writer), reader, declared: Some(declared), searchable })
     }
 
     /// The index's schema.
@@ -232,6 +242,7 @@ impl SearchEngine for TantivyEngine {
         prepared.commit()?;
         drop(writer);
         self.reader.reload()?;
+        self.searchable.store(position, Ordering::Release);
         Ok(())
     }
 
@@ -240,7 +251,8 @@ impl SearchEngine for TantivyEngine {
     }
 
     fn position(&self) -> Result<Option<i64>, EngineError> {
-        Ok(self.index.load_metas()?.payload.and_then(|p| p.parse().ok()))
+        let position = self.searchable.load(Ordering::Acquire);
+        Ok((position != NO_POSITION).then_some(position))
     }
 
     fn search(&self, request: &SearchRequest) -> Result<SearchResponse, EngineError> {

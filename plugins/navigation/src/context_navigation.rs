@@ -24,6 +24,7 @@ pub static CONTEXT_NAVIGATION: Service = Service {
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
     routes: &[Route {
+        cacheable: true,
         query: &[
             QueryParam::new("expand.contextnavigation.name", ParamKind::String, "The heading (or plain `name`)"),
             QueryParam::new(

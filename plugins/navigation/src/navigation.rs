@@ -18,6 +18,7 @@ pub static NAVIGATION: Service = Service {
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
     routes: &[Route {
+        cacheable: true,
         query: &[QueryParam::new(
             "expand.navigation.depth",
             ParamKind::Integer,

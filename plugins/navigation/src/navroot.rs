@@ -16,7 +16,8 @@ pub static NAVROOT: Service = Service {
     kind: ContentKind::Any,
     permission: Permission::VIEW,
     csrf: Csrf::Cookie,
-    routes: &[Route::new("", "The navigation root of this object, serialized without @components", endpoint!(get))],
+    routes: &[Route::new("", "The navigation root of this object, serialized without @components", endpoint!(get))
+        .cacheable()],
 };
 
 /// `@components.navroot`; expanded only on the requested object, like every component.

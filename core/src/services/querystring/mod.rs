@@ -21,11 +21,15 @@ fn invalid(reason: impl std::fmt::Display) -> ApiError {
     ApiError::new(crate::http::ErrorCode::BadRequest, format!("Invalid query: {reason}"))
 }
 
-/// A criterion's values: a list, or one value.
-fn values(value: &Value) -> Vec<String> {
+/// A criterion's values: a scalar or a list of scalars (none when `v` is missing). Anything
+/// else (an object such as `{"query": …}`, nested lists) is refused rather than ignored, so a
+/// query never silently widens to the whole site.
+fn values(index: &str, value: &Value) -> ApiResult<Vec<String>> {
+    let refused = || invalid(format!("the value of the criterion on {index} must be a string or a list of strings"));
     match value {
-        Value::Array(items) => items.iter().filter_map(scalar).collect(),
-        other => scalar(other).into_iter().collect(),
+        Value::Null => Ok(Vec::new()),
+        Value::Array(items) => items.iter().map(|item| scalar(item).ok_or_else(refused)).collect(),
+        other => scalar(other).map(|one| vec![one]).ok_or_else(refused),
     }
 }
 
@@ -82,21 +86,21 @@ pub fn to_search_pairs(body: &Value, context_path: &str, site_path: &str) -> Api
                 "portal_type" | "review_state" | "Subject" | "UID" | "getId",
                 "selection.any" | "selection.is" | "string.is",
             ) => {
-                values(&value).into_iter().for_each(|v| push(index, v));
+                values(index, &value)?.into_iter().for_each(|v| push(index, v));
             }
             ("Subject", "selection.all") => {
-                values(&value).into_iter().for_each(|v| push("Subject.query", v));
+                values(index, &value)?.into_iter().for_each(|v| push("Subject.query", v));
                 push("Subject.operator", "and".into());
             }
             ("portal_type" | "review_state" | "Subject", "selection.none") => {
-                values(&value).into_iter().for_each(|v| push(&format!("{index}.not"), v));
+                values(index, &value)?.into_iter().for_each(|v| push(&format!("{index}.not"), v));
             }
             ("SearchableText", "string.contains" | "string.is") => {
-                values(&value).into_iter().for_each(|v| push(index, v))
+                values(index, &value)?.into_iter().for_each(|v| push(index, v))
             }
             ("path", "string.absolutePath" | "string.path" | "string.relativePath") => {
                 let relative = op == "string.relativePath";
-                for raw in values(&value) {
+                for raw in values(index, &value)? {
                     let (path, depth) = path_value(&raw, context_path, site_path, relative);
                     push("path.query", path);
                     if let Some(depth) = depth {
@@ -145,7 +149,7 @@ pub fn to_search_pairs(body: &Value, context_path: &str, site_path: &str) -> Api
     if body.get("fullobjects").is_some_and(|f| f == true || f == 1 || f == "1") {
         push("fullobjects", "1".into());
     }
-    for field in body.get("metadata_fields").map(values).unwrap_or_default() {
+    for field in values("metadata_fields", body.get("metadata_fields").unwrap_or(&Value::Null))? {
         push("metadata_fields", field);
     }
     Ok(pairs)
@@ -154,7 +158,7 @@ pub fn to_search_pairs(body: &Value, context_path: &str, site_path: &str) -> Api
 /// The bounds of a date operation, as ISO texts (`None` for an open side).
 fn date_bounds(op: &str, value: &Value, today: chrono::DateTime<Utc>) -> ApiResult<(Option<String>, Option<String>)> {
     let iso = |t: chrono::DateTime<Utc>| Some(t.to_rfc3339());
-    let given = values(value);
+    let given = values("a date", value)?;
     let first = || given.first().cloned().ok_or_else(|| invalid(format!("{op} needs a value")));
     let days =
         || -> ApiResult<i64> { first()?.trim().parse().map_err(|_| invalid(format!("{op} needs a number of days"))) };
@@ -200,5 +204,17 @@ mod tests {
         assert!(to_search_pairs(&json!({}), "/Plone", "/Plone").is_err());
         let unknown = json!({"query": [{"i": "Creator", "o": "x.y.string.currentUser", "v": ""}]});
         assert!(to_search_pairs(&unknown, "/Plone", "/Plone").is_err());
+    }
+
+    #[test]
+    fn values_that_are_not_strings_are_refused_not_ignored() {
+        let path = "plone.app.querystring.operation.string.absolutePath";
+        for v in [json!({"query": "/Plone/a"}), json!([["/Plone/a"]]), json!([{"query": "/Plone/a"}])] {
+            let body = json!({"query": [{"i": "path", "o": path, "v": v}]});
+            let refused = to_search_pairs(&body, "/Plone", "/Plone").map(|_| ()).map_err(|e| e.message.clone());
+            assert!(refused.as_ref().is_err_and(|m| m.contains("criterion on path")), "{v}: {refused:?}");
+        }
+        let missing = json!({"query": [{"i": "portal_type", "o": "plone.app.querystring.operation.selection.any"}]});
+        assert_eq!(to_search_pairs(&missing, "/Plone", "/Plone").map(|pairs| pairs.len()).ok(), Some(0));
     }
 }
