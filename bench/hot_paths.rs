@@ -103,6 +103,8 @@ impl Site {
             data_dir: Some(dir.path().to_owned()),
             search_url: None,
             trusted_proxies: None,
+            // Nothing here goes through HTTP; the cache would only hold memory.
+            answer_cache: Default::default(),
         };
         let (app, _) = wcs::open_app(config).await.expect("app opens");
         let origin = &WriteOrigin { base_url: BASE_URL, visibility: &Visibility::All };

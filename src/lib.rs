@@ -10,6 +10,8 @@ mod plugins;
 pub use cli::run;
 pub use demo::load_demo;
 pub use plugins::{SHIPPED_PLUGINS, check_linked};
+/// Tunes the C library's allocator; a binary's `main` calls it before starting the runtime.
+pub use wcs_malloc_tune::tune as tune_allocator;
 
 use std::sync::Arc;
 use wcs_core::app::{App, AppConfig, Bootstrap, StartupFailure};

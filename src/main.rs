@@ -1,6 +1,7 @@
 //! The `wcs` binary: the command line of the `wcs` library with the shipped plugins.
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
-    wcs::run().await
+fn main() -> anyhow::Result<()> {
+    // Before the runtime's threads start, so every arena follows the tuned parameters.
+    wcs::tune_allocator();
+    tokio::runtime::Builder::new_multi_thread().enable_all().build()?.block_on(wcs::run())
 }

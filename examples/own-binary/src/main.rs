@@ -4,7 +4,7 @@
 
 use wcs_example_hello as _;
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
-    wcs::run().await
+fn main() -> anyhow::Result<()> {
+    wcs::tune_allocator();
+    tokio::runtime::Builder::new_multi_thread().enable_all().build()?.block_on(wcs::run())
 }
