@@ -105,6 +105,7 @@ impl Site {
             trusted_proxies: None,
             // Nothing here goes through HTTP; the cache would only hold memory.
             answer_cache: Default::default(),
+            timeouts: Default::default(),
         };
         let (app, _) = wcs::open_app(config).await.expect("app opens");
         let origin = &WriteOrigin { base_url: BASE_URL, visibility: &Visibility::All };

@@ -52,6 +52,7 @@ async fn main() {
         trusted_proxies: None,
         // The engine's own speed is measured here, not the answer cache's.
         answer_cache: CacheSettings { max_age: Duration::ZERO, ..CacheSettings::default() },
+        timeouts: Default::default(),
     };
     let (app, _) = wcs::open_app(config).await.expect("server starts");
     let started = Instant::now();

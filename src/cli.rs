@@ -6,7 +6,7 @@ use crate::config::{Cli, Command, ServeArgs, StorageArgs};
 use anyhow::Context;
 use clap::Parser;
 use wcs_core::app::{AppConfig, Bootstrap};
-use wcs_core::http::CacheSettings;
+use wcs_core::http::{CacheSettings, Timeouts};
 use wcs_core::plugin::{PluginSelection, Registry};
 
 fn app_config(
@@ -14,6 +14,7 @@ fn app_config(
     cors_origins: Vec<String>,
     max_body_bytes: usize,
     answer_cache: CacheSettings,
+    timeouts: Timeouts,
 ) -> anyhow::Result<AppConfig> {
     Ok(AppConfig {
         database_url: storage.database_url().context("creating the data directory")?,
@@ -27,6 +28,7 @@ fn app_config(
         search_url: storage.search.clone(),
         trusted_proxies: Some(storage.trusted_proxies.clone()),
         answer_cache,
+        timeouts,
     })
 }
 
@@ -63,7 +65,8 @@ async fn shutdown_signal() {
 }
 
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
-    let config = app_config(&args.storage, args.cors_origin.clone(), args.max_body_bytes, args.answer_cache())?;
+    let config =
+        app_config(&args.storage, args.cors_origin.clone(), args.max_body_bytes, args.answer_cache(), args.timeouts())?;
     let (app, bootstrap) = crate::open_app(config).await?;
     report(&bootstrap, &args.storage.site_id);
     if args.storage.demo {
@@ -79,7 +82,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
 }
 
 async fn init(storage: StorageArgs) -> anyhow::Result<()> {
-    let config = app_config(&storage, Vec::new(), 0, CacheSettings::default())?;
+    let config = app_config(&storage, Vec::new(), 0, CacheSettings::default(), Timeouts::default())?;
     let (app, bootstrap) = crate::open_app(config).await?;
     report(&bootstrap, &storage.site_id);
     if storage.demo {
@@ -93,7 +96,7 @@ async fn init(storage: StorageArgs) -> anyhow::Result<()> {
 /// Rebuilds the search index, showing progress with rate and time left.
 #[cfg(feature = "es-search")]
 async fn reindex(storage: StorageArgs) -> anyhow::Result<()> {
-    let config = app_config(&storage, Vec::new(), 0, CacheSettings::default())?;
+    let config = app_config(&storage, Vec::new(), 0, CacheSettings::default(), Timeouts::default())?;
     let (app, _) = crate::open_app(config).await?;
     let bar = indicatif::ProgressBar::new(0).with_style(
         indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} objects, {per_sec}, {eta} left")

@@ -104,6 +104,13 @@ pub struct ServeArgs {
     /// publication dates and lock timeouts show within it.
     #[arg(long, env = "WCS_CACHE_MAX_AGE_MS", default_value_t = 1000)]
     pub cache_max_age_ms: u64,
+    /// Seconds after which a connection on which nothing moves is closed (an idle keep-alive
+    /// connection, headers or a body stopped midway).
+    #[arg(long, env = "WCS_IDLE_TIMEOUT_SECS", default_value_t = 20)]
+    pub idle_timeout_secs: u64,
+    /// Seconds within which a request body must have arrived in full (408 otherwise).
+    #[arg(long, env = "WCS_BODY_TIMEOUT_SECS", default_value_t = 60)]
+    pub body_timeout_secs: u64,
     /// The memory the answer cache may hold, in MB.
     #[arg(long, env = "WCS_CACHE_SIZE_MB", default_value_t = 16)]
     pub cache_size_mb: u64,
@@ -126,6 +133,14 @@ fn owner_only(_: &std::path::Path) -> std::io::Result<()> {
 }
 
 impl ServeArgs {
+    /// The connection and body timeouts.
+    pub fn timeouts(&self) -> wcs_core::http::Timeouts {
+        wcs_core::http::Timeouts {
+            idle: std::time::Duration::from_secs(self.idle_timeout_secs.max(1)),
+            body: std::time::Duration::from_secs(self.body_timeout_secs.max(1)),
+        }
+    }
+
     /// The answer cache's limits.
     pub fn answer_cache(&self) -> wcs_core::http::CacheSettings {
         wcs_core::http::CacheSettings {

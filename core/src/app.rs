@@ -43,6 +43,8 @@ pub struct AppConfig {
     pub trusted_proxies: Option<Vec<String>>,
     /// How many answers are kept in memory, for how long.
     pub answer_cache: crate::http::CacheSettings,
+    /// How long idle connections and slow bodies may keep the server waiting.
+    pub timeouts: crate::http::Timeouts,
 }
 
 /// Settings requests consult.
@@ -62,6 +64,8 @@ pub struct Settings {
     pub search_url: Option<String>,
     /// Proxies whose forwarded headers and virtual-hosting paths are believed.
     pub trusted_proxies: crate::http::TrustedProxies,
+    /// How long idle connections and slow bodies may keep the server waiting.
+    pub timeouts: crate::http::Timeouts,
 }
 
 /// The shared application state.
@@ -187,6 +191,7 @@ impl App {
                 data_dir: config.data_dir.clone(),
                 search_url: config.search_url.clone(),
                 trusted_proxies,
+                timeouts: config.timeouts,
             },
             extensions: Default::default(),
         };

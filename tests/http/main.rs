@@ -22,6 +22,8 @@ mod auth;
 mod block_pages;
 #[cfg(feature = "versioning")]
 mod comparison_embedded;
+mod concurrency;
+mod connections;
 mod content;
 #[cfg(feature = "navigation")]
 mod context_navigation;

@@ -208,7 +208,7 @@ mod tests {
     fn kept(cache: &AnswerCache, key: &str, generation: u64) {
         let mut response = Response::builder().status(StatusCode::OK).finish();
         response.extensions_mut().insert(MayBeKept);
-        let representation = Arc::new(Representation::new(Bytes::from_static(b"{}"), true));
+        let representation = Arc::new(Representation::new(Bytes::from_static(b"{}"), true, None));
         cache.keep(key.to_owned(), generation, &response, &representation);
     }
 
@@ -245,7 +245,7 @@ mod tests {
     #[test]
     fn only_marked_successes_are_kept_and_a_zero_age_turns_it_off() {
         let cache = AnswerCache::new(CacheSettings::default());
-        let representation = Arc::new(Representation::new(Bytes::from_static(b"{}"), true));
+        let representation = Arc::new(Representation::new(Bytes::from_static(b"{}"), true, None));
         let unmarked = Response::builder().status(StatusCode::OK).finish();
         cache.keep("a".into(), 1, &unmarked, &representation);
         assert!(cache.get("a", 1).is_none());

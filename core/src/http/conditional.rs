@@ -7,6 +7,7 @@
 //! Files keep their own tags and are never compressed here (their ranges address the stored
 //! bytes).
 
+use super::preconditions::Revision;
 use bytes::Bytes;
 use poem::http::header::{
     ACCEPT_ENCODING, ACCEPT_RANGES, CONTENT_ENCODING, CONTENT_LENGTH, CONTENT_TYPE, ETAG, IF_NONE_MATCH, VARY,
@@ -30,9 +31,10 @@ pub struct Representation {
 }
 
 impl Representation {
-    /// `body`, tagged when it is a successful GET's.
-    pub fn new(body: Bytes, tagged: bool) -> Self {
-        let tag = tagged.then(|| tag_of(&body));
+    /// `body`, tagged when it is a successful GET's; `revision` names the state of the
+    /// object it shows, when it shows one.
+    pub fn new(body: Bytes, tagged: bool, revision: Option<&Revision>) -> Self {
+        let tag = tagged.then(|| tag_of(&body, revision));
         Representation { body, tag, brotli: OnceLock::new(), gzip: OnceLock::new() }
     }
 
@@ -58,7 +60,7 @@ pub async fn representation(method: &Method, response: &mut Response) -> Option<
     }
     let body = response.take_body().into_bytes().await.ok()?;
     let tagged = *method == Method::GET && response.status() == StatusCode::OK;
-    Some(Representation::new(body, tagged))
+    Some(Representation::new(body, tagged, response.extensions().get::<Revision>()))
 }
 
 /// Completes `response` (status and headers) with `representation` as the request allows:
@@ -93,10 +95,11 @@ fn in_memory_text(response: &Response) -> bool {
 }
 
 /// A weak tag: the same body in another encoding is the same representation to a cache.
-fn tag_of(body: &[u8]) -> HeaderValue {
+fn tag_of(body: &[u8], revision: Option<&Revision>) -> HeaderValue {
     let mut hasher = DefaultHasher::new();
     hasher.write(body);
-    let tag = format!("W/\"{:016x}{:08x}\"", hasher.finish(), body.len());
+    let state = revision.map(|r| format!("{}.", r.0)).unwrap_or_default();
+    let tag = format!("W/\"{state}{:016x}{:08x}\"", hasher.finish(), body.len());
     HeaderValue::from_str(&tag).unwrap_or(HeaderValue::from_static("W/\"0\""))
 }
 
@@ -194,12 +197,12 @@ mod tests {
 
     #[test]
     fn tags_match_weakly_and_by_star() {
-        let tag = tag_of(b"{}");
+        let tag = tag_of(b"{}", None);
         let sent = |v: &'static str| headers(&[("if-none-match", v)]);
         assert!(matches(&sent("*"), &tag));
         assert!(!matches(&sent("\"other\""), &tag));
         let value: &'static str = Box::leak(format!("\"x\", {}", tag.to_str().unwrap_or_default()).into_boxed_str());
         assert!(matches(&sent(value), &tag));
-        assert_ne!(tag_of(b"{}"), tag_of(b"{ }"));
+        assert_ne!(tag_of(b"{}", None), tag_of(b"{ }", None));
     }
 }

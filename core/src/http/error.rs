@@ -47,8 +47,15 @@ pub enum ErrorCode {
     Conflict,
     /// The object is checked out to a working copy; change the copy, or cancel it.
     Locked,
+    /// The request body did not arrive in time.
+    RequestTimeout,
+    /// A precondition the request set (`If-Match`) does not hold: the object changed since
+    /// the caller read it.
+    PreconditionFailed,
     /// The request body is larger than the configured limit.
     PayloadTooLarge,
+    /// The request's URL is longer than the server reads.
+    UriTooLong,
     /// The body is not in a media type the service accepts.
     UnsupportedMediaType,
     /// The `Range` header asks for bytes outside the file.
@@ -56,6 +63,8 @@ pub enum ErrorCode {
     /// The client sent more requests of this kind than a limit allows; `Retry-After` says
     /// when to try again.
     TooManyRequests,
+    /// The request's headers are more or larger than the server reads.
+    HeaderFieldsTooLarge,
     /// A service the server depends on (an external search cluster) cannot be reached now; the
     /// request may be retried.
     ServiceUnavailable,
@@ -65,7 +74,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in catalogue order; the README table and tests iterate this.
-    pub const ALL: [ErrorCode; 23] = [
+    pub const ALL: [ErrorCode; 27] = [
         ErrorCode::InvalidJson,
         ErrorCode::ValidationFailed,
         ErrorCode::InvalidParameter,
@@ -83,10 +92,14 @@ impl ErrorCode {
         ErrorCode::MethodNotAllowed,
         ErrorCode::Conflict,
         ErrorCode::Locked,
+        ErrorCode::RequestTimeout,
+        ErrorCode::PreconditionFailed,
         ErrorCode::PayloadTooLarge,
+        ErrorCode::UriTooLong,
         ErrorCode::UnsupportedMediaType,
         ErrorCode::RangeNotSatisfiable,
         ErrorCode::TooManyRequests,
+        ErrorCode::HeaderFieldsTooLarge,
         ErrorCode::ServiceUnavailable,
         ErrorCode::Internal,
     ];
@@ -102,7 +115,11 @@ impl ErrorCode {
             NotFound => StatusCode::NOT_FOUND,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Conflict | Locked => StatusCode::CONFLICT,
+            RequestTimeout => StatusCode::REQUEST_TIMEOUT,
+            PreconditionFailed => StatusCode::PRECONDITION_FAILED,
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            UriTooLong => StatusCode::URI_TOO_LONG,
+            HeaderFieldsTooLarge => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
             UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             RangeNotSatisfiable => StatusCode::RANGE_NOT_SATISFIABLE,
             TooManyRequests => StatusCode::TOO_MANY_REQUESTS,
@@ -126,7 +143,11 @@ impl ErrorCode {
             MethodNotAllowed => "MethodNotAllowed",
             Conflict => "Conflict",
             Locked => "Locked",
+            RequestTimeout => "RequestTimeout",
+            PreconditionFailed => "PreconditionFailed",
             PayloadTooLarge => "PayloadTooLarge",
+            UriTooLong => "URITooLong",
+            HeaderFieldsTooLarge => "RequestHeaderFieldsTooLarge",
             UnsupportedMediaType => "UnsupportedMediaType",
             RangeNotSatisfiable => "RangeNotSatisfiable",
             TooManyRequests => "TooManyRequests",
@@ -156,7 +177,11 @@ impl ErrorCode {
             MethodNotAllowed => "method_not_allowed",
             Conflict => "conflict",
             Locked => "locked",
+            RequestTimeout => "request_timeout",
+            PreconditionFailed => "precondition_failed",
             PayloadTooLarge => "payload_too_large",
+            UriTooLong => "uri_too_long",
+            HeaderFieldsTooLarge => "header_fields_too_large",
             UnsupportedMediaType => "unsupported_media_type",
             RangeNotSatisfiable => "range_not_satisfiable",
             TooManyRequests => "too_many_requests",
@@ -300,7 +325,14 @@ impl std::fmt::Display for ApiError {
 impl std::error::Error for ApiError {}
 
 impl From<sqlx::Error> for ApiError {
+    /// A transaction PostgreSQL rolled back because it collided with a concurrent one
+    /// (a deadlock, or a serialization failure) is the client's to retry: 409, not 500.
     fn from(err: sqlx::Error) -> Self {
+        let collided =
+            matches!(&err, sqlx::Error::Database(db) if matches!(db.code().as_deref(), Some("40001" | "40P01")));
+        if collided {
+            return ApiError::new(ErrorCode::Conflict, "A concurrent change got in the way; try again.");
+        }
         ApiError::internal(err)
     }
 }

@@ -13,9 +13,11 @@ mod json_check;
 mod media;
 mod memo;
 mod parts;
+mod preconditions;
 mod probes;
 mod query;
 mod reply;
+mod request_limits;
 mod response;
 pub mod schema;
 mod security_headers;
@@ -36,6 +38,7 @@ pub use reply::{
     Accepted, Created, Dyn, DynCreated, Found, Html, HtmlPage, Json, Message, NoContent, Raw, RawMeta, Refused,
     SeeOther, Shape, body_schema, json_response, media_response, register_shape, shape_schema,
 };
+pub use request_limits::Timeouts;
 pub use response::{json, json_with_status};
 pub use server::SiteEndpoint;
 pub use vhost::{TrustedProxies, VirtualHost};

@@ -77,6 +77,9 @@ impl Endpoint for SiteEndpoint {
 impl SiteEndpoint {
     /// The answer as services and hooks make it, in the virtual host's terms.
     async fn answer(&self, req: &mut Request, path: &str, headers: &HeaderMap, proxied: bool) -> Response {
+        if let Some(refused) = super::request_limits::check(req) {
+            return refused.into_response();
+        }
         // Virtual-hosting paths, like forwarded headers, are believed from trusted proxies only.
         let virtual_host = if proxied { vhost::parse(path) } else { Ok(None) };
         let (mut response, virtual_host) = match virtual_host {
@@ -161,7 +164,8 @@ async fn traverse(
     let parsed = parse_path(&raw_path)?;
     let api = parsed.api_segment || wants_json(req.headers()) || virtual_host.is_some_and(|v| v.api);
     let method = if req.method() == Method::HEAD { Method::GET } else { req.method().clone() };
-    let mut body = read_body(req, app.settings.max_body_bytes).await?;
+    let mut body =
+        super::request_limits::read_body(req, app.settings.max_body_bytes, app.settings.timeouts.body).await?;
     if let Some(rewritten) = virtual_host
         && let Ok(text) = std::str::from_utf8(&body)
     {
@@ -256,12 +260,20 @@ async fn dispatch(ctx: Ctx) -> ApiResult<Response> {
     let Some(route) = service.route(&ctx.subpath) else {
         return Err(ApiError::not_found(&ctx.request.service_url));
     };
+    let content = service.name.is_empty();
+    if content && matches!(method, Method::PATCH | Method::PUT | Method::DELETE) {
+        super::preconditions::check_if_match(&ctx)?;
+    }
+    let revision = (content && method == Method::GET).then(|| super::preconditions::revision_of(&ctx.context));
     super::media::check_body_media(&ctx, route)?;
     let mut ctx = ctx;
     ctx.route = Some(route);
     let mut response = (route.endpoint.handler)(ctx).await?;
     if route.cacheable {
         response.extensions_mut().insert(super::answer_cache::MayBeKept);
+    }
+    if let Some(revision) = revision {
+        response.extensions_mut().insert(revision);
     }
     Ok(response)
 }
@@ -372,21 +384,4 @@ async fn virtualize(host: &VirtualHost, mut response: Response) -> Response {
         Err(_) => response.set_body(bytes),
     }
     response
-}
-
-async fn read_body(req: &mut Request, limit: usize) -> ApiResult<Vec<u8>> {
-    let declared =
-        req.headers().get("content-length").and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<usize>().ok());
-    if declared.is_some_and(|len| len > limit) {
-        return Err(too_large(limit));
-    }
-    match req.take_body().into_bytes_limit(limit).await {
-        Ok(bytes) => Ok(bytes.to_vec()),
-        Err(poem::error::ReadBodyError::PayloadTooLarge) => Err(too_large(limit)),
-        Err(e) => Err(ApiError::new(ErrorCode::BadRequest, format!("The request body could not be read: {e}"))),
-    }
-}
-
-fn too_large(limit: usize) -> ApiError {
-    ApiError::new(ErrorCode::PayloadTooLarge, format!("The request body is larger than {limit} bytes."))
 }

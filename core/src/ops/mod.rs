@@ -14,7 +14,7 @@ pub use move_copy::{copy_into, move_into, reorder};
 pub use references::{
     LINK_WIDGET, WriteOrigin, index_relations, is_link_field, lookup_references, resolve_references, stored_targets,
 };
-pub use update::{check_unlocked, delete, update};
+pub use update::{OnConflict, check_unlocked, delete, update};
 
 use crate::app::App;
 use crate::content::{ContentObject, TypeProfile};

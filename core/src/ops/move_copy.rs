@@ -108,6 +108,9 @@ pub async fn copy_into(
         let id = copy_id(&source.id, &taken);
         taken.push(id.clone());
         let subtree = app.store.subtree(&source.path).await?;
+        if subtree.first().map(|o| o.uid.as_str()) != Some(source.uid.as_str()) {
+            return Err(moved_meanwhile());
+        }
         let placement = Placement { parent: target, id: &id, position };
         let copied_root = copy_objects(app, &mut tx, &subtree, &placement, creator).await?;
         position += 1;

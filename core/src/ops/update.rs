@@ -8,14 +8,31 @@ use crate::content::layout::LAYOUT_FIELD;
 use crate::content::values::{ChangeSet, DEFAULT_PAGE};
 use crate::http::{ApiError, ApiResult, ErrorCode, FieldError};
 
+/// How many times a change is applied again when, on PostgreSQL, another write landed between
+/// reading the object in the transaction and writing it.
+const ATTEMPTS: usize = 5;
+
+/// What to do when the object changed after the caller read it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnConflict {
+    /// Apply the changes to the object as it is now (a PATCH sets fields, it does not undo
+    /// the other write's).
+    Reapply,
+    /// Refuse with 412: the caller made the change conditional on the state it read
+    /// (`If-Match`).
+    Refuse,
+}
+
 /// Applies validated changes and an optional rename in one transaction; returns the object as
 /// stored. Nothing is written (and `modified` stays) when nothing changes. After a rename the
-/// old path, and every descendant's, redirects.
+/// old path, and every descendant's, redirects. A write that lands meanwhile is never undone:
+/// the changes are applied again to the newer object, or refused, as `on_conflict` says.
 pub async fn update(
     app: &App,
     object: &ContentObject,
     changes: &ChangeSet,
     new_id: Option<&str>,
+    on_conflict: OnConflict,
 ) -> ApiResult<ContentObject> {
     let profile = profile_of(app, object)?;
     check_unlocked(app, object).await?;
@@ -29,47 +46,74 @@ pub async fn update(
         _ => None,
     };
     check_default_page(app, object, &changes).await?;
-    let mut updated = object.clone();
-    changes.apply(&mut updated);
-    let renaming = new_id.is_some_and(|id| id != object.id);
-    if updated == *object && changes.uploads.is_empty() && changes.cleared_blobs.is_empty() && !renaming {
+    for _ in 0..ATTEMPTS {
+        let mut tx = app.store.begin().await?;
+        // Read again inside the transaction: on SQLite no other write can come between this
+        // and the commit; on PostgreSQL the guarded write below notices one that does.
+        let base = match tx.content_by_uid(&object.uid).await? {
+            Some(stored) if stored.modified == object.modified => stored,
+            Some(_) if on_conflict == OnConflict::Refuse => {
+                return Err(ApiError::new(
+                    ErrorCode::PreconditionFailed,
+                    "The object changed after the state named in If-Match; read it again.",
+                ));
+            }
+            Some(stored) if !stored.is_trashed() => stored,
+            _ => return Err(ApiError::new(ErrorCode::Conflict, "The object was deleted meanwhile.")),
+        };
+        let mut updated = base.clone();
+        changes.apply(&mut updated);
+        let renaming = new_id.is_some_and(|id| id != base.id);
+        if updated == base && changes.uploads.is_empty() && changes.cleared_blobs.is_empty() && !renaming {
+            return Ok(updated);
+        }
+        // Later than the stored time even on a clock that stepped back, so the state always moves.
+        updated.modified = chrono::Utc::now().max(base.modified + chrono::Duration::microseconds(1));
+        if !tx.update_content_unless_changed(&base, &updated).await? {
+            continue;
+        }
+        if let Some(ids) = &arranged {
+            tx.set_positions(&base.uid, ids).await?;
+        }
+        for upload in &changes.uploads {
+            tx.put_blob(&updated.uid, upload).await?;
+        }
+        for field in &changes.cleared_blobs {
+            tx.delete_blob(&updated.uid, field).await?;
+        }
+        if profile.relation_fields().any(|f| changes.values.contains_key(&f.name)) {
+            index_relations(&mut tx, profile, &updated).await?;
+        }
+        if let Some(new_id) = new_id.filter(|_| renaming) {
+            rename(app, &mut tx, &base, &mut updated, new_id).await?;
+        }
+        tx.commit().await?;
         return Ok(updated);
     }
-    updated.modified = chrono::Utc::now();
-    let mut tx = app.store.begin().await?;
-    tx.update_content(object, &updated).await?;
-    if let Some(ids) = &arranged {
-        tx.set_positions(&object.uid, ids).await?;
+    Err(ApiError::new(ErrorCode::Conflict, "The object keeps changing; try again."))
+}
+
+/// Moves `updated` to `new_id` in its container; every old path redirects.
+async fn rename(
+    app: &App,
+    tx: &mut crate::store::Tx,
+    base: &ContentObject,
+    updated: &mut ContentObject,
+    new_id: &str,
+) -> ApiResult<()> {
+    let Some(parent_uid) = base.parent_uid.as_deref() else {
+        return Err(ApiError::new(ErrorCode::BadRequest, "The site root cannot be renamed."));
+    };
+    let taken = app.store.child_ids(parent_uid).await?;
+    let id = choose_id(Some(new_id), "", "", &taken)?;
+    let parent_path = &base.path[..base.path.len() - base.id.len() - 1];
+    let new_path = format!("{parent_path}/{id}");
+    if !tx.move_subtree(updated, parent_uid, &new_path, &id, base.position).await.map_err(conflict_or_internal)? {
+        return Err(moved_meanwhile());
     }
-    for upload in &changes.uploads {
-        tx.put_blob(&updated.uid, upload).await?;
-    }
-    for field in &changes.cleared_blobs {
-        tx.delete_blob(&updated.uid, field).await?;
-    }
-    if profile.relation_fields().any(|f| changes.values.contains_key(&f.name)) {
-        index_relations(&mut tx, profile, &updated).await?;
-    }
-    if let Some(new_id) = new_id.filter(|_| renaming) {
-        let Some(parent_uid) = object.parent_uid.as_deref() else {
-            return Err(ApiError::new(ErrorCode::BadRequest, "The site root cannot be renamed."));
-        };
-        let taken = app.store.child_ids(parent_uid).await?;
-        let id = choose_id(Some(new_id), "", "", &taken)?;
-        let parent_path = &object.path[..object.path.len() - object.id.len() - 1];
-        let new_path = format!("{parent_path}/{id}");
-        if !tx
-            .move_subtree(&updated, parent_uid, &new_path, &id, object.position)
-            .await
-            .map_err(conflict_or_internal)?
-        {
-            return Err(moved_meanwhile());
-        }
-        updated.path = new_path;
-        updated.id = id;
-    }
-    tx.commit().await?;
-    Ok(updated)
+    updated.path = new_path;
+    updated.id = id;
+    Ok(())
 }
 
 /// Refuses to change a baseline while a working copy of it is checked out: the check-in

@@ -4,7 +4,7 @@
 
 use crate::content::values::{Mode, parse_changes};
 use crate::http::{ApiError, ApiResult, Ctx, Dyn, ErrorCode, NoContent};
-use crate::ops;
+use crate::ops::{self, OnConflict};
 use crate::security::Permission;
 use crate::serialize::{ContentShape, serialize_content};
 use poem::{IntoResponse, Response};
@@ -74,7 +74,10 @@ async fn write(ctx: Ctx, mode: Mode) -> ApiResult<Written> {
         ops::check_unlocked(&ctx.app, &ctx.context).await?;
         current = ops::reorder(&ctx.app, &ctx.context, ordering).await?;
     }
-    let updated = ops::update(&ctx.app, &current, &changes, new_id).await?;
+    // With If-Match the dispatcher has checked the state the caller read; a write landing
+    // after that check is refused too rather than built upon.
+    let on_conflict = if ctx.request.header("if-match").is_some() { OnConflict::Refuse } else { OnConflict::Reapply };
+    let updated = ops::update(&ctx.app, &current, &changes, new_id, on_conflict).await?;
     if !wants_representation(&ctx) {
         return Ok(Written::Saved);
     }

@@ -43,21 +43,50 @@ impl Tx {
     /// Writes an object's editable columns and fields (not its place in the tree); `before`
     /// is what it was, so the event names what changed.
     pub async fn update_content(&mut self, before: &ContentObject, object: &ContentObject) -> Result<(), sqlx::Error> {
+        self.write_content(before, object, false).await.map(|_| ())
+    }
+
+    /// As [`Tx::update_content`], but only while the stored object is still `before` (its
+    /// `modified` unchanged): `false`, and nothing written, when another write came first,
+    /// whose changes a write based on `before` would otherwise silently undo.
+    pub async fn update_content_unless_changed(
+        &mut self,
+        before: &ContentObject,
+        object: &ContentObject,
+    ) -> Result<bool, sqlx::Error> {
+        self.write_content(before, object, true).await
+    }
+
+    async fn write_content(
+        &mut self,
+        before: &ContentObject,
+        object: &ContentObject,
+        guarded: bool,
+    ) -> Result<bool, sqlx::Error> {
         self.count();
-        sqlx::query(
+        let sql = if guarded {
             "UPDATE content SET title = $1, description = $2, review_state = $3, modified = $4, \
-             effective = $5, expires = $6, fields = $7 WHERE uid = $8",
-        )
-        .bind(&object.title)
-        .bind(&object.description)
-        .bind(object.review_state.as_deref())
-        .bind(time_to_db(object.modified))
-        .bind(object.effective.map(time_to_db))
-        .bind(object.expires.map(time_to_db))
-        .bind(serde_json::Value::Object(object.fields.clone()).to_string())
-        .bind(&object.uid)
-        .execute(&mut *self.inner)
-        .await?;
+             effective = $5, expires = $6, fields = $7 WHERE uid = $8 AND modified = $9"
+        } else {
+            "UPDATE content SET title = $1, description = $2, review_state = $3, modified = $4, \
+             effective = $5, expires = $6, fields = $7 WHERE uid = $8"
+        };
+        let mut query = sqlx::query(sql)
+            .bind(&object.title)
+            .bind(&object.description)
+            .bind(object.review_state.as_deref())
+            .bind(time_to_db(object.modified))
+            .bind(object.effective.map(time_to_db))
+            .bind(object.expires.map(time_to_db))
+            .bind(serde_json::Value::Object(object.fields.clone()).to_string())
+            .bind(&object.uid);
+        if guarded {
+            query = query.bind(time_to_db(before.modified));
+        }
+        let written = query.execute(&mut *self.inner).await?;
+        if written.rows_affected() == 0 && guarded {
+            return Ok(false);
+        }
         let fields = changed_fields(before, object);
         if let Some(state) = object.review_state.as_ref().filter(|s| before.review_state.as_ref() != Some(*s)) {
             self.emit(Event::WorkflowChanged { uid: object.uid.clone(), state: state.clone() });
@@ -65,7 +94,7 @@ impl Tx {
         if !fields.is_empty() {
             self.emit(Event::Modified { uid: object.uid.clone(), fields });
         }
-        Ok(())
+        Ok(true)
     }
 
     /// Marks `uid` as the working copy of `baseline_uid`; fails on the unique index when the

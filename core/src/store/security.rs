@@ -179,6 +179,14 @@ impl Tx {
         any_content_at_paths(&mut *self.inner, paths).await
     }
 
+    /// An object by uid (trashed included), as this transaction sees it.
+    pub async fn content_by_uid(&mut self, uid: &str) -> Result<Option<ContentObject>, sqlx::Error> {
+        self.count();
+        let sql = format!("SELECT {CONTENT_COLUMNS} FROM content WHERE uid = $1");
+        let row = sqlx::query(AssertSqlSafe(sql)).bind(uid).fetch_optional(&mut *self.inner).await?;
+        row.as_ref().map(content_from_row).transpose()
+    }
+
     /// An object and its descendants (trashed included), parents first.
     pub async fn subtree_with_trash(&mut self, path: &str) -> Result<Vec<ContentObject>, sqlx::Error> {
         self.count();

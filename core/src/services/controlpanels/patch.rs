@@ -105,7 +105,7 @@ async fn patch(ctx: Ctx) -> ApiResult<NoContent> {
     }
     tx.commit().await?;
     if let Some(changes) = title_changes {
-        crate::ops::update(&ctx.app, &site, &changes, None).await?;
+        crate::ops::update(&ctx.app, &site, &changes, None, crate::ops::OnConflict::Reapply).await?;
     }
     Ok(NoContent::NoContent)
 }

@@ -1,0 +1,83 @@
+//! Connections cannot hold the server: stalled headers, stalled bodies and idle keep-alive
+//! connections are closed, slow bodies get 408, and oversized URLs and headers get the
+//! catalogue's JSON errors.
+
+use crate::support::TestServer;
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+async fn server() -> TestServer {
+    TestServer::start_with(|config| {
+        config.timeouts.idle = Duration::from_secs(2);
+        config.timeouts.body = Duration::from_secs(1);
+    })
+    .await
+}
+
+async fn connect(server: &TestServer) -> TcpStream {
+    let url = reqwest::Url::parse(&server.url("")).unwrap();
+    TcpStream::connect((url.host_str().unwrap(), url.port().unwrap())).await.unwrap()
+}
+
+/// Reads until the server closes the connection (or 15 s pass): what it sent, and how long
+/// it took.
+async fn read_until_closed(stream: &mut TcpStream) -> (String, Duration) {
+    let started = Instant::now();
+    let mut answer = Vec::new();
+    let mut buffer = [0u8; 4096];
+    loop {
+        match tokio::time::timeout(Duration::from_secs(15), stream.read(&mut buffer)).await {
+            Ok(Ok(0)) | Ok(Err(_)) => break,
+            Ok(Ok(n)) => answer.extend_from_slice(&buffer[..n]),
+            Err(_) => panic!("the server kept the connection open for 15 s"),
+        }
+    }
+    (String::from_utf8_lossy(&answer).into_owned(), started.elapsed())
+}
+
+#[tokio::test]
+async fn stalled_headers_are_closed() {
+    let server = server().await;
+    let mut stream = connect(&server).await;
+    stream.write_all(b"GET /Plone HTTP/1.1\r\nHost: localhost\r\n").await.unwrap();
+    let (answer, _) = read_until_closed(&mut stream).await;
+    assert!(!answer.contains("200 OK"), "no request was completed: {answer}");
+}
+
+#[tokio::test]
+async fn a_body_that_stops_gets_408_and_the_connection_closes() {
+    let server = server().await;
+    let mut stream = connect(&server).await;
+    let head = "POST /Plone HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\n\
+                Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"title\":";
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let (answer, _) = read_until_closed(&mut stream).await;
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("\"request_timeout\""), "{answer}");
+}
+
+#[tokio::test]
+async fn idle_keep_alive_connections_are_closed() {
+    let server = server().await;
+    let mut stream = connect(&server).await;
+    stream.write_all(b"GET /Plone HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\n\r\n").await.unwrap();
+    let (answer, _) = read_until_closed(&mut stream).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "the request is answered, then the idle connection closed: {answer}");
+}
+
+#[tokio::test]
+async fn oversized_urls_and_headers_get_json_errors() {
+    let server = TestServer::start().await;
+    let long = server.anonymous(reqwest::Method::GET, &format!("?q={}", "x".repeat(9000)));
+    let response = long.send().await.unwrap();
+    assert_eq!(response.status(), 414);
+    assert_eq!(response.json::<serde_json::Value>().await.unwrap()["code"], "uri_too_long");
+    let mut many = server.anonymous(reqwest::Method::GET, "");
+    for n in 0..70 {
+        many = many.header(format!("x-filler-{n}"), "1");
+    }
+    let response = many.send().await.unwrap();
+    assert_eq!(response.status(), 431);
+    assert_eq!(response.json::<serde_json::Value>().await.unwrap()["code"], "header_fields_too_large");
+}
