@@ -93,6 +93,21 @@ async fn init(storage: StorageArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Copies the database while the server may be running: the store alone is opened, not the
+/// application (whose search plugin would want the running server's index).
+async fn backup(storage: StorageArgs, file: std::path::PathBuf) -> anyhow::Result<()> {
+    if storage.database_url.is_none() && !storage.data_dir.join("wcs.db").exists() {
+        anyhow::bail!("there is no database in {}", storage.data_dir.display());
+    }
+    let url = storage.database_url().context("finding the database")?;
+    let store = wcs_core::store::Store::open(&url).await?;
+    let written = store.backup_into(&file).await;
+    store.close().await;
+    written?;
+    println!("Wrote a copy of the database to {}.", file.display());
+    Ok(())
+}
+
 /// Rebuilds the search index, showing progress with rate and time left.
 #[cfg(feature = "es-search")]
 async fn reindex(storage: StorageArgs) -> anyhow::Result<()> {
@@ -118,12 +133,14 @@ async fn reindex(storage: StorageArgs) -> anyhow::Result<()> {
 /// Runs the `wcs` command line with the process's arguments, with every plugin linked into the
 /// calling binary (the shipped ones and any the caller links, e.g. `use my_plugin as _;`).
 pub async fn run() -> anyhow::Result<()> {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("WCS_LOG")
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .init();
+    let filter = tracing_subscriber::EnvFilter::try_from_env("WCS_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    // One JSON object per line for log collectors; the access line's fields become keys.
+    if std::env::var("WCS_LOG_FORMAT").is_ok_and(|format| format.eq_ignore_ascii_case("json")) {
+        tracing_subscriber::fmt().json().with_env_filter(filter).init();
+    } else {
+        tracing_subscriber::fmt().with_env_filter(filter).init();
+    }
     match Cli::parse().command {
         Command::Serve(args) => serve(args).await,
         Command::Init(storage) => init(storage).await,
@@ -145,6 +162,7 @@ pub async fn run() -> anyhow::Result<()> {
             println!("{}", serde_json::to_string_pretty(&answer)?);
             Ok(())
         }
+        Command::Backup { storage, file } => backup(storage, file).await,
         Command::Openapi => {
             let registry = Registry::build(&PluginSelection::default())?;
             println!("{}", serde_json::to_string_pretty(&wcs_openapi::document(&registry))?);

@@ -20,8 +20,18 @@ pub enum Command {
     Serve(ServeArgs),
     /// Create the database, the site and the admin user, then exit.
     Init(StorageArgs),
-    /// Print the OpenAPI 3.1 document of this build.
+    /// Print the OpenAPI 3.0 document of this build.
     Openapi,
+    /// Write a consistent copy of the SQLite database to FILE while the server runs (for
+    /// PostgreSQL use pg_dump). Blobs are stored in the database, so the copy is the whole site;
+    /// the search index is rebuilt from it (`wcs reindex`).
+    Backup {
+        /// Storage flags (the database to copy).
+        #[command(flatten)]
+        storage: StorageArgs,
+        /// The new file; an existing one is never overwritten.
+        file: PathBuf,
+    },
     /// Rebuild the search index from storage (with the server stopped: it holds the index).
     #[cfg(feature = "es-search")]
     Reindex(StorageArgs),

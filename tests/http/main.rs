@@ -19,6 +19,7 @@ mod aliases;
 mod answer_cache;
 mod api_mode;
 mod auth;
+mod backup;
 mod block_pages;
 #[cfg(feature = "versioning")]
 mod comparison_embedded;

@@ -60,14 +60,16 @@ impl Endpoint for SiteEndpoint {
         if let Some(representation) = representation {
             response = super::conditional::deliver(&headers, response, &representation);
         }
+        let status = response.status().as_u16();
+        let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
         tracing::info!(
             target: "wcs::access",
             request_id = request_id.to_str().unwrap_or_default(),
-            "{} {} {} {:.1}ms",
-            method,
+            %method,
             path,
-            response.status().as_u16(),
-            started.elapsed().as_secs_f64() * 1000.0
+            status,
+            duration_ms,
+            "{method} {path} {status} {duration_ms:.1}ms"
         );
         response.headers_mut().insert(super::probes::REQUEST_ID, request_id);
         Ok(response)

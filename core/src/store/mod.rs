@@ -6,6 +6,7 @@
 //! that upgrades to a write lock would otherwise fail with `SQLITE_BUSY` under load.
 
 mod alias_writes;
+mod backup;
 mod blob;
 mod changes;
 mod content;
@@ -26,6 +27,7 @@ mod search;
 mod security;
 mod size;
 
+pub use backup::BackupError;
 pub use blob::{BlobMeta, BlobRange};
 pub use changes::ORDERING;
 pub use feed::Change;

@@ -1,0 +1,48 @@
+//! Online backups of the embedded database.
+
+use super::{Backend, Store};
+use std::path::Path;
+
+/// Why no backup was written.
+#[derive(Debug, thiserror::Error)]
+pub enum BackupError {
+    /// PostgreSQL has its own tools, which also back up what other instances write meanwhile.
+    #[error("the database is PostgreSQL: back it up with pg_dump (see the README)")]
+    Postgres,
+    /// An existing file is never overwritten.
+    #[error("{0} exists already; name a new file")]
+    Exists(String),
+    /// The copy failed.
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+}
+
+impl Store {
+    /// Writes a consistent copy of the SQLite database to `target` while the server keeps
+    /// serving (`VACUUM INTO`: one read transaction, so the copy is the state at one instant,
+    /// compacted). Readers are not blocked; writers wait only for SQLite's own locking.
+    pub async fn backup_into(&self, target: &Path) -> Result<(), BackupError> {
+        if self.backend == Backend::Postgres {
+            return Err(BackupError::Postgres);
+        }
+        if target.exists() {
+            return Err(BackupError::Exists(target.display().to_string()));
+        }
+        self.count();
+        sqlx::query("VACUUM INTO $1").bind(target.to_string_lossy().into_owned()).execute(&self.pool).await?;
+        owner_only(target).map_err(|err| BackupError::Database(sqlx::Error::Io(err)))?;
+        Ok(())
+    }
+}
+
+/// The copy holds the site's secrets and password hashes, as the database does.
+#[cfg(unix)]
+fn owner_only(file: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o600))
+}
+
+#[cfg(not(unix))]
+fn owner_only(_: &Path) -> std::io::Result<()> {
+    Ok(())
+}
