@@ -59,6 +59,16 @@ impl Store {
         self.visible_where_in(brief_columns(self.backend), "uid", uids, visibility).await
     }
 
+    /// The live children of `parents` that `visibility` lets the caller see, as briefs: one
+    /// level of a tree per statement (the parent index answers it), whatever lies deeper.
+    pub async fn visible_briefs_by_parents(
+        &self,
+        parents: &[String],
+        visibility: &Visibility,
+    ) -> Result<Vec<ContentObject>, sqlx::Error> {
+        self.visible_where_in(brief_columns(self.backend), "parent_uid", parents, visibility).await
+    }
+
     async fn visible_content_where_in(
         &self,
         column: &'static str,
@@ -135,50 +145,6 @@ impl Store {
             .iter()
             .map(|row| row.try_get(0))
             .collect()
-    }
-
-    /// The live descendants of any of `roots` at most `levels` below it that `visibility`
-    /// lets the caller see, in one statement; in path order, with only the field values
-    /// summaries read ([`brief_columns`]). Navigation trees use it: a tree of hundreds of pages
-    /// must not read and parse their blocks.
-    pub async fn descendants(
-        &self,
-        roots: &[String],
-        levels: usize,
-        visibility: &Visibility,
-    ) -> Result<Vec<ContentObject>, sqlx::Error> {
-        let depth = |path: &str| path.matches('/').count();
-        let Some(deepest) = roots.iter().map(|r| depth(r)).max() else {
-            return Ok(Vec::new());
-        };
-        let ranges: Vec<String> =
-            (0..roots.len()).map(|i| format!("(path >= ${} AND path < ${})", 2 * i + 2, 2 * i + 3)).collect();
-        let (filter, tokens) = visibility_filter(visibility, 2 * roots.len() + 2);
-        let sql = format!(
-            "SELECT {} FROM content WHERE trashed = 0 AND LENGTH(path) - LENGTH(REPLACE(path, '/', '')) <= $1 AND ({}){filter} ORDER BY path",
-            brief_columns(self.backend),
-            ranges.join(" OR ")
-        );
-        self.count();
-        let mut query = sqlx::query(AssertSqlSafe(sql)).bind((deepest + levels) as i64);
-        for root in roots {
-            query = query.bind(format!("{root}/")).bind(subtree_end(root));
-        }
-        for token in tokens {
-            query = query.bind(token.as_str());
-        }
-        let rows = query.fetch_all(&self.pool).await?;
-        let mut found = Vec::with_capacity(rows.len());
-        for row in &rows {
-            let object = content_from_row(row)?;
-            let within = roots.iter().any(|root| {
-                object.path.starts_with(&format!("{root}/")) && depth(&object.path) <= depth(root) + levels
-            });
-            if within {
-                found.push(object);
-            }
-        }
-        Ok(found)
     }
 
     /// The live working copy checked out from `baseline_uid`, if any.

@@ -106,6 +106,36 @@ pub async fn subtree_items(ctx: &SerializeCtx<'_>, root: &ContentObject, depth: 
     Ok(tree.children_of(&root.uid).iter().map(|child| tree.item(child, 1)).collect())
 }
 
+/// The objects the navigation shows below `roots`, `levels` deep, read level by level: only
+/// the children of what is shown, since nothing below a hidden entry (excluded from the
+/// navigation, a block, a type not displayed) can show. A statement per level, each as large
+/// as the tree shown, however many objects lie below it elsewhere.
+async fn shown_below(
+    ctx: &SerializeCtx<'_>,
+    roots: Vec<String>,
+    levels: usize,
+    shown: &(dyn Fn(&ContentObject) -> bool + Sync),
+) -> ApiResult<Vec<ContentObject>> {
+    let mut parents = roots;
+    let mut found = Vec::new();
+    for _ in 0..levels {
+        if parents.is_empty() {
+            break;
+        }
+        let level: Vec<ContentObject> = ctx
+            .app
+            .store
+            .visible_briefs_by_parents(&parents, ctx.visibility)
+            .await?
+            .into_iter()
+            .filter(shown)
+            .collect();
+        parents = level.iter().map(|o| o.uid.clone()).collect();
+        found.extend(level);
+    }
+    Ok(found)
+}
+
 /// Everything one navigation answer needs, loaded up front.
 struct Tree<'a> {
     ctx: &'a SerializeCtx<'a>,
@@ -137,10 +167,8 @@ impl<'a> Tree<'a> {
         };
         let store = &ctx.app.store;
         let mut objects: HashMap<String, ContentObject> = HashMap::new();
-        for object in store.descendants(std::slice::from_ref(&root.path), depth, ctx.visibility).await? {
-            if shown(&object) {
-                objects.insert(object.uid.clone(), object);
-            }
+        for object in shown_below(ctx, vec![root.uid.clone()], depth, &shown).await? {
+            objects.insert(object.uid.clone(), object);
         }
         let placements = placements(ctx, &objects, &root.path, depth).await?;
         let placed_uids: Vec<String> = placements.iter().map(|(source, _, _)| source.clone()).collect();
@@ -157,11 +185,9 @@ impl<'a> Tree<'a> {
             .max()
             .unwrap_or(0);
         if levels_below_placed > 0 {
-            let roots: Vec<String> = placed.values().map(|o| o.path.clone()).collect();
-            for object in store.descendants(&roots, levels_below_placed, ctx.visibility).await? {
-                if shown(&object) {
-                    objects.insert(object.uid.clone(), object);
-                }
+            let roots: Vec<String> = placed.keys().cloned().collect();
+            for object in shown_below(ctx, roots, levels_below_placed, &shown).await? {
+                objects.insert(object.uid.clone(), object);
             }
         }
         let mut children: HashMap<String, Vec<String>> = HashMap::new();
