@@ -90,6 +90,8 @@ pub struct App {
     pub cors: CorsPolicy,
     /// Answers kept in memory for cacheable routes.
     pub answers: crate::http::AnswerCache,
+    /// Requests, connections, the pool and the change feed, for `/metrics`.
+    pub metrics: crate::http::Metrics,
     /// Other settings.
     pub settings: Settings,
     /// The plugins' state of this application.
@@ -111,6 +113,9 @@ pub enum StartupFailure {
     /// The first-start bootstrap failed.
     #[error("bootstrap: {0}")]
     Bootstrap(String),
+    /// The metrics could not be registered.
+    #[error("metrics: {0}")]
+    Metrics(String),
     /// A setting is malformed.
     #[error("configuration: {0}")]
     Config(String),
@@ -184,6 +189,7 @@ impl App {
             i18n,
             cors: CorsPolicy::new(config.cors_origins.clone()),
             answers: crate::http::AnswerCache::new(config.answer_cache),
+            metrics: crate::http::Metrics::new().map_err(|e| StartupFailure::Metrics(e.to_string()))?,
             settings: Settings {
                 site_id: config.site_id.clone(),
                 max_body_bytes: config.max_body_bytes,

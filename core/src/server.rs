@@ -54,6 +54,7 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
+        let open = app.metrics.connection_opened();
         let service = hyper::service::service_fn({
             let endpoint = endpoint.clone();
             move |request: hyper::Request<Incoming>| {
@@ -67,6 +68,7 @@ pub async fn serve(
             if let Err(err) = connection.await {
                 tracing::debug!(%err, %peer, "connection ended with an error");
             }
+            drop(open);
         });
     }
     drop(listener);

@@ -45,6 +45,7 @@ mod images;
 mod link_integrity;
 mod locking;
 mod login_hardening;
+mod metrics;
 mod move_copy;
 #[cfg(feature = "navigation")]
 mod navigation;

@@ -80,6 +80,8 @@ pub struct Entry {
     status: StatusCode,
     headers: HeaderMap,
     representation: Arc<Representation>,
+    /// The service that made it, for the metrics of the requests it answers.
+    served_by: Option<super::ServedBy>,
     /// Fixed when kept, as the cache requires: the body counts twice, to leave room for its
     /// compressed forms, made when first asked for.
     weight: u64,
@@ -90,6 +92,9 @@ impl Entry {
     pub fn head(&self) -> Response {
         let mut response = Response::builder().status(self.status).finish();
         *response.headers_mut() = self.headers.clone();
+        if let Some(served_by) = self.served_by {
+            response.extensions_mut().insert(served_by);
+        }
         response
     }
 
@@ -186,6 +191,7 @@ impl AnswerCache {
             status: response.status(),
             headers: response.headers().clone(),
             representation: representation.clone(),
+            served_by: response.extensions().get::<super::ServedBy>().copied(),
             weight,
         };
         entries.insert(hash, Arc::new(entry));

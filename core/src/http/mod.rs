@@ -12,6 +12,7 @@ mod file_response;
 mod json_check;
 mod media;
 mod memo;
+mod metrics;
 mod parts;
 mod preconditions;
 mod probes;
@@ -32,6 +33,7 @@ pub use cors::CorsPolicy;
 pub use error::{ApiError, ApiResult, ErrorCode, FieldError};
 pub use file_response::{FileMeta, file_meta, file_response};
 pub use memo::RequestMemo;
+pub use metrics::{Metrics, OpenConnection, ServedBy};
 pub use parts::{B_SIZE, B_START, BatchLinksShape, OrderedMap, Shaped, batch_links};
 pub use query::{parse_bool, parse_query};
 pub use reply::{

@@ -1,18 +1,21 @@
-//! What operators and load balancers ask of an instance: `/healthz` (the process answers) and
-//! `/readyz` (it can reach its database, so it may be given traffic), and the request id that
-//! ties a client's report to the log line of its request.
+//! What operators and load balancers ask of an instance: `/healthz` (the process answers),
+//! `/readyz` (it can reach its database, so it may be given traffic), `/metrics` (for trusted
+//! peers only), and the request id that ties a client's report to the log line of its request.
 
 use crate::app::App;
 use poem::http::{HeaderMap, HeaderValue, StatusCode};
-use poem::{Body, Response};
+use poem::{Body, IntoResponse, Response};
 use serde_json::json;
 
 /// The header carrying the request id, both ways.
 pub const REQUEST_ID: &str = "x-request-id";
 
-/// The answer to a probe path, `None` for any other path.
-pub async fn answer(app: &App, path: &str) -> Option<Response> {
+/// The answer to a probe path, `None` for any other path; `trusted` is whether the peer is a
+/// trusted proxy, the only ones that may read the metrics.
+pub async fn answer(app: &App, path: &str, trusted: bool) -> Option<Response> {
     match path {
+        "/metrics" if trusted => Some(app.metrics.answer(app).await),
+        "/metrics" => Some(crate::http::ApiError::not_found(path).into_response()),
         "/healthz" => Some(probe(StatusCode::OK, "ok", None)),
         "/readyz" => Some(match sqlx::query("SELECT 1").execute(app.store.pool()).await {
             Ok(_) => probe(StatusCode::OK, "ready", None),

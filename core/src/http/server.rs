@@ -34,12 +34,12 @@ impl Endpoint for SiteEndpoint {
         let path = req.uri().path().to_owned();
         let headers = req.headers().clone();
         let request_id = super::probes::request_id(&headers);
-        if let Some(mut response) = super::probes::answer(&self.app, &path).await {
+        let peer = req.remote_addr().as_socket_addr().map(|addr| addr.ip());
+        let proxied = self.app.settings.trusted_proxies.trusts(peer);
+        if let Some(mut response) = super::probes::answer(&self.app, &path, proxied).await {
             response.headers_mut().insert(super::probes::REQUEST_ID, request_id);
             return Ok(response);
         }
-        let peer = req.remote_addr().as_socket_addr().map(|addr| addr.ip());
-        let proxied = self.app.settings.trusted_proxies.trusts(peer);
         let answers = &self.app.answers;
         let key = answers.key_of(&req, proxied);
         // Read before serving, so a change that lands meanwhile makes what is kept stale.
@@ -57,11 +57,14 @@ impl Endpoint for SiteEndpoint {
         };
         self.app.cors.decorate(&headers, &mut response);
         super::security_headers::decorate(&mut response);
+        let served_by = response.extensions().get::<super::ServedBy>().copied();
         if let Some(representation) = representation {
             response = super::conditional::deliver(&headers, response, &representation);
         }
+        let elapsed = started.elapsed().as_secs_f64();
+        self.app.metrics.observe(served_by, &method, response.status(), elapsed);
         let status = response.status().as_u16();
-        let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
+        let duration_ms = elapsed * 1000.0;
         tracing::info!(
             target: "wcs::access",
             request_id = request_id.to_str().unwrap_or_default(),
@@ -271,6 +274,7 @@ async fn dispatch(ctx: Ctx) -> ApiResult<Response> {
     let mut ctx = ctx;
     ctx.route = Some(route);
     let mut response = (route.endpoint.handler)(ctx).await?;
+    response.extensions_mut().insert(super::ServedBy(if service.name.is_empty() { "content" } else { service.name }));
     if route.cacheable {
         response.extensions_mut().insert(super::answer_cache::MayBeKept);
     }

@@ -88,6 +88,18 @@ impl Tx {
 }
 
 impl Store {
+    /// How many entries the slowest registered consumer has not taken in yet.
+    pub async fn feed_lag(&self) -> Result<i64, sqlx::Error> {
+        self.count();
+        sqlx::query(
+            "SELECT last_seq - COALESCE((SELECT MIN(seq) FROM change_feed_position), last_seq) \
+             FROM change_feed_counter WHERE id = 1",
+        )
+        .fetch_one(&self.pool)
+        .await?
+        .try_get(0)
+    }
+
     /// Up to `limit` entries after `seq`, oldest first.
     pub async fn changes_after(&self, seq: i64, limit: i64) -> Result<Vec<Change>, sqlx::Error> {
         self.count();

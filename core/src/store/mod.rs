@@ -153,6 +153,11 @@ impl Store {
         self.generation.fetch_add(1, Ordering::AcqRel);
     }
 
+    /// Connections in the pool, and how many of them are idle.
+    pub fn pool_usage(&self) -> (u32, usize) {
+        (self.pool.size(), self.pool.num_idle())
+    }
+
     /// The same store with a statement counter of its own, for background tasks (a search
     /// indexer), whose statements are no request's cost.
     pub fn background(&self) -> Store {
