@@ -100,7 +100,10 @@ async fn backup(storage: StorageArgs, file: std::path::PathBuf) -> anyhow::Resul
         anyhow::bail!("there is no database in {}", storage.data_dir.display());
     }
     let url = storage.database_url().context("finding the database")?;
-    let store = wcs_core::store::Store::open(&url).await?;
+    if !url.starts_with("sqlite:") {
+        anyhow::bail!("the database is PostgreSQL: back it up with pg_dump (see the README)");
+    }
+    let store = wcs_core::store::Store::connect(&url).await?;
     let written = store.backup_into(&file).await;
     store.close().await;
     written?;

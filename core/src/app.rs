@@ -271,6 +271,14 @@ impl App {
         Ok(report)
     }
 
+    /// After a change to users, groups or passwords has committed: verified credentials are
+    /// checked again, and answers kept for them are dropped (the commit moved the generation
+    /// before the credentials were forgotten, so a request in between may have kept one).
+    pub fn credentials_changed(&self) {
+        self.security.forget_credentials();
+        self.store.note_change();
+    }
+
     /// Runs the plugins' start hooks (in plugin order): once the application is shared and
     /// before it serves.
     pub async fn start(self: &Arc<App>) -> Result<(), StartupFailure> {

@@ -3,6 +3,10 @@
 //! hyper serves the connections itself, rather than through poem's `Server`, because only
 //! hyper's own settings bound how long a client may take to send its headers: poem's idle
 //! timeout lets a request whose headers stopped midway hold its connection for ever.
+//!
+//! HTTP/1.1 only: hyper bounds neither the protocol detection of its automatic mode nor an
+//! idle HTTP/2 connection (whose pings keep it open), so cleartext HTTP/2 would let a client
+//! hold connections without limit. Browsers reach the server through a proxy or over HTTP/1.1.
 
 use crate::app::App;
 use crate::http::SiteEndpoint;
@@ -35,11 +39,11 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let endpoint = Arc::new(SiteEndpoint::new(app.clone()));
     let local = listener.local_addr()?;
-    let mut builder = auto::Builder::new(TokioExecutor::new());
+    let idle = app.settings.timeouts.idle;
+    let mut builder = auto::Builder::new(TokioExecutor::new()).http1_only();
     // Headers must arrive in full within the idle timeout; an idle keep-alive connection waits
     // as long for its next request's headers, then closes.
-    builder.http1().timer(TokioTimer::new()).header_read_timeout(app.settings.timeouts.idle);
-    builder.http2().timer(TokioTimer::new()).keep_alive_interval(app.settings.timeouts.idle);
+    builder.http1().timer(TokioTimer::new()).header_read_timeout(idle);
     let graceful = GracefulShutdown::new();
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
@@ -62,10 +66,17 @@ pub async fn serve(
                 async move { Ok::<_, Infallible>(answer(&endpoint, request, local, peer).await) }
             }
         });
-        let connection = builder.serve_connection_with_upgrades(TokioIo::new(stream), service).into_owned();
-        let connection = graceful.watch(connection);
+        let builder = builder.clone();
+        let watcher = graceful.watcher();
         tokio::spawn(async move {
-            if let Err(err) = connection.await {
+            // The header timeout starts with the first byte: a client that connects and sends
+            // nothing is closed after the idle timeout here.
+            let mut first = [0u8; 1];
+            if !matches!(tokio::time::timeout(idle, stream.peek(&mut first)).await, Ok(Ok(1..))) {
+                return;
+            }
+            let connection = builder.serve_connection_with_upgrades(TokioIo::new(stream), service);
+            if let Err(err) = watcher.watch(connection.into_owned()).await {
                 tracing::debug!(%err, %peer, "connection ended with an error");
             }
             drop(open);
@@ -73,9 +84,13 @@ pub async fn serve(
     }
     drop(listener);
     if tokio::time::timeout(SHUTDOWN_GRACE, graceful.shutdown()).await.is_err() {
-        tracing::warn!("requests still running after the shutdown grace period were cut off");
+        tracing::warn!("requests still running after the shutdown grace period are left behind");
     }
-    app.store.close().await;
+    // A request left behind may hold a database connection; closing waits for it no longer
+    // than the grace period (SQLite's WAL is then checkpointed at the next start).
+    if tokio::time::timeout(SHUTDOWN_GRACE, app.store.close()).await.is_err() {
+        tracing::warn!("the database pool did not close within the grace period");
+    }
     Ok(())
 }
 

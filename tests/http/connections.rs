@@ -46,6 +46,14 @@ async fn stalled_headers_are_closed() {
 }
 
 #[tokio::test]
+async fn silent_connections_are_closed() {
+    let server = server().await;
+    let mut stream = connect(&server).await;
+    let (answer, _) = read_until_closed(&mut stream).await;
+    assert!(answer.is_empty(), "nothing was asked, nothing answered: {answer}");
+}
+
+#[tokio::test]
 async fn a_body_that_stops_gets_408_and_the_connection_closes() {
     let server = server().await;
     let mut stream = connect(&server).await;

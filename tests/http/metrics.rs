@@ -30,6 +30,11 @@ async fn trusted_peers_read_requests_latency_connections_pool_and_feed() {
     assert!(sample(&text, "wcs_open_connections").is_some_and(|n| n >= 1.0), "this request's connection is open");
     assert!(sample(&text, "wcs_db_pool_connections").is_some_and(|n| n >= 1.0));
     assert!(sample(&text, "wcs_change_feed_lag").is_some_and(|n| n >= 0.0));
+
+    // What a proxy on this host forwards for the public is no operator's request.
+    let forwarded =
+        server.raw(Method::GET, &format!("{}/metrics", server.base)).header("X-Forwarded-For", "203.0.113.9");
+    assert_eq!(forwarded.send().await.unwrap().status(), 404);
 }
 
 #[tokio::test]

@@ -10,8 +10,8 @@ use serde_json::json;
 /// The header carrying the request id, both ways.
 pub const REQUEST_ID: &str = "x-request-id";
 
-/// The answer to a probe path, `None` for any other path; `trusted` is whether the peer is a
-/// trusted proxy, the only ones that may read the metrics.
+/// The answer to a probe path, `None` for any other path; `trusted` is whether the request
+/// comes from a trusted peer and was forwarded for nobody else: only those read the metrics.
 pub async fn answer(app: &App, path: &str, trusted: bool) -> Option<Response> {
     match path {
         "/metrics" if trusted => Some(app.metrics.answer(app).await),

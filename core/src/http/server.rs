@@ -36,7 +36,10 @@ impl Endpoint for SiteEndpoint {
         let request_id = super::probes::request_id(&headers);
         let peer = req.remote_addr().as_socket_addr().map(|addr| addr.ip());
         let proxied = self.app.settings.trusted_proxies.trusts(peer);
-        if let Some(mut response) = super::probes::answer(&self.app, &path, proxied).await {
+        // A proxy on the same host passes the public's requests from loopback: those it
+        // forwards carry a forwarding header, and are no operator's.
+        let operator = proxied && !headers.contains_key("x-forwarded-for") && !headers.contains_key("forwarded");
+        if let Some(mut response) = super::probes::answer(&self.app, &path, operator).await {
             response.headers_mut().insert(super::probes::REQUEST_ID, request_id);
             return Ok(response);
         }

@@ -70,7 +70,8 @@ fn conflict_or_internal(err: sqlx::Error) -> ApiError {
     if crate::store::is_unique_violation(&err) {
         ApiError::new(ErrorCode::Conflict, "An object with this id was created at the same time; try again.")
     } else {
-        ApiError::internal(err)
+        // A deadlock with a concurrent write is a conflict too; anything else is internal.
+        ApiError::from(err)
     }
 }
 

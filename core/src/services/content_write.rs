@@ -76,7 +76,8 @@ async fn write(ctx: Ctx, mode: Mode) -> ApiResult<Written> {
     }
     // With If-Match the dispatcher has checked the state the caller read; a write landing
     // after that check is refused too rather than built upon.
-    let on_conflict = if ctx.request.header("if-match").is_some() { OnConflict::Refuse } else { OnConflict::Reapply };
+    let conditional = ctx.request.header("if-match").is_some_and(|tag| tag.trim() != "*");
+    let on_conflict = if conditional { OnConflict::Refuse } else { OnConflict::Reapply };
     let updated = ops::update(&ctx.app, &current, &changes, new_id, on_conflict).await?;
     if !wants_representation(&ctx) {
         return Ok(Written::Saved);

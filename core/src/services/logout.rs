@@ -33,7 +33,7 @@ async fn logout(ctx: Ctx) -> ApiResult<LoggedOut> {
         let mut tx = ctx.app.store.begin().await?;
         tx.renew_token_generation(user_id).await?;
         tx.commit().await?;
-        ctx.app.security.forget_credentials();
+        ctx.app.credentials_changed();
     }
     Ok(LoggedOut::LoggedOut(clear_cookie()))
 }

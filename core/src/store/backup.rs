@@ -25,24 +25,30 @@ impl Store {
         if self.backend == Backend::Postgres {
             return Err(BackupError::Postgres);
         }
-        if target.exists() {
-            return Err(BackupError::Exists(target.display().to_string()));
-        }
+        // Created empty and owner-only first (SQLite fills an empty file): the copy holds the
+        // site's secrets and password hashes, readable by nobody else at any moment.
+        create_owner_only(target).map_err(|err| match err.kind() {
+            std::io::ErrorKind::AlreadyExists => BackupError::Exists(target.display().to_string()),
+            _ => BackupError::Database(sqlx::Error::Io(err)),
+        })?;
         self.count();
-        sqlx::query("VACUUM INTO $1").bind(target.to_string_lossy().into_owned()).execute(&self.pool).await?;
-        owner_only(target).map_err(|err| BackupError::Database(sqlx::Error::Io(err)))?;
+        let copied =
+            sqlx::query("VACUUM INTO $1").bind(target.to_string_lossy().into_owned()).execute(&self.pool).await;
+        if let Err(err) = copied {
+            let _ = std::fs::remove_file(target);
+            return Err(err.into());
+        }
         Ok(())
     }
 }
 
-/// The copy holds the site's secrets and password hashes, as the database does.
 #[cfg(unix)]
-fn owner_only(file: &Path) -> std::io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o600))
+fn create_owner_only(file: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(file).map(drop)
 }
 
 #[cfg(not(unix))]
-fn owner_only(_: &Path) -> std::io::Result<()> {
-    Ok(())
+fn create_owner_only(file: &Path) -> std::io::Result<()> {
+    std::fs::OpenOptions::new().write(true).create_new(true).open(file).map(drop)
 }

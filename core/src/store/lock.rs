@@ -130,6 +130,8 @@ impl Store {
         .bind(i64::from(lock.stealable))
         .execute(&self.pool)
         .await?;
+        // Content answers show the lock.
+        self.note_change();
         Ok(())
     }
 
@@ -137,6 +139,7 @@ impl Store {
     pub async fn remove_lock(&self, uid: &str) -> Result<(), sqlx::Error> {
         self.count();
         sqlx::query("DELETE FROM content_lock WHERE uid = $1").bind(uid).execute(&self.pool).await?;
+        self.note_change();
         Ok(())
     }
 }

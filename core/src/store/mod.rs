@@ -87,6 +87,20 @@ pub enum StoreError {
 impl Store {
     /// Connects and brings the schema up to date.
     pub async fn open(url: &str) -> Result<Store, StoreError> {
+        let store = Store::connect(url).await?;
+        match store.backend {
+            Backend::Sqlite => {
+                sqlx::query("PRAGMA journal_mode=WAL").execute(&store.pool).await?;
+                core_migrations(sqlx::migrate!("./migrations/sqlite")).run(&store.pool).await?;
+            }
+            Backend::Postgres => core_migrations(sqlx::migrate!("./migrations/postgres")).run(&store.pool).await?,
+        }
+        Ok(store)
+    }
+
+    /// Connects without touching the schema: for tools that read a database another process
+    /// serves (`wcs backup`), which must not migrate it under that process.
+    pub async fn connect(url: &str) -> Result<Store, StoreError> {
         install_default_drivers();
         let backend = if url.starts_with("sqlite:") {
             Backend::Sqlite
@@ -102,13 +116,6 @@ impl Store {
             })
             .connect(url)
             .await?;
-        match backend {
-            Backend::Sqlite => {
-                sqlx::query("PRAGMA journal_mode=WAL").execute(&pool).await?;
-                core_migrations(sqlx::migrate!("./migrations/sqlite")).run(&pool).await?;
-            }
-            Backend::Postgres => core_migrations(sqlx::migrate!("./migrations/postgres")).run(&pool).await?,
-        }
         Ok(Store {
             pool,
             backend,
@@ -225,10 +232,12 @@ impl Tx {
         }
         self.store.count();
         self.inner.commit().await?;
-        store.note_change();
         if self.records_written {
             store.records.forget();
         }
+        // After the records are forgotten, so nothing kept under the new generation was built
+        // from the old ones.
+        store.note_change();
         let events: Arc<[Event]> = events.into();
         for subscriber in subscribers.into_iter().flat_map(Subscribers::after_commit) {
             if let Phase::AfterCommit(run) = subscriber.phase {

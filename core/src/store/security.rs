@@ -3,7 +3,7 @@
 //! executor and exposed on both [`Store`] and [`Tx`].
 
 use super::rows::{CONTENT_COLUMNS, content_from_row, placeholders, time_from_db, time_to_db};
-use super::{Store, Tx, subtree_end};
+use super::{Backend, Store, Tx, subtree_end};
 use crate::content::ContentObject;
 use crate::events::Event;
 use chrono::{DateTime, Utc};
@@ -179,10 +179,13 @@ impl Tx {
         any_content_at_paths(&mut *self.inner, paths).await
     }
 
-    /// An object by uid (trashed included), as this transaction sees it.
+    /// An object by uid (trashed included), as this transaction sees it; on PostgreSQL its row
+    /// stays locked until the transaction ends, so no write that leaves `modified` alone (a
+    /// reorder, trashing) can slip in before this transaction writes it.
     pub async fn content_by_uid(&mut self, uid: &str) -> Result<Option<ContentObject>, sqlx::Error> {
         self.count();
-        let sql = format!("SELECT {CONTENT_COLUMNS} FROM content WHERE uid = $1");
+        let lock = if self.store.backend == Backend::Postgres { " FOR UPDATE" } else { "" };
+        let sql = format!("SELECT {CONTENT_COLUMNS} FROM content WHERE uid = $1{lock}");
         let row = sqlx::query(AssertSqlSafe(sql)).bind(uid).fetch_optional(&mut *self.inner).await?;
         row.as_ref().map(content_from_row).transpose()
     }

@@ -58,6 +58,6 @@ async fn patch(ctx: Ctx) -> ApiResult<NoContent> {
         tx.set_membership(id, member, *is_member).await?;
     }
     tx.commit().await?;
-    ctx.app.security.forget_credentials();
+    ctx.app.credentials_changed();
     Ok(NoContent::NoContent)
 }

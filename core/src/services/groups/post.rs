@@ -75,7 +75,7 @@ async fn create(ctx: Ctx) -> ApiResult<GroupCreated> {
         tx.set_membership(&id, member, *is_member).await?;
     }
     tx.commit().await?;
-    ctx.app.security.forget_credentials();
+    ctx.app.credentials_changed();
     let site = ctx.site_url();
     Ok(GroupCreated::Created(Json(group_item(&site, &group)), format!("{site}/@groups/{id}")))
 }

@@ -27,6 +27,6 @@ async fn delete(ctx: Ctx) -> ApiResult<NoContent> {
     let mut tx = ctx.app.store.begin().await?;
     tx.delete_principal(id).await?;
     tx.commit().await?;
-    ctx.app.security.forget_credentials();
+    ctx.app.credentials_changed();
     Ok(NoContent::NoContent)
 }

@@ -101,6 +101,6 @@ async fn patch(ctx: Ctx) -> ApiResult<NoContent> {
     let mut tx = ctx.app.store.begin().await?;
     tx.update_principal(&user).await?;
     tx.commit().await?;
-    ctx.app.security.forget_credentials();
+    ctx.app.credentials_changed();
     Ok(NoContent::NoContent)
 }

@@ -62,7 +62,7 @@ async fn save(ctx: &Ctx, mut user: StoredPrincipal, password: &str) -> ApiResult
     let mut tx = ctx.app.store.begin().await?;
     tx.update_principal(&user).await?;
     tx.commit().await?;
-    ctx.app.security.forget_credentials();
+    ctx.app.credentials_changed();
     Ok(NoContent::NoContent)
 }
 
