@@ -1,9 +1,9 @@
 //! Storage through `sqlx::Any`: one code path for SQLite (the embedded default) and PostgreSQL,
 //! with one migrations folder per backend.
 //!
-//! Reads go through the pool. Writes go through a [`Tx`]; on SQLite a process-wide lock
-//! serialises write transactions, because SQLite allows one writer and a deferred transaction
-//! that upgrades to a write lock would otherwise fail with `SQLITE_BUSY` under load.
+//! Reads go through the pool. Writes go through a [`Tx`]. On SQLite, which allows one writer,
+//! write transactions take turns on one writer connection and share commits
+//! ([`group_commit`]); on PostgreSQL each is a transaction of its own.
 
 mod alias_writes;
 mod backup;
@@ -12,6 +12,7 @@ mod changes;
 mod content;
 mod content_write;
 mod feed;
+mod group_commit;
 mod keywords;
 mod links;
 mod listing;
@@ -43,11 +44,11 @@ pub use security::{HistoryEntry, LocalRole, ancestor_paths};
 
 use crate::events::{Event, Phase, Subscribers, coalesce};
 use crate::http::ApiError;
+use group_commit::{Member, Writer};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
-use sqlx::{Any, AnyPool};
+use sqlx::{Any, AnyConnection, AnyPool};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
-use tokio::sync::{Mutex, OwnedMutexGuard};
 
 /// Which database engine is behind the pool.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,7 +64,8 @@ pub enum Backend {
 pub struct Store {
     pool: AnyPool,
     backend: Backend,
-    write_lock: Arc<Mutex<()>>,
+    /// SQLite's one writer connection (none on PostgreSQL).
+    writer: Option<Writer>,
     queries: Arc<AtomicU64>,
     subscribers: Arc<OnceLock<Subscribers>>,
     records: Arc<records::RecordMemory>,
@@ -116,10 +118,15 @@ impl Store {
             })
             .connect(url)
             .await?;
+        let writer = match backend {
+            // Taken out of the pool for good: the pool opens another for readers.
+            Backend::Sqlite => Some(Writer::new(pool.acquire().await?.detach())),
+            Backend::Postgres => None,
+        };
         Ok(Store {
             pool,
             backend,
-            write_lock: Arc::new(Mutex::new(())),
+            writer,
             queries: Arc::new(AtomicU64::new(0)),
             subscribers: Arc::new(OnceLock::new()),
             records: Arc::default(),
@@ -179,26 +186,27 @@ impl Store {
 
     /// Starts a write transaction; dropping it without [`Tx::commit`] rolls back.
     pub async fn begin(&self) -> Result<Tx, sqlx::Error> {
-        let lock = match self.backend {
-            Backend::Sqlite => Some(self.write_lock.clone().lock_owned().await),
-            Backend::Postgres => None,
-        };
         self.count();
-        let inner = self.pool.begin().await?;
-        Ok(Tx { inner, _lock: lock, store: self.clone(), events: Vec::new(), records_written: false })
+        let inner = match &self.writer {
+            Some(writer) => TxConnection::Grouped(writer.join().await?),
+            None => TxConnection::Own(self.pool.begin().await?),
+        };
+        Ok(Tx { inner, store: self.clone(), events: Vec::new(), records_written: false })
     }
 
     /// Closes every connection; used on shutdown so SQLite checkpoints its WAL.
     pub async fn close(&self) {
         self.pool.close().await;
+        if let Some(writer) = &self.writer {
+            writer.close().await;
+        }
     }
 }
 
 /// A write transaction. Its content writes record their events (see [`crate::events`]), and
 /// [`Tx::commit`] hands them to the subscribers.
 pub struct Tx {
-    inner: sqlx::Transaction<'static, Any>,
-    _lock: Option<OwnedMutexGuard<()>>,
+    inner: TxConnection,
     store: Store,
     events: Vec<Event>,
     /// Whether a record was written, so the store's memory of records is forgotten at commit.
@@ -231,7 +239,10 @@ impl Tx {
             }
         }
         self.store.count();
-        self.inner.commit().await?;
+        match self.inner {
+            TxConnection::Own(transaction) => transaction.commit().await?,
+            TxConnection::Grouped(member) => member.commit().await.map_err(ApiError::internal)?,
+        }
         if self.records_written {
             store.records.forget();
         }
@@ -249,6 +260,32 @@ impl Tx {
 
     pub(crate) fn count(&self) {
         self.store.count();
+    }
+}
+
+/// Where a [`Tx`] writes: a transaction of its own, or a savepoint in SQLite's write group.
+enum TxConnection {
+    Own(sqlx::Transaction<'static, Any>),
+    Grouped(Member),
+}
+
+impl std::ops::Deref for TxConnection {
+    type Target = AnyConnection;
+
+    fn deref(&self) -> &AnyConnection {
+        match self {
+            TxConnection::Own(transaction) => transaction,
+            TxConnection::Grouped(member) => member.connection(),
+        }
+    }
+}
+
+impl std::ops::DerefMut for TxConnection {
+    fn deref_mut(&mut self) -> &mut AnyConnection {
+        match self {
+            TxConnection::Own(transaction) => transaction,
+            TxConnection::Grouped(member) => member.connection_mut(),
+        }
     }
 }
 
