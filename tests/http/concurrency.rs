@@ -1,5 +1,5 @@
-//! Optimistic concurrency: `If-Match` against a content GET's `ETag`, and no acknowledged update
-//! lost among many writers.
+//! Optimistic concurrency: `If-Match` against a content GET's `ETag`, no acknowledged update
+//! lost among many writers, and concurrent structural changes never a server error.
 
 use crate::support::{TestServer, assert_error, read};
 use reqwest::Method;
@@ -95,5 +95,57 @@ async fn concurrent_patches_of_different_fields_keep_every_change() {
     let (_, body) = server.get_json("d").await;
     for field in fields {
         assert_eq!(body[field], format!("{field} 9"), "{body}");
+    }
+}
+
+/// Moves, copies and deletes of one object race; each answers 2xx, 409, or the answer for an
+/// object that is gone (a copy's or move's 400 naming the source; a delete's 404, or its 307 to
+/// where the object was moved, as plone.rest redirects unsafe methods), never a 5xx.
+/// What was acknowledged holds: a delete that answered 204 removed the object (a delete that
+/// lost the race to a move must not report success while the object lives on elsewhere).
+#[tokio::test]
+async fn concurrent_moves_copies_and_deletes_of_one_object_are_never_server_errors() {
+    let server = Arc::new(TestServer::start().await);
+    for round in 0..6 {
+        let (a, b) = (format!("a{round}"), format!("b{round}"));
+        for id in [&a, &b] {
+            server.create("", json!({"@type": "Folder", "id": id, "title": id})).await;
+        }
+        let created = server.create(&a, json!({"@type": "Document", "id": "d", "title": "D"})).await;
+        let uid = created["UID"].as_str().unwrap().to_owned();
+        let source = server.url(&format!("{a}/d"));
+        let tasks: Vec<_> = (0..12)
+            .map(|n| {
+                let server = server.clone();
+                let (source, target, victim) = (source.clone(), format!("{b}/@move"), format!("{a}/d"));
+                let copy_target = format!("{b}/@copy");
+                tokio::spawn(async move {
+                    let request = match n % 3 {
+                        0 => server.admin(Method::POST, &target).json(&json!({"source": source})),
+                        1 => server.admin(Method::POST, &copy_target).json(&json!({"source": source})),
+                        _ => server.admin(Method::DELETE, &victim),
+                    };
+                    let response = request.send().await.unwrap();
+                    (n % 3, response.status().as_u16(), response.text().await.unwrap_or_default())
+                })
+            })
+            .collect();
+        let mut deleted = false;
+        for task in tasks {
+            let (kind, status, body) = task.await.unwrap();
+            let gone = (kind < 2 && status == 400 && body.contains("No object found"))
+                || (kind == 2 && [307, 404].contains(&status));
+            assert!(
+                (200..300).contains(&status) || status == 409 || gone,
+                "operation {kind} answered {status}: {body}"
+            );
+            deleted |= kind == 2 && status == 204;
+        }
+        let found = server.admin(Method::GET, &format!("resolveuid/{uid}")).send().await.unwrap().status();
+        if deleted {
+            assert_eq!(found, 404, "round {round}: a delete answered 204 but the object still exists");
+        } else {
+            assert_eq!(found, 302, "round {round}: no delete succeeded but the object is gone");
+        }
     }
 }

@@ -144,12 +144,18 @@ async fn check_default_page(app: &App, object: &ContentObject, changes: &ChangeS
 }
 
 /// Deletes an object with its subtree and blobs. A baseline with a working copy is locked.
+/// An object moved or deleted since the caller found it is a 409: deleting by its old path
+/// would remove nothing, or something else, while reporting it gone.
 pub async fn delete(app: &App, object: &ContentObject) -> ApiResult<()> {
     if object.is_site_root() {
         return Err(ApiError::new(ErrorCode::BadRequest, "The site root cannot be deleted."));
     }
     check_unlocked(app, object).await?;
     let mut tx = app.store.begin().await?;
+    match tx.content_by_uid(&object.uid).await? {
+        Some(current) if current.path == object.path => {}
+        _ => return Err(moved_meanwhile()),
+    }
     tx.delete_subtree(object).await?;
     tx.commit().await?;
     Ok(())
