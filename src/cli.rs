@@ -111,6 +111,40 @@ async fn backup(storage: StorageArgs, file: std::path::PathBuf) -> anyhow::Resul
     Ok(())
 }
 
+/// Exports while the server may be running, so only the store is opened (as for a backup).
+async fn export(storage: StorageArgs, dir: std::path::PathBuf) -> anyhow::Result<()> {
+    if storage.database_url.is_none() && !storage.data_dir.join("wcs.db").exists() {
+        anyhow::bail!("there is no database in {}", storage.data_dir.display());
+    }
+    let url = storage.database_url().context("finding the database")?;
+    let store = wcs_core::store::Store::connect(&url).await?;
+    let written = store.export_to(&dir, &storage.site_id).await;
+    store.close().await;
+    let summary = written?;
+    println!(
+        "Exported {} rows of {} tables and {} files to {}.",
+        summary.rows,
+        summary.tables,
+        summary.blobs,
+        dir.display()
+    );
+    Ok(())
+}
+
+/// Loads an export into a database whose schema is made as the server makes it, then builds
+/// the search index from what was loaded.
+async fn import(storage: StorageArgs, dir: std::path::PathBuf) -> anyhow::Result<()> {
+    let config = app_config(&storage, Vec::new(), 0, CacheSettings::default(), Timeouts::default())?;
+    let store = wcs_core::app::App::open_schema(&config).await?;
+    let loaded = store.import_from(&dir, &storage.site_id).await;
+    store.close().await;
+    let summary = loaded?;
+    println!("Imported {} rows into {} tables from {}.", summary.rows, summary.tables, dir.display());
+    #[cfg(feature = "es-search")]
+    reindex(storage).await?;
+    Ok(())
+}
+
 /// Rebuilds the search index, showing progress with rate and time left.
 #[cfg(feature = "es-search")]
 async fn reindex(storage: StorageArgs) -> anyhow::Result<()> {
@@ -166,6 +200,8 @@ pub async fn run() -> anyhow::Result<()> {
             Ok(())
         }
         Command::Backup { storage, file } => backup(storage, file).await,
+        Command::Export { storage, dir } => export(storage, dir).await,
+        Command::Import { storage, dir } => import(storage, dir).await,
         Command::Openapi => {
             let registry = Registry::build(&PluginSelection::default())?;
             println!("{}", serde_json::to_string_pretty(&wcs_openapi::document(&registry))?);

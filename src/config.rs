@@ -32,6 +32,26 @@ pub enum Command {
         /// The new file; an existing one is never overwritten.
         file: PathBuf,
     },
+    /// Write the whole site (content, files, users, groups, local roles, versions, form
+    /// submissions, settings) to DIR as plain files, from one consistent snapshot, while the
+    /// server runs: to move a site to another machine or from SQLite to PostgreSQL.
+    Export {
+        /// Storage flags (the database to export).
+        #[command(flatten)]
+        storage: StorageArgs,
+        /// A new or empty directory; it is made readable by its owner only (it holds password
+        /// hashes and the server's secrets).
+        dir: PathBuf,
+    },
+    /// Load an export (`wcs export`) into a new database in one transaction, then build the
+    /// search index.
+    Import {
+        /// Storage flags (the new database; its site id must be the exported one).
+        #[command(flatten)]
+        storage: StorageArgs,
+        /// The export directory.
+        dir: PathBuf,
+    },
     /// Rebuild the search index from storage (with the server stopped: it holds the index).
     #[cfg(feature = "es-search")]
     Reindex(StorageArgs),

@@ -210,3 +210,40 @@ fn search_eval_on_an_unreachable_cluster_fails_clearly() {
     let said = String::from_utf8_lossy(&output.stderr);
     assert!(said.contains("Elasticsearch cannot be reached"), "{said}");
 }
+
+/// `wcs export` and `wcs import` move a site from one data directory to another; an import
+/// into a database that already holds it is refused with a clear message.
+#[test]
+fn export_and_import_move_a_site_between_data_directories() {
+    let dirs = tempfile::tempdir().unwrap();
+    let (old, new, export) = (dirs.path().join("old"), dirs.path().join("new"), dirs.path().join("export"));
+    let wcs = |args: &[&str], data_dir: &std::path::Path, dir: &std::path::Path| {
+        Command::new(env!("CARGO_BIN_EXE_wcs"))
+            .args(args)
+            .arg("--data-dir")
+            .arg(data_dir)
+            .arg(dir)
+            .args(["--admin-password", "pw-for-the-move"])
+            .env_remove("WCS_DATABASE_URL")
+            .env("WCS_LOG", "warn")
+            .output()
+            .unwrap()
+    };
+    let init = Command::new(env!("CARGO_BIN_EXE_wcs"))
+        .args(["init", "--demo", "--admin-password", "pw-for-the-move", "--data-dir"])
+        .arg(&old)
+        .env_remove("WCS_DATABASE_URL")
+        .output()
+        .unwrap();
+    assert!(init.status.success(), "{}", String::from_utf8_lossy(&init.stderr));
+    let exported = wcs(&["export"], &old, &export);
+    assert!(exported.status.success(), "{}", String::from_utf8_lossy(&exported.stderr));
+    assert!(String::from_utf8_lossy(&exported.stdout).contains("Exported"));
+    let imported = wcs(&["import"], &new, &export);
+    assert!(imported.status.success(), "{}", String::from_utf8_lossy(&imported.stderr));
+    assert!(String::from_utf8_lossy(&imported.stdout).contains("Imported"));
+    let again = wcs(&["import"], &new, &export);
+    assert!(!again.status.success());
+    let said = String::from_utf8_lossy(&again.stderr);
+    assert!(said.contains("already holds data"), "{said}");
+}

@@ -161,10 +161,7 @@ impl App {
         }
         let templates = Templates::load(registry.templates()).map_err(StartupFailure::Templates)?;
         let i18n = Catalogs::load(registry.messages()).map_err(StartupFailure::Messages)?;
-        let store = Store::open(&config.database_url).await?;
-        for (plugin, migrations) in registry.migrations() {
-            store.apply_plugin_migrations(plugin, migrations).await.map_err(StoreError::from)?;
-        }
+        let store = open_schema_of(&registry, &config.database_url).await?;
         switch_off_as_recorded(&registry, &store).await?;
         store.set_subscribers(Subscribers::new(registry.subscribers().to_vec()));
         let now = chrono::Utc::now();
@@ -203,6 +200,12 @@ impl App {
         };
         let bootstrap = app.bootstrap(&config).await.map_err(|e| StartupFailure::Bootstrap(e.to_string()))?;
         Ok((app, bootstrap))
+    }
+
+    /// Opens storage with the schema of every linked plugin and creates nothing in it: the
+    /// database `wcs import` loads a site into.
+    pub async fn open_schema(config: &AppConfig) -> Result<Store, StartupFailure> {
+        open_schema_of(&Registry::build(&config.plugins)?, &config.database_url).await
     }
 
     async fn bootstrap(&self, config: &AppConfig) -> Result<Bootstrap, Box<dyn std::error::Error>> {
@@ -348,4 +351,13 @@ async fn switch_off_as_recorded(registry: &Registry, store: &Store) -> Result<()
         }
     }
     Ok(())
+}
+
+/// Opens storage and brings core's and every plugin's schema up to date.
+async fn open_schema_of(registry: &Registry, database_url: &str) -> Result<Store, StartupFailure> {
+    let store = Store::open(database_url).await?;
+    for (plugin, migrations) in registry.migrations() {
+        store.apply_plugin_migrations(plugin, migrations).await.map_err(StoreError::from)?;
+    }
+    Ok(store)
 }

@@ -39,6 +39,8 @@ mod errors;
 mod es_search;
 #[cfg(feature = "versioning")]
 mod events;
+#[cfg(all(feature = "versioning", feature = "easyform"))]
+mod export_import;
 mod files;
 mod folders;
 mod images;
