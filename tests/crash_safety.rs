@@ -508,6 +508,9 @@ struct World {
     writers: Vec<Writer>,
     unknown: Vec<Option<Write>>,
     folder_uids: Vec<String>,
+    /// How the unknown writes turned out, (took effect, did not): both should occur, else the
+    /// kills never fell inside a write.
+    resolved: (u64, u64),
 }
 
 /// The tokens an object's title, description and text carry (they were always written
@@ -531,15 +534,28 @@ async fn check_storage(api: &Api, world: &mut World) -> Vec<String> {
         let unknown = unknown.take();
         for (i, doc) in writer.docs.iter_mut().enumerate() {
             let unknown = unknown.as_ref().filter(|write| write.object() == Some(i));
+            let before = doc.clone();
             if let Some(path) = check_object(api, &listed, doc, unknown, &mut failures).await {
                 claimed.insert(path);
+                if let Some(write) = unknown {
+                    let took_effect = match write {
+                        Write::Edit { .. } => doc.token != before.token,
+                        Write::Move { .. } => doc.folder != before.folder,
+                        Write::Version { .. } => doc.versions != before.versions,
+                        Write::Transition { .. } => doc.state != before.state,
+                        Write::Create(_) => false,
+                    };
+                    resolve(&mut world.resolved, took_effect);
+                }
             }
         }
-        if let Some(Write::Create(doc)) = unknown
-            && let Some(doc) = check_unknown_create(api, &listed, doc, &mut failures).await
-        {
-            claimed.insert(doc.path());
-            writer.docs.push(doc);
+        if let Some(Write::Create(doc)) = unknown {
+            let created = check_unknown_create(api, &listed, doc, &mut failures).await;
+            resolve(&mut world.resolved, created.is_some());
+            if let Some(doc) = created {
+                claimed.insert(doc.path());
+                writer.docs.push(doc);
+            }
         }
     }
     for (path, object) in &listed {
@@ -548,6 +564,14 @@ async fn check_storage(api: &Api, world: &mut World) -> Vec<String> {
         }
     }
     failures
+}
+
+fn resolve(resolved: &mut (u64, u64), took_effect: bool) {
+    if took_effect {
+        resolved.0 += 1;
+    } else {
+        resolved.1 += 1;
+    }
 }
 
 /// Every object the folders list, by path, as GET answers it: the site lists exactly the
@@ -837,6 +861,7 @@ async fn run(backend: Backend) {
             .collect(),
         unknown: vec![None; WRITERS],
         folder_uids: Vec::new(),
+        resolved: (0, 0),
     };
     let mut totals = Counts::default();
     let mut slowest_convergence = Duration::ZERO;
@@ -916,8 +941,8 @@ async fn run(backend: Backend) {
     let capped = world.writers.iter().flat_map(|w| &w.docs).filter(|d| d.versions > MAX_VERSIONS).count();
     eprintln!(
         "crash safety on {name}: {ROUNDS} kills in {:.1?}; {} writes acknowledged ({} creates, {} edits, {} moves, \
-         {} version creates, {} workflow changes), {} unknown, {} conflicts; {objects} objects, {capped} past the \
-         version cap; search converged within {slowest_convergence:?} at the slowest",
+         {} version creates, {} workflow changes), {} unknown ({} took effect, {} did not), {} conflicts; {objects} \
+         objects, {capped} past the version cap; search converged within {slowest_convergence:?} at the slowest",
         started.elapsed(),
         totals.acknowledged(),
         totals.creates,
@@ -926,6 +951,8 @@ async fn run(backend: Backend) {
         totals.versions,
         totals.transitions,
         totals.unknown,
+        world.resolved.0,
+        world.resolved.1,
         totals.conflicts,
     );
     assert!(totals.acknowledged() >= 10 * ROUNDS as u64, "expected the writers to get work done, found {totals:?}");
