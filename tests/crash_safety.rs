@@ -939,10 +939,15 @@ async fn run(backend: Backend) {
     }
     let objects: usize = world.writers.iter().map(|w| w.docs.len()).sum();
     let capped = world.writers.iter().flat_map(|w| &w.docs).filter(|d| d.versions > MAX_VERSIONS).count();
+    let search = if cfg!(feature = "es-search") {
+        format!("the search index converged within {slowest_convergence:?} at the slowest")
+    } else {
+        "no search index (es-search is off)".to_owned()
+    };
     eprintln!(
         "crash safety on {name}: {ROUNDS} kills in {:.1?}; {} writes acknowledged ({} creates, {} edits, {} moves, \
          {} version creates, {} workflow changes), {} unknown ({} took effect, {} did not), {} conflicts; {objects} \
-         objects, {capped} past the version cap; search converged within {slowest_convergence:?} at the slowest",
+         objects, {capped} past the version cap; {search}",
         started.elapsed(),
         totals.acknowledged(),
         totals.creates,
