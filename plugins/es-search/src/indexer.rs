@@ -30,6 +30,11 @@ fn consumer_name(app: &App) -> String {
 /// become searchable.
 pub const POLL: Duration = Duration::from_millis(150);
 
+/// The pause after a round that committed: while writes keep coming, the index commits twice a
+/// second rather than at every poll (each commit makes a segment, with buffers allocated
+/// afresh and merges to follow), and a change is still searchable within a second.
+const AFTER_COMMIT: Duration = Duration::from_millis(500);
+
 /// Changes handled per index commit.
 const BATCH: i64 = 500;
 
@@ -235,7 +240,10 @@ pub fn spawn(app: &Arc<App>, engine: Arc<dyn SearchEngine>, state: Arc<IndexStat
             pause = POLL;
             loop {
                 match apply_next(&app, &store, engine.as_ref()).await {
-                    Ok(true) => state.record(Ok(())),
+                    Ok(true) => {
+                        state.record(Ok(()));
+                        pause = AFTER_COMMIT;
+                    }
                     Ok(false) => break,
                     Err(err) => {
                         // A cluster that is down is asked again less and less often.

@@ -53,7 +53,11 @@ impl TantivyEngine {
             None => Index::create_in_ram(schema),
         };
         register_analyzers(&index);
-        let writer = index.writer(WRITER_MEMORY).map_err(|err| index_dir::writer_error(err, dir))?;
+        // One indexing thread: the indexer commits small batches, and every commit starts each
+        // thread's segment writer afresh, with a term table of several megabytes to allocate
+        // and zero; a second thread doubled that cost for batches too small to share.
+        let writer =
+            index.writer_with_num_threads(1, WRITER_MEMORY).map_err(|err| index_dir::writer_error(err, dir))?;
         let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
         let position = index.load_metas()?.payload.and_then(|p| p.parse().ok()).unwrap_or(NO_POSITION);
         let searchable = AtomicI64::new(position);
