@@ -247,3 +247,55 @@ fn export_and_import_move_a_site_between_data_directories() {
     let said = String::from_utf8_lossy(&again.stderr);
     assert!(said.contains("already holds data"), "{said}");
 }
+
+/// `WCS_LOG_FORMAT=json` writes one JSON object per line; the access line carries the request
+/// id the client sent (and the server echoes in `X-Request-Id`), the method, path, status and
+/// duration as keys, so a log collector needs no parsing rules.
+#[tokio::test]
+async fn json_logs_carry_the_request_id_the_answer_echoes() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wcs"))
+        .args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--admin-password", "pw-for-logs", "--data-dir"])
+        .arg(dir.path())
+        .env_remove("WCS_DATABASE_URL")
+        .env("WCS_LOG", "info")
+        .env("WCS_LOG_FORMAT", "json")
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let client = reqwest::Client::new();
+    let url = format!("http://127.0.0.1:{port}/Plone");
+    wait_ready(&client, &url, "pw-for-logs").await;
+    let response = client
+        .get(format!("{url}/@search"))
+        .header("Accept", "application/json")
+        .header("X-Request-Id", "trace-4711")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.headers()["x-request-id"], "trace-4711");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let access = loop {
+        let line = lines.recv_timeout(deadline.saturating_duration_since(Instant::now())).expect("the access line");
+        let entry: serde_json::Value =
+            serde_json::from_str(&line).unwrap_or_else(|e| panic!("not a JSON line ({e}): {line}"));
+        if entry["fields"]["request_id"] == "trace-4711" {
+            break entry;
+        }
+    };
+    assert_eq!(access["target"], "wcs::access", "{access}");
+    assert_eq!(access["fields"]["method"], "GET", "{access}");
+    assert_eq!(access["fields"]["path"], "/Plone/@search", "{access}");
+    assert_eq!(access["fields"]["status"], 200, "{access}");
+    assert!(access["fields"]["duration_ms"].as_f64().is_some_and(|ms| ms >= 0.0), "{access}");
+    assert!(access["timestamp"].is_string() && access["level"] == "INFO", "{access}");
+    assert!(terminate(child).success());
+}

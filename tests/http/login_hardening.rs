@@ -73,3 +73,27 @@ async fn tokens_end_with_logout_a_new_password_and_the_account() {
     server.user("anna", &["Member"], &[]).await;
     assert_eq!(status_with(&server, &fresh).await, 401, "a new account under the same id is not the old one");
 }
+
+/// The password hashes checked so far, as `/metrics` counts them.
+async fn password_checks(server: &TestServer) -> u64 {
+    let text = server.raw(Method::GET, &format!("{}/metrics", server.base)).send().await.unwrap().text().await.unwrap();
+    let line = text.lines().find(|line| line.starts_with("wcs_password_checks_total ")).expect("the counter");
+    line.rsplit(' ').next().unwrap().parse().unwrap()
+}
+
+/// An unknown user costs one password-hash check against a stand-in hash, exactly like a wrong
+/// password, so the answer's timing does not tell which accounts exist. Counted, not timed:
+/// the check is what takes the time (argon2, tens of milliseconds), a lookup does not.
+#[tokio::test]
+async fn unknown_users_cost_a_hash_check_like_wrong_passwords() {
+    let server = TestServer::start().await;
+    server.user("anna", &["Member"], &[]).await;
+    let start = password_checks(&server).await;
+    assert_error(login(&server, "nobody", "guess").await, 401, "unauthorized").await;
+    assert_eq!(password_checks(&server).await, start + 1, "an unknown user's login checked a hash");
+    assert_error(login(&server, "anna", "guess").await, 401, "unauthorized").await;
+    assert_eq!(password_checks(&server).await, start + 2, "a wrong password checked one hash");
+    let basic = server.anonymous(Method::GET, "@users/anna").basic_auth("ghost", Some("guess")).send().await.unwrap();
+    assert_eq!(basic.status(), 401);
+    assert_eq!(password_checks(&server).await, start + 3, "unknown Basic credentials checked a hash too");
+}

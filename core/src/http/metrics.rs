@@ -9,7 +9,9 @@
 use crate::app::App;
 use poem::Response;
 use poem::http::{Method, StatusCode};
-use prometheus::{Encoder, HistogramOpts, HistogramVec, IntCounterVec, IntGauge, Opts, Registry, TextEncoder};
+use prometheus::{
+    Encoder, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, Opts, Registry, TextEncoder,
+};
 
 /// The service whose handler made a response, for its metrics label (`content` for the
 /// object itself).
@@ -28,6 +30,7 @@ pub struct Metrics {
     pool_size: IntGauge,
     pool_idle: IntGauge,
     feed_lag: IntGauge,
+    password_checks: IntCounter,
 }
 
 /// Counts an open connection until dropped.
@@ -64,8 +67,13 @@ impl Metrics {
         registry.register(Box::new(connections.clone()))?;
         registry.register(Box::new(pool_size.clone()))?;
         registry.register(Box::new(pool_idle.clone()))?;
+        let password_checks = IntCounter::new(
+            "wcs_password_checks_total",
+            "Password hashes checked (logins and Basic credentials not remembered), unknown users included",
+        )?;
         registry.register(Box::new(feed_lag.clone()))?;
-        Ok(Metrics { registry, requests, latency, connections, pool_size, pool_idle, feed_lag })
+        registry.register(Box::new(password_checks.clone()))?;
+        Ok(Metrics { registry, requests, latency, connections, pool_size, pool_idle, feed_lag, password_checks })
     }
 
     /// Counts one answered request.
@@ -103,6 +111,8 @@ impl Metrics {
         let (size, idle) = app.store.pool_usage();
         self.pool_size.set(i64::from(size));
         self.pool_idle.set(i64::try_from(idle).unwrap_or(i64::MAX));
+        let checks = app.security.password_checks();
+        self.password_checks.inc_by(checks.saturating_sub(self.password_checks.get()));
         match app.store.feed_lag().await {
             Ok(lag) => self.feed_lag.set(lag),
             Err(err) => tracing::warn!(%err, "metrics: the change feed could not be read"),

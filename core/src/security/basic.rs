@@ -13,6 +13,7 @@ use base64::Engine;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::hash::Hash;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{LazyLock, Mutex};
 use std::time::{Duration, Instant};
 
@@ -83,11 +84,18 @@ impl<K: Eq + Hash> TtlCache<K> {
 pub struct CredentialCache {
     credentials: TtlCache<[u8; 32]>,
     users: TtlCache<String>,
+    /// Password hashes checked so far: a guessing attack shows in `/metrics`, and it shows
+    /// that an unknown user costs a check like a wrong password does.
+    checks: AtomicU64,
 }
 
 impl Default for CredentialCache {
     fn default() -> Self {
-        CredentialCache { credentials: TtlCache::new(CREDENTIAL_TTL), users: TtlCache::new(USER_TTL) }
+        CredentialCache {
+            credentials: TtlCache::new(CREDENTIAL_TTL),
+            users: TtlCache::new(USER_TTL),
+            checks: AtomicU64::new(0),
+        }
     }
 }
 
@@ -118,6 +126,7 @@ impl CredentialCache {
         })
         .await
         .unwrap_or(false);
+        self.checks.fetch_add(1, Ordering::Relaxed);
         let (Some(stored), true, true) = (stored, known, matches) else {
             return Ok(None);
         };
@@ -137,6 +146,11 @@ impl CredentialCache {
         let user = load_user(store, stored).await?;
         self.users.put(id.to_owned(), user.clone());
         Ok(Some(user))
+    }
+
+    /// How many password hashes were checked since start.
+    pub fn password_checks(&self) -> u64 {
+        self.checks.load(Ordering::Relaxed)
     }
 
     /// Drops every cached entry.

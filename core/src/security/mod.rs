@@ -81,6 +81,11 @@ impl Security {
         Security { credentials: basic::CredentialCache::default(), secrets, throttle: Default::default() }
     }
 
+    /// How many password hashes were checked since start (for `/metrics`).
+    pub fn password_checks(&self) -> u64 {
+        self.credentials.password_checks()
+    }
+
     /// Resolves the caller. Wrong Basic or Bearer credentials are a 401 rather than a silent
     /// downgrade, so clients notice at once; a stale cookie only makes the caller anonymous.
     /// `client` is the connection's peer, for the login throttle.
