@@ -73,8 +73,10 @@ pub fn batching_links(url: &str, query: &[(String, String)], batch: Batch, total
     if batch.start > 0 {
         links["prev"] = json!(link((batch.start - batch.size).max(0)));
     }
-    if batch.start + batch.size < total {
-        links["next"] = json!(link(batch.start + batch.size));
+    // `b_start` may be as large as i64 takes; past it there is no next page.
+    let next = batch.start.saturating_add(batch.size);
+    if next < total {
+        links["next"] = json!(link(next));
     }
     Some(links)
 }
@@ -101,6 +103,14 @@ mod tests {
         assert_eq!(links["prev"], "http://h/Plone/f?b_start=0&b_size=25&sort_on=path");
         assert_eq!(links["next"], "http://h/Plone/f?b_start=50&b_size=25&sort_on=path");
         assert_eq!(links["last"], "http://h/Plone/f?b_start=50&b_size=25&sort_on=path");
+    }
+
+    #[test]
+    fn a_start_near_the_largest_number_has_no_next_page() {
+        let batch = Batch { start: i64::MAX - 5, size: 25 };
+        let links = batching_links("u", &[], batch, i64::MAX).unwrap_or_default();
+        assert!(links.get("next").is_none(), "{links}");
+        assert_eq!(links["prev"], format!("u?b_start={}&b_size=25", i64::MAX - 30));
     }
 
     #[test]

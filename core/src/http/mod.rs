@@ -44,6 +44,10 @@ pub use request_limits::Timeouts;
 pub use response::{json, json_with_status};
 pub use server::SiteEndpoint;
 pub use vhost::{TrustedProxies, VirtualHost};
+// Parsers of untrusted request input that the server calls internally, public so the fuzz
+// targets (`fuzz/` at the repository root) can reach them without a running server.
+pub use json_check::check as check_json_body;
+pub use vhost::{Rewritten, parse as parse_virtual_host};
 
 use percent_encoding::{AsciiSet, CONTROLS};
 

@@ -58,6 +58,8 @@ use crate::plugin::Registrar;
 use crate::serialize;
 pub use system::SWITCHED_OFF as SWITCHED_OFF_PLUGINS;
 pub use view::DEFAULT_VIEW;
+// `@querystring-search`'s parser of untrusted criteria, public for the fuzz targets.
+pub use querystring::to_search_pairs as querystring_search_pairs;
 
 fn build(r: &mut Registrar) {
     services(r);

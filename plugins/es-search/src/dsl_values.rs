@@ -46,6 +46,11 @@ pub fn range(fields: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query>, Query
         (None, Some(v)) => Bound::Excluded(v),
         _ => Bound::Unbounded,
     };
+    if matches!((&lower, &upper), (Bound::Unbounded, Bound::Unbounded)) {
+        // tantivy's range query needs a bound to name its field (it panics when searched
+        // without one); Elasticsearch rewrites a range open on both sides to `exists`.
+        return exists(fields, &serde_json::json!({ "field": field_name }));
+    }
     Ok(Box::new(RangeQuery::new(lower, upper)))
 }
 
@@ -212,5 +217,27 @@ mod tests {
         assert_eq!(m(json!("-25%")), Some(3));
         assert_eq!(m(json!(9)), Some(4));
         assert_eq!(m(json!("x")), None);
+    }
+
+    #[test]
+    fn a_range_open_on_both_sides_finds_what_has_a_value() {
+        use crate::engine::{IndexDoc, SearchEngine};
+        let Ok(engine) = crate::tantivy_engine::TantivyEngine::open(None) else { panic!("an index in memory") };
+        let dated = IndexDoc {
+            uid: "a".into(),
+            paths: vec!["/P/a".into()],
+            created: 1_700_000_000,
+            effective: i64::MIN,
+            expires: i64::MAX,
+            ..IndexDoc::default()
+        };
+        assert!(engine.index(&[dated]).and_then(|()| engine.commit(1)).is_ok());
+        // Found by fuzzing: tantivy panicked searching a range without bounds.
+        for query in [json!({"range": {"created": {}}}), json!({"range": {"created": {"format": "strict_date"}}})] {
+            let body = json!({ "query": query }).to_string();
+            let found = crate::raw_es_search::parse(body.as_bytes()).and_then(|(request, _)| engine.raw(&request));
+            let total = found.as_ref().ok().and_then(|answer| answer.pointer("/hits/total/value").cloned());
+            assert_eq!(total, Some(json!(1)), "{query}: {found:?}");
+        }
     }
 }

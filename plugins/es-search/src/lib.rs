@@ -44,6 +44,11 @@ mod tantivy_filter_aggs;
 mod tantivy_raw;
 mod text_search;
 
+// `@raw-es-search`'s parsers of untrusted request bodies and its suggesters, public so the
+// fuzz targets (`fuzz/` at the repository root) can run them on an engine without a server.
+pub use raw_es_search::parse as parse_raw_search_body;
+pub use raw_suggest::{TermSuggester, run as run_suggesters};
+
 use elastic_engine::ElasticEngine;
 use engine::SearchEngine;
 use std::sync::Arc;

@@ -131,7 +131,7 @@ async fn raw_es_search(ctx: Ctx) -> ApiResult<Raw<RawEsReply>> {
 }
 
 /// The request body, checked; custom fields and filters are the caller's to add.
-pub(crate) fn parse(body: &[u8]) -> Result<(RawRequest, Vec<TermSuggester>), QueryError> {
+pub fn parse(body: &[u8]) -> Result<(RawRequest, Vec<TermSuggester>), QueryError> {
     let body: Map<String, Value> = match serde_json::from_slice(if body.is_empty() { b"{}" } else { body }) {
         Ok(Value::Object(body)) => body,
         Ok(_) => return Err(QueryError::parsing("request body must be a JSON object")),
