@@ -84,7 +84,7 @@ pub async fn catch_up(app: &App, store: &Store, engine: &dyn SearchEngine) -> Re
     if gap {
         rebuild(app, store, engine, |_, _| {}).await?;
     }
-    while apply_next(app, store, engine).await? {}
+    while apply_next(app, store, engine).await? > 0 {}
     Ok(())
 }
 
@@ -113,17 +113,17 @@ pub async fn rebuild(
     Ok(docs.len())
 }
 
-/// Applies the next batch of changes; `false` when there were none.
-pub async fn apply_next(app: &App, store: &Store, engine: &dyn SearchEngine) -> Result<bool, IndexError> {
+/// Applies the next batch of changes; how many there were.
+pub async fn apply_next(app: &App, store: &Store, engine: &dyn SearchEngine) -> Result<usize, IndexError> {
     let position = engine.position()?.unwrap_or(0);
     let changes = store.changes_after(position, BATCH).await?;
-    let Some(last) = changes.last().map(|c| c.seq) else { return Ok(false) };
+    let Some(last) = changes.last().map(|c| c.seq) else { return Ok(0) };
     apply(app, store, engine, &changes).await?;
     engine.commit(last)?;
     store.note_change();
     // For trimming only; the index's own position is what counts.
     let _ = FeedConsumer::new(consumer_name(app)).acknowledge(store, last).await;
-    Ok(true)
+    Ok(changes.len())
 }
 
 /// Changes whose object's whole subtree needs its documents again: paths, security or
@@ -240,11 +240,16 @@ pub fn spawn(app: &Arc<App>, engine: Arc<dyn SearchEngine>, state: Arc<IndexStat
             pause = POLL;
             loop {
                 match apply_next(&app, &store, engine.as_ref()).await {
-                    Ok(true) => {
+                    Ok(0) => break,
+                    // A full batch: a backlog to work through at once.
+                    Ok(applied) if applied as i64 >= BATCH => state.record(Ok(())),
+                    // Writes keep coming while a batch is indexed: going on at once would
+                    // commit back to back for as long as they do.
+                    Ok(_) => {
                         state.record(Ok(()));
                         pause = AFTER_COMMIT;
+                        break;
                     }
-                    Ok(false) => break,
                     Err(err) => {
                         // A cluster that is down is asked again less and less often.
                         pause = (waited * 2).min(MAX_RETRY_PAUSE);
