@@ -173,35 +173,35 @@ const VOID_ELEMENTS: [&str; 14] =
 const OPTIONAL_END: [&str; 15] =
     ["p", "li", "dt", "dd", "tr", "td", "th", "option", "optgroup", "thead", "tbody", "tfoot", "colgroup", "rt", "rp"];
 
-/// How deeply the elements of `html` nest, by one linear scan of its tags (over-counting a
-/// little where markup is broken, never under-counting the nesting a parser would build).
+/// How deeply the elements of `html` nest, by one linear scan of its tags, never counting less
+/// than the nesting a parser would build (over-counting a little where markup is broken). An
+/// end tag closes only the innermost open element of its name: a parser ignores end tags that
+/// match nothing (or that a block in between keeps out), so counting those down would let
+/// stray `</x>` tags hide any depth. `<div/>` opens a div, as it does for a parser (the slash
+/// counts only on void elements and in SVG, which the sanitiser drops).
 pub fn nesting_depth(html: &str) -> usize {
-    let (mut depth, mut deepest) = (0usize, 0usize);
-    let bytes = html.as_bytes();
+    let mut open: Vec<String> = Vec::new();
+    let mut deepest = 0usize;
     let mut at = 0;
     while let Some(offset) = html[at..].find('<') {
         let start = at + offset + 1;
         at = start;
-        let closing = bytes.get(start) == Some(&b'/');
+        let closing = html.as_bytes().get(start) == Some(&b'/');
         let name_start = if closing { start + 1 } else { start };
         let name_end = html[name_start..]
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
             .map_or(html.len(), |end| name_start + end);
         let name = html[name_start..name_end].to_ascii_lowercase();
-        if !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        if !name.starts_with(|c: char| c.is_ascii_alphabetic()) || OPTIONAL_END.contains(&name.as_str()) {
             continue;
         }
         if closing {
-            if !OPTIONAL_END.contains(&name.as_str()) {
-                depth = depth.saturating_sub(1);
+            if open.last() == Some(&name) {
+                open.pop();
             }
-            continue;
-        }
-        let tag_end = html[name_end..].find('>').map_or(html.len(), |end| name_end + end);
-        let self_closing = html[..tag_end].ends_with('/');
-        if !(self_closing || VOID_ELEMENTS.contains(&name.as_str()) || OPTIONAL_END.contains(&name.as_str())) {
-            depth += 1;
-            deepest = deepest.max(depth);
+        } else if !VOID_ELEMENTS.contains(&name.as_str()) {
+            open.push(name);
+            deepest = deepest.max(open.len());
         }
     }
     deepest
@@ -222,8 +222,19 @@ mod tests {
         assert_eq!(nesting_depth(&"<ul>".repeat(120_000)), 120_000);
         assert_eq!(nesting_depth(&"<div>x</div>".repeat(1_000)), 1);
         assert_eq!(nesting_depth("a < b and <3 and </>"), 0);
+        assert_eq!(nesting_depth("<b><i>x</b></i>"), 2, "misnested tags count as still open");
         assert_eq!(stored_for_output("<p>kept as stored</p>"), "<p>kept as stored</p>");
         assert_eq!(stored_for_output("<p><x-karte ort=\"a\">Karte</x-karte></p>"), "<p>Karte</p>");
+    }
+
+    /// Found by fuzzing: end tags that close nothing, and self-closing slashes a parser
+    /// ignores, hid the depth the parser builds (and so its quadratic cost).
+    #[test]
+    fn stray_end_tags_and_slashes_cannot_hide_nesting() {
+        for hidden in ["<div></x>", "<div></td-x>", "<span><div></span>", "<div/>"] {
+            let html = hidden.repeat(MAX_NESTING + 1);
+            assert!(nesting_depth(&html) > MAX_NESTING, "{hidden} hides nesting: {}", nesting_depth(&html));
+        }
     }
 
     #[test]
