@@ -96,10 +96,7 @@ async fn init(storage: StorageArgs) -> anyhow::Result<()> {
 /// Copies the database while the server may be running: the store alone is opened, not the
 /// application (whose search plugin would want the running server's index).
 async fn backup(storage: StorageArgs, file: std::path::PathBuf) -> anyhow::Result<()> {
-    if storage.database_url.is_none() && !storage.data_dir.join("wcs.db").exists() {
-        anyhow::bail!("there is no database in {}", storage.data_dir.display());
-    }
-    let url = storage.database_url().context("finding the database")?;
+    let url = existing_database_url(&storage)?;
     if !url.starts_with("sqlite:") {
         anyhow::bail!("the database is PostgreSQL: back it up with pg_dump (see the README)");
     }
@@ -111,13 +108,18 @@ async fn backup(storage: StorageArgs, file: std::path::PathBuf) -> anyhow::Resul
     Ok(())
 }
 
-/// Exports while the server may be running, so only the store is opened (as for a backup).
-async fn export(storage: StorageArgs, dir: std::path::PathBuf) -> anyhow::Result<()> {
+/// The URL of a database that must exist already: tools that read a database another
+/// process may be serving never create one.
+fn existing_database_url(storage: &StorageArgs) -> anyhow::Result<String> {
     if storage.database_url.is_none() && !storage.data_dir.join("wcs.db").exists() {
         anyhow::bail!("there is no database in {}", storage.data_dir.display());
     }
-    let url = storage.database_url().context("finding the database")?;
-    let store = wcs_core::store::Store::connect(&url).await?;
+    storage.database_url().context("finding the database")
+}
+
+/// Exports while the server may be running, so only the store is opened (as for a backup).
+async fn export(storage: StorageArgs, dir: std::path::PathBuf) -> anyhow::Result<()> {
+    let store = wcs_core::store::Store::connect(&existing_database_url(&storage)?).await?;
     let written = store.export_to(&dir, &storage.site_id).await;
     store.close().await;
     let summary = written?;

@@ -9,6 +9,7 @@
 use crate::app::App;
 use poem::Response;
 use poem::http::{Method, StatusCode};
+use prometheus::core::Collector;
 use prometheus::{
     Encoder, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, Opts, Registry, TextEncoder,
 };
@@ -62,17 +63,22 @@ impl Metrics {
             "wcs_change_feed_lag",
             "Change-feed entries the slowest consumer (the search index) has not taken in yet",
         )?;
-        registry.register(Box::new(requests.clone()))?;
-        registry.register(Box::new(latency.clone()))?;
-        registry.register(Box::new(connections.clone()))?;
-        registry.register(Box::new(pool_size.clone()))?;
-        registry.register(Box::new(pool_idle.clone()))?;
         let password_checks = IntCounter::new(
             "wcs_password_checks_total",
             "Password hashes checked (logins and Basic credentials not remembered), unknown users included",
         )?;
-        registry.register(Box::new(feed_lag.clone()))?;
-        registry.register(Box::new(password_checks.clone()))?;
+        let collectors: [Box<dyn Collector>; 7] = [
+            Box::new(requests.clone()),
+            Box::new(latency.clone()),
+            Box::new(connections.clone()),
+            Box::new(pool_size.clone()),
+            Box::new(pool_idle.clone()),
+            Box::new(feed_lag.clone()),
+            Box::new(password_checks.clone()),
+        ];
+        for collector in collectors {
+            registry.register(collector)?;
+        }
         Ok(Metrics { registry, requests, latency, connections, pool_size, pool_idle, feed_lag, password_checks })
     }
 
