@@ -288,6 +288,16 @@ async fn refusals_come_in_elasticsearchs_error_body() {
     assert!(reason.starts_with(
         "Result window is too large, from + size must be less than or equal to: [10000] but was [10001]."
     ));
+    // A range aggregation without ranges, also below another (tantivy would panic on it).
+    for aggs in [
+        json!({"preise": {"range": {"field": "getObjPositionInParent", "keyed": true, "ranges": []}}}),
+        json!({"typen": {"terms": {"field": "portal_type"}, "aggs": {"preise": {"range": {"field": "getObjPositionInParent", "ranges": []}}}}}),
+    ] {
+        let (status, error) = raw(&server, json!({"size": 0, "aggs": aggs}), true).await;
+        assert_eq!(status, 400, "{error}");
+        assert_eq!(error["error"]["root_cause"][0]["type"], "illegal_argument_exception", "{error}");
+        assert_eq!(error["error"]["root_cause"][0]["reason"], "No [ranges] specified for the [preise] aggregation");
+    }
     // As in Elasticsearch, a field the index lacks matches nothing; sorting on it is refused.
     for query in [
         json!({"match": {"nirgends": "x"}}),

@@ -8,7 +8,7 @@ use crate::sort_collector::{SortBy, SortCollector};
 use crate::str_columns::StrColumns;
 use crate::tantivy_engine::TantivyEngine;
 use serde_json::{Map, Value, json};
-use tantivy::aggregation::agg_req::Aggregations;
+use tantivy::aggregation::agg_req::{AggregationVariants, Aggregations};
 use tantivy::aggregation::{AggContextParams, AggregationCollector, AggregationLimitsGuard};
 use tantivy::collector::{Count, TopDocs};
 use tantivy::query::{BooleanQuery, Occur, Query, QueryClone};
@@ -185,6 +185,7 @@ impl TantivyEngine {
         bound_sizes(&mut aggregations);
         let aggs: Aggregations =
             serde_json::from_value(aggregations).map_err(|e| QueryError::content(e.to_string()))?;
+        check_ranges(&aggs)?;
         let limits = AggregationLimitsGuard::new(Some(AGGREGATION_MEMORY), Some(AGGREGATION_BUCKETS));
         let collector = AggregationCollector::from_aggs(aggs, AggContextParams::new(limits, self.index_tokenizers()));
         let results = searcher.search(query, &collector).map_err(|e| QueryError::execution(e.to_string()))?;
@@ -294,6 +295,20 @@ fn range_keys(asked: &Value, answer: &mut Value) {
 /// A double as Java's `Double.toString` writes common values: `50.0`, `0.5`, `1.0E10` aside.
 fn java_double(x: f64) -> String {
     if x.fract() == 0.0 && x.abs() < 1e7 { format!("{x:.1}") } else { x.to_string() }
+}
+
+/// Refuses a `range` aggregation without ranges, at any depth, as Elasticsearch does: tantivy
+/// reads the first range unchecked and panics.
+fn check_ranges(aggregations: &Aggregations) -> Result<(), QueryError> {
+    for (name, aggregation) in aggregations {
+        if let AggregationVariants::Range(range) = &aggregation.agg
+            && range.ranges.is_empty()
+        {
+            return Err(QueryError::illegal(format!("No [ranges] specified for the [{name}] aggregation")));
+        }
+        check_ranges(&aggregation.sub_aggregation)?;
+    }
+    Ok(())
 }
 
 /// Caps `size` and `shard_size` of terms aggregations at the bucket limit: Elasticsearch takes
