@@ -291,6 +291,16 @@ impl App {
         Ok(())
     }
 
+    /// Runs the plugins' stop hooks (in plugin order) once the server has stopped taking
+    /// requests; a hook that fails is logged and the others still run.
+    pub async fn stop(self: &Arc<App>) {
+        for (plugin, hook) in self.registry.stop_hooks() {
+            if let Err(err) = (hook.run)(self.clone()).await {
+                tracing::error!(%plugin, hook = hook.name, %err, "a stop hook failed");
+            }
+        }
+    }
+
     /// The translator for a request: its `Accept-Language`, else the site language.
     pub async fn translator(&self, accept_language: Option<&str>) -> crate::http::ApiResult<Translator<'_>> {
         let site_language = self.record_value(&SITE_LANGUAGE).await?;

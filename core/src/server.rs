@@ -86,6 +86,9 @@ pub async fn serve(
     if tokio::time::timeout(SHUTDOWN_GRACE, graceful.shutdown()).await.is_err() {
         tracing::warn!("requests still running after the shutdown grace period are left behind");
     }
+    if tokio::time::timeout(SHUTDOWN_GRACE, app.stop()).await.is_err() {
+        tracing::warn!("the plugins' stop hooks did not finish within the grace period");
+    }
     // A request left behind may hold a database connection; closing waits for it no longer
     // than the grace period (SQLite's WAL is then checkpointed at the next start).
     if tokio::time::timeout(SHUTDOWN_GRACE, app.store.close()).await.is_err() {

@@ -107,6 +107,17 @@ pub struct StartHook {
     pub run: fn(std::sync::Arc<crate::app::App>) -> BoxFuture<'static, Result<(), String>>,
 }
 
+/// Work a plugin finishes when the server stops: after the last request, before storage
+/// closes, within the shutdown grace period. What a background task holds (changes not yet in
+/// a search index) is done now rather than at the next start, which serves its first request
+/// only once it is done. An error is logged; the server stops all the same.
+pub struct StopHook {
+    /// A name for listings and logs.
+    pub name: &'static str,
+    /// The code.
+    pub run: fn(std::sync::Arc<crate::app::App>) -> BoxFuture<'static, Result<(), String>>,
+}
+
 /// A hook run for every traversed request before dispatch, in the order the registry lists
 /// them. It may answer the request itself (`Some`); `None` lets the request go on.
 pub struct RequestHook {

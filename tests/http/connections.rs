@@ -1,6 +1,6 @@
 //! Connections cannot hold the server: stalled headers, stalled bodies and idle keep-alive
 //! connections are closed, slow bodies get 408, and oversized URLs and headers get the
-//! catalogue's JSON errors.
+//! catalogue's JSON errors. A graceful stop lets the request in progress finish.
 
 use crate::support::TestServer;
 use std::time::{Duration, Instant};
@@ -88,4 +88,33 @@ async fn oversized_urls_and_headers_get_json_errors() {
     let response = many.send().await.unwrap();
     assert_eq!(response.status(), 431);
     assert_eq!(response.json::<serde_json::Value>().await.unwrap()["code"], "header_fields_too_large");
+}
+
+#[tokio::test]
+async fn a_graceful_stop_finishes_the_request_in_progress_and_takes_no_new_one() {
+    let mut server = server().await;
+    let mut stream = connect(&server).await;
+    let body = r#"{"@type": "Document", "id": "late", "title": "Late"}"#;
+    let (first, rest) = body.split_at(10);
+    let head = format!(
+        "POST /Plone HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\nContent-Type: application/json\r\n\
+         Authorization: Basic YWRtaW46c2VjcmV0\r\nContent-Length: {}\r\n\r\n{first}",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    // Time for the server to accept the connection and start on the request: a connection it
+    // has not accepted yet is refused when it stops.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let finish_request = async {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        stream.write_all(rest.as_bytes()).await.unwrap();
+        read_until_closed(&mut stream).await
+    };
+    let ((answer, _), ()) = tokio::join!(finish_request, server.stop());
+    assert!(answer.starts_with("HTTP/1.1 201"), "the request in progress was answered: {answer}");
+    let url = reqwest::Url::parse(&server.url("")).unwrap();
+    assert!(
+        TcpStream::connect((url.host_str().unwrap(), url.port().unwrap())).await.is_err(),
+        "a stopped server took a new connection"
+    );
 }

@@ -37,6 +37,8 @@ mod email;
 mod errors;
 #[cfg(feature = "es-search")]
 mod es_search;
+#[cfg(feature = "es-search")]
+mod es_search_stop;
 #[cfg(feature = "versioning")]
 mod events;
 #[cfg(all(feature = "versioning", feature = "easyform"))]

@@ -25,6 +25,7 @@ pub struct TestServer {
     pub database_url: String,
     client: Client,
     shutdown: Option<oneshot::Sender<()>>,
+    serving: Option<tokio::task::JoinHandle<()>>,
     _dir: TempDir,
 }
 
@@ -101,7 +102,7 @@ impl TestServer {
         let addr = listener.local_addr().expect("local addr");
         let (tx, rx) = oneshot::channel::<()>();
         let serving = app.clone();
-        tokio::spawn(async move {
+        let serving = tokio::spawn(async move {
             let _ = wcs_core::server::serve(serving, listener, async {
                 let _ = rx.await;
             })
@@ -109,7 +110,27 @@ impl TestServer {
         });
         let base = format!("http://{addr}");
         let client = Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client");
-        TestServer { site: format!("{base}/Plone"), base, app, database_url, client, shutdown: Some(tx), _dir: dir }
+        TestServer {
+            site: format!("{base}/Plone"),
+            base,
+            app,
+            database_url,
+            client,
+            shutdown: Some(tx),
+            serving: Some(serving),
+            _dir: dir,
+        }
+    }
+
+    /// Stops the server as SIGTERM does and waits until it has: running requests finished,
+    /// the plugins' stop hooks run, storage closed.
+    pub async fn stop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        if let Some(serving) = self.serving.take() {
+            serving.await.expect("the server task ends");
+        }
     }
 
     /// A JSON API request as `admin`; `path` is below the site (`""` for the root).

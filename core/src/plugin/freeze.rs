@@ -37,6 +37,7 @@ pub(super) fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result
     ))?;
     check_unique(&registrar.field_kinds, |k| format!("field kind {}", k.name))?;
     check_unique(&registrar.start_hooks, |h| format!("start hook {}", h.name))?;
+    check_unique(&registrar.stop_hooks, |h| format!("stop hook {}", h.name))?;
     check_unique(&registrar.text_searches, |_| "the full-text search of @search".to_owned())?;
     check_unique(&registrar.control_panels, |p| format!("control panel {}", p.id))?;
     check_unique_keys(
@@ -72,6 +73,7 @@ pub(super) fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result
         crumb_titles: registrar.crumb_titles.into_iter().map(|(_, c)| c).collect(),
         field_kinds: registrar.field_kinds.into_iter().map(|(_, k)| k).collect(),
         start_hooks: registrar.start_hooks,
+        stop_hooks: registrar.stop_hooks,
         text_search: registrar.text_searches.first().copied(),
         control_panels: registrar.control_panels,
         switched_off: RwLock::default(),

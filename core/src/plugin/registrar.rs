@@ -7,7 +7,7 @@ use crate::events::Subscriber;
 use crate::records::RecordDef;
 use crate::security::Permission;
 use crate::serialize::{Component, ContentSerializer, FieldSerializer};
-use crate::service::{CrumbTitle, RequestHook, Service, StartHook};
+use crate::service::{CrumbTitle, RequestHook, Service, StartHook, StopHook};
 use crate::store::Migration;
 
 /// Collects contributions while plugins are built; each remembers which plugin added it.
@@ -30,6 +30,7 @@ pub struct Registrar {
     pub(super) crumb_titles: Vec<(&'static str, &'static CrumbTitle)>,
     pub(super) field_kinds: Vec<(&'static str, &'static FieldKindDef)>,
     pub(super) start_hooks: Vec<(&'static str, &'static StartHook)>,
+    pub(super) stop_hooks: Vec<(&'static str, &'static StopHook)>,
     pub(super) text_searches: Vec<(&'static str, &'static TextSearch)>,
     pub(super) control_panels: Vec<(&'static str, &'static ControlPanelDef)>,
 }
@@ -121,6 +122,11 @@ impl Registrar {
     /// Adds work to do when the application starts, in plugin order.
     pub fn on_start(&mut self, hook: &'static StartHook) {
         self.start_hooks.push((self.current, hook));
+    }
+
+    /// Adds work to finish when the server stops, in plugin order.
+    pub fn on_stop(&mut self, hook: &'static StopHook) {
+        self.stop_hooks.push((self.current, hook));
     }
 
     /// Adds a rule for the title objects show under in breadcrumbs.

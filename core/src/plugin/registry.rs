@@ -10,7 +10,7 @@ use crate::events::Subscriber;
 use crate::records::RecordDef;
 use crate::security::Permission;
 use crate::serialize::{Component, ContentSerializer, FieldSerializer};
-use crate::service::{CrumbTitle, RequestHook, Service, StartHook};
+use crate::service::{CrumbTitle, RequestHook, Service, StartHook, StopHook};
 use crate::store::Migration;
 use poem::http::Method;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -96,6 +96,7 @@ pub struct Registry {
     pub(super) crumb_titles: Vec<&'static CrumbTitle>,
     pub(super) field_kinds: Vec<&'static FieldKindDef>,
     pub(super) start_hooks: Vec<(&'static str, &'static StartHook)>,
+    pub(super) stop_hooks: Vec<(&'static str, &'static StopHook)>,
     pub(super) text_search: Option<(&'static str, &'static TextSearch)>,
     pub(super) control_panels: Vec<(&'static str, &'static ControlPanelDef)>,
     /// Plugins switched off while running (Site Setup's add-ons): built, but their endpoints,
@@ -293,6 +294,11 @@ impl Registry {
     /// The start hooks with their plugin, in the order they run.
     pub fn start_hooks(&self) -> &[(&'static str, &'static StartHook)] {
         &self.start_hooks
+    }
+
+    /// The stop hooks with their plugin, in the order they run.
+    pub fn stop_hooks(&self) -> &[(&'static str, &'static StopHook)] {
+        &self.stop_hooks
     }
 
     /// The field kinds plugins added.

@@ -55,7 +55,7 @@ use std::sync::Arc;
 use tantivy_engine::TantivyEngine;
 use wcs_core::app::App;
 use wcs_core::plugin::Registrar;
-use wcs_core::service::StartHook;
+use wcs_core::service::{StartHook, StopHook};
 
 /// The plugin's id, as named in `--disable-plugins` and the manifest.
 pub const PLUGIN_ID: &str = "es-search";
@@ -101,6 +101,19 @@ async fn start(app: Arc<App>) -> Result<(), String> {
     Ok(())
 }
 
+/// Indexes what the feed still holds when the server stops. The indexer pauses between rounds
+/// while writes come in, so up to half a second of changes may be waiting; the next start
+/// would index them before serving its first request.
+static STOP: StopHook = StopHook { name: "es-search-flush", run: |app| Box::pin(stop(app)) };
+
+async fn stop(app: Arc<App>) -> Result<(), String> {
+    let Some(search) = app.extensions.get::<Search>() else { return Ok(()) };
+    let store = app.store.background();
+    let _writing = search.state.writing.lock().await;
+    while indexer::apply_next(&app, &store, search.engine.as_ref()).await.map_err(|e| e.to_string())? > 0 {}
+    Ok(())
+}
+
 /// Rebuilds the index of a started application from storage; `progress(done, total)`
 /// follows it. Returns how many objects were indexed.
 pub async fn reindex(app: &Arc<App>, progress: impl FnMut(usize, usize)) -> Result<usize, String> {
@@ -112,6 +125,7 @@ pub async fn reindex(app: &Arc<App>, progress: impl FnMut(usize, usize)) -> Resu
 
 fn build(r: &mut Registrar) {
     r.on_start(&START);
+    r.on_stop(&STOP);
     r.service(&es_search::ES_SEARCH);
     r.service(&popular_searches::POPULAR);
     r.service(&raw_es_search::RAW_ES_SEARCH);

@@ -1,0 +1,34 @@
+//! Stopping the server: changes the search index has not taken in yet are indexed before it
+//! stops, so the next start has nothing to catch up on before it serves.
+
+use crate::support::TestServer;
+use serde_json::json;
+use std::time::{Duration, Instant};
+use wcs_core::store::Store;
+use wcs_plugin_es_search::Search;
+
+#[tokio::test]
+async fn a_graceful_stop_leaves_the_search_index_caught_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let index_dir = dir.path().to_path_buf();
+    let mut server = TestServer::start_with(|config| config.data_dir = Some(index_dir)).await;
+    server.create("", json!({"@type": "Document", "id": "first", "title": "Erster Bericht"})).await;
+    // Once the first is searchable the indexer has just committed, and it pauses before its
+    // next round while writes keep coming.
+    let started = Instant::now();
+    loop {
+        let (_, found) = server.get_json("@es-search?SearchableText=Bericht").await;
+        if found["items_total"] == 1 {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(10), "the first document never became searchable");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    server.create("", json!({"@type": "Document", "id": "second", "title": "Zweiter Bericht"})).await;
+    server.stop().await;
+
+    let store = Store::open(&server.database_url).await.unwrap();
+    let feed_end = store.feed_end().await.unwrap();
+    let search = server.app.extensions.get::<Search>().unwrap();
+    assert_eq!(search.engine.position().unwrap(), Some(feed_end), "changes were left for the next start");
+}
