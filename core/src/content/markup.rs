@@ -128,18 +128,37 @@ fn may_contain_custom_element(html: &str) -> bool {
 /// version comparison adds its own classes to it.
 pub fn policy(custom: &CustomElements) -> Builder<'_> {
     let mut builder = Builder::default();
-    builder.add_tags(["iframe"]).add_tag_attributes("iframe", FRAME_ATTRIBUTES).attribute_filter(keep_frame_source);
+    builder.add_tags(["iframe"]).add_tag_attributes("iframe", FRAME_ATTRIBUTES).attribute_filter(keep_attribute);
     for (name, attributes) in &custom.elements {
         builder.add_tags([name.as_str()]).add_tag_attributes(name.as_str(), attributes.iter().map(String::as_str));
     }
     builder
 }
 
-fn keep_frame_source<'u>(element: &str, attribute: &str, value: &'u str) -> Option<Cow<'u, str>> {
+/// Drops a frame source that is not http(s), and any attribute of a custom element whose value
+/// is a script URL: ammonia checks URLs only in the attributes HTML defines as URLs, but a
+/// custom element's script may load any of its attributes (`data`, `url`, `target-href`).
+fn keep_attribute<'u>(element: &str, attribute: &str, value: &'u str) -> Option<Cow<'u, str>> {
     if element == "iframe" && attribute == "src" && !is_frame_source(value) {
         return None;
     }
+    if element.contains('-') && is_script_url(value) {
+        return None;
+    }
     Some(Cow::Borrowed(value))
+}
+
+/// Whether a browser would read `value` as a `javascript:` or `vbscript:` URL: C0 controls and
+/// spaces around it are ignored, and tabs and line breaks anywhere in it.
+fn is_script_url(value: &str) -> bool {
+    let scheme: String = value
+        .trim_matches(|c: char| c <= ' ')
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .take("javascript:".len())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    scheme.starts_with("javascript:") || scheme.starts_with("vbscript:")
 }
 
 /// Cleans rich text on its way into storage: keeps frames and custom elements.
@@ -261,6 +280,18 @@ mod tests {
         let stored = sanitize_for_storage(html);
         assert_eq!(stored, "<p>Karte:</p><x-karte lat=\"47.3\" data-zoom=\"12\">Bern <b>Mitte</b></x-karte>");
         assert_eq!(sanitize_html(&stored), "<p>Karte:</p>Bern <b>Mitte</b>");
+    }
+
+    /// Found by fuzzing: ammonia checks URLs only in attributes HTML defines as URLs, so
+    /// `data="javascript:…"` stayed on a custom element, whose script may load it.
+    #[test]
+    fn custom_elements_keep_no_script_url_in_any_attribute() {
+        let html = "<x-karte data=\"javascript:x\" url=\" \tJava\nScript:x\" target=\"vbscript:y\" \
+                    ort=\"javascript-freie Zone\" link=\"https://maps.example/\">Bern</x-karte>";
+        assert_eq!(
+            sanitize_for_storage(html),
+            "<x-karte link=\"https://maps.example/\" ort=\"javascript-freie Zone\">Bern</x-karte>"
+        );
     }
 
     #[test]
