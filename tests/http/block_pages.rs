@@ -181,7 +181,9 @@ async fn file_and_gallery_blocks_list_their_contents_sorted() {
     }
     let before = server.app.store.query_count();
     server.get_json("p").await;
-    assert_eq!(server.app.store.query_count() - before, page_cost);
+    // At most: the local roles read for the first view may be remembered since.
+    let cost = server.app.store.query_count() - before;
+    assert!(cost <= page_cost, "{cost} statements with 5 more blocks, {page_cost} before");
 }
 
 #[tokio::test]

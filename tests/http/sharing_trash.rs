@@ -85,3 +85,44 @@ async fn trashed_content_is_hidden_listed_for_managers_and_restorable() {
     assert_error(server.anonymous(Method::POST, "folder/@trash").send().await.unwrap(), 401, "unauthorized").await;
     assert_error(server.admin(Method::POST, "@trash").send().await.unwrap(), 400, "bad_request").await;
 }
+
+/// Local roles, locks and working copies are what every write checks first, and on SQLite
+/// they are remembered between requests: each change must show on the very next request.
+#[tokio::test]
+async fn a_change_to_local_roles_a_lock_or_a_working_copy_counts_on_the_next_request() {
+    let server = TestServer::start().await;
+    server.create("", json!({"@type": "Folder", "id": "f", "title": "F"})).await;
+    server.create("f", json!({"@type": "Document", "id": "doc", "title": "Doc"})).await;
+    server.user("erika", &["Member"], &[]).await;
+    let edit = |title: &str| server.as_user("erika", Method::PATCH, "f/doc").json(&json!({"title": title}));
+
+    // Local roles: refused, granted on the folder, taken away again, each on the next request.
+    assert_error(edit("1").send().await.unwrap(), 403, "forbidden").await;
+    server.share("f", "erika", &["Editor"]).await;
+    assert_eq!(edit("2").send().await.unwrap().status(), 204);
+    let revoke = json!({"entries": [{"id": "erika", "type": "user", "roles": {"Editor": false}}]});
+    assert_eq!(server.admin(Method::POST, "f/@sharing").json(&revoke).send().await.unwrap().status(), 204);
+    assert_error(edit("3").send().await.unwrap(), 403, "forbidden").await;
+    server.share("f", "erika", &["Editor"]).await;
+
+    // A lock someone else took keeps the next edit out; released, the next one goes through.
+    assert_eq!(server.admin(Method::POST, "f/doc/@lock").send().await.unwrap().status(), 200);
+    let (status, refused) = read(edit("4").send().await.unwrap()).await;
+    assert_eq!((status, &refused["code"]), (409, &json!("locked")), "{refused}");
+    assert_eq!(server.admin(Method::DELETE, "f/doc/@lock").send().await.unwrap().status(), 200);
+    assert_eq!(edit("5").send().await.unwrap().status(), 204);
+
+    // Checked out, the baseline refuses edits; cancelled, it takes them again.
+    assert_eq!(server.admin(Method::POST, "f/doc/@workingcopy").send().await.unwrap().status(), 201);
+    let (status, refused) = read(edit("6").send().await.unwrap()).await;
+    assert_eq!((status, &refused["code"]), (409, &json!("locked")), "{refused}");
+    assert_eq!(server.admin(Method::DELETE, "f/doc/@workingcopy").send().await.unwrap().status(), 204);
+    assert_eq!(edit("7").send().await.unwrap().status(), 204);
+
+    // A deleted user's local roles go with it: a new user of the same name gets none.
+    assert_eq!(server.admin(Method::DELETE, "@users/erika").send().await.unwrap().status(), 204);
+    server.user("erika", &["Member"], &[]).await;
+    assert_error(edit("8").send().await.unwrap(), 403, "forbidden").await;
+    let (_, doc) = server.get_json("f/doc").await;
+    assert_eq!(doc["title"], "7");
+}

@@ -63,38 +63,10 @@ impl FeedConsumer {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::content::ContentObject;
     use crate::events::{Event, Subscribers};
     use crate::http::{ApiError, ErrorCode};
+    use crate::store::test_support::{object, store};
     use std::sync::atomic::{AtomicUsize, Ordering};
-
-    async fn store(dir: &tempfile::TempDir) -> Store {
-        Store::open(&format!("sqlite://{}?mode=rwc", dir.path().join("feed.db").display())).await.unwrap()
-    }
-
-    fn object(id: &str) -> ContentObject {
-        let now = chrono::Utc::now();
-        ContentObject {
-            uid: crate::ops::new_uid(),
-            parent_uid: None,
-            path: format!("/{id}"),
-            id: id.to_owned(),
-            portal_type: "Folder".to_owned(),
-            position: 0,
-            title: id.to_owned(),
-            description: String::new(),
-            review_state: None,
-            created: now,
-            modified: now,
-            effective: None,
-            expires: None,
-            creator: "admin".to_owned(),
-            fields: serde_json::Map::new(),
-            block_local_roles: false,
-            trash_root: None,
-            working_copy_of: None,
-        }
-    }
 
     static REFUSE: Subscriber = Subscriber {
         name: "refuse-vetoed",
@@ -191,5 +163,28 @@ mod tests {
         assert_eq!(store.trim_feed(future, alive).await.unwrap(), 0, "a live consumer holds entries back");
         let later = chrono::Utc::now() + chrono::Duration::seconds(1);
         assert_eq!(store.trim_feed(future, later).await.unwrap(), 1, "one not seen since no longer does");
+    }
+
+    #[tokio::test]
+    async fn a_write_of_many_objects_numbers_its_entries_in_order_without_gaps() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = store(&dir).await;
+        store.set_subscribers(Subscribers::new(vec![("core", &CHANGE_FEED)]));
+        let mut tx = store.begin().await.unwrap();
+        tx.insert_content(&object("first")).await.unwrap();
+        tx.commit().await.unwrap();
+        // More than two statements' worth of rows in one transaction.
+        let mut tx = store.begin().await.unwrap();
+        for n in 0..250 {
+            tx.insert_content(&object(&format!("m{n}"))).await.unwrap();
+        }
+        tx.commit().await.unwrap();
+        let changes = store.changes_after(0, 1_000).await.unwrap();
+        let seqs: Vec<i64> = changes.iter().map(|c| c.seq).collect();
+        let first = seqs[0];
+        assert_eq!(seqs, (first..first + 251).collect::<Vec<_>>(), "numbered one after another");
+        let paths: Vec<String> = changes[1..].iter().filter_map(|c| c.path.clone()).collect();
+        assert_eq!(paths, (0..250).map(|n| format!("/m{n}")).collect::<Vec<_>>(), "in the order written");
+        assert_eq!(store.feed_end().await.unwrap(), first + 250);
     }
 }

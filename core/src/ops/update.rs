@@ -8,8 +8,8 @@ use crate::content::layout::LAYOUT_FIELD;
 use crate::content::values::{ChangeSet, DEFAULT_PAGE};
 use crate::http::{ApiError, ApiResult, ErrorCode, FieldError};
 
-/// How many times a change is applied again when, on PostgreSQL, another write landed between
-/// reading the object in the transaction and writing it.
+/// How many times a change is applied again when another write landed after the version it
+/// was built on was read.
 const ATTEMPTS: usize = 5;
 
 /// What to do when the object changed after the caller read it.
@@ -46,21 +46,15 @@ pub async fn update(
         _ => None,
     };
     check_default_page(app, object, &changes).await?;
+    let mut tx = app.store.begin().await?;
+    // What the write builds on: the object as the caller read it, or, once the write turn is
+    // ours, the newer version this process wrote since (see `Store::newest_written`). A write
+    // to it is guarded, and only if another write came between is the object read again.
+    let mut base = match on_conflict {
+        OnConflict::Reapply => app.store.newest_written(object).unwrap_or_else(|| object.clone()),
+        OnConflict::Refuse => object.clone(),
+    };
     for _ in 0..ATTEMPTS {
-        let mut tx = app.store.begin().await?;
-        // Read again inside the transaction: on SQLite no other write can come between this
-        // and the commit; on PostgreSQL the guarded write below notices one that does.
-        let base = match tx.content_by_uid(&object.uid).await? {
-            Some(stored) if stored.modified == object.modified => stored,
-            Some(_) if on_conflict == OnConflict::Refuse => {
-                return Err(ApiError::new(
-                    ErrorCode::PreconditionFailed,
-                    "The object changed after the state named in If-Match; read it again.",
-                ));
-            }
-            Some(stored) if !stored.is_trashed() => stored,
-            _ => return Err(ApiError::new(ErrorCode::Conflict, "The object was deleted meanwhile.")),
-        };
         let mut updated = base.clone();
         changes.apply(&mut updated);
         let renaming = new_id.is_some_and(|id| id != base.id);
@@ -70,6 +64,18 @@ pub async fn update(
         // Later than the stored time even on a clock that stepped back, so the state always moves.
         updated.modified = chrono::Utc::now().max(base.modified + chrono::Duration::microseconds(1));
         if !tx.update_content_unless_changed(&base, &updated).await? {
+            // On SQLite nothing can come between this read and the commit; on PostgreSQL the
+            // guarded write notices a write that does.
+            base = match tx.content_by_uid(&object.uid).await? {
+                Some(_) if on_conflict == OnConflict::Refuse => {
+                    return Err(ApiError::new(
+                        ErrorCode::PreconditionFailed,
+                        "The object changed after the state named in If-Match; read it again.",
+                    ));
+                }
+                Some(stored) if !stored.is_trashed() => stored,
+                _ => return Err(ApiError::new(ErrorCode::Conflict, "The object was deleted meanwhile.")),
+            };
             continue;
         }
         if let Some(ids) = &arranged {
@@ -119,10 +125,10 @@ async fn rename(
 /// Refuses to change a baseline while a working copy of it is checked out: the check-in
 /// would silently overwrite the change.
 pub async fn check_unlocked(app: &App, object: &ContentObject) -> ApiResult<()> {
-    match app.store.working_copy_of(&object.uid).await? {
-        Some(copy) => Err(ApiError::new(
+    match app.store.working_copy_path(&object.uid).await? {
+        Some(path) => Err(ApiError::new(
             ErrorCode::Locked,
-            format!("This object is checked out to the working copy {}; check it in or cancel it first.", copy.path),
+            format!("This object is checked out to the working copy {path}; check it in or cancel it first."),
         )),
         None => Ok(()),
     }

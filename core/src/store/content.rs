@@ -1,7 +1,7 @@
 //! Reads of the content tree. Every listing is one statement, whatever its length.
 
 use super::rows::{CONTENT_COLUMNS, brief_columns, content_from_packed, content_from_row, packed, placeholders};
-use super::{Store, subtree_end};
+use super::{Backend, Store, subtree_end};
 use crate::content::ContentObject;
 use crate::security::Visibility;
 use sqlx::{AssertSqlSafe, Row};
@@ -145,6 +145,24 @@ impl Store {
             .iter()
             .map(|row| row.try_get(0))
             .collect()
+    }
+
+    /// The newest version of `object` this process wrote, when it is newer than `object`: on
+    /// SQLite, once a write holds the write turn, that is what is stored unless the write
+    /// that made it was rolled back, so it is a better first guess than `object` itself for a
+    /// write guarded by [`Tx::update_content_unless_changed`](super::Tx::update_content_unless_changed).
+    pub fn newest_written(&self, object: &ContentObject) -> Option<ContentObject> {
+        if self.backend != Backend::Sqlite {
+            return None;
+        }
+        self.memo.written.recall(&object.uid).ok().filter(|written| written.modified > object.modified)
+    }
+
+    /// Where the live working copy checked out from `baseline_uid` is, if there is one: what
+    /// every write to a baseline checks first, so it is remembered on SQLite.
+    pub async fn working_copy_path(&self, baseline_uid: &str) -> Result<Option<String>, sqlx::Error> {
+        let read = async { Ok(self.working_copy_of(baseline_uid).await?.map(|copy| copy.path)) };
+        self.remembered(&self.memo.working_copies, baseline_uid, read).await
     }
 
     /// The live working copy checked out from `baseline_uid`, if any.

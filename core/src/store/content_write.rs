@@ -1,9 +1,9 @@
 //! Writes to the content tree, inside a [`Tx`], each recording the event it stands for.
 
-use super::Tx;
 use super::changes::{ORDERING, changed_fields};
-use super::rows::time_to_db;
+use super::rows::{fields_to_db, time_to_db};
 use super::subtree_end;
+use super::{Backend, Tx};
 use crate::content::ContentObject;
 use crate::events::Event;
 use sqlx::{AssertSqlSafe, Row};
@@ -31,7 +31,7 @@ impl Tx {
         .bind(object.effective.map(time_to_db))
         .bind(object.expires.map(time_to_db))
         .bind(&object.creator)
-        .bind(serde_json::Value::Object(object.fields.clone()).to_string())
+        .bind(fields_to_db(&object.fields)?)
         .bind(i64::from(object.block_local_roles))
         .bind(object.working_copy_of.as_deref())
         .execute(&mut *self.inner)
@@ -47,8 +47,9 @@ impl Tx {
     }
 
     /// As [`Tx::update_content`], but only while the stored object is still `before` (its
-    /// `modified` unchanged): `false`, and nothing written, when another write came first,
-    /// whose changes a write based on `before` would otherwise silently undo.
+    /// `modified` unchanged) and not in the trash: `false`, and nothing written, when another
+    /// write came first, whose changes a write based on `before` would otherwise silently undo,
+    /// or the object was trashed, which leaves `modified` alone.
     pub async fn update_content_unless_changed(
         &mut self,
         before: &ContentObject,
@@ -66,7 +67,7 @@ impl Tx {
         self.count();
         let sql = if guarded {
             "UPDATE content SET title = $1, description = $2, review_state = $3, modified = $4, \
-             effective = $5, expires = $6, fields = $7 WHERE uid = $8 AND modified = $9"
+             effective = $5, expires = $6, fields = $7 WHERE uid = $8 AND modified = $9 AND trashed = 0"
         } else {
             "UPDATE content SET title = $1, description = $2, review_state = $3, modified = $4, \
              effective = $5, expires = $6, fields = $7 WHERE uid = $8"
@@ -78,7 +79,7 @@ impl Tx {
             .bind(time_to_db(object.modified))
             .bind(object.effective.map(time_to_db))
             .bind(object.expires.map(time_to_db))
-            .bind(serde_json::Value::Object(object.fields.clone()).to_string())
+            .bind(fields_to_db(&object.fields)?)
             .bind(&object.uid);
         if guarded {
             query = query.bind(time_to_db(before.modified));
@@ -86,6 +87,9 @@ impl Tx {
         let written = query.execute(&mut *self.inner).await?;
         if written.rows_affected() == 0 && guarded {
             return Ok(false);
+        }
+        if self.store.backend == Backend::Sqlite {
+            self.store.memo.written.put(object.uid.clone(), object.clone());
         }
         let fields = changed_fields(before, object);
         if let Some(state) = object.review_state.as_ref().filter(|s| before.review_state.as_ref() != Some(*s)) {
@@ -100,6 +104,7 @@ impl Tx {
     /// Marks `uid` as the working copy of `baseline_uid`; fails on the unique index when the
     /// baseline is already checked out.
     pub async fn set_working_copy_of(&mut self, uid: &str, baseline_uid: &str) -> Result<(), sqlx::Error> {
+        self.facts_written = true;
         self.count();
         sqlx::query("UPDATE content SET working_copy_of = $1 WHERE uid = $2")
             .bind(baseline_uid)
@@ -112,6 +117,7 @@ impl Tx {
     /// Moves one object to `position` among its siblings.
     pub async fn set_position(&mut self, uid: &str, position: i64) -> Result<(), sqlx::Error> {
         self.count();
+        self.facts_written = true;
         sqlx::query("UPDATE content SET position = $1 WHERE uid = $2")
             .bind(position)
             .bind(uid)
@@ -133,6 +139,7 @@ impl Tx {
 
     /// Sets the positions of a container's children to their order in `ids_in_order`.
     pub async fn set_positions(&mut self, parent_uid: &str, ids_in_order: &[String]) -> Result<(), sqlx::Error> {
+        self.facts_written = true;
         for (position, id) in ids_in_order.iter().enumerate() {
             self.count();
             sqlx::query("UPDATE content SET position = $1 WHERE parent_uid = $2 AND id = $3")
@@ -214,5 +221,36 @@ impl Tx {
         }
         self.emit(Event::Removed { uid: root.uid.clone(), path: root.path.clone() });
         Ok(())
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use crate::store::test_support::{object, store};
+
+    #[tokio::test]
+    async fn a_guarded_write_refuses_a_changed_or_trashed_object() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = store(&dir).await;
+        let stored = object("page");
+        let mut tx = store.begin().await.unwrap();
+        tx.insert_content(&stored).await.unwrap();
+        tx.commit().await.unwrap();
+
+        let mut first = stored.clone();
+        first.title = "first".to_owned();
+        first.modified = stored.modified + chrono::Duration::seconds(1);
+        let mut second = stored.clone();
+        second.title = "second".to_owned();
+        let mut tx = store.begin().await.unwrap();
+        assert!(tx.update_content_unless_changed(&stored, &first).await.unwrap());
+        assert!(!tx.update_content_unless_changed(&stored, &second).await.unwrap(), "built on an old version");
+        tx.trash(&first, chrono::Utc::now()).await.unwrap();
+        let mut third = first.clone();
+        third.title = "third".to_owned();
+        assert!(!tx.update_content_unless_changed(&first, &third).await.unwrap(), "written to the trash");
+        let now = tx.content_by_uid(&stored.uid).await.unwrap().unwrap();
+        assert_eq!(now.title, "first");
     }
 }

@@ -2,7 +2,7 @@
 //! number, consumers' positions, and trimming.
 
 use super::rows::{time_from_db, time_to_db};
-use super::{Store, Tx};
+use super::{Backend, Store, Tx};
 use crate::events::Event;
 use chrono::{DateTime, Utc};
 use sqlx::Row;
@@ -22,7 +22,7 @@ pub struct Change {
     pub time: DateTime<Utc>,
 }
 
-/// Rows per `INSERT` statement (five parameters each).
+/// Rows per `INSERT` statement (four parameters each).
 const ROWS_PER_STATEMENT: usize = 100;
 
 fn path_of(event: &Event) -> Option<&str> {
@@ -36,36 +36,36 @@ fn path_of(event: &Event) -> Option<&str> {
 impl Tx {
     /// Appends `events` to the feed. Reserving their numbers locks the counter row until this
     /// transaction ends, so numbers follow commit order.
+    ///
+    /// Each row's number is the counter's new value minus its distance from the end, read by a
+    /// subquery that sees the bump already made; so the bump and the rows need no answer from
+    /// the database in between. On SQLite, where every write waits for the one writer
+    /// connection's thread, they go to it as one script, and the last of them with the commit's
+    /// own statement (nothing reads the feed inside the transaction).
     pub(crate) async fn append_changes(&mut self, events: &[Event]) -> Result<(), sqlx::Error> {
-        let count = i64::try_from(events.len()).unwrap_or(i64::MAX);
-        self.count();
-        let row =
-            sqlx::query("UPDATE change_feed_counter SET last_seq = last_seq + $1 WHERE id = 1 RETURNING last_seq")
-                .bind(count)
-                .fetch_one(&mut *self.inner)
-                .await?;
-        let last: i64 = row.try_get(0)?;
+        let count = events.len();
         let now = time_to_db(Utc::now());
-        let mut seq = last - count;
-        for chunk in events.chunks(ROWS_PER_STATEMENT) {
-            let values: Vec<String> = (0..chunk.len())
-                .map(|i| {
-                    let p = i * 5;
-                    format!("(${}, ${}, ${}, ${}, ${})", p + 1, p + 2, p + 3, p + 4, p + 5)
-                })
-                .collect();
-            let sql = format!("INSERT INTO change_feed (seq, uid, kind, path, time) VALUES {}", values.join(", "));
-            let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
-            for event in chunk {
-                seq += 1;
-                query = query
-                    .bind(seq)
-                    .bind(event.uid().to_owned())
-                    .bind(event.kind())
-                    .bind(path_of(event).map(str::to_owned))
-                    .bind(now.clone());
-            }
+        // Our own number, not input: safe to write into the statement.
+        let bump = format!("UPDATE change_feed_counter SET last_seq = last_seq + {count} WHERE id = 1");
+        let last = count.saturating_sub(1) / ROWS_PER_STATEMENT;
+        for (i, chunk) in events.chunks(ROWS_PER_STATEMENT).enumerate() {
+            let (insert, values) = insert_rows(i * ROWS_PER_STATEMENT, count, chunk, &now);
+            let sql = match (i, self.store.backend()) {
+                (0, Backend::Sqlite) => format!("{bump};\n{insert}"),
+                (0, Backend::Postgres) => {
+                    self.count();
+                    sqlx::query(sqlx::AssertSqlSafe(bump.clone())).execute(&mut *self.inner).await?;
+                    insert
+                }
+                _ => insert,
+            };
             self.count();
+            let now_or_later = if i == last { self.close_with(sql, values) } else { Some((sql, values)) };
+            let Some((sql, values)) = now_or_later else { continue };
+            let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+            for value in values {
+                query = query.bind(value);
+            }
             query.execute(&mut *self.inner).await?;
         }
         Ok(())
@@ -154,6 +154,35 @@ impl Store {
         .await?;
         Ok(done.rows_affected())
     }
+}
+
+/// One `INSERT` of the feed rows `chunk`, which start at `start` among `count` events; its
+/// placeholders are `$1…`.
+fn insert_rows(start: usize, count: usize, chunk: &[Event], now: &str) -> (String, Vec<Option<String>>) {
+    let mut params = Vec::with_capacity(chunk.len() * 4);
+    let rows: Vec<String> = chunk
+        .iter()
+        .enumerate()
+        .map(|(i, event)| {
+            // Our own numbers, not input: safe to write into the statement.
+            let back = count - (start + i) - 1;
+            let p = i * 4;
+            params.extend([
+                Some(event.uid().to_owned()),
+                Some(event.kind().to_owned()),
+                path_of(event).map(str::to_owned),
+                Some(now.to_owned()),
+            ]);
+            format!(
+                "((SELECT last_seq FROM change_feed_counter WHERE id = 1) - {back}, ${}, ${}, ${}, ${})",
+                p + 1,
+                p + 2,
+                p + 3,
+                p + 4
+            )
+        })
+        .collect();
+    (format!("INSERT INTO change_feed (seq, uid, kind, path, time) VALUES {}", rows.join(", ")), params)
 }
 
 fn changes_from(rows: &[sqlx::any::AnyRow]) -> Result<Vec<Change>, sqlx::Error> {

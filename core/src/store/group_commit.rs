@@ -11,6 +11,12 @@
 //! a savepoint, so if it fails it takes back only its own changes; the first writer of a group
 //! needs none (nobody else is in it yet), which spares a lone write two statements. A group is
 //! bounded in members and in age, so the first member's wait stays short.
+//!
+//! Each statement is a hand-off to the connection's own thread and back, and on a small
+//! machine that costs more than a short statement; every write waits for this one thread. So
+//! a finished member opens the next member's savepoint in the statement that releases its own,
+//! and its closing statements, whose answer nothing waits for (the change feed's rows), go in
+//! that same hand-off.
 
 use sqlx::{AnyConnection, Executor};
 use std::sync::Arc;
@@ -58,6 +64,25 @@ enum Running {
 struct Group {
     opened: Instant,
     members: Vec<oneshot::Sender<Result<(), String>>>,
+    /// A savepoint a finished member opened for the next one, in the same statement as its
+    /// own release: the next member starts without a statement of its own.
+    spare: bool,
+}
+
+/// Statements whose answer nothing waits for, run in the same hand-off to the connection's
+/// thread as the member's own release: that thread is what every write waits for, and each
+/// hand-off to it costs more than a short statement.
+pub(super) struct Closing {
+    /// One or more statements; the placeholders `$1…` are `values`.
+    pub(super) sql: String,
+    pub(super) values: Vec<Option<String>>,
+}
+
+impl Group {
+    /// Whether one more member may join before the group commits: it is neither full nor old.
+    fn has_room(&self) -> bool {
+        self.members.len() + 1 < MAX_MEMBERS && self.opened.elapsed() < MAX_AGE
+    }
 }
 
 /// One write transaction's hold on the writer connection.
@@ -84,24 +109,34 @@ impl Writer {
         member.guard.roll_back_abandoned().await;
         let state = &mut *member.guard;
         // Recorded before the statement: one cut off midway is taken back all the same.
-        if state.group.is_none() {
-            state.group = Some(Group { opened: Instant::now(), members: Vec::new() });
-            state.running = Running::Transaction;
-            state.wrote = true;
-            state.conn.execute("BEGIN IMMEDIATE").await?;
-        } else {
-            state.running = Running::Savepoint;
-            state.conn.execute("SAVEPOINT wcs_tx").await?;
+        match &mut state.group {
+            None => {
+                state.group = Some(Group { opened: Instant::now(), members: Vec::new(), spare: false });
+                state.running = Running::Transaction;
+                state.wrote = true;
+                state.conn.execute("BEGIN IMMEDIATE").await?;
+            }
+            Some(group) if group.spare => {
+                group.spare = false;
+                state.running = Running::Savepoint;
+            }
+            Some(_) => {
+                state.running = Running::Savepoint;
+                state.conn.execute("SAVEPOINT wcs_tx").await?;
+            }
         }
         Ok(member)
     }
 
     /// Rolls back what an abandoned member left, and commits an open group that nobody is
-    /// queued to join: run after a member or a queued writer went away without finishing.
+    /// queued to join, or that is full or old: run after a member or a queued writer went away
+    /// without finishing. Without the bound, writers that keep failing (a stream of 412s on a
+    /// busy object) would keep the group open, and the writes in it unanswered and unseen.
     async fn settle(self) {
         let mut guard = self.state.clone().lock_owned().await;
         guard.roll_back_abandoned().await;
-        if guard.group.is_some() && self.queued.load(Ordering::Acquire) == 0 {
+        let nobody_queued = self.queued.load(Ordering::Acquire) == 0;
+        if guard.group.as_ref().is_some_and(|group| nobody_queued || !group.has_room()) {
             finish(guard).await;
         }
     }
@@ -135,21 +170,42 @@ impl Member {
         &mut self.guard.conn
     }
 
-    /// Keeps this member's changes and waits until they are durable: the group is committed
-    /// now if nobody is queued to join it (or it is full or old), else by a later member.
-    pub(super) async fn commit(self) -> Result<(), String> {
+    /// Runs `closing`, keeps this member's changes and waits until they are durable: the group
+    /// is committed now if nobody is queued to join it (or it is full or old), else by a later
+    /// member.
+    pub(super) async fn commit(self, closing: Option<Closing>) -> Result<(), String> {
         let Member { mut guard, writer, settle } = self;
-        if guard.running == Running::Savepoint {
-            guard.conn.execute("RELEASE wcs_tx").await.map_err(|e| e.to_string())?;
-        }
+        let room_left = guard.group.as_ref().is_some_and(Group::has_room);
+        let keep_open = room_left && writer.queued.load(Ordering::Acquire) > 0;
+        // A group kept open gets the next member's savepoint in the same statement.
+        let statement = match (guard.running == Running::Savepoint, keep_open) {
+            (true, true) => Some("RELEASE wcs_tx; SAVEPOINT wcs_tx"),
+            (true, false) => Some("RELEASE wcs_tx"),
+            (false, true) => Some("SAVEPOINT wcs_tx"),
+            (false, false) => None,
+        };
+        // A failure anywhere leaves this member's savepoint or transaction open, and `settle`
+        // takes it back.
+        let ran = match (closing, statement) {
+            (Some(Closing { sql, values }), statement) => {
+                let sql = statement.map_or(sql.clone(), |statement| format!("{sql};\n{statement}"));
+                let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+                for value in values {
+                    query = query.bind(value);
+                }
+                query.execute(&mut guard.conn).await.map(|_| ())
+            }
+            (None, Some(statement)) => guard.conn.execute(statement).await.map(|_| ()),
+            (None, None) => Ok(()),
+        };
+        ran.map_err(|e| e.to_string())?;
         guard.running = Running::Nothing;
         settle.disarm();
         let (sender, outcome) = oneshot::channel();
-        let room_left = guard.group.as_mut().is_some_and(|group| {
+        if let Some(group) = guard.group.as_mut() {
             group.members.push(sender);
-            group.members.len() < MAX_MEMBERS && group.opened.elapsed() < MAX_AGE
-        });
-        let keep_open = room_left && writer.queued.load(Ordering::Acquire) > 0;
+            group.spare = keep_open;
+        }
         if !keep_open {
             // In a task of its own, so a cancelled request cannot interrupt the commit that
             // other members wait for.
@@ -272,124 +328,4 @@ fn spawn_settle(writer: Writer) {
 }
 
 #[cfg(test)]
-mod tests {
-    use crate::store::Store;
-    use sqlx::Row;
-    use std::sync::atomic::Ordering;
-    use std::time::Duration;
-    use tokio::sync::oneshot;
-
-    type TestResult = Result<(), Box<dyn std::error::Error>>;
-
-    async fn store(dir: &tempfile::TempDir) -> Result<Store, Box<dyn std::error::Error>> {
-        Ok(Store::open(&format!("sqlite://{}?mode=rwc", dir.path().join("wcs.db").display())).await?)
-    }
-
-    /// What a reader on the pool sees, bypassing the store's memory of records.
-    async fn committed(store: &Store, name: &str) -> Result<Option<String>, sqlx::Error> {
-        let row =
-            sqlx::query("SELECT value FROM record WHERE name = $1").bind(name).fetch_optional(store.pool()).await?;
-        row.map(|row| row.try_get(0)).transpose()
-    }
-
-    async fn wait_until(what: &str, mut done: impl FnMut() -> bool) -> TestResult {
-        for _ in 0..500 {
-            if done() {
-                return Ok(());
-            }
-            tokio::time::sleep(Duration::from_millis(2)).await;
-        }
-        Err(format!("timed out waiting until {what}").into())
-    }
-
-    #[tokio::test]
-    async fn a_writer_is_answered_after_the_group_commits_and_a_failed_member_takes_only_its_own_changes() -> TestResult
-    {
-        let dir = tempfile::tempdir()?;
-        let store = store(&dir).await?;
-        let writer = store.writer.clone().ok_or("SQLite has a writer")?;
-
-        let mut first = store.begin().await?;
-        first.set_record("first", "kept").await?;
-
-        // A second writer queues behind the first, writes, then fails (is dropped) on cue.
-        let (joined, has_joined) = oneshot::channel();
-        let (fail, fail_now) = oneshot::channel::<()>();
-        let second_store = store.clone();
-        let second = tokio::spawn(async move {
-            let mut tx = second_store.begin().await?;
-            tx.set_record("second", "rolled back").await?;
-            let _ = joined.send(());
-            let _ = fail_now.await;
-            drop(tx);
-            Ok::<_, sqlx::Error>(())
-        });
-        wait_until("the second writer queues", || writer.queued.load(Ordering::Acquire) == 1).await?;
-
-        let first_commit = tokio::spawn(first.commit());
-        has_joined.await?;
-        // The second writer joined the first one's group: the first is not answered yet, and
-        // readers see nothing of the group.
-        assert!(!first_commit.is_finished(), "the first writer was answered before its group committed");
-        assert_eq!(committed(&store, "first").await?, None, "a reader saw an uncommitted group");
-
-        fail.send(()).map_err(|_| "the second writer is gone")?;
-        second.await??;
-        tokio::time::timeout(Duration::from_secs(5), first_commit).await???;
-        assert_eq!(committed(&store, "first").await?.as_deref(), Some("kept"));
-        assert_eq!(committed(&store, "second").await?, None, "the failed member's write was committed");
-
-        // The writer is free and the next transaction starts a group of its own.
-        let mut third = store.begin().await?;
-        third.set_record("third", "kept").await?;
-        third.commit().await?;
-        assert_eq!(committed(&store, "third").await?.as_deref(), Some("kept"));
-        Ok(())
-    }
-
-    #[tokio::test]
-    async fn concurrent_writers_are_all_durable_once_answered() -> TestResult {
-        let dir = tempfile::tempdir()?;
-        let store = store(&dir).await?;
-        let writers: Vec<_> = (0..40)
-            .map(|i| {
-                let store = store.clone();
-                tokio::spawn(async move {
-                    let mut tx = store.begin().await?;
-                    tx.set_record(&format!("writer-{i}"), &i.to_string()).await?;
-                    tx.commit().await.map_err(|e| format!("{e:?}"))?;
-                    // Answered means committed: a fresh reader sees it at once.
-                    let seen = committed(&store, &format!("writer-{i}")).await?;
-                    Ok::<_, Box<dyn std::error::Error + Send + Sync>>(seen == Some(i.to_string()))
-                })
-            })
-            .collect();
-        for (i, writer) in writers.into_iter().enumerate() {
-            assert!(writer.await?.map_err(|e| e.to_string())?, "writer {i} was answered before its write was visible");
-        }
-        Ok(())
-    }
-
-    #[tokio::test]
-    async fn a_writer_cancelled_midway_leaves_nothing_and_blocks_nobody() -> TestResult {
-        let dir = tempfile::tempdir()?;
-        let store = store(&dir).await?;
-        let cancelled_store = store.clone();
-        let (written, has_written) = oneshot::channel();
-        let cancelled = tokio::spawn(async move {
-            let mut tx = cancelled_store.begin().await?;
-            tx.set_record("cancelled", "never").await?;
-            let _ = written.send(());
-            std::future::pending::<()>().await;
-            Ok::<_, sqlx::Error>(())
-        });
-        has_written.await?;
-        cancelled.abort();
-        let mut next = tokio::time::timeout(Duration::from_secs(5), store.begin()).await??;
-        next.set_record("next", "kept").await?;
-        tokio::time::timeout(Duration::from_secs(5), next.commit()).await?.map_err(|e| format!("{e:?}"))?;
-        assert_eq!(committed(&store, "cancelled").await?, None);
-        assert_eq!(committed(&store, "next").await?.as_deref(), Some("kept"));
-        Ok(())
-    }
-}
+mod tests;

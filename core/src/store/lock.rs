@@ -96,6 +96,10 @@ impl Store {
     /// The lock of an object, if one is stored (it may have run out; see
     /// [`ContentLock::holds_at`]).
     pub async fn lock_of(&self, uid: &str) -> Result<Option<ContentLock>, sqlx::Error> {
+        self.remembered(&self.memo.locks, uid, self.read_lock(uid)).await
+    }
+
+    async fn read_lock(&self, uid: &str) -> Result<Option<ContentLock>, sqlx::Error> {
         self.count();
         let row = sqlx::query("SELECT token, creator, created, timeout, stealable FROM content_lock WHERE uid = $1")
             .bind(uid)
@@ -130,6 +134,7 @@ impl Store {
         .bind(i64::from(lock.stealable))
         .execute(&self.pool)
         .await?;
+        self.memo.locks.forget();
         // Content answers show the lock.
         self.note_change();
         Ok(())
@@ -139,6 +144,7 @@ impl Store {
     pub async fn remove_lock(&self, uid: &str) -> Result<(), sqlx::Error> {
         self.count();
         sqlx::query("DELETE FROM content_lock WHERE uid = $1").bind(uid).execute(&self.pool).await?;
+        self.memo.locks.forget();
         self.note_change();
         Ok(())
     }

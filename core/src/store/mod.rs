@@ -18,6 +18,7 @@ mod keywords;
 mod links;
 mod listing;
 mod lock;
+mod memo;
 mod migrations;
 mod principal;
 mod records;
@@ -28,6 +29,8 @@ mod scale;
 mod search;
 mod security;
 mod size;
+#[cfg(test)]
+pub(crate) mod test_support;
 
 pub use backup::BackupError;
 pub use blob::{BlobMeta, BlobRange};
@@ -71,6 +74,8 @@ pub struct Store {
     queries: Arc<AtomicU64>,
     subscribers: Arc<OnceLock<Subscribers>>,
     records: Arc<records::RecordMemory>,
+    /// What writes check first, remembered on SQLite.
+    memo: Arc<memo::ObjectMemo>,
     generation: Arc<AtomicU64>,
 }
 
@@ -132,6 +137,7 @@ impl Store {
             queries: Arc::new(AtomicU64::new(0)),
             subscribers: Arc::new(OnceLock::new()),
             records: Arc::default(),
+            memo: Arc::default(),
             generation: Arc::new(AtomicU64::new(0)),
         })
     }
@@ -193,7 +199,14 @@ impl Store {
             Some(writer) => TxConnection::Grouped(writer.join().await?),
             None => TxConnection::Own(self.pool.begin().await?),
         };
-        Ok(Tx { inner, store: self.clone(), events: Vec::new(), records_written: false })
+        Ok(Tx {
+            inner,
+            store: self.clone(),
+            events: Vec::new(),
+            records_written: false,
+            facts_written: false,
+            closing: None,
+        })
     }
 
     /// Closes every connection; used on shutdown so SQLite checkpoints its WAL.
@@ -213,6 +226,13 @@ pub struct Tx {
     events: Vec<Event>,
     /// Whether a record was written, so the store's memory of records is forgotten at commit.
     records_written: bool,
+    /// Whether something no event tells may have changed local roles or working copies (a
+    /// principal deleted, a plugin's own statement), so their memory is forgotten at commit.
+    facts_written: bool,
+    /// On SQLite, the last statement of the change feed, which nothing reads before the
+    /// commit: it goes to the writer connection with the member's release (see
+    /// [`group_commit::Closing`]).
+    closing: Option<group_commit::Closing>,
 }
 
 impl Tx {
@@ -221,7 +241,20 @@ impl Tx {
     /// statement.
     pub fn connection(&mut self) -> &mut sqlx::AnyConnection {
         self.count();
+        self.facts_written = true;
         &mut self.inner
+    }
+
+    /// Leaves `sql` to run with the commit's own statement when this is a member of SQLite's
+    /// write group (see [`group_commit::Closing`]); gives it back, to run now, otherwise.
+    fn close_with(&mut self, sql: String, values: Vec<Option<String>>) -> Option<(String, Vec<Option<String>>)> {
+        match self.inner {
+            TxConnection::Grouped(_) if self.closing.is_none() => {
+                self.closing = Some(group_commit::Closing { sql, values });
+                None
+            }
+            _ => Some((sql, values)),
+        }
     }
 
     /// Records an event that no single write tells (a copy, a check-in, a restore).
@@ -243,10 +276,15 @@ impl Tx {
         self.store.count();
         match self.inner {
             TxConnection::Own(transaction) => transaction.commit().await?,
-            TxConnection::Grouped(member) => member.commit().await.map_err(ApiError::internal)?,
+            TxConnection::Grouped(member) => member.commit(self.closing).await.map_err(ApiError::internal)?,
         }
         if self.records_written {
             store.records.forget();
+        }
+        if self.facts_written
+            || events.iter().any(|e| !matches!(e, Event::Modified { .. } | Event::WorkflowChanged { .. }))
+        {
+            store.memo.forget_content_facts();
         }
         // After the records are forgotten, so nothing kept under the new generation was built
         // from the old ones.

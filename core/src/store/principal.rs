@@ -256,6 +256,7 @@ impl Tx {
 
     /// Removes a principal, its memberships (both ways) and its local roles.
     pub async fn delete_principal(&mut self, id: &str) -> Result<(), sqlx::Error> {
+        self.facts_written = true;
         for sql in [
             "DELETE FROM membership WHERE member_id = $1 OR group_id = $1",
             "DELETE FROM local_role WHERE principal_id = $1",

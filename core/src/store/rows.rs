@@ -52,6 +52,12 @@ pub fn time_to_db(time: DateTime<Utc>) -> String {
     time.format("%Y-%m-%dT%H:%M:%S%.6f+00:00").to_string()
 }
 
+/// An object's fields as stored: written straight from the map, which a copy into a
+/// `serde_json::Value` first would clone whole.
+pub fn fields_to_db(fields: &serde_json::Map<String, serde_json::Value>) -> Result<String, sqlx::Error> {
+    serde_json::to_string(fields).map_err(|e| sqlx::Error::Encode(e.into()))
+}
+
 /// Reads a stored time; a malformed one is a decode error, never a panic.
 pub fn time_from_db(text: &str) -> Result<DateTime<Utc>, sqlx::Error> {
     DateTime::parse_from_rfc3339(text)

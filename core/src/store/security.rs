@@ -84,8 +84,11 @@ pub fn ancestor_paths(path: &str) -> Vec<String> {
 impl Store {
     /// Local roles assigned on any of `uids`.
     pub async fn local_roles(&self, uids: &[String]) -> Result<Vec<LocalRole>, sqlx::Error> {
-        self.count();
-        local_roles_of(&self.pool, uids).await
+        let read = async {
+            self.count();
+            local_roles_of(&self.pool, uids).await
+        };
+        self.remembered(&self.memo.local_roles, &uids.join(" "), read).await
     }
 
     /// Objects at `paths`, trashed ones included (traversal decides what they may do).
@@ -251,6 +254,7 @@ impl Tx {
     /// Switches the inheritance of local roles from containers.
     pub async fn set_block_local_roles(&mut self, uid: &str, block: bool) -> Result<(), sqlx::Error> {
         self.count();
+        self.facts_written = true;
         sqlx::query("UPDATE content SET block_local_roles = $1 WHERE uid = $2")
             .bind(i64::from(block))
             .bind(uid)

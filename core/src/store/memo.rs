@@ -1,0 +1,156 @@
+//! A memory of the per-object facts every write checks first and that seldom change: the local
+//! roles along a path, an object's lock, and whether it is checked out; and of the newest
+//! version this process wrote of an object, the first guess at what the next write builds on.
+//!
+//! A PATCH reads all three before it writes, and on SQLite each read is a hand-off to a
+//! connection's thread and back, which costs more than the statement. So on SQLite, where this
+//! process is the only server using the database, what was read is remembered until a change
+//! that could alter it commits (see [`Tx::commit`](super::Tx::commit) and the lock writes). As
+//! in the memory of records, a read racing such a change keeps what it read only if no change
+//! committed in between, so nothing stale is remembered. On PostgreSQL, where other instances
+//! write too, every read asks the database.
+
+use super::LocalRole;
+use super::lock::ContentLock;
+use super::{Backend, Store};
+use crate::content::ContentObject;
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+/// The most keys one memory holds: keys come from requests (any path), so the memory is
+/// bounded and starts over when full.
+const MAX_REMEMBERED: usize = 4_096;
+
+/// The most objects kept as written: whole objects, which can be large, and only the ones
+/// being edited right now are worth keeping.
+const MAX_WRITTEN: usize = 64;
+
+/// The memories.
+pub(super) struct ObjectMemo {
+    /// Local roles by the uids they were read for, joined.
+    pub(super) local_roles: Memo<Vec<LocalRole>>,
+    /// Locks by object uid.
+    pub(super) locks: Memo<Option<ContentLock>>,
+    /// The path of a baseline's live working copy, by the baseline's uid.
+    pub(super) working_copies: Memo<Option<String>>,
+    /// The newest version of an object this process wrote, by uid. It may belong to a write
+    /// that was then rolled back: it is only ever a guess that a guarded write checks.
+    pub(super) written: Memo<ContentObject>,
+}
+
+impl Default for ObjectMemo {
+    fn default() -> Self {
+        ObjectMemo {
+            local_roles: Memo::new(MAX_REMEMBERED),
+            locks: Memo::new(MAX_REMEMBERED),
+            working_copies: Memo::new(MAX_REMEMBERED),
+            written: Memo::new(MAX_WRITTEN),
+        }
+    }
+}
+
+impl ObjectMemo {
+    /// Forgets what a commit's changes to content may have altered: local roles, working
+    /// copies and objects as written (locks change only through their own writes).
+    pub(super) fn forget_content_facts(&self) {
+        self.local_roles.forget();
+        self.working_copies.forget();
+        self.written.forget();
+    }
+}
+
+impl Store {
+    /// What `read` gives for `key`; on SQLite, what an earlier read gave, as long as no change
+    /// that could alter it has committed since.
+    pub(super) async fn remembered<V: Clone>(
+        &self,
+        memo: &Memo<V>,
+        key: &str,
+        read: impl Future<Output = Result<V, sqlx::Error>>,
+    ) -> Result<V, sqlx::Error> {
+        if self.backend != Backend::Sqlite {
+            return read.await;
+        }
+        let generation = match memo.recall(key) {
+            Ok(value) => return Ok(value),
+            Err(generation) => generation,
+        };
+        let value = read.await?;
+        memo.remember(generation, key.to_owned(), value.clone());
+        Ok(value)
+    }
+}
+
+/// Values by key, and how many changes have been committed since the start.
+pub(super) struct Memo<V> {
+    state: Mutex<Remembered<V>>,
+    capacity: usize,
+}
+
+struct Remembered<V> {
+    generation: u64,
+    values: HashMap<String, V>,
+}
+
+impl<V: Clone> Memo<V> {
+    fn new(capacity: usize) -> Memo<V> {
+        Memo { state: Mutex::new(Remembered { generation: 0, values: HashMap::new() }), capacity }
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, Remembered<V>> {
+        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The remembered value, or the generation a read of the database must be tagged with.
+    pub(super) fn recall(&self, key: &str) -> Result<V, u64> {
+        let state = self.state();
+        state.values.get(key).cloned().ok_or(state.generation)
+    }
+
+    /// Remembers a read made at `generation`, unless a change committed since.
+    fn remember(&self, generation: u64, key: String, value: V) {
+        let mut state = self.state();
+        if state.generation != generation {
+            return;
+        }
+        if state.values.len() >= self.capacity {
+            state.values.clear();
+        }
+        state.values.insert(key, value);
+    }
+
+    /// Remembers what this process itself has just written, whatever was read meanwhile.
+    pub(super) fn put(&self, key: String, value: V) {
+        let generation = self.state().generation;
+        self.remember(generation, key, value);
+    }
+
+    /// Forgets everything: a change committed.
+    pub(super) fn forget(&self) {
+        let mut state = self.state();
+        state.generation += 1;
+        state.values.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Memo;
+
+    #[test]
+    fn a_read_that_raced_a_change_is_not_remembered() {
+        let memo: Memo<u32> = Memo::new(2);
+        let Err(generation) = memo.recall("a") else { panic!("an empty memory recalled a value") };
+        memo.forget();
+        memo.remember(generation, "a".to_owned(), 1);
+        assert_eq!(memo.recall("a"), Err(generation + 1), "a read from before the change was kept");
+        memo.remember(generation + 1, "a".to_owned(), 2);
+        assert_eq!(memo.recall("a"), Ok(2));
+        memo.forget();
+        assert!(memo.recall("a").is_err(), "a value outlived the change that could alter it");
+        memo.put("a".to_owned(), 1);
+        memo.put("b".to_owned(), 2);
+        memo.put("c".to_owned(), 3);
+        assert!(memo.recall("a").is_err() && memo.recall("c") == Ok(3), "the memory grew past its bound");
+    }
+}
