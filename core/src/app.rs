@@ -164,6 +164,7 @@ impl App {
         let store = open_schema_of(&registry, &config.database_url).await?;
         switch_off_as_recorded(&registry, &store).await?;
         store.set_subscribers(Subscribers::new(registry.subscribers().to_vec()));
+        store.set_memory_max_age(config.answer_cache.max_age);
         let now = chrono::Utc::now();
         let (cutoff, alive) = (now - crate::events::feed::RETENTION, now - crate::events::feed::CONSUMER_EXPIRY);
         store.trim_feed(cutoff, alive).await.map_err(StoreError::from)?;

@@ -53,6 +53,7 @@ mod metrics;
 mod move_copy;
 #[cfg(feature = "navigation")]
 mod navigation;
+mod object_memory;
 mod password_reset;
 mod permission_matrix;
 mod plone_shapes;

@@ -7,6 +7,8 @@ use crate::content::ContentObject;
 use crate::content::layout::LAYOUT_FIELD;
 use crate::content::values::{ChangeSet, DEFAULT_PAGE};
 use crate::http::{ApiError, ApiResult, ErrorCode, FieldError};
+use chrono::SubsecRound;
+use std::borrow::Cow;
 
 /// How many times a change is applied again when another write landed after the version it
 /// was built on was read.
@@ -50,19 +52,21 @@ pub async fn update(
     // What the write builds on: the object as the caller read it, or, once the write turn is
     // ours, the newer version this process wrote since (see `Store::newest_written`). A write
     // to it is guarded, and only if another write came between is the object read again.
-    let mut base = match on_conflict {
-        OnConflict::Reapply => app.store.newest_written(object).unwrap_or_else(|| object.clone()),
-        OnConflict::Refuse => object.clone(),
+    let newest = match on_conflict {
+        OnConflict::Reapply => app.store.newest_written(object),
+        OnConflict::Refuse => None,
     };
+    let mut base = Cow::Borrowed(newest.as_deref().unwrap_or(object));
     for _ in 0..ATTEMPTS {
-        let mut updated = base.clone();
+        let mut updated = ContentObject::clone(&base);
         changes.apply(&mut updated);
         let renaming = new_id.is_some_and(|id| id != base.id);
-        if updated == base && changes.uploads.is_empty() && changes.cleared_blobs.is_empty() && !renaming {
+        if updated == *base && changes.uploads.is_empty() && changes.cleared_blobs.is_empty() && !renaming {
             return Ok(updated);
         }
-        // Later than the stored time even on a clock that stepped back, so the state always moves.
-        updated.modified = chrono::Utc::now().max(base.modified + chrono::Duration::microseconds(1));
+        // Later than the stored time even on a clock that stepped back, so the state always
+        // moves; to the microsecond, as stored, so the answer's ETag is the next read's.
+        updated.modified = chrono::Utc::now().trunc_subsecs(6).max(base.modified + chrono::Duration::microseconds(1));
         if !tx.update_content_unless_changed(&base, &updated).await? {
             // On SQLite nothing can come between this read and the commit; on PostgreSQL the
             // guarded write notices a write that does.
@@ -73,7 +77,7 @@ pub async fn update(
                         "The object changed after the state named in If-Match; read it again.",
                     ));
                 }
-                Some(stored) if !stored.is_trashed() => stored,
+                Some(stored) if !stored.is_trashed() => Cow::Owned(stored),
                 _ => return Err(ApiError::new(ErrorCode::Conflict, "The object was deleted meanwhile.")),
             };
             continue;

@@ -11,6 +11,7 @@ use poem::{IntoResponse, Response};
 use poem_openapi::ApiResponse;
 use poem_openapi::registry::{MetaResponses, Registry};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 /// `PATCH <obj>`.
 pub async fn patch(ctx: Ctx) -> ApiResult<Written> {
@@ -66,13 +67,14 @@ async fn write(ctx: Ctx, mode: Mode) -> ApiResult<Written> {
     let visibility = ctx.visibility();
     let origin = ops::WriteOrigin { base_url: &ctx.request.base_url, visibility: &visibility };
     ops::resolve_references(&ctx.app, &origin, ctx.context.site_id(), &ctx.profile, &mut changes).await?;
-    let mut current = ctx.context.clone();
+    // The context as it is, unless a reorder gives a newer one: cloning it copies all its fields.
+    let mut current = Cow::Borrowed(&ctx.context);
     if let Some(ordering) = body.get("ordering") {
         if !ctx.profile.folderish {
             return Err(ApiError::new(ErrorCode::BadRequest, "Content ordering is not supported by this resource."));
         }
         ops::check_unlocked(&ctx.app, &ctx.context).await?;
-        current = ops::reorder(&ctx.app, &ctx.context, ordering).await?;
+        current = Cow::Owned(ops::reorder(&ctx.app, &ctx.context, ordering).await?);
     }
     // With If-Match the dispatcher has checked the state the caller read; a write landing
     // after that check is refused too rather than built upon.

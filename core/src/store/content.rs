@@ -5,6 +5,7 @@ use super::{Backend, Store, subtree_end};
 use crate::content::ContentObject;
 use crate::security::Visibility;
 use sqlx::{AssertSqlSafe, Row};
+use std::sync::Arc;
 
 impl Store {
     /// The live objects at any of `paths` (trashed ones are invisible).
@@ -151,11 +152,13 @@ impl Store {
     /// SQLite, once a write holds the write turn, that is what is stored unless the write
     /// that made it was rolled back, so it is a better first guess than `object` itself for a
     /// write guarded by [`Tx::update_content_unless_changed`](super::Tx::update_content_unless_changed).
-    pub fn newest_written(&self, object: &ContentObject) -> Option<ContentObject> {
+    pub fn newest_written(&self, object: &ContentObject) -> Option<Arc<ContentObject>> {
         if self.backend != Backend::Sqlite {
             return None;
         }
-        self.memo.written.recall(&object.uid).ok().filter(|written| written.modified > object.modified)
+        // Only a guess that a guarded write checks, so however old it is.
+        let written = self.memo.written.recall(&object.uid, std::time::Duration::MAX).ok()?;
+        (written.modified > object.modified).then_some(written)
     }
 
     /// Where the live working copy checked out from `baseline_uid` is, if there is one: what

@@ -7,6 +7,7 @@ use super::{Backend, Tx};
 use crate::content::ContentObject;
 use crate::events::Event;
 use sqlx::{AssertSqlSafe, Row};
+use std::sync::Arc;
 
 impl Tx {
     /// Inserts a new object.
@@ -89,7 +90,9 @@ impl Tx {
             return Ok(false);
         }
         if self.store.backend == Backend::Sqlite {
-            self.store.memo.written.put(object.uid.clone(), object.clone());
+            let written = Arc::new(super::content_memo::as_stored_object(object));
+            self.store.memo.written.put(object.uid.clone(), written.clone());
+            self.edits.push(written);
         }
         let fields = changed_fields(before, object);
         if let Some(state) = object.review_state.as_ref().filter(|s| before.review_state.as_ref() != Some(*s)) {

@@ -7,15 +7,21 @@
 //! process is the only server using the database, what was read is remembered until a change
 //! that could alter it commits (see [`Tx::commit`](super::Tx::commit) and the lock writes). As
 //! in the memory of records, a read racing such a change keeps what it read only if no change
-//! committed in between, so nothing stale is remembered. On PostgreSQL, where other instances
+//! committed in between, so nothing stale is remembered. What another process changes in the
+//! same SQLite file (a second instance, a `wcs` command) this process cannot see, so a fact is
+//! read again once it is older than the maximum age of the answer cache (1 s by default),
+//! which bounds how late such changes show everywhere. On PostgreSQL, where other instances
 //! write too, every read asks the database.
 
 use super::LocalRole;
+use super::content_memo::ContentMemo;
 use super::lock::ContentLock;
 use super::{Backend, Store};
 use crate::content::ContentObject;
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// The most keys one memory holds: keys come from requests (any path), so the memory is
 /// bounded and starts over when full.
@@ -35,7 +41,11 @@ pub(super) struct ObjectMemo {
     pub(super) working_copies: Memo<Option<String>>,
     /// The newest version of an object this process wrote, by uid. It may belong to a write
     /// that was then rolled back: it is only ever a guess that a guarded write checks.
-    pub(super) written: Memo<ContentObject>,
+    pub(super) written: Memo<Arc<ContentObject>>,
+    /// Objects by path, as committed.
+    pub(super) content: ContentMemo,
+    /// How old, in milliseconds, a remembered fact may be before it is read again.
+    max_age_ms: AtomicU64,
 }
 
 impl Default for ObjectMemo {
@@ -45,21 +55,42 @@ impl Default for ObjectMemo {
             locks: Memo::new(MAX_REMEMBERED),
             working_copies: Memo::new(MAX_REMEMBERED),
             written: Memo::new(MAX_WRITTEN),
+            content: ContentMemo::default(),
+            max_age_ms: AtomicU64::new(1_000),
         }
     }
 }
 
 impl ObjectMemo {
     /// Forgets what a commit's changes to content may have altered: local roles, working
-    /// copies and objects as written (locks change only through their own writes).
+    /// copies, objects as written and as committed (locks change only through their own
+    /// writes).
     pub(super) fn forget_content_facts(&self) {
         self.local_roles.forget();
         self.working_copies.forget();
         self.written.forget();
+        self.content.forget();
+    }
+
+    /// How old a remembered fact may be before it is read again.
+    pub(super) fn max_age(&self) -> Duration {
+        Duration::from_millis(self.max_age_ms.load(Ordering::Relaxed))
     }
 }
 
 impl Store {
+    /// Sets how old a remembered fact may be (on SQLite) before it is read again: how late
+    /// another process's changes to the same database may show. Zero remembers nothing.
+    pub fn set_memory_max_age(&self, max_age: Duration) {
+        let millis = u64::try_from(max_age.as_millis()).unwrap_or(u64::MAX);
+        self.memo.max_age_ms.store(millis, Ordering::Relaxed);
+    }
+
+    /// The memory of objects by path, on SQLite.
+    pub(super) fn content_memo(&self) -> Option<&ContentMemo> {
+        (self.backend == Backend::Sqlite).then_some(&self.memo.content)
+    }
+
     /// What `read` gives for `key`; on SQLite, what an earlier read gave, as long as no change
     /// that could alter it has committed since.
     pub(super) async fn remembered<V: Clone>(
@@ -71,7 +102,7 @@ impl Store {
         if self.backend != Backend::Sqlite {
             return read.await;
         }
-        let generation = match memo.recall(key) {
+        let generation = match memo.recall(key, self.memo.max_age()) {
             Ok(value) => return Ok(value),
             Err(generation) => generation,
         };
@@ -89,7 +120,7 @@ pub(super) struct Memo<V> {
 
 struct Remembered<V> {
     generation: u64,
-    values: HashMap<String, V>,
+    values: HashMap<String, (V, Instant)>,
 }
 
 impl<V: Clone> Memo<V> {
@@ -101,10 +132,14 @@ impl<V: Clone> Memo<V> {
         self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// The remembered value, or the generation a read of the database must be tagged with.
-    pub(super) fn recall(&self, key: &str) -> Result<V, u64> {
+    /// The remembered value, if it is younger than `max_age`, or the generation a read of the
+    /// database must be tagged with.
+    pub(super) fn recall(&self, key: &str, max_age: Duration) -> Result<V, u64> {
         let state = self.state();
-        state.values.get(key).cloned().ok_or(state.generation)
+        match state.values.get(key) {
+            Some((value, at)) if at.elapsed() < max_age => Ok(value.clone()),
+            _ => Err(state.generation),
+        }
     }
 
     /// Remembers a read made at `generation`, unless a change committed since.
@@ -116,7 +151,7 @@ impl<V: Clone> Memo<V> {
         if state.values.len() >= self.capacity {
             state.values.clear();
         }
-        state.values.insert(key, value);
+        state.values.insert(key, (value, Instant::now()));
     }
 
     /// Remembers what this process itself has just written, whatever was read meanwhile.
@@ -136,21 +171,25 @@ impl<V: Clone> Memo<V> {
 #[cfg(test)]
 mod tests {
     use super::Memo;
+    use std::time::Duration;
+
+    const LONG: Duration = Duration::from_secs(3_600);
 
     #[test]
     fn a_read_that_raced_a_change_is_not_remembered() {
         let memo: Memo<u32> = Memo::new(2);
-        let Err(generation) = memo.recall("a") else { panic!("an empty memory recalled a value") };
+        let Err(generation) = memo.recall("a", LONG) else { panic!("an empty memory recalled a value") };
         memo.forget();
         memo.remember(generation, "a".to_owned(), 1);
-        assert_eq!(memo.recall("a"), Err(generation + 1), "a read from before the change was kept");
+        assert_eq!(memo.recall("a", LONG), Err(generation + 1), "a read from before the change was kept");
         memo.remember(generation + 1, "a".to_owned(), 2);
-        assert_eq!(memo.recall("a"), Ok(2));
+        assert_eq!(memo.recall("a", LONG), Ok(2));
         memo.forget();
-        assert!(memo.recall("a").is_err(), "a value outlived the change that could alter it");
+        assert!(memo.recall("a", LONG).is_err(), "a value outlived the change that could alter it");
         memo.put("a".to_owned(), 1);
         memo.put("b".to_owned(), 2);
         memo.put("c".to_owned(), 3);
-        assert!(memo.recall("a").is_err() && memo.recall("c") == Ok(3), "the memory grew past its bound");
+        assert!(memo.recall("a", LONG).is_err() && memo.recall("c", LONG) == Ok(3), "the memory grew past its bound");
+        assert!(memo.recall("c", Duration::ZERO).is_err(), "a value older than the maximum age was recalled");
     }
 }

@@ -10,6 +10,7 @@ mod backup;
 mod blob;
 mod changes;
 mod content;
+mod content_memo;
 mod content_write;
 mod dump;
 mod feed;
@@ -205,6 +206,7 @@ impl Store {
             events: Vec::new(),
             records_written: false,
             facts_written: false,
+            edits: Vec::new(),
             closing: None,
         })
     }
@@ -229,6 +231,9 @@ pub struct Tx {
     /// Whether something no event tells may have changed local roles or working copies (a
     /// principal deleted, a plugin's own statement), so their memory is forgotten at commit.
     facts_written: bool,
+    /// On SQLite, the objects whose columns this transaction edited, as written: applied to
+    /// the memory of objects once committed.
+    edits: Vec<Arc<crate::content::ContentObject>>,
     /// On SQLite, the last statement of the change feed, which nothing reads before the
     /// commit: it goes to the writer connection with the member's release (see
     /// [`group_commit::Closing`]).
@@ -285,6 +290,8 @@ impl Tx {
             || events.iter().any(|e| !matches!(e, Event::Modified { .. } | Event::WorkflowChanged { .. }))
         {
             store.memo.forget_content_facts();
+        } else if !self.edits.is_empty() {
+            store.memo.content.edited(&self.edits);
         }
         // After the records are forgotten, so nothing kept under the new generation was built
         // from the old ones.

@@ -59,7 +59,7 @@ async fn local_roles_of<'e, E: Executor<'e, Database = Any>>(
         .collect()
 }
 
-async fn any_content_at_paths<'e, E: Executor<'e, Database = Any>>(
+pub(super) async fn any_content_at_paths<'e, E: Executor<'e, Database = Any>>(
     e: E,
     paths: &[String],
 ) -> Result<Vec<ContentObject>, sqlx::Error> {
@@ -89,12 +89,6 @@ impl Store {
             local_roles_of(&self.pool, uids).await
         };
         self.remembered(&self.memo.local_roles, &uids.join(" "), read).await
-    }
-
-    /// Objects at `paths`, trashed ones included (traversal decides what they may do).
-    pub async fn content_at_paths_with_trash(&self, paths: &[String]) -> Result<Vec<ContentObject>, sqlx::Error> {
-        self.count();
-        any_content_at_paths(&self.pool, paths).await
     }
 
     /// The ancestors of an object, root first.

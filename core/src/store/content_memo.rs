@@ -1,0 +1,263 @@
+//! A memory of content objects by path, for traversal on SQLite.
+//!
+//! Every request reads the objects along its path, and on SQLite that read is a hand-off to a
+//! connection's thread and back, and a parse of every object's fields: under a stream of
+//! edits, a quarter of the server's time. On SQLite this process is the only writer, so it
+//! knows every change: an edit of an object's columns is applied to the remembered object,
+//! once committed, and any other change to content (an object added, moved, deleted, trashed,
+//! reordered, its roles blocked or checked out, a plugin's own statement) forgets everything.
+//! As in the other memories, a read racing a commit is not kept. PostgreSQL, where other
+//! instances write too, always asks the database.
+
+use super::Store;
+use super::security::any_content_at_paths;
+use crate::content::ContentObject;
+use chrono::SubsecRound;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How much text (estimated from the fields) the memory holds before it starts over: it is
+/// meant for the folders along the paths being requested, not for the whole site.
+const MAX_WEIGHT: usize = 2 * 1024 * 1024;
+
+/// Objects with more text than this are always read: a few of them would fill the memory.
+const MAX_OBJECT_WEIGHT: usize = 64 * 1024;
+
+/// Objects by path, and how many content commits there have been.
+#[derive(Default)]
+pub(super) struct ContentMemo {
+    state: Mutex<Objects>,
+}
+
+#[derive(Default)]
+struct Objects {
+    generation: u64,
+    by_path: HashMap<String, (Arc<ContentObject>, Instant)>,
+    weight: usize,
+}
+
+impl ContentMemo {
+    fn state(&self) -> std::sync::MutexGuard<'_, Objects> {
+        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The objects at `paths`, in that order, when every one is remembered and was read less
+    /// than `max_age` ago; otherwise the generation a read of the database must be tagged with.
+    pub(super) fn recall(&self, paths: &[String], max_age: Duration) -> Result<Vec<ContentObject>, u64> {
+        let state = self.state();
+        paths
+            .iter()
+            .map(|path| match state.by_path.get(path) {
+                Some((object, read_at)) if read_at.elapsed() < max_age => Ok(ContentObject::clone(object)),
+                _ => Err(state.generation),
+            })
+            .collect()
+    }
+
+    /// Remembers objects read at `generation`, unless a content commit came since.
+    pub(super) fn remember(&self, generation: u64, objects: &[ContentObject]) {
+        let mut state = self.state();
+        if state.generation != generation {
+            return;
+        }
+        for object in objects {
+            let weight = weight_of(object);
+            if weight > MAX_OBJECT_WEIGHT {
+                continue;
+            }
+            if let Some((old, _)) = state.by_path.remove(&object.path) {
+                state.weight -= weight_of(&old);
+            }
+            if state.weight + weight > MAX_WEIGHT {
+                state.by_path.clear();
+                state.weight = 0;
+            }
+            state.weight += weight;
+            state.by_path.insert(object.path.clone(), (Arc::new(object.clone()), Instant::now()));
+        }
+    }
+
+    /// Forgets everything: content changed in a way that is not an edit of columns.
+    pub(super) fn forget(&self) {
+        let mut state = self.state();
+        state.generation += 1;
+        state.by_path.clear();
+        state.weight = 0;
+    }
+
+    /// Takes in committed edits (objects as [`as_stored_object`] gives them): each remembered
+    /// object gets the columns its edit wrote (`Tx::update_content`), unless it already holds
+    /// a newer edit (members of one group commit report in any order). An edit does not make
+    /// it younger: what other processes wrote is still read within the maximum age.
+    pub(super) fn edited(&self, written: &[Arc<ContentObject>]) {
+        let mut state = self.state();
+        state.generation += 1;
+        for edit in written {
+            let Some((object, _)) = state.by_path.get_mut(&edit.path) else { continue };
+            if object.uid != edit.uid || object.modified >= edit.modified {
+                continue;
+            }
+            let (before, after) = (weight_of(object), weight_of(edit));
+            if after > MAX_OBJECT_WEIGHT {
+                state.by_path.remove(&edit.path);
+                state.weight -= before;
+                continue;
+            }
+            if same_unedited_columns(object, edit) {
+                // The usual case: the edit is the whole object as stored, shared as it is.
+                *object = edit.clone();
+            } else {
+                let object = Arc::make_mut(object);
+                object.title.clone_from(&edit.title);
+                object.description.clone_from(&edit.description);
+                object.review_state.clone_from(&edit.review_state);
+                object.modified = edit.modified;
+                object.effective = edit.effective;
+                object.expires = edit.expires;
+                object.fields.clone_from(&edit.fields);
+            }
+            state.weight = state.weight + after - before;
+        }
+    }
+}
+
+impl Store {
+    /// Objects at `paths`, trashed ones included (traversal decides what they may do).
+    pub async fn content_at_paths_with_trash(&self, paths: &[String]) -> Result<Vec<ContentObject>, sqlx::Error> {
+        let Some(memo) = self.content_memo() else {
+            self.count();
+            return any_content_at_paths(&self.pool, paths).await;
+        };
+        let generation = match memo.recall(paths, self.memo.max_age()) {
+            Ok(objects) => return Ok(objects),
+            Err(generation) => generation,
+        };
+        self.count();
+        let objects = any_content_at_paths(&self.pool, paths).await?;
+        memo.remember(generation, &objects);
+        Ok(objects)
+    }
+}
+
+/// An object as a read gives it back once written: times to the microsecond.
+pub(super) fn as_stored_object(object: &ContentObject) -> ContentObject {
+    ContentObject {
+        modified: object.modified.trunc_subsecs(6),
+        effective: object.effective.map(|time| time.trunc_subsecs(6)),
+        expires: object.expires.map(|time| time.trunc_subsecs(6)),
+        ..object.clone()
+    }
+}
+
+/// Whether an edit leaves every column it does not write as `object` has it.
+fn same_unedited_columns(object: &ContentObject, edit: &ContentObject) -> bool {
+    let ContentObject {
+        uid,
+        parent_uid,
+        path,
+        id,
+        portal_type,
+        position,
+        title: _,
+        description: _,
+        review_state: _,
+        created,
+        modified: _,
+        effective: _,
+        expires: _,
+        creator,
+        fields: _,
+        block_local_roles,
+        trash_root,
+        working_copy_of,
+    } = object;
+    *uid == edit.uid
+        && *parent_uid == edit.parent_uid
+        && *path == edit.path
+        && *id == edit.id
+        && *portal_type == edit.portal_type
+        && *position == edit.position
+        && *created == edit.created
+        && *creator == edit.creator
+        && *block_local_roles == edit.block_local_roles
+        && *trash_root == edit.trash_root
+        && *working_copy_of == edit.working_copy_of
+}
+
+/// About how many bytes of text an object holds.
+fn weight_of(object: &ContentObject) -> usize {
+    fn of(value: &Value) -> usize {
+        match value {
+            Value::String(text) => text.len() + 2,
+            Value::Array(items) => items.iter().map(of).sum::<usize>() + 2,
+            Value::Object(map) => map.iter().map(|(key, value)| key.len() + 3 + of(value)).sum::<usize>() + 2,
+            _ => 8,
+        }
+    }
+    object.path.len()
+        + object.title.len()
+        + object.description.len()
+        + 256
+        + object.fields.values().map(of).sum::<usize>()
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::store::test_support::object;
+
+    const LONG: Duration = Duration::from_secs(3_600);
+
+    #[test]
+    fn edits_are_applied_in_order_and_other_changes_forget() {
+        let memo = ContentMemo::default();
+        let folder = object("folder");
+        let Err(generation) = memo.recall(std::slice::from_ref(&folder.path), LONG) else {
+            panic!("recalled from nothing")
+        };
+        memo.remember(generation, std::slice::from_ref(&folder));
+        assert_eq!(memo.recall(std::slice::from_ref(&folder.path), LONG).unwrap()[0].title, "folder");
+
+        let mut newer = folder.clone();
+        newer.title = "newer".to_owned();
+        newer.modified = folder.modified + chrono::Duration::seconds(2);
+        let mut older = folder.clone();
+        older.title = "older".to_owned();
+        older.modified = folder.modified + chrono::Duration::seconds(1);
+        memo.edited(&[Arc::new(as_stored_object(&newer)), Arc::new(as_stored_object(&older))]);
+        let recalled = memo.recall(std::slice::from_ref(&folder.path), LONG).unwrap();
+        assert_eq!(recalled[0].title, "newer", "an older edit reported later is not applied");
+        assert_eq!(recalled[0].modified, newer.modified.trunc_subsecs(6));
+        assert!(
+            memo.recall(std::slice::from_ref(&folder.path), Duration::ZERO).is_err(),
+            "an object read longer ago than the maximum age was recalled"
+        );
+
+        memo.remember(generation, &[object("raced")]);
+        assert!(memo.recall(&["/raced".to_owned()], LONG).is_err(), "a read that raced a commit was kept");
+
+        memo.forget();
+        assert!(memo.recall(std::slice::from_ref(&folder.path), LONG).is_err(), "kept past a change");
+    }
+
+    #[test]
+    fn large_objects_are_not_kept_and_the_memory_is_bounded() {
+        let memo = ContentMemo::default();
+        let mut large = object("large");
+        large.fields.insert("text".to_owned(), Value::String("x".repeat(MAX_OBJECT_WEIGHT)));
+        memo.remember(0, std::slice::from_ref(&large));
+        assert!(memo.recall(std::slice::from_ref(&large.path), LONG).is_err());
+
+        let mut medium = object("m0");
+        medium.fields.insert("text".to_owned(), Value::String("x".repeat(MAX_OBJECT_WEIGHT / 2)));
+        let many: Vec<ContentObject> = (0..2 * MAX_WEIGHT / MAX_OBJECT_WEIGHT * 2)
+            .map(|n| ContentObject { path: format!("/m{n}"), ..medium.clone() })
+            .collect();
+        memo.remember(0, &many);
+        assert!(memo.state().weight <= MAX_WEIGHT);
+        assert!(memo.recall(&[many.last().unwrap().path.clone()], LONG).is_ok(), "the newest is kept");
+    }
+}
