@@ -34,7 +34,15 @@ pub(super) struct ContentMemo {
 #[derive(Default)]
 struct Objects {
     generation: u64,
-    by_path: HashMap<String, (Arc<ContentObject>, Instant)>,
+    by_path: HashMap<String, Kept>,
+    weight: usize,
+}
+
+/// A remembered object, when it was read, and its weight (kept, so that replacing or dropping
+/// it does not walk its fields again).
+struct Kept {
+    object: Arc<ContentObject>,
+    read_at: Instant,
     weight: usize,
 }
 
@@ -50,7 +58,7 @@ impl ContentMemo {
         paths
             .iter()
             .map(|path| match state.by_path.get(path) {
-                Some((object, read_at)) if read_at.elapsed() < max_age => Ok(ContentObject::clone(object)),
+                Some(kept) if kept.read_at.elapsed() < max_age => Ok(ContentObject::clone(&kept.object)),
                 _ => Err(state.generation),
             })
             .collect()
@@ -67,15 +75,16 @@ impl ContentMemo {
             if weight > MAX_OBJECT_WEIGHT {
                 continue;
             }
-            if let Some((old, _)) = state.by_path.remove(&object.path) {
-                state.weight -= weight_of(&old);
+            if let Some(old) = state.by_path.remove(&object.path) {
+                state.weight -= old.weight;
             }
             if state.weight + weight > MAX_WEIGHT {
                 state.by_path.clear();
                 state.weight = 0;
             }
             state.weight += weight;
-            state.by_path.insert(object.path.clone(), (Arc::new(object.clone()), Instant::now()));
+            let kept = Kept { object: Arc::new(object.clone()), read_at: Instant::now(), weight };
+            state.by_path.insert(object.path.clone(), kept);
         }
     }
 
@@ -95,16 +104,18 @@ impl ContentMemo {
         let mut state = self.state();
         state.generation += 1;
         for edit in written {
-            let Some((object, _)) = state.by_path.get_mut(&edit.path) else { continue };
-            if object.uid != edit.uid || object.modified >= edit.modified {
+            let Some(kept) = state.by_path.get_mut(&edit.path) else { continue };
+            if kept.object.uid != edit.uid || kept.object.modified >= edit.modified {
                 continue;
             }
-            let (before, after) = (weight_of(object), weight_of(edit));
+            let (before, after) = (kept.weight, weight_of(edit));
             if after > MAX_OBJECT_WEIGHT {
                 state.by_path.remove(&edit.path);
                 state.weight -= before;
                 continue;
             }
+            kept.weight = after;
+            let object = &mut kept.object;
             if same_unedited_columns(object, edit) {
                 // The usual case: the edit is the whole object as stored, shared as it is.
                 *object = edit.clone();
