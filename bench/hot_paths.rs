@@ -170,7 +170,7 @@ impl Site {
     }
 
     /// The chain (site root first) of the object at a site path.
-    async fn chain(&self, path: &str) -> Vec<ContentObject> {
+    async fn chain(&self, path: &str) -> Vec<Arc<ContentObject>> {
         let parsed = traverse::parse_path(path).expect("path parses");
         match traverse::resolve(&self.app, &Method::GET, &parsed, "", path).await.expect("path resolves") {
             Target::Object { chain, .. } => chain,

@@ -7,6 +7,7 @@ use crate::content::ContentObject;
 use crate::http::{ApiError, ApiResult};
 use percent_encoding::percent_decode_str;
 use poem::http::Method;
+use std::sync::Arc;
 
 /// The deepest path a request may name; deeper ones are 404s without a database query.
 const MAX_SEGMENTS: usize = 64;
@@ -27,7 +28,7 @@ pub enum Target {
     /// An object, and what to call on it.
     Object {
         /// The site root down to the deepest object on the path.
-        chain: Vec<ContentObject>,
+        chain: Vec<Arc<ContentObject>>,
         /// The service or view name; `""` for the object itself.
         name: String,
         /// Segments after the name.
@@ -69,14 +70,14 @@ pub async fn resolve(app: &App, method: &Method, path: &ParsedPath, query: &str,
     let candidates: Vec<String> = (1..=content_len).map(|n| join(&segments[..n])).collect();
     let mut found = app.store.content_at_paths_with_trash(&candidates).await?;
     found.sort_by_key(|o| o.path.len());
-    let mut chain: Vec<ContentObject> = Vec::new();
+    let mut chain: Vec<Arc<ContentObject>> = Vec::new();
     for object in found {
         let expected = candidates.get(chain.len());
         if expected == Some(&object.path) {
             chain.push(object);
         }
     }
-    let in_trash = chain.iter().any(ContentObject::is_trashed);
+    let in_trash = chain.iter().any(|o| o.is_trashed());
     // The deepest object that is there, for the 404's `context` (a physical path; the server
     // makes it a URL).
     let nearest = chain.iter().take_while(|o| !o.is_trashed()).last().map(|o| o.path.clone());
@@ -98,7 +99,7 @@ fn reaches_trash(method: &Method, name: &str) -> bool {
     name == "@untrash" || (*method == Method::DELETE && name.is_empty())
 }
 
-fn split_at_service(app: &App, method: &Method, segments: &[String], chain: Vec<ContentObject>) -> Option<Target> {
+fn split_at_service(app: &App, method: &Method, segments: &[String], chain: Vec<Arc<ContentObject>>) -> Option<Target> {
     let depth = chain.len();
     let object = chain.last()?;
     let rest = &segments[depth..];
@@ -114,7 +115,7 @@ fn split_at_service(app: &App, method: &Method, segments: &[String], chain: Vec<
             (name.clone(), subpath.to_vec())
         }
     };
-    if chain.iter().any(ContentObject::is_trashed) && !reaches_trash(method, &name) {
+    if chain.iter().any(|o| o.is_trashed()) && !reaches_trash(method, &name) {
         return None;
     }
     Some(Target::Object { chain, name, subpath })

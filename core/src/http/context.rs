@@ -74,8 +74,8 @@ pub struct Ctx {
     pub app: Arc<App>,
     /// The request.
     pub request: RequestInfo,
-    /// The traversed object.
-    pub context: ContentObject,
+    /// The traversed object, shared with traversal's chain (and, on SQLite, its memory), not copied.
+    pub context: Arc<ContentObject>,
     /// The caller's standing on the context and its containers (loaded by traversal).
     pub access: Access,
     /// The context's type.

@@ -8,6 +8,7 @@ use crate::content::ContentObject;
 use crate::http::ApiResult;
 use crate::store::LocalRole;
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 /// The group every authenticated user is a member of.
 pub const AUTHENTICATED_GROUP: &str = "AuthenticatedUsers";
@@ -16,13 +17,13 @@ pub const AUTHENTICATED_GROUP: &str = "AuthenticatedUsers";
 #[derive(Clone, Debug)]
 pub struct Access {
     principal: Principal,
-    chain: Vec<ContentObject>,
+    chain: Vec<Arc<ContentObject>>,
     local: Vec<LocalRole>,
 }
 
 impl Access {
     /// Loads the local roles of `chain` (site root first, the object last) for `principal`.
-    pub async fn load(app: &App, principal: &Principal, chain: Vec<ContentObject>) -> ApiResult<Access> {
+    pub async fn load(app: &App, principal: &Principal, chain: Vec<Arc<ContentObject>>) -> ApiResult<Access> {
         let local = match principal {
             Principal::User(_) => {
                 let uids: Vec<String> = chain.iter().map(|o| o.uid.clone()).collect();
@@ -36,7 +37,7 @@ impl Access {
 
     /// Builds an access from a chain and local roles already loaded (roles of other principals
     /// are ignored), so checking many objects of one subtree costs no further queries.
-    pub fn from_parts(principal: &Principal, chain: Vec<ContentObject>, local: &[LocalRole]) -> Access {
+    pub fn from_parts(principal: &Principal, chain: Vec<Arc<ContentObject>>, local: &[LocalRole]) -> Access {
         let ids = principal.ids();
         let local = local.iter().filter(|r| ids.contains(&r.principal_id)).cloned().collect();
         Access { principal: principal.clone(), chain, local }
@@ -50,22 +51,22 @@ impl Access {
     /// Loads the chain of `object` and then its access.
     pub async fn for_object(app: &App, principal: &Principal, object: &ContentObject) -> ApiResult<Access> {
         let mut chain = app.store.ancestors(object).await?;
-        chain.push(object.clone());
+        chain.push(Arc::new(object.clone()));
         Self::load(app, principal, chain).await
     }
 
     /// The object.
-    pub fn object(&self) -> Option<&ContentObject> {
+    pub fn object(&self) -> Option<&Arc<ContentObject>> {
         self.chain.last()
     }
 
     /// The object's container, when there is one.
     pub fn parent(&self) -> Option<&ContentObject> {
-        self.chain.len().checked_sub(2).and_then(|i| self.chain.get(i))
+        self.chain.len().checked_sub(2).and_then(|i| self.chain.get(i)).map(|parent| &**parent)
     }
 
     /// The chain from the site root to the object.
-    pub fn chain(&self) -> &[ContentObject] {
+    pub fn chain(&self) -> &[Arc<ContentObject>] {
         &self.chain
     }
 
@@ -93,7 +94,7 @@ impl Access {
             return true;
         }
         let end = (index + 1).min(self.chain.len());
-        let needed = permission_roles(app, self.chain[..end].iter().rev(), permission);
+        let needed = permission_roles(app, self.chain[..end].iter().rev().map(|o| &**o), permission);
         let roles = self.roles_at(index);
         needed.iter().any(|r| roles.contains(r))
     }

@@ -69,6 +69,7 @@ pub(super) fn visible_chain<'a>(app: &App, access: &'a Access) -> Vec<(usize, &'
         .iter()
         .enumerate()
         .filter(|(index, _)| access.allows_named_at(app, *index, Permission::VIEW.name()))
+        .map(|(index, object)| (index, &**object))
         .collect()
 }
 

@@ -68,7 +68,7 @@ async fn write(ctx: Ctx, mode: Mode) -> ApiResult<Written> {
     let origin = ops::WriteOrigin { base_url: &ctx.request.base_url, visibility: &visibility };
     ops::resolve_references(&ctx.app, &origin, ctx.context.site_id(), &ctx.profile, &mut changes).await?;
     // The context as it is, unless a reorder gives a newer one: cloning it copies all its fields.
-    let mut current = Cow::Borrowed(&ctx.context);
+    let mut current = Cow::Borrowed(&*ctx.context);
     if let Some(ordering) = body.get("ordering") {
         if !ctx.profile.folderish {
             return Err(ApiError::new(ErrorCode::BadRequest, "Content ordering is not supported by this resource."));

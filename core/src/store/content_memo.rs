@@ -53,19 +53,19 @@ impl ContentMemo {
 
     /// The objects at `paths`, in that order, when every one is remembered and was read less
     /// than `max_age` ago; otherwise the generation a read of the database must be tagged with.
-    pub(super) fn recall(&self, paths: &[String], max_age: Duration) -> Result<Vec<ContentObject>, u64> {
+    pub(super) fn recall(&self, paths: &[String], max_age: Duration) -> Result<Vec<Arc<ContentObject>>, u64> {
         let state = self.state();
         paths
             .iter()
             .map(|path| match state.by_path.get(path) {
-                Some(kept) if kept.read_at.elapsed() < max_age => Ok(ContentObject::clone(&kept.object)),
+                Some(kept) if kept.read_at.elapsed() < max_age => Ok(kept.object.clone()),
                 _ => Err(state.generation),
             })
             .collect()
     }
 
     /// Remembers objects read at `generation`, unless a content commit came since.
-    pub(super) fn remember(&self, generation: u64, objects: &[ContentObject]) {
+    pub(super) fn remember(&self, generation: u64, objects: &[Arc<ContentObject>]) {
         let mut state = self.state();
         if state.generation != generation {
             return;
@@ -83,7 +83,7 @@ impl ContentMemo {
                 state.weight = 0;
             }
             state.weight += weight;
-            let kept = Kept { object: Arc::new(object.clone()), read_at: Instant::now(), weight };
+            let kept = Kept { object: object.clone(), read_at: Instant::now(), weight };
             state.by_path.insert(object.path.clone(), kept);
         }
     }
@@ -135,18 +135,20 @@ impl ContentMemo {
 }
 
 impl Store {
-    /// Objects at `paths`, trashed ones included (traversal decides what they may do).
-    pub async fn content_at_paths_with_trash(&self, paths: &[String]) -> Result<Vec<ContentObject>, sqlx::Error> {
+    /// Objects at `paths`, trashed ones included (traversal decides what they may do). They are
+    /// shared, not copied: a request reads them, and the one it edits it copies once.
+    pub async fn content_at_paths_with_trash(&self, paths: &[String]) -> Result<Vec<Arc<ContentObject>>, sqlx::Error> {
         let Some(memo) = self.content_memo() else {
             self.count();
-            return any_content_at_paths(&self.pool, paths).await;
+            return Ok(any_content_at_paths(&self.pool, paths).await?.into_iter().map(Arc::new).collect());
         };
         let generation = match memo.recall(paths, self.memo.max_age()) {
             Ok(objects) => return Ok(objects),
             Err(generation) => generation,
         };
         self.count();
-        let objects = any_content_at_paths(&self.pool, paths).await?;
+        let objects: Vec<Arc<ContentObject>> =
+            any_content_at_paths(&self.pool, paths).await?.into_iter().map(Arc::new).collect();
         memo.remember(generation, &objects);
         Ok(objects)
     }
@@ -229,7 +231,7 @@ mod tests {
         let Err(generation) = memo.recall(std::slice::from_ref(&folder.path), LONG) else {
             panic!("recalled from nothing")
         };
-        memo.remember(generation, std::slice::from_ref(&folder));
+        memo.remember(generation, &[Arc::new(folder.clone())]);
         assert_eq!(memo.recall(std::slice::from_ref(&folder.path), LONG).unwrap()[0].title, "folder");
 
         let mut newer = folder.clone();
@@ -247,7 +249,7 @@ mod tests {
             "an object read longer ago than the maximum age was recalled"
         );
 
-        memo.remember(generation, &[object("raced")]);
+        memo.remember(generation, &[Arc::new(object("raced"))]);
         assert!(memo.recall(&["/raced".to_owned()], LONG).is_err(), "a read that raced a commit was kept");
 
         memo.forget();
@@ -259,13 +261,13 @@ mod tests {
         let memo = ContentMemo::default();
         let mut large = object("large");
         large.fields.insert("text".to_owned(), Value::String("x".repeat(MAX_OBJECT_WEIGHT)));
-        memo.remember(0, std::slice::from_ref(&large));
+        memo.remember(0, &[Arc::new(large.clone())]);
         assert!(memo.recall(std::slice::from_ref(&large.path), LONG).is_err());
 
         let mut medium = object("m0");
         medium.fields.insert("text".to_owned(), Value::String("x".repeat(MAX_OBJECT_WEIGHT / 2)));
-        let many: Vec<ContentObject> = (0..2 * MAX_WEIGHT / MAX_OBJECT_WEIGHT * 2)
-            .map(|n| ContentObject { path: format!("/m{n}"), ..medium.clone() })
+        let many: Vec<Arc<ContentObject>> = (0..2 * MAX_WEIGHT / MAX_OBJECT_WEIGHT * 2)
+            .map(|n| Arc::new(ContentObject { path: format!("/m{n}"), ..medium.clone() }))
             .collect();
         memo.remember(0, &many);
         assert!(memo.state().weight <= MAX_WEIGHT);

@@ -9,6 +9,7 @@ use crate::events::Event;
 use chrono::{DateTime, Utc};
 use sqlx::{Any, AssertSqlSafe, Executor, Row};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// One local role assignment.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -92,7 +93,7 @@ impl Store {
     }
 
     /// The ancestors of an object, root first.
-    pub async fn ancestors(&self, object: &ContentObject) -> Result<Vec<ContentObject>, sqlx::Error> {
+    pub async fn ancestors(&self, object: &ContentObject) -> Result<Vec<Arc<ContentObject>>, sqlx::Error> {
         self.content_at_paths_with_trash(&ancestor_paths(&object.path)).await
     }
 

@@ -7,6 +7,7 @@
 use crate::tree::{MAX_DEPTH, NavItem, on_path, subtree_items};
 use poem_openapi::Object;
 use poem_openapi::types::ToJSON;
+use std::sync::Arc;
 use wcs_core::content::ContentObject;
 use wcs_core::endpoint;
 use wcs_core::http::schema::Nullable;
@@ -181,16 +182,20 @@ async fn context_navigation(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> Api
 
 /// The object the tree starts below: the folder of the object with `currentFolderOnly`, else
 /// its ancestor at `topLevel` (none when the object is above that level).
-fn tree_root<'c>(ctx: &SerializeCtx<'_>, chain: &'c [ContentObject], options: &Options) -> Option<&'c ContentObject> {
+fn tree_root<'c>(
+    ctx: &SerializeCtx<'_>,
+    chain: &'c [Arc<ContentObject>],
+    options: &Options,
+) -> Option<&'c ContentObject> {
     if options.current_folder_only {
         let context = chain.last()?;
         let folderish = ctx.app.types.get(&context.portal_type).is_some_and(|p| p.folderish);
-        return if folderish || chain.len() < 2 { Some(context) } else { chain.get(chain.len() - 2) };
+        return if folderish || chain.len() < 2 { Some(context) } else { chain.get(chain.len() - 2).map(|o| &**o) };
     }
-    chain.get(options.top_level)
+    chain.get(options.top_level).map(|o| &**o)
 }
 
-fn chain_path(chain: &[ContentObject]) -> String {
+fn chain_path(chain: &[Arc<ContentObject>]) -> String {
     chain.last().map(|o| o.path.clone()).unwrap_or_default()
 }
 

@@ -107,7 +107,7 @@ async fn post(ctx: Ctx) -> ApiResult<NoContent> {
                 errors.push(FieldError::new("items", format!("'{}': say where it leads ('redirect-to').", alias.path)));
                 continue;
             }
-            (_, false) => ctx.context.clone(),
+            (_, false) => ContentObject::clone(&ctx.context),
         };
         if target.path == physical {
             errors.push(FieldError::new("items", format!("'{}' would redirect to itself.", alias.path)));

@@ -13,6 +13,7 @@ use poem::http::Method;
 use poem_openapi::Object;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 /// Who holds which local role here, inherited or not.
 pub static SHARING_GET: Service = Service {
@@ -69,7 +70,7 @@ pub struct SharingEntry {
 
 /// Local roles set here and inherited from containers (inheritance stops at a block).
 fn split_roles(
-    chain: &[ContentObject],
+    chain: &[Arc<ContentObject>],
     local: &[LocalRole],
 ) -> (BTreeMap<String, BTreeSet<String>>, BTreeMap<String, BTreeSet<String>>) {
     let (mut own, mut inherited): (BTreeMap<String, BTreeSet<String>>, BTreeMap<String, BTreeSet<String>>) =

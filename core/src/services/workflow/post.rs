@@ -11,6 +11,7 @@ use crate::service::{ContentKind, Route, Service};
 use crate::store::ancestor_paths;
 use poem::http::Method;
 use serde_json::{Map, Value};
+use std::sync::Arc;
 
 /// Fires a transition; the body may carry `comment`, `effective`, `expires`, `include_children`.
 pub static WORKFLOW_POST: Service = Service {
@@ -52,7 +53,7 @@ async fn post(ctx: Ctx) -> ApiResult<Json<WorkflowEntry>> {
     if !ctx.access.allows_named(&ctx.app, &step.guard_permission) {
         return Err(denied(&ctx.principal, &step.guard_permission));
     }
-    let mut objects = vec![ctx.context.clone()];
+    let mut objects = vec![ContentObject::clone(&ctx.context)];
     if include_children && ctx.profile.folderish {
         objects.extend(children_allowing(&ctx, &id, &workflow.id).await?);
     }
@@ -62,12 +63,13 @@ async fn post(ctx: Ctx) -> ApiResult<Json<WorkflowEntry>> {
 
 /// The descendants on which the caller may fire `transition` too (two queries in all).
 async fn children_allowing(ctx: &Ctx, transition: &str, workflow_id: &str) -> ApiResult<Vec<ContentObject>> {
-    let subtree = ctx.app.store.subtree(&ctx.context.path).await?;
+    let subtree: Vec<Arc<ContentObject>> =
+        ctx.app.store.subtree(&ctx.context.path).await?.into_iter().map(Arc::new).collect();
     let uids: Vec<String> = subtree.iter().map(|o| o.uid.clone()).collect();
     let mut local = ctx.app.store.local_roles(&uids).await?;
     local.extend(ctx.access.local_roles().iter().cloned());
     let above = &ctx.access.chain()[..ctx.access.chain().len() - 1];
-    let by_path: std::collections::HashMap<&str, &ContentObject> =
+    let by_path: std::collections::HashMap<&str, &Arc<ContentObject>> =
         subtree.iter().map(|o| (o.path.as_str(), o)).collect();
     let Some(workflow) = ctx.app.workflows.get(workflow_id) else { return Ok(Vec::new()) };
     let mut allowed = Vec::new();
@@ -81,11 +83,11 @@ async fn children_allowing(ctx: &Ctx, transition: &str, workflow_id: &str) -> Ap
         let Some(step) = workflow.transitions_from(state).find(|t| t.id == transition).filter(|_| same_workflow) else {
             continue;
         };
-        let mut chain: Vec<ContentObject> = above.to_vec();
+        let mut chain: Vec<Arc<ContentObject>> = above.to_vec();
         chain.extend(ancestor_paths(&child.path).iter().filter_map(|p| by_path.get(p.as_str()).map(|o| (*o).clone())));
         chain.push(child.clone());
         if Access::from_parts(&ctx.principal, chain, &local).allows_named(&ctx.app, &step.guard_permission) {
-            allowed.push(child.clone());
+            allowed.push(ContentObject::clone(child));
         }
     }
     Ok(allowed)
