@@ -9,6 +9,7 @@ use crate::content::values::{ChangeSet, DEFAULT_PAGE};
 use crate::http::{ApiError, ApiResult, ErrorCode, FieldError};
 use chrono::SubsecRound;
 use std::borrow::Cow;
+use std::sync::Arc;
 
 /// How many times a change is applied again when another write landed after the version it
 /// was built on was read.
@@ -35,14 +36,14 @@ pub async fn update(
     changes: &ChangeSet,
     new_id: Option<&str>,
     on_conflict: OnConflict,
-) -> ApiResult<ContentObject> {
+) -> ApiResult<Arc<ContentObject>> {
     let profile = profile_of(app, object)?;
     check_unlocked(app, object).await?;
-    let mut changes = changes.clone();
+    let mut changes = Cow::Borrowed(changes);
     let arranged = match changes.values.get(LAYOUT_FIELD) {
         Some(requested) if profile.has_blocks() && !requested.is_null() => {
             let (layout, ids) = super::layout::arrange(app, object, requested).await?;
-            changes.values.insert(LAYOUT_FIELD.to_owned(), layout);
+            changes.to_mut().values.insert(LAYOUT_FIELD.to_owned(), layout);
             Some(ids)
         }
         _ => None,
@@ -62,11 +63,13 @@ pub async fn update(
         changes.apply(&mut updated);
         let renaming = new_id.is_some_and(|id| id != base.id);
         if updated == *base && changes.uploads.is_empty() && changes.cleared_blobs.is_empty() && !renaming {
-            return Ok(updated);
+            return Ok(Arc::new(updated));
         }
         // Later than the stored time even on a clock that stepped back, so the state always
         // moves; to the microsecond, as stored, so the answer's ETag is the next read's.
         updated.modified = chrono::Utc::now().trunc_subsecs(6).max(base.modified + chrono::Duration::microseconds(1));
+        // Shared with what the store remembers of the write, and with the caller: not copied.
+        let mut updated = Arc::new(updated);
         if !tx.update_content_unless_changed(&base, &updated).await? {
             // On SQLite nothing can come between this read and the commit; on PostgreSQL the
             // guarded write notices a write that does.
@@ -95,7 +98,7 @@ pub async fn update(
             index_relations(&mut tx, profile, &updated).await?;
         }
         if let Some(new_id) = new_id.filter(|_| renaming) {
-            rename(app, &mut tx, &base, &mut updated, new_id).await?;
+            rename(app, &mut tx, &base, Arc::make_mut(&mut updated), new_id).await?;
         }
         tx.commit().await?;
         return Ok(updated);

@@ -164,6 +164,15 @@ pub(super) fn as_stored_object(object: &ContentObject) -> ContentObject {
     }
 }
 
+/// Whether `object`'s times are as a read gives them back, so that it can stand for what was
+/// written without [`as_stored_object`]'s copy.
+pub(super) fn is_as_stored(object: &ContentObject) -> bool {
+    let stored = |time: &chrono::DateTime<chrono::Utc>| time.trunc_subsecs(6) == *time;
+    stored(&object.modified)
+        && object.effective.as_ref().is_none_or(stored)
+        && object.expires.as_ref().is_none_or(stored)
+}
+
 /// Whether an edit leaves every column it does not write as `object` has it.
 fn same_unedited_columns(object: &ContentObject, edit: &ContentObject) -> bool {
     let ContentObject {
@@ -254,6 +263,17 @@ mod tests {
 
         memo.forget();
         assert!(memo.recall(std::slice::from_ref(&folder.path), LONG).is_err(), "kept past a change");
+    }
+
+    #[test]
+    fn an_object_with_finer_times_than_stored_is_not_shared_as_written() {
+        let mut page = object("page");
+        page.modified = chrono::DateTime::from_timestamp(1_700_000_000, 123_456_789).unwrap();
+        assert!(!is_as_stored(&page), "nanoseconds are not stored");
+        assert!(is_as_stored(&as_stored_object(&page)));
+        page.modified = page.modified.trunc_subsecs(6);
+        page.expires = Some(chrono::DateTime::from_timestamp(1_800_000_000, 1).unwrap());
+        assert!(!is_as_stored(&page), "each time counts");
     }
 
     #[test]

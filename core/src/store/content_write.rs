@@ -44,19 +44,41 @@ impl Tx {
     /// Writes an object's editable columns and fields (not its place in the tree); `before`
     /// is what it was, so the event names what changed.
     pub async fn update_content(&mut self, before: &ContentObject, object: &ContentObject) -> Result<(), sqlx::Error> {
-        self.write_content(before, object, false).await.map(|_| ())
+        self.write_content(before, object, false).await?;
+        self.remember_edit(|| Arc::new(super::content_memo::as_stored_object(object)));
+        Ok(())
     }
 
     /// As [`Tx::update_content`], but only while the stored object is still `before` (its
     /// `modified` unchanged) and not in the trash: `false`, and nothing written, when another
     /// write came first, whose changes a write based on `before` would otherwise silently undo,
     /// or the object was trashed, which leaves `modified` alone.
+    ///
+    /// `object` is shared with what the store remembers of the write when its times are as
+    /// stored (to the microsecond), which spares a copy of all its fields on every edit.
     pub async fn update_content_unless_changed(
         &mut self,
         before: &ContentObject,
-        object: &ContentObject,
+        object: &Arc<ContentObject>,
     ) -> Result<bool, sqlx::Error> {
-        self.write_content(before, object, true).await
+        let written = self.write_content(before, object, true).await?;
+        if written {
+            self.remember_edit(|| match super::content_memo::is_as_stored(object) {
+                true => object.clone(),
+                false => Arc::new(super::content_memo::as_stored_object(object)),
+            });
+        }
+        Ok(written)
+    }
+
+    /// On SQLite, where this process is the only writer, what it wrote is remembered: as the
+    /// newest version to build the next write on, and for the object memory once committed.
+    fn remember_edit(&mut self, written: impl FnOnce() -> Arc<ContentObject>) {
+        if self.store.backend == Backend::Sqlite {
+            let written = written();
+            self.store.memo.written.put(written.uid.clone(), written.clone());
+            self.edits.push(written);
+        }
     }
 
     async fn write_content(
@@ -88,11 +110,6 @@ impl Tx {
         let written = query.execute(&mut *self.inner).await?;
         if written.rows_affected() == 0 && guarded {
             return Ok(false);
-        }
-        if self.store.backend == Backend::Sqlite {
-            let written = Arc::new(super::content_memo::as_stored_object(object));
-            self.store.memo.written.put(object.uid.clone(), written.clone());
-            self.edits.push(written);
         }
         let fields = changed_fields(before, object);
         if let Some(state) = object.review_state.as_ref().filter(|s| before.review_state.as_ref() != Some(*s)) {
@@ -231,6 +248,7 @@ impl Tx {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use crate::store::test_support::{object, store};
+    use std::sync::Arc;
 
     #[tokio::test]
     async fn a_guarded_write_refuses_a_changed_or_trashed_object() {
@@ -247,12 +265,13 @@ mod tests {
         let mut second = stored.clone();
         second.title = "second".to_owned();
         let mut tx = store.begin().await.unwrap();
-        assert!(tx.update_content_unless_changed(&stored, &first).await.unwrap());
-        assert!(!tx.update_content_unless_changed(&stored, &second).await.unwrap(), "built on an old version");
+        assert!(tx.update_content_unless_changed(&stored, &Arc::new(first.clone())).await.unwrap());
+        let built_on_old = tx.update_content_unless_changed(&stored, &Arc::new(second)).await.unwrap();
+        assert!(!built_on_old, "built on an old version");
         tx.trash(&first, chrono::Utc::now()).await.unwrap();
         let mut third = first.clone();
         third.title = "third".to_owned();
-        assert!(!tx.update_content_unless_changed(&first, &third).await.unwrap(), "written to the trash");
+        assert!(!tx.update_content_unless_changed(&first, &Arc::new(third)).await.unwrap(), "written to the trash");
         let now = tx.content_by_uid(&stored.uid).await.unwrap().unwrap();
         assert_eq!(now.title, "first");
     }
