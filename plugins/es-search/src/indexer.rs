@@ -9,7 +9,7 @@ use crate::dsl::{CustomFields, custom_fields};
 use crate::engine::{EngineError, SearchEngine};
 use crate::index_state::IndexState;
 use crate::records::CUSTOM_FIELDS;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 use wcs_core::app::App;
@@ -35,8 +35,21 @@ pub const POLL: Duration = Duration::from_millis(150);
 /// afresh and merges to follow), and a change is still searchable within a second.
 const AFTER_COMMIT: Duration = Duration::from_millis(500);
 
-/// Changes handled per index commit.
-const BATCH: i64 = 500;
+/// The most objects one index commit takes in, which bounds what a batch holds in memory.
+const BATCH_OBJECTS: usize = 500;
+
+/// The most feed entries one index commit covers. Far more than [`BATCH_OBJECTS`]: under a
+/// stream of edits most entries name an object already in the batch, and every commit makes a
+/// segment, so a busy page edited thousands of times a second costs two commits, not twenty.
+const BATCH_CHANGES: i64 = 5_000;
+
+/// What one round of [`apply_next`] did.
+pub struct Applied {
+    /// How many feed entries it took in (0: the index was up to date).
+    pub changes: usize,
+    /// Whether the feed held more than one commit takes: a backlog to work through at once.
+    pub backlog: bool,
+}
 
 /// The longest wait between attempts while indexing fails (a cluster that is down).
 const MAX_RETRY_PAUSE: Duration = Duration::from_secs(30);
@@ -84,7 +97,7 @@ pub async fn catch_up(app: &App, store: &Store, engine: &dyn SearchEngine) -> Re
     if gap {
         rebuild(app, store, engine, |_, _| {}).await?;
     }
-    while apply_next(app, store, engine).await? > 0 {}
+    while apply_next(app, store, engine).await?.changes > 0 {}
     Ok(())
 }
 
@@ -113,17 +126,30 @@ pub async fn rebuild(
     Ok(docs.len())
 }
 
-/// Applies the next batch of changes; how many there were.
-pub async fn apply_next(app: &App, store: &Store, engine: &dyn SearchEngine) -> Result<usize, IndexError> {
+/// Applies the next batch of changes.
+pub async fn apply_next(app: &App, store: &Store, engine: &dyn SearchEngine) -> Result<Applied, IndexError> {
     let position = engine.position()?.unwrap_or(0);
-    let changes = store.changes_after(position, BATCH).await?;
-    let Some(last) = changes.last().map(|c| c.seq) else { return Ok(0) };
-    apply(app, store, engine, &changes).await?;
+    let read = store.changes_after(position, BATCH_CHANGES).await?;
+    let changes = naming_at_most(&read, BATCH_OBJECTS);
+    let Some(last) = changes.last().map(|c| c.seq) else { return Ok(Applied { changes: 0, backlog: false }) };
+    apply(app, store, engine, changes).await?;
     engine.commit(last)?;
     store.note_change();
     // For trimming only; the index's own position is what counts.
     let _ = FeedConsumer::new(consumer_name(app)).acknowledge(store, last).await;
-    Ok(changes.len())
+    let backlog = changes.len() < read.len() || read.len() as i64 >= BATCH_CHANGES;
+    Ok(Applied { changes: changes.len(), backlog })
+}
+
+/// The leading changes that name at most `objects` different objects.
+fn naming_at_most(changes: &[Change], objects: usize) -> &[Change] {
+    let mut named: HashSet<&str> = HashSet::new();
+    for (index, change) in changes.iter().enumerate() {
+        if named.insert(change.uid.as_str()) && named.len() > objects {
+            return &changes[..index];
+        }
+    }
+    changes
 }
 
 /// Changes whose object's whole subtree needs its documents again: paths, security or
@@ -240,9 +266,8 @@ pub fn spawn(app: &Arc<App>, engine: Arc<dyn SearchEngine>, state: Arc<IndexStat
             pause = POLL;
             loop {
                 match apply_next(&app, &store, engine.as_ref()).await {
-                    Ok(0) => break,
-                    // A full batch: a backlog to work through at once.
-                    Ok(applied) if applied as i64 >= BATCH => state.record(Ok(())),
+                    Ok(Applied { changes: 0, .. }) => break,
+                    Ok(Applied { backlog: true, .. }) => state.record(Ok(())),
                     // Writes keep coming while a batch is indexed: going on at once would
                     // commit back to back for as long as they do.
                     Ok(_) => {
@@ -261,4 +286,25 @@ pub fn spawn(app: &Arc<App>, engine: Arc<dyn SearchEngine>, state: Arc<IndexStat
             }
         }
     });
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn change(seq: i64, uid: &str) -> Change {
+        Change { seq, uid: uid.to_owned(), kind: "modified".to_owned(), path: None, time: chrono::Utc::now() }
+    }
+
+    #[test]
+    fn a_batch_stops_before_the_object_beyond_its_bound_and_repeats_cost_nothing() {
+        let feed = [change(1, "a"), change(2, "b"), change(3, "a"), change(4, "c"), change(5, "b")];
+        let seqs = |changes: &[Change]| changes.iter().map(|c| c.seq).collect::<Vec<_>>();
+        assert_eq!(seqs(naming_at_most(&feed, 2)), [1, 2, 3], "c would be the third object");
+        assert_eq!(seqs(naming_at_most(&feed, 3)), [1, 2, 3, 4, 5]);
+        assert!(naming_at_most(&feed, 0).is_empty());
+        let one_page: Vec<Change> = (1..=1_000).map(|seq| change(seq, "page")).collect();
+        assert_eq!(naming_at_most(&one_page, 1).len(), 1_000, "a thousand edits of one page are one object");
+    }
 }

@@ -110,7 +110,7 @@ async fn stop(app: Arc<App>) -> Result<(), String> {
     let Some(search) = app.extensions.get::<Search>() else { return Ok(()) };
     let store = app.store.background();
     let _writing = search.state.writing.lock().await;
-    while indexer::apply_next(&app, &store, search.engine.as_ref()).await.map_err(|e| e.to_string())? > 0 {}
+    while indexer::apply_next(&app, &store, search.engine.as_ref()).await.map_err(|e| e.to_string())?.changes > 0 {}
     Ok(())
 }
 
