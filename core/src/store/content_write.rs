@@ -63,9 +63,12 @@ impl Tx {
     ) -> Result<bool, sqlx::Error> {
         let written = self.write_content(before, object, true).await?;
         if written {
-            self.remember_edit(|| match super::content_memo::is_as_stored(object) {
-                true => object.clone(),
-                false => Arc::new(super::content_memo::as_stored_object(object)),
+            self.remember_edit(|| {
+                if super::content_memo::is_as_stored(object) {
+                    object.clone()
+                } else {
+                    Arc::new(super::content_memo::as_stored_object(object))
+                }
             });
         }
         Ok(written)
