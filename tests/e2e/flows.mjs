@@ -133,6 +133,7 @@ flow('editor adds a page', async (page, s) => {
 flow('editor edits a page', async (page, s) => {
   let p = shared.addedPage;
   const after = `Changed text ${RUN}, after editing.`;
+  let before = '';
   await s('logs in', async () => {
     if (!p) {
       // The add flow failed: edit a page made through the REST API instead.
@@ -143,11 +144,15 @@ flow('editor edits a page', async (page, s) => {
   await s('changes the text of the page', async () => {
     await page.goto(`${V}${p}/edit`, { waitUntil: 'networkidle2' });
     const editable = await firstTextBlock(page);
+    before = (await editable.evaluate((el) => el.textContent)).trim();
+    assert(before, 'the page to edit has text');
     await typeInto(page, editable, after, { replace: true });
   });
   await s('saves and sees the change', async () => {
     await save(page);
-    await waitText(page, '#page-document, #view', after);
+    const view = await waitText(page, '#page-document, #view', after);
+    const shown = await view.evaluate((el) => el.textContent);
+    assert(!shown.includes(before), `the old text is still shown beside the new: ${JSON.stringify(shown.slice(0, 200))}`);
   });
 });
 

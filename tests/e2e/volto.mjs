@@ -31,8 +31,14 @@ export async function waitForView(page) {
 export async function typeInto(page, handle, text, { replace = false } = {}) {
   await handle.click();
   if (replace) {
+    // Ctrl+A does not select a Slate block's text in Volto (what was typed landed in front of
+    // the old text); the browser's own caret moves to the editable's start and end do, and
+    // Slate follows the selection they make.
     await page.keyboard.down('Control');
-    await page.keyboard.press('a');
+    await page.keyboard.press('Home');
+    await page.keyboard.down('Shift');
+    await page.keyboard.press('End');
+    await page.keyboard.up('Shift');
     await page.keyboard.up('Control');
   }
   await page.keyboard.type(text, { delay: 5 });
