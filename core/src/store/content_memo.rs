@@ -138,18 +138,18 @@ impl Store {
     /// Objects at `paths`, trashed ones included (traversal decides what they may do). They are
     /// shared, not copied: a request reads them, and the one it edits it copies once.
     pub async fn content_at_paths_with_trash(&self, paths: &[String]) -> Result<Vec<Arc<ContentObject>>, sqlx::Error> {
-        let Some(memo) = self.content_memo() else {
-            self.count();
-            return Ok(any_content_at_paths(&self.pool, paths).await?.into_iter().map(Arc::new).collect());
-        };
-        let generation = match memo.recall(paths, self.memo.max_age()) {
-            Ok(objects) => return Ok(objects),
-            Err(generation) => generation,
+        let memo = self.content_memo();
+        let generation = match memo.map(|memo| memo.recall(paths, self.memo.max_age())) {
+            Some(Ok(objects)) => return Ok(objects),
+            Some(Err(generation)) => Some(generation),
+            None => None,
         };
         self.count();
         let objects: Vec<Arc<ContentObject>> =
             any_content_at_paths(&self.pool, paths).await?.into_iter().map(Arc::new).collect();
-        memo.remember(generation, &objects);
+        if let (Some(memo), Some(generation)) = (memo, generation) {
+            memo.remember(generation, &objects);
+        }
         Ok(objects)
     }
 }
@@ -164,9 +164,14 @@ pub(super) fn as_stored_object(object: &ContentObject) -> ContentObject {
     }
 }
 
-/// Whether `object`'s times are as a read gives them back, so that it can stand for what was
-/// written without [`as_stored_object`]'s copy.
-pub(super) fn is_as_stored(object: &ContentObject) -> bool {
+/// `object` as a read gives it back once written: itself, shared, when its times are already
+/// to the microsecond (as an update writes them), which spares a copy of all its fields.
+pub(super) fn shared_as_stored(object: &Arc<ContentObject>) -> Arc<ContentObject> {
+    if is_as_stored(object) { object.clone() } else { Arc::new(as_stored_object(object)) }
+}
+
+/// Whether `object`'s times are as a read gives them back.
+fn is_as_stored(object: &ContentObject) -> bool {
     let stored = |time: &chrono::DateTime<chrono::Utc>| time.trunc_subsecs(6) == *time;
     stored(&object.modified)
         && object.effective.as_ref().is_none_or(stored)
@@ -271,7 +276,11 @@ mod tests {
         page.modified = chrono::DateTime::from_timestamp(1_700_000_000, 123_456_789).unwrap();
         assert!(!is_as_stored(&page), "nanoseconds are not stored");
         assert!(is_as_stored(&as_stored_object(&page)));
+        let finer = Arc::new(page.clone());
+        assert!(!Arc::ptr_eq(&shared_as_stored(&finer), &finer), "copied to be truncated");
         page.modified = page.modified.trunc_subsecs(6);
+        let stored = Arc::new(page.clone());
+        assert!(Arc::ptr_eq(&shared_as_stored(&stored), &stored), "shared as it is");
         page.expires = Some(chrono::DateTime::from_timestamp(1_800_000_000, 1).unwrap());
         assert!(!is_as_stored(&page), "each time counts");
     }

@@ -54,8 +54,8 @@ impl Tx {
     /// write came first, whose changes a write based on `before` would otherwise silently undo,
     /// or the object was trashed, which leaves `modified` alone.
     ///
-    /// `object` is shared with what the store remembers of the write when its times are as
-    /// stored (to the microsecond), which spares a copy of all its fields on every edit.
+    /// What the store remembers of the write shares `object` when it can
+    /// ([`shared_as_stored`](super::content_memo::shared_as_stored)).
     pub async fn update_content_unless_changed(
         &mut self,
         before: &ContentObject,
@@ -63,13 +63,7 @@ impl Tx {
     ) -> Result<bool, sqlx::Error> {
         let written = self.write_content(before, object, true).await?;
         if written {
-            self.remember_edit(|| {
-                if super::content_memo::is_as_stored(object) {
-                    object.clone()
-                } else {
-                    Arc::new(super::content_memo::as_stored_object(object))
-                }
-            });
+            self.remember_edit(|| super::content_memo::shared_as_stored(object));
         }
         Ok(written)
     }
