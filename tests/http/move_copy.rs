@@ -135,3 +135,42 @@ async fn concurrent_moves_of_one_object_are_200_or_409() {
     }
     assert_eq!(found, 1, "{statuses:?}");
 }
+
+#[tokio::test]
+async fn a_copy_carries_only_what_its_maker_may_see() {
+    let server = TestServer::start().await;
+    server.user("carl", &["Member"], &[]).await;
+    server.create("", json!({"@type": "Folder", "title": "Mine", "id": "mine"})).await;
+    server.share("mine", "carl", &["Contributor"]).await;
+    server.create("", json!({"@type": "Folder", "title": "Public", "id": "public"})).await;
+    server.create("public", json!({"@type": "Document", "title": "Open page", "id": "open"})).await;
+    server.create("public", json!({"@type": "Folder", "title": "Secret folder", "id": "secret"})).await;
+    server.create("public/secret", json!({"@type": "Document", "title": "Inside", "id": "inside"})).await;
+    let body = json!({"@type": "Document", "title": "Salaries", "id": "salaries", "text": "<p>confidential</p>"});
+    server.create("public", body).await;
+    for path in ["public", "public/open", "public/secret/inside"] {
+        server.transition(path, "publish").await;
+    }
+    assert_eq!(server.as_user("carl", Method::GET, "public/salaries").send().await.unwrap().status(), 403);
+
+    let copy = server.as_user("carl", Method::POST, "mine/@copy").json(&json!({"source": "/Plone/public"}));
+    let (status, body) = read(copy.send().await.unwrap()).await;
+    assert_eq!(status, 200, "{body}");
+    let (_, copied) = server.get_json("mine/public?b_size=100").await;
+    let ids: Vec<&str> = copied["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["@id"].as_str().unwrap().rsplit('/').next().unwrap())
+        .collect();
+    assert_eq!(ids, vec!["open"], "neither the private page nor the private folder (with its published child)");
+    assert_eq!(server.get_json("mine/public/salaries").await.0, 404);
+    assert_eq!(server.get_json("mine/public/secret/inside").await.0, 404);
+    server.settle().await;
+    let (_, found) = server.get_json("@search?SearchableText=confidential&path.query=/Plone/mine").await;
+    assert_eq!(found["items_total"], 0, "{found}");
+    // A Manager's copy is whole.
+    let copy = server.admin(Method::POST, "mine/@copy").json(&json!({"source": "/Plone/public"}));
+    assert_eq!(copy.send().await.unwrap().status(), 200);
+    assert_eq!(server.get_json("mine/copy_of_public/secret/inside").await.0, 200);
+}

@@ -9,7 +9,7 @@ use crate::content::layout::LAYOUT_FIELD;
 use crate::content::remap::remap_uids;
 use crate::events::Event;
 use crate::http::{ApiError, ApiResult, ErrorCode};
-use crate::security::recompute_allowed;
+use crate::security::{Visibility, recompute_allowed};
 use crate::store::Tx;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -95,19 +95,22 @@ fn copy_id(id: &str, taken: &[String]) -> String {
 }
 
 /// Copies `sources` (with their subtrees and blobs) into `target`. Copies get new uids, the
-/// caller as creator and their type's initial workflow state.
+/// caller as creator and their type's initial workflow state. Of each subtree only what
+/// `visibility` lets the caller see is copied (and nothing inside what it hides): a copy must
+/// not carry out what its maker could not read.
 pub async fn copy_into(
     app: &App,
     sources: &[ContentObject],
     target: &ContentObject,
     creator: &str,
+    visibility: &Visibility,
 ) -> ApiResult<Vec<(String, ContentObject)>> {
     let Insertion { mut tx, mut taken, mut position } = begin_insertion(app, sources, target).await?;
     let mut results = Vec::with_capacity(sources.len());
     for source in sources {
         let id = copy_id(&source.id, &taken);
         taken.push(id.clone());
-        let subtree = app.store.subtree(&source.path).await?;
+        let subtree = app.store.visible_subtree(&source.path, visibility).await?;
         if subtree.first().map(|o| o.uid.as_str()) != Some(source.uid.as_str()) {
             return Err(moved_meanwhile());
         }

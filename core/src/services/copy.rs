@@ -9,7 +9,7 @@ use crate::service::{ContentKind, Route, Service};
 use poem::http::Method;
 
 /// Copies objects (by URL, path or UID) into this folder: new uids; clashing ids become
-/// `copy_of_…`.
+/// `copy_of_…`; what inside them the caller may not see stays behind.
 pub static COPY: Service = Service {
     method: Method::POST,
     name: "@copy",
@@ -24,6 +24,7 @@ pub static COPY: Service = Service {
 
 async fn copy_here(ctx: Ctx) -> ApiResult<Json<Vec<MovedObject>>> {
     let sources = requested_sources(&ctx, Permission::VIEW).await?;
-    let results = ops::copy_into(&ctx.app, &sources, &ctx.context, ctx.principal.actor()).await?;
+    let visibility = ctx.visibility();
+    let results = ops::copy_into(&ctx.app, &sources, &ctx.context, ctx.principal.actor(), &visibility).await?;
     Ok(source_target_pairs(&ctx, &results))
 }

@@ -178,20 +178,40 @@ impl Store {
 
     /// An object and all its descendants, parents before children.
     pub async fn subtree(&self, path: &str) -> Result<Vec<ContentObject>, sqlx::Error> {
+        self.visible_subtree(path, &Visibility::All).await
+    }
+
+    /// An object and those of its descendants `visibility` lets the caller see, each only with
+    /// its container: what lies inside something hidden stays hidden too. Parents come before
+    /// children; an invisible object yields nothing.
+    pub async fn visible_subtree(
+        &self,
+        path: &str,
+        visibility: &Visibility,
+    ) -> Result<Vec<ContentObject>, sqlx::Error> {
         self.count();
+        let (filter, tokens) = visibility_filter(visibility, 4);
         let sql = format!(
-            "SELECT {CONTENT_COLUMNS} FROM content WHERE trashed = 0 AND (path = $1 OR (path >= $2 AND path < $3)) \
-             ORDER BY path"
+            "SELECT {CONTENT_COLUMNS} FROM content WHERE trashed = 0 AND (path = $1 OR (path >= $2 AND path < $3))\
+             {filter} ORDER BY path"
         );
-        sqlx::query(AssertSqlSafe(sql))
-            .bind(path)
-            .bind(format!("{path}/"))
-            .bind(subtree_end(path))
-            .fetch_all(&self.pool)
-            .await?
-            .iter()
-            .map(content_from_row)
-            .collect()
+        let mut query = sqlx::query(AssertSqlSafe(sql)).bind(path).bind(format!("{path}/")).bind(subtree_end(path));
+        for token in tokens {
+            query = query.bind(token.as_str());
+        }
+        let found: Vec<ContentObject> =
+            query.fetch_all(&self.pool).await?.iter().map(content_from_row).collect::<Result<_, _>>()?;
+        let mut kept_uids = std::collections::HashSet::with_capacity(found.len());
+        let mut kept = Vec::with_capacity(found.len());
+        for object in found {
+            let reachable =
+                object.path == path || object.parent_uid.as_deref().is_some_and(|parent| kept_uids.contains(parent));
+            if reachable {
+                kept_uids.insert(object.uid.clone());
+                kept.push(object);
+            }
+        }
+        Ok(kept)
     }
 }
 
