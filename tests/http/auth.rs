@@ -136,3 +136,27 @@ async fn cookie_authenticated_writes_need_the_users_csrf_token() {
     let response = server.anonymous(Method::GET, "@@authenticator/other").send().await.unwrap();
     assert_error(response, 404, "not_found").await;
 }
+
+#[tokio::test]
+async fn the_login_form_returns_only_to_paths_of_this_server() {
+    let server = TestServer::start().await;
+    for (came_from, location) in [
+        ("%2F%09%2Fevil.example", "/Plone"),
+        ("%2F%0B%2Fevil.example", "/Plone"),
+        ("%2F%0A%2Fevil.example", "/Plone"),
+        ("%2F%5Cevil.example", "/Plone"),
+        ("%2F%2Fevil.example", "/Plone"),
+        ("https%3A%2F%2Fevil.example", "/Plone"),
+        ("%2FPlone%2F%C3%BCber", "/Plone/%C3%BCber"),
+    ] {
+        let response = server
+            .raw(Method::POST, &server.url("login"))
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .body(format!("login=admin&password=secret&came_from={came_from}"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 303, "{came_from}");
+        assert_eq!(response.headers().get("location").map(|v| v.to_str().unwrap()), Some(location), "{came_from}");
+    }
+}

@@ -17,15 +17,23 @@ pub fn clear_cookie() -> String {
     format!("{AUTH_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0")
 }
 
-/// Only paths on this server are followed after login, never another site.
+/// Only paths on this server are followed after login, never another site. Browsers drop tabs
+/// and line breaks from a URL and read a backslash as a slash, so `/\t/evil.example` or
+/// `/\\evil.example` would lead off-site: a path with any control character, white space or
+/// backslash is refused, as is one starting with two slashes. Other characters beyond ASCII are
+/// percent-encoded, so `Location` is always a valid header.
 fn safe_return(came_from: &str, fallback: &str) -> String {
-    let path = came_from.trim();
-    if path.starts_with('/') && !path.starts_with("//") && !path.contains(['\\', '\r', '\n']) {
-        path.to_owned()
-    } else {
-        fallback.to_owned()
+    let local = came_from.starts_with('/')
+        && !came_from[1..].starts_with('/')
+        && !came_from.chars().any(|c| c.is_control() || c.is_whitespace() || c == '\\');
+    if !local {
+        return fallback.to_owned();
     }
+    percent_encoding::utf8_percent_encode(came_from, NOT_ASCII).to_string()
 }
+
+/// Characters beyond ASCII, encoded in a return path (everything else has been checked).
+const NOT_ASCII: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS;
 
 /// The form's HTML, filled in with `login`, `came_from` and an `error` to show.
 fn render_form(ctx: &Ctx, login: &str, came_from: &str, error: &str) -> ApiResult<String> {
@@ -50,5 +58,9 @@ mod tests {
         assert_eq!(safe_return("//evil.example/x", "/Plone"), "/Plone");
         assert_eq!(safe_return("https://evil.example", "/Plone"), "/Plone");
         assert_eq!(safe_return("/\\evil", "/Plone"), "/Plone");
+        for sneaky in ["/\t/evil.example", "/\u{b}/evil.example", "/\n/evil", " //evil", "/ok\u{85}", "/a b"] {
+            assert_eq!(safe_return(sneaky, "/Plone"), "/Plone", "{sneaky:?}");
+        }
+        assert_eq!(safe_return("/Plone/über?x=1", "/Plone"), "/Plone/%C3%BCber?x=1");
     }
 }
