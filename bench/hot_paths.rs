@@ -103,6 +103,7 @@ impl Site {
             data_dir: Some(dir.path().to_owned()),
             search_url: None,
             trusted_proxies: None,
+            public_url: None,
             // Nothing here goes through HTTP; the cache would only hold memory.
             answer_cache: Default::default(),
             timeouts: Default::default(),

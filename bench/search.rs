@@ -50,6 +50,7 @@ async fn main() {
         data_dir: Some(dir.path().to_owned()),
         search_url: None,
         trusted_proxies: None,
+        public_url: None,
         // The engine's own speed is measured here, not the answer cache's.
         answer_cache: CacheSettings { max_age: Duration::ZERO, ..CacheSettings::default() },
         timeouts: Default::default(),

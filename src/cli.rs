@@ -27,6 +27,7 @@ fn app_config(
         data_dir: Some(storage.data_dir.clone()),
         search_url: storage.search.clone(),
         trusted_proxies: Some(storage.trusted_proxies.clone()),
+        public_url: None,
         answer_cache,
         timeouts,
     })
@@ -65,8 +66,9 @@ async fn shutdown_signal() {
 }
 
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
-    let config =
+    let mut config =
         app_config(&args.storage, args.cors_origin.clone(), args.max_body_bytes, args.answer_cache(), args.timeouts())?;
+    config.public_url = args.public_url.clone();
     let (app, bootstrap) = crate::open_app(config).await?;
     report(&bootstrap, &args.storage.site_id);
     if args.storage.demo {

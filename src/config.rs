@@ -122,6 +122,11 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, env = "WCS_LISTEN", default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
+    /// The URL clients reach the server at (`https://www.example.org`): every link, `@id` and
+    /// mailed link is built on it, whatever `Host` a request names. Without it, links follow
+    /// the host a trusted proxy forwards, else the address a connection came in on.
+    #[arg(long, env = "WCS_PUBLIC_URL")]
+    pub public_url: Option<String>,
     /// Browser origins allowed to call the API (comma-separated; `*` for any).
     #[arg(long, env = "WCS_CORS_ORIGIN", value_delimiter = ',')]
     pub cors_origin: Vec<String>,

@@ -41,6 +41,9 @@ pub struct AppConfig {
     /// Proxies (addresses or networks) whose `X-Forwarded-*` headers and virtual-hosting
     /// paths are believed; `None` for loopback only.
     pub trusted_proxies: Option<Vec<String>>,
+    /// The URL clients reach the server at (`https://www.example.org`), on which every link
+    /// is built; `None` takes the host a trusted proxy forwards, else the connection's address.
+    pub public_url: Option<String>,
     /// How many answers are kept in memory, for how long.
     pub answer_cache: crate::http::CacheSettings,
     /// How long idle connections and slow bodies may keep the server waiting.
@@ -64,6 +67,8 @@ pub struct Settings {
     pub search_url: Option<String>,
     /// Proxies whose forwarded headers and virtual-hosting paths are believed.
     pub trusted_proxies: crate::http::TrustedProxies,
+    /// `scheme://host[:port]` of every link, when configured (checked at start).
+    pub public_url: Option<String>,
     /// How long idle connections and slow bodies may keep the server waiting.
     pub timeouts: crate::http::Timeouts,
 }
@@ -139,6 +144,7 @@ pub struct Bootstrap {
 impl App {
     /// Opens storage, builds plugins and types, creates the site and admin user if missing.
     pub async fn open(config: AppConfig) -> Result<(App, Bootstrap), StartupFailure> {
+        let public_url = config.public_url.as_deref().map(public_url).transpose().map_err(StartupFailure::Config)?;
         let registry = Registry::build(&config.plugins)?;
         let mut types = TypeRegistry::with_field_kinds(registry.field_kinds().to_vec());
         for (plugin, profile) in registry.type_profiles() {
@@ -195,6 +201,7 @@ impl App {
                 data_dir: config.data_dir.clone(),
                 search_url: config.search_url.clone(),
                 trusted_proxies,
+                public_url,
                 timeouts: config.timeouts,
             },
             extensions: Default::default(),
@@ -340,6 +347,20 @@ async fn ensure_secret(store: &Store, name: &str) -> Result<Vec<u8>, StartupFail
     tx.commit().await.map_err(|e| StartupFailure::Bootstrap(format!("secret {name}: {e}")))?;
     let value = store.record(name).await.map_err(StoreError::from)?;
     read(value.ok_or_else(|| StartupFailure::Bootstrap(format!("secret {name} was not stored")))?)
+}
+
+/// Checks a configured public URL: `http` or `https`, a host, an optional port, no path (a
+/// site below a path prefix is served through a proxy's virtual-hosting paths). Returned
+/// without a trailing slash, ready to put paths after.
+fn public_url(url: &str) -> Result<String, String> {
+    let trimmed = url.trim().trim_end_matches('/');
+    let problem = || format!("--public-url '{url}' must be http(s)://host[:port] without a path");
+    let (scheme, host) = trimmed.split_once("://").ok_or_else(problem)?;
+    let well_formed = matches!(scheme, "http" | "https")
+        && !host.is_empty()
+        && host.len() <= 255
+        && host.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']'));
+    if well_formed { Ok(trimmed.to_owned()) } else { Err(problem()) }
 }
 
 /// The portal type of site roots.

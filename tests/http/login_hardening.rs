@@ -97,3 +97,25 @@ async fn unknown_users_cost_a_hash_check_like_wrong_passwords() {
     assert_eq!(basic.status(), 401);
     assert_eq!(password_checks(&server).await, start + 3, "unknown Basic credentials checked a hash too");
 }
+
+#[tokio::test]
+async fn guessing_the_old_password_is_throttled_like_logins() {
+    let server = TestServer::start().await;
+    server.user("anna", &["Member"], &[]).await;
+    let change = |old: &str| json!({"password": "brand-new-password", "old_password": old});
+    // Through a token, so every guess reaches the old-password check itself.
+    let token = token(&server, "anna").await;
+    for n in 0..10 {
+        let guess =
+            server.anonymous(Method::PATCH, "@users/anna").bearer_auth(&token).json(&change(&format!("guess{n}")));
+        assert_error(guess.send().await.unwrap(), 403, "forbidden").await;
+    }
+    let right = server.anonymous(Method::PATCH, "@users/anna").bearer_auth(&token).json(&change("secret-anna"));
+    let response = right.send().await.unwrap();
+    assert!(response.headers().contains_key("retry-after"));
+    assert_error(response, 429, "too_many_requests").await;
+    let reset = json!({"old_password": "secret-anna", "new_password": "brand-new-password"});
+    let response = server.anonymous(Method::POST, "@users/anna/reset-password").bearer_auth(&token).json(&reset);
+    assert_error(response.send().await.unwrap(), 429, "too_many_requests").await;
+    assert_eq!(status_with(&server, &token).await, 200, "the password did not change");
+}

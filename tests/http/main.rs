@@ -39,6 +39,7 @@ mod errors;
 mod es_search;
 #[cfg(feature = "es-search")]
 mod es_search_stop;
+mod escalation;
 #[cfg(feature = "versioning")]
 mod events;
 #[cfg(all(feature = "versioning", feature = "easyform"))]

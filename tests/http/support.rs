@@ -74,6 +74,7 @@ pub fn config(database_url: String) -> AppConfig {
             .ok()
             .map(|cluster| format!("{}/wcs-test-{}", cluster.trim_end_matches('/'), uuid::Uuid::new_v4().simple())),
         trusted_proxies: None,
+        public_url: None,
         answer_cache: Default::default(),
         timeouts: Default::default(),
     }

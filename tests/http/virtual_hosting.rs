@@ -6,6 +6,7 @@
 use crate::support::{TestServer, read};
 use reqwest::Method;
 use serde_json::{Value, json};
+use sqlx::Row;
 
 const VOLTO: &str = "/VirtualHostBase/http/localhost:3000/Plone/++api++/VirtualHostRoot";
 
@@ -88,4 +89,43 @@ async fn only_trusted_proxies_choose_the_urls() {
         local.admin(Method::GET, "").header("X-Forwarded-Host", "www.example.org").header("X-Forwarded-Proto", "https");
     let (_, root) = read(forwarded.send().await.unwrap()).await;
     assert_eq!(root["@id"], "https://www.example.org/Plone");
+}
+
+#[tokio::test]
+async fn a_client_that_is_no_proxy_cannot_poison_links() {
+    let server = TestServer::start_with(|config| config.trusted_proxies = Some(vec!["10.20.30.40".into()])).await;
+    server.user("anna", &["Member"], &[]).await;
+    let (_, root) = read(server.admin(Method::GET, "").header("Host", "evil.example").send().await.unwrap()).await;
+    assert_eq!(root["@id"], Value::from(server.site.clone()), "links are on the address the connection came in on");
+    // Not kept for the next caller either: the honest request gets the honest links.
+    let (_, again) = read(server.admin(Method::GET, "").send().await.unwrap()).await;
+    assert_eq!(again["@id"], Value::from(server.site.clone()));
+
+    let reset = server.anonymous(Method::POST, "@users/anna/reset-password").header("Host", "evil.example");
+    assert_eq!(reset.send().await.unwrap().status(), 204);
+    let body: String = sqlx::query("SELECT body FROM mail_outbox WHERE source = 'reset-password'")
+        .fetch_one(server.app.store.pool())
+        .await
+        .unwrap()
+        .get(0);
+    assert!(!body.contains("evil.example"), "{body}");
+    assert!(body.contains(&format!("{}/passwordreset/", server.site)), "{body}");
+}
+
+#[tokio::test]
+async fn a_configured_public_url_builds_every_link() {
+    let server = TestServer::start_with(|config| config.public_url = Some("https://www.example.org/".into())).await;
+    let forwarded =
+        server.admin(Method::GET, "").header("Host", "evil.example").header("X-Forwarded-Host", "evil.example");
+    let (_, root) = read(forwarded.send().await.unwrap()).await;
+    assert_eq!(root["@id"], "https://www.example.org/Plone", "even a trusted proxy's headers do not choose it");
+    let config = |url: &str| {
+        let mut config = crate::support::config("sqlite::memory:".into());
+        config.public_url = Some(url.into());
+        config
+    };
+    for bad in ["www.example.org", "ftp://example.org", "https://example.org/cms", "https://exa mple.org"] {
+        let refused = wcs::open_app(config(bad)).await.err().map(|e| e.to_string());
+        assert!(refused.as_deref().is_some_and(|e| e.contains("--public-url")), "{bad}: {refused:?}");
+    }
 }

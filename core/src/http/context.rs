@@ -26,9 +26,10 @@ pub struct RequestInfo {
     pub api: bool,
     /// The service's own URL (object URL plus `@name/…`), without query; batch links use it.
     pub service_url: String,
-    /// The address of the connection's other end (a proxy's, behind one): for limits per
-    /// client, since headers naming a client can be forged.
-    pub peer: Option<std::net::IpAddr>,
+    /// The client's address, for limits per client and the audit log: the connection's other
+    /// end, or, when that is a trusted proxy, the address it forwards for (`X-Forwarded-For`
+    /// from anyone else is ignored, since it can be forged).
+    pub client: Option<std::net::IpAddr>,
     /// The virtual host the request came through (Zope's virtual-hosting paths), if any.
     pub virtual_host: Option<super::vhost::VirtualHost>,
 }
@@ -130,6 +131,20 @@ impl Ctx {
             return Ok(Map::new());
         }
         self.json_body()
+    }
+
+    /// An entry for the audit log about a change this request makes: by the caller, from the
+    /// client's address, now.
+    pub fn audit(&self, action: &str, target: &str, details: Value) -> crate::store::AuditEntry {
+        crate::store::AuditEntry {
+            id: 0,
+            at: chrono::Utc::now(),
+            actor: self.principal.actor().to_owned(),
+            action: action.to_owned(),
+            target: target.to_owned(),
+            details,
+            client: self.request.client.map(|address| address.to_string()),
+        }
     }
 
     /// The absolute URL of an object.

@@ -166,7 +166,7 @@ async fn traverse(
     let raw_query = req.uri().query().unwrap_or_default().to_owned();
     let base_url = match virtual_host {
         Some(rewritten) => rewritten.host.base.clone(),
-        None => base_url(req.headers(), proxied),
+        None => base_url(req, proxied, app.settings.public_url.as_deref()),
     };
     let url = format!("{base_url}{raw_path}");
     let parsed = parse_path(&raw_path)?;
@@ -180,7 +180,8 @@ async fn traverse(
         // Links a client sends in the virtual form are the physical URLs they stand for.
         body = rewritten.host.inbound(text).into_bytes();
     }
-    let client = req.remote_addr().as_socket_addr().map(|addr| addr.ip());
+    let peer = req.remote_addr().as_socket_addr().map(|addr| addr.ip());
+    let client = app.settings.trusted_proxies.client(peer, req.headers());
     let caller = app.security.authenticate(&app.store, req.headers(), client).await?;
     // A 404 names where the caller may go instead (plone.rest's `context`): the deepest object
     // traversal found, else the site.
@@ -216,7 +217,7 @@ async fn traverse(
         query: parse_query(&raw_query),
         raw_query,
         api,
-        peer: req.remote_addr().as_socket_addr().map(|addr| addr.ip()),
+        client,
         virtual_host: virtual_host.map(|rewritten| rewritten.host.clone()),
     };
     Ok(Traversed::Context(Box::new(Ctx {
@@ -356,10 +357,19 @@ fn login_or(ctx: &Ctx, denied: ApiError) -> ApiResult<Response> {
     Ok(Response::builder().status(StatusCode::FOUND).header("Location", location).finish())
 }
 
-/// `scheme://host` as the client addressed us, so `@id` URLs work behind a proxy (whose
-/// `X-Forwarded-Proto` and `X-Forwarded-Host` count only when it is a trusted one). Only a
-/// well-formed host is echoed back; anything else falls back to `localhost`.
-fn base_url(headers: &HeaderMap, proxied: bool) -> String {
+/// `scheme://host` of every link in the answer. The configured public URL when there is one;
+/// else, from a trusted proxy, the host it forwards (`X-Forwarded-Host`/`-Proto`, or `Host`);
+/// else the address the connection came in on. A client that is no trusted proxy never
+/// chooses the host of links: its `Host` header would otherwise poison `@id`s, mails and the
+/// answers kept for others. Only a well-formed host is echoed; anything else is `localhost`.
+fn base_url(req: &Request, proxied: bool, public_url: Option<&str>) -> String {
+    if let Some(public) = public_url {
+        return public.to_owned();
+    }
+    let headers = req.headers();
+    if !proxied && let Some(local) = req.local_addr().as_socket_addr() {
+        return format!("http://{local}");
+    }
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim);
     let forwarded = |name: &str| if proxied { header(name) } else { None };
     let scheme = match forwarded("x-forwarded-proto") {

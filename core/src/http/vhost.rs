@@ -166,6 +166,30 @@ impl TrustedProxies {
         TrustedProxies(vec![(IpAddr::from([127, 0, 0, 0]), 8), (IpAddr::from([0u16, 0, 0, 0, 0, 0, 0, 1]), 128)])
     }
 
+    /// The address of the client behind `peer`: the peer itself, unless it is a trusted proxy;
+    /// then the nearest address in `X-Forwarded-For` that is not one (read from the right, as
+    /// each proxy appends the address it was called from, and only trusted ones are believed).
+    pub fn client(&self, peer: Option<IpAddr>, headers: &poem::http::HeaderMap) -> Option<IpAddr> {
+        if !self.trusts(peer) {
+            return peer;
+        }
+        let forwarded: Vec<IpAddr> = headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|value| value.to_str().ok())
+            .flat_map(|value| value.split(','))
+            .map_while(|entry| entry.trim().parse::<IpAddr>().ok())
+            .collect();
+        let mut client = peer;
+        for address in forwarded.into_iter().rev() {
+            client = Some(address);
+            if !self.trusts(client) {
+                break;
+            }
+        }
+        client
+    }
+
     /// Whether `peer` is one of them.
     pub fn trusts(&self, peer: Option<IpAddr>) -> bool {
         let Some(peer) = peer.map(|p| p.to_canonical()) else { return false };
@@ -232,5 +256,21 @@ mod tests {
         assert!(!trusted.trusts(None));
         assert!(TrustedProxies::loopback().trusts(Some("::ffff:127.0.0.1".parse().unwrap())));
         assert!(TrustedProxies::parse(&["nonsense".into()]).is_err());
+    }
+
+    #[test]
+    fn the_client_is_the_nearest_untrusted_address() {
+        let trusted = TrustedProxies::parse(&["10.0.0.0/8".into()]).unwrap();
+        let mut headers = poem::http::HeaderMap::new();
+        headers.insert("x-forwarded-for", "6.6.6.6, 192.0.2.7, 10.0.0.2".parse().unwrap());
+        let proxy = Some("10.0.0.1".parse().unwrap());
+        assert_eq!(
+            trusted.client(proxy, &headers),
+            Some("192.0.2.7".parse().unwrap()),
+            "a forged entry is not believed"
+        );
+        let stranger = Some("198.51.100.1".parse().unwrap());
+        assert_eq!(trusted.client(stranger, &headers), stranger, "an untrusted peer's header is ignored");
+        assert_eq!(trusted.client(proxy, &poem::http::HeaderMap::new()), proxy);
     }
 }

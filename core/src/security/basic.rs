@@ -5,8 +5,8 @@
 //! `login:password`, so the password itself is never kept in memory. Users named by tokens
 //! are remembered for a few seconds. Any change to principals clears both caches.
 
+use super::password::verify_in_turn;
 use super::principal::User;
-use super::verify_password;
 use crate::http::ApiResult;
 use crate::store::{Store, StoredPrincipal};
 use base64::Engine;
@@ -116,23 +116,23 @@ impl CredentialCache {
             None if login.contains('@') && email_logins(store).await? => store.principal_by_email(login).await?,
             None => None,
         };
-        // Unknown users and users without a password are checked against a stand-in hash, so
-        // the answer takes as long as for a wrong password and does not tell who exists.
-        let hash = stored.as_ref().and_then(|s| s.password_hash.clone());
-        let known = hash.is_some();
-        let password = password.to_owned();
-        let matches = tokio::task::spawn_blocking(move || {
-            verify_password(&password, hash.as_deref().unwrap_or(STAND_IN_HASH.as_str()))
-        })
-        .await
-        .unwrap_or(false);
-        self.checks.fetch_add(1, Ordering::Relaxed);
-        let (Some(stored), true, true) = (stored, known, matches) else {
+        let hash = stored.as_ref().and_then(|s| s.password_hash.as_deref());
+        let matches = self.check(hash, password).await?;
+        let (Some(stored), true) = (stored, matches) else {
             return Ok(None);
         };
         let user = load_user(store, stored).await?;
         self.credentials.put(key, user.clone());
         Ok(Some(user))
+    }
+
+    /// Whether `password` matches `hash`. Without a hash (an unknown user, or one without a
+    /// password) it is checked against a stand-in, so the answer takes as long as for a wrong
+    /// password and does not tell who exists; it never matches then.
+    pub async fn check(&self, hash: Option<&str>, password: &str) -> ApiResult<bool> {
+        let matches = verify_in_turn(password, hash.unwrap_or(STAND_IN_HASH.as_str())).await?;
+        self.checks.fetch_add(1, Ordering::Relaxed);
+        Ok(matches && hash.is_some())
     }
 
     /// The user with this id (named by a token), `None` when it no longer exists.

@@ -8,6 +8,7 @@
 mod access;
 mod basic;
 pub mod csrf;
+pub mod delegation;
 mod jwt;
 mod password;
 mod permission;
@@ -21,7 +22,7 @@ mod tokens;
 pub use access::{AUTHENTICATED_GROUP, Access};
 pub use csrf::Csrf;
 pub use jwt::TOKEN_LIFETIME_SECS;
-pub use password::{hash_password, verify_password};
+pub use password::{hash_in_turn, hash_password};
 pub use permission::{Permission, Refusal};
 pub use policy::Policy;
 pub use principal::{Principal, User};
@@ -140,6 +141,25 @@ impl Security {
             None => self.throttle.failed(login, client, Instant::now()),
         }
         Ok(user)
+    }
+
+    /// Checks the current password of an account before it is changed (`old_password`), within
+    /// the login throttle's limits, whose counts it shares: guessing it is as slow as guessing
+    /// at the login form, and a locked-out guess costs no hashing.
+    pub async fn check_password(
+        &self,
+        login: &str,
+        password_hash: Option<&str>,
+        password: &str,
+        client: Option<IpAddr>,
+    ) -> ApiResult<bool> {
+        self.throttle.admit(login, client, Instant::now())?;
+        let matches = self.credentials.check(password_hash, password).await?;
+        match matches {
+            true => self.throttle.succeeded(login),
+            false => self.throttle.failed(login, client, Instant::now()),
+        }
+        Ok(matches)
     }
 
     /// A signed token for `user`.

@@ -70,6 +70,16 @@ impl Permission {
     pub const CHANGE_LOCAL_ROLES: Permission = Permission::new("Change local roles");
     /// Create, change and delete users and groups.
     pub const MANAGE_USERS: Permission = Permission::new("Manage users");
+    /// Give or take the local role Contributor on the sharing page.
+    pub const DELEGATE_CONTRIBUTOR_ROLE: Permission = Permission::new("Sharing page: Delegate Contributor role");
+    /// Give or take the local role Editor on the sharing page.
+    pub const DELEGATE_EDITOR_ROLE: Permission = Permission::new("Sharing page: Delegate Editor role");
+    /// Give or take the local role Reader on the sharing page.
+    pub const DELEGATE_READER_ROLE: Permission = Permission::new("Sharing page: Delegate Reader role");
+    /// Give or take the local role Reviewer on the sharing page.
+    pub const DELEGATE_REVIEWER_ROLE: Permission = Permission::new("Sharing page: Delegate Reviewer role");
+    /// Read the audit log of changes to roles, groups, passwords and sharing (Managers only).
+    pub const READ_AUDIT_LOG: Permission = Permission::new("wcs.backend: Read audit log");
     /// Read and change one's own account: the floor of `@users` reads and updates, whose
     /// handlers then allow only the account's owner or `Manage users`.
     pub const SET_OWN_PROPERTIES: Permission = Permission::new("Set own properties");

@@ -4,6 +4,7 @@
 
 mod actions;
 mod aliases;
+mod audit_log;
 mod authenticator;
 mod breadcrumbs;
 mod content_delete;
@@ -100,6 +101,7 @@ fn services(r: &mut Registrar) {
     r.service(&groups::patch::GROUPS_PATCH);
     r.service(&groups::delete::GROUPS_DELETE);
     r.service(&principal_search::PRINCIPALS);
+    r.service(&audit_log::AUDIT_LOG);
     r.service(&relations::RELATIONS);
     r.service(&registry::get::REGISTRY_GET);
     r.service(&registry::patch::REGISTRY_PATCH);

@@ -2,8 +2,9 @@
 //! and the virtual group (their shapes on the wire are typed next to the services, shared
 //! ones in `principal_items`).
 
-use crate::http::{ApiError, ApiResult, Ctx, FieldError};
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError};
 use crate::security::AUTHENTICATED_GROUP;
+use crate::security::delegation::{may_assign, may_manage};
 use crate::store::StoredPrincipal;
 use serde_json::{Map, Value};
 
@@ -66,8 +67,8 @@ pub fn apply_text(body: &Map<String, Value>, principal: &mut StoredPrincipal, er
 
 /// The roles a request sets: a list replaces them; plone.restapi's object form
 /// `{"<role>": true|false}` (what Volto's user and group panels send) gives and takes roles
-/// from `current`. Only Managers give the Manager role.
-pub fn parse_roles(ctx: &Ctx, value: &Value, current: &[String], errors: &mut Vec<FieldError>) -> Option<Vec<String>> {
+/// from `current`. Whether the caller may make the change is [`check_role_changes`]'s.
+pub fn parse_roles(value: &Value, current: &[String], errors: &mut Vec<FieldError>) -> Option<Vec<String>> {
     let expected = "Expected a list of role names or {\"<role>\": true|false}.";
     let changes: Vec<(String, bool)> = match value {
         Value::Array(items) => items.iter().map(|item| (item.as_str().unwrap_or_default().to_owned(), true)).collect(),
@@ -90,13 +91,48 @@ pub fn parse_roles(ctx: &Ctx, value: &Value, current: &[String], errors: &mut Ve
             errors.push(FieldError::new("roles", format!("Unknown role '{role}'; use one of {known}.")));
         } else if !on {
             roles.retain(|r| *r != role);
-        } else if role == "Manager" && !current.contains(&role) && !ctx.principal.has_role("Manager") {
-            errors.push(FieldError::new("roles", "Only Managers may give the Manager role."));
         } else if !roles.contains(&role) {
             roles.push(role);
         }
     }
     Some(roles)
+}
+
+/// Refuses (403) a change from the global roles `before` to `after` that gives or takes a role
+/// the caller may not hand out (see [`crate::security::delegation`]).
+pub fn check_role_changes(ctx: &Ctx, before: &[String], after: &[String]) -> ApiResult<()> {
+    let changed = after.iter().filter(|r| !before.contains(r)).chain(before.iter().filter(|r| !after.contains(r)));
+    for role in changed {
+        if !may_assign(&ctx.principal, role) {
+            return Err(ApiError::new(
+                ErrorCode::Forbidden,
+                format!("Only Managers may give or take the role '{role}'."),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses (403) any change to the users or groups `ids` when the caller may not manage one:
+/// one that holds an administrative role, directly or through its groups, unless the caller is
+/// a Manager or it is the caller's own account (see [`crate::security::delegation`]).
+pub async fn check_may_manage(ctx: &Ctx, ids: &[String]) -> ApiResult<()> {
+    for (id, roles) in ctx.app.store.effective_roles(ids).await? {
+        if !may_manage(&ctx.principal, &id, &roles) {
+            return Err(ApiError::new(
+                ErrorCode::Forbidden,
+                format!("Only Managers may change '{id}', which administers the site."),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The global roles given and taken from `before` to `after`, for the audit log.
+pub fn role_changes(before: &[String], after: &[String]) -> Value {
+    let given: Vec<&String> = after.iter().filter(|r| !before.contains(r)).collect();
+    let taken: Vec<&String> = before.iter().filter(|r| !after.contains(r)).collect();
+    serde_json::json!({"given": given, "taken": taken})
 }
 
 /// Turns collected field errors into a 400, or passes.

@@ -6,6 +6,7 @@
 //! ([`group_commit`]); on PostgreSQL each is a transaction of its own.
 
 mod alias_writes;
+mod audit;
 mod backup;
 mod blob;
 mod changes;
@@ -33,6 +34,7 @@ mod size;
 #[cfg(test)]
 pub(crate) mod test_support;
 
+pub use audit::{AuditEntry, AuditQuery};
 pub use backup::BackupError;
 pub use blob::{BlobMeta, BlobRange};
 pub use changes::ORDERING;

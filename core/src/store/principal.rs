@@ -322,6 +322,26 @@ impl Store {
         query.fetch_all(&self.pool).await?.iter().map(principal_from_row).collect()
     }
 
+    /// The global roles each of `ids` holds, its own and its groups', in three statements
+    /// however many there are (missing ids are left out).
+    pub async fn effective_roles(&self, ids: &[String]) -> Result<Vec<(String, Vec<String>)>, sqlx::Error> {
+        let principals = self.with_groups(self.principals_by_ids(ids).await?).await?;
+        let mut group_ids: Vec<String> = principals.iter().flat_map(|p| p.groups.iter().cloned()).collect();
+        group_ids.sort();
+        group_ids.dedup();
+        let groups = self.principals_by_ids(&group_ids).await?;
+        Ok(principals
+            .into_iter()
+            .map(|principal| {
+                let mut roles = principal.roles;
+                for group in groups.iter().filter(|g| g.kind == "group" && principal.groups.contains(&g.id)) {
+                    roles.extend(group.roles.iter().cloned());
+                }
+                (principal.id, roles)
+            })
+            .collect())
+    }
+
     /// The global roles given to any of `group_ids`.
     pub async fn group_roles(&self, group_ids: &[String]) -> Result<Vec<String>, sqlx::Error> {
         let groups = self.principals_by_ids(group_ids).await?;

@@ -66,7 +66,7 @@ async fn submit(ctx: Ctx) -> ApiResult<Json<SubmitResult>> {
     if ctx.body.len() > MAX_BODY {
         return Err(ApiError::new(ErrorCode::PayloadTooLarge, format!("A submission is at most {MAX_BODY} bytes.")));
     }
-    if let (Some(client), Some(limiter)) = (ctx.request.peer, ctx.app.extensions.get::<Limiter>()) {
+    if let (Some(client), Some(limiter)) = (ctx.request.client, ctx.app.extensions.get::<Limiter>()) {
         let limit = ctx.app.record_value(&SUBMISSIONS_PER_MINUTE).await?.as_u64().unwrap_or(0);
         limiter.0.check(client, u32::try_from(limit).unwrap_or(u32::MAX), "submissions")?;
     }

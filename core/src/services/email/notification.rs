@@ -55,7 +55,7 @@ pub struct ContactMessage {
 struct ContactLimiter(ClientLimiter);
 
 async fn notify(ctx: Ctx) -> ApiResult<NoContent> {
-    if let Some(client) = ctx.request.peer {
+    if let Some(client) = ctx.request.client {
         let limiter = ctx.app.extensions.get_or_insert_with(|| Arc::new(ContactLimiter::default()));
         let limit = ctx.app.record_value(&CONTACT_PER_MINUTE).await?.as_u64().unwrap_or(0);
         limiter.0.check(client, u32::try_from(limit).unwrap_or(u32::MAX), "messages")?;

@@ -8,7 +8,7 @@ pub mod post;
 
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError};
 use crate::security::AUTHENTICATED_GROUP;
-use crate::services::principal_forms::authenticated_group;
+use crate::services::principal_forms::{authenticated_group, check_may_manage};
 use crate::store::StoredPrincipal;
 use poem_openapi::Object;
 use serde_json::Value;
@@ -58,6 +58,13 @@ async fn load_group(ctx: &Ctx, id: &str) -> ApiResult<StoredPrincipal> {
         .ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("Group '{id}' could not be found.")))
 }
 
+/// The members `changes` adds to and removes from a group whose members are `current`.
+fn members_changed(current: &[String], changes: &[(String, bool)]) -> (Vec<String>, Vec<String>) {
+    let added = changes.iter().filter(|(id, on)| *on && !current.contains(id)).map(|(id, _)| id.clone()).collect();
+    let removed = changes.iter().filter(|(id, on)| !*on && current.contains(id)).map(|(id, _)| id.clone()).collect();
+    (added, removed)
+}
+
 fn stored_only(id: &str) -> ApiResult<()> {
     if id == AUTHENTICATED_GROUP {
         return Err(ApiError::new(ErrorCode::BadRequest, "The virtual group AuthenticatedUsers cannot be changed."));
@@ -65,7 +72,8 @@ fn stored_only(id: &str) -> ApiResult<()> {
     Ok(())
 }
 
-/// Applies a `users` value: a list of ids to add, or `{"<id>": true|false}`.
+/// Reads a `users` value: a list of ids to add, or `{"<id>": true|false}`. Joining or leaving
+/// changes what a member may do, so each member must be one the caller may manage.
 async fn membership_changes(
     ctx: &Ctx,
     value: Option<&Value>,
@@ -80,8 +88,11 @@ async fn membership_changes(
             return Ok(Vec::new());
         }
     };
+    let ids: Vec<String> = changes.iter().map(|(id, _)| id.clone()).collect();
+    check_may_manage(ctx, &ids).await?;
+    let known = ctx.app.store.principals_by_ids(&ids).await?;
     for (id, member) in &changes {
-        if *member && !ctx.app.store.principal_exists(id).await? {
+        if *member && !known.iter().any(|p| &p.id == id) {
             errors.push(FieldError::new("users", format!("No user or group '{id}'.")));
         }
     }

@@ -6,12 +6,12 @@ use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json, body_schema};
 use crate::security::{Csrf, Permission};
 use crate::service::{ContentKind, Route, Service};
-use crate::services::principal_forms::{apply_text, check_id, finish, parse_roles};
+use crate::services::principal_forms::{apply_text, check_id, check_role_changes, finish, parse_roles};
 use crate::services::principal_items::ListOrSwitches;
 use crate::store::StoredPrincipal;
 use poem::http::Method;
 use poem_openapi::{ApiResponse, Object};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// `POST @groups {groupname, title, description, email, roles, users}`.
 pub static GROUPS_POST: Service = Service {
@@ -62,10 +62,11 @@ async fn create(ctx: Ctx) -> ApiResult<GroupCreated> {
         StoredPrincipal { id: id.clone(), kind: "group".into(), fullname: id.clone(), ..Default::default() };
     apply_text(&body, &mut group, &mut errors);
     if let Some(roles) = body.get("roles") {
-        group.roles = parse_roles(&ctx, roles, &[], &mut errors).unwrap_or_default();
+        group.roles = parse_roles(roles, &[], &mut errors).unwrap_or_default();
     }
     let members = membership_changes(&ctx, body.get("users"), &mut errors).await?;
     finish(errors)?;
+    check_role_changes(&ctx, &[], &group.roles)?;
     if ctx.app.store.principal_exists(&id).await? {
         return Err(ApiError::new(ErrorCode::Conflict, format!("The id '{id}' is already taken by a user or group.")));
     }
@@ -74,6 +75,8 @@ async fn create(ctx: Ctx) -> ApiResult<GroupCreated> {
     for (member, is_member) in &members {
         tx.set_membership(&id, member, *is_member).await?;
     }
+    let added: Vec<&String> = members.iter().filter(|(_, on)| *on).map(|(member, _)| member).collect();
+    tx.append_audit(&ctx.audit("group.create", &id, json!({"roles": group.roles, "members": added}))).await?;
     tx.commit().await?;
     ctx.app.credentials_changed();
     let site = ctx.site_url();

@@ -46,7 +46,7 @@ async fn login(ctx: Ctx) -> ApiResult<Json<AuthToken>> {
     let user = ctx
         .app
         .security
-        .login(&ctx.app.store, login, password, ctx.request.peer)
+        .login(&ctx.app.store, login, password, ctx.request.client)
         .await?
         .ok_or_else(wrong_credentials)?;
     Ok(Json(AuthToken { token: ctx.app.security.issue_token(&user)? }))

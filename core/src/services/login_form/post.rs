@@ -41,7 +41,7 @@ async fn form_post(ctx: Ctx) -> ApiResult<LoginFormReply> {
     let user: Option<User> = if login.is_empty() {
         None
     } else {
-        ctx.app.security.login(&ctx.app.store, login, password, ctx.request.peer).await?
+        ctx.app.security.login(&ctx.app.store, login, password, ctx.request.client).await?
     };
     let Some(user) = user else {
         let form = render_form(&ctx, login, came_from, "Wrong login name or password.")?;

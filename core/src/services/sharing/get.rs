@@ -1,6 +1,6 @@
 //! `GET <obj>/@sharing`.
 
-use super::DELEGATABLE_ROLES;
+use super::delegatable_here;
 use crate::content::ContentObject;
 use crate::endpoint;
 use crate::http::schema::Nullable;
@@ -31,7 +31,7 @@ pub static SHARING_GET: Service = Service {
 /// The sharing page of an object.
 #[derive(Object)]
 pub struct SharingInfo {
-    /// The roles that may be delegated here.
+    /// The roles the caller may delegate here.
     pub available_roles: Vec<SharingRole>,
     /// The principals holding roles here, first the virtual AuthenticatedUsers, then those a
     /// search found.
@@ -109,10 +109,11 @@ async fn get(ctx: Ctx) -> ApiResult<Json<SharingInfo>> {
         }
     }
     principals.insert(0, authenticated_group());
+    let delegatable = delegatable_here(&ctx);
     let entries: Vec<SharingEntry> = principals
         .iter()
         .map(|p| {
-            let roles: BTreeMap<String, Value> = DELEGATABLE_ROLES
+            let roles: BTreeMap<String, Value> = delegatable
                 .iter()
                 .map(|(role, _)| {
                     let state = if own.get(&p.id).is_some_and(|r| r.contains(*role)) {
@@ -137,7 +138,7 @@ async fn get(ctx: Ctx) -> ApiResult<Json<SharingInfo>> {
             }
         })
         .collect();
-    let available_roles = DELEGATABLE_ROLES
+    let available_roles = delegatable
         .iter()
         .map(|(id, title)| SharingRole { id: (*id).to_owned(), title: (*title).to_owned() })
         .collect();

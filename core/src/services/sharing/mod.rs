@@ -5,6 +5,15 @@
 pub mod get;
 pub mod post;
 
-/// Roles that may be delegated on the sharing page, with their labels.
-pub const DELEGATABLE_ROLES: [(&str, &str); 4] =
-    [("Contributor", "Can add"), ("Editor", "Can edit"), ("Reader", "Can view"), ("Reviewer", "Can review")];
+use crate::http::Ctx;
+use crate::security::delegation::DELEGATABLE_ROLES;
+
+/// The roles the caller may delegate here, with their labels: each needs its delegation
+/// permission on the object (see [`crate::security::delegation`]).
+fn delegatable_here(ctx: &Ctx) -> Vec<(&'static str, &'static str)> {
+    DELEGATABLE_ROLES
+        .iter()
+        .filter(|(_, _, permission)| ctx.allows(*permission))
+        .map(|(role, label, _)| (*role, *label))
+        .collect()
+}

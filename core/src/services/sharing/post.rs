@@ -1,13 +1,13 @@
 //! `POST <obj>/@sharing`.
 
-use super::DELEGATABLE_ROLES;
 use crate::endpoint;
-use crate::http::{ApiError, ApiResult, Ctx, FieldError, NoContent, body_schema};
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError, NoContent, body_schema};
+use crate::security::delegation::delegation_permission;
 use crate::security::{AUTHENTICATED_GROUP, Csrf, Permission, recompute_allowed};
 use crate::service::{ContentKind, Route, Service};
 use poem::http::Method;
 use poem_openapi::Object;
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Changes local roles: `{entries: [{id, type, roles: {Editor: true}}], inherit}`.
@@ -72,7 +72,7 @@ async fn parse_changes(ctx: &Ctx, body: &Map<String, Value>, errors: &mut Vec<Fi
         }
         let mut roles = BTreeMap::new();
         for (role, value) in entry.get("roles").and_then(Value::as_object).into_iter().flatten() {
-            match (DELEGATABLE_ROLES.iter().any(|(r, _)| r == role), value) {
+            match (delegation_permission(role).is_some(), value) {
                 (true, Value::Bool(on)) => {
                     roles.insert(role.clone(), *on);
                 }
@@ -102,21 +102,51 @@ async fn post(ctx: Ctx) -> ApiResult<NoContent> {
     }
     let object = &ctx.context;
     let current = ctx.app.store.local_roles(std::slice::from_ref(&object.uid)).await?;
-    let mut tx = ctx.app.store.begin().await?;
+    let mut assignments = Vec::with_capacity(changes.len());
+    let mut given_and_taken = Vec::new();
     for change in &changes {
-        let mut roles: BTreeSet<String> =
+        let before: BTreeSet<String> =
             current.iter().filter(|r| r.principal_id == change.principal).map(|r| r.role.clone()).collect();
+        let mut after = before.clone();
         for (role, on) in &change.roles {
             if *on {
-                roles.insert(role.clone());
+                after.insert(role.clone());
             } else {
-                roles.remove(role);
+                after.remove(role);
             }
         }
-        tx.set_local_roles(&object.uid, &change.principal, &roles.into_iter().collect::<Vec<_>>()).await?;
+        for role in before.symmetric_difference(&after) {
+            let may = delegation_permission(role).is_some_and(|permission| ctx.allows(permission));
+            if !may {
+                return Err(ApiError::new(
+                    ErrorCode::Forbidden,
+                    format!("You may not give or take the role '{role}' here."),
+                ));
+            }
+        }
+        if before != after {
+            given_and_taken.push(json!({
+                "principal": change.principal,
+                "given": after.difference(&before).collect::<Vec<_>>(),
+                "taken": before.difference(&after).collect::<Vec<_>>(),
+            }));
+            assignments.push((change.principal.as_str(), after.into_iter().collect::<Vec<_>>()));
+        }
     }
-    if let Some(inherit) = inherit {
+    let mut tx = ctx.app.store.begin().await?;
+    for (principal, roles) in &assignments {
+        tx.set_local_roles(&object.uid, principal, roles).await?;
+    }
+    let inherit_changed = inherit.filter(|inherit| *inherit == object.block_local_roles);
+    if let Some(inherit) = inherit_changed {
         tx.set_block_local_roles(&object.uid, !inherit).await?;
+    }
+    if !given_and_taken.is_empty() || inherit_changed.is_some() {
+        let mut details = json!({"uid": object.uid, "roles": given_and_taken});
+        if let Some(inherit) = inherit_changed {
+            details["inherit"] = json!(inherit);
+        }
+        tx.append_audit(&ctx.audit("sharing", &object.path, details)).await?;
     }
     recompute_allowed(&ctx.app, &mut tx, &object.path).await?;
     tx.commit().await?;

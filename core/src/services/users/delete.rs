@@ -6,9 +6,12 @@ use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, NoContent};
 use crate::security::{Csrf, Permission, Principal};
 use crate::service::{ContentKind, Route, Service};
+use crate::services::principal_forms::check_may_manage;
 use poem::http::Method;
+use serde_json::json;
 
-/// Removes the user, its memberships and local roles.
+/// Removes the user, its memberships and local roles (an account that administers the site:
+/// Managers only).
 pub static USERS_DELETE: Service = Service {
     method: Method::DELETE,
     name: "@users",
@@ -20,12 +23,14 @@ pub static USERS_DELETE: Service = Service {
 
 async fn delete(ctx: Ctx) -> ApiResult<NoContent> {
     let id = ctx.param("id");
-    load_user(&ctx, id).await?;
+    let user = load_user(&ctx, id).await?;
     if matches!(&ctx.principal, Principal::User(u) if u.id == id) {
         return Err(ApiError::new(ErrorCode::BadRequest, "You cannot delete yourself."));
     }
+    check_may_manage(&ctx, std::slice::from_ref(&user.id)).await?;
     let mut tx = ctx.app.store.begin().await?;
     tx.delete_principal(id).await?;
+    tx.append_audit(&ctx.audit("user.delete", id, json!({"roles": user.roles, "groups": user.groups}))).await?;
     tx.commit().await?;
     ctx.app.credentials_changed();
     Ok(NoContent::NoContent)

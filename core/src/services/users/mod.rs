@@ -9,7 +9,7 @@ mod reset_password;
 
 use crate::http::schema::Nullable;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError};
-use crate::security::{Permission, hash_password};
+use crate::security::{Permission, hash_in_turn};
 use crate::store::StoredPrincipal;
 use poem_openapi::Object;
 use serde_json::{Map, Value};
@@ -119,6 +119,12 @@ fn password(body: &Map<String, Value>, errors: &mut Vec<FieldError>) -> Option<S
     }
 }
 
-fn hash(password: &str) -> ApiResult<String> {
-    hash_password(password).map_err(ApiError::internal)
+async fn hash(password: &str) -> ApiResult<String> {
+    hash_in_turn(password).await
+}
+
+/// Whether `old` is the current password of `user` (throttled like logins).
+async fn check_old_password(ctx: &Ctx, user: &StoredPrincipal, old: &str) -> ApiResult<bool> {
+    let login = user.login.as_deref().unwrap_or(&user.id);
+    ctx.app.security.check_password(login, user.password_hash.as_deref(), old, ctx.request.client).await
 }

@@ -1,16 +1,18 @@
 //! `PATCH @users/<id>`: details, password, roles.
 
-use super::{hash, load_user, password, require_self_or_manager};
+use super::{check_old_password, hash, load_user, password, require_self_or_manager};
 use crate::app::SITE_TYPE;
 use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError, NoContent, body_schema};
-use crate::security::{Csrf, Permission, verify_password};
+use crate::security::{Csrf, Permission};
 use crate::service::{ContentKind, Route, Service};
-use crate::services::principal_forms::{apply_text, finish, parse_roles};
+use crate::services::principal_forms::{
+    apply_text, check_may_manage, check_role_changes, finish, parse_roles, role_changes,
+};
 use crate::services::principal_items::ListOrSwitches;
 use poem::http::Method;
 use poem_openapi::Object;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// Updates a user: details, password (`old_password` when changing one's own), roles (Manage
 /// users only). The table declares `Set own properties`, the floor every caller needs; the
@@ -55,6 +57,7 @@ async fn patch(ctx: Ctx) -> ApiResult<NoContent> {
     require_self_or_manager(&ctx, id)?;
     let body = ctx.json_body()?;
     let mut user = load_user(&ctx, id).await?;
+    check_may_manage(&ctx, std::slice::from_ref(&user.id)).await?;
     let mut errors = Vec::new();
     for (key, value) in &body {
         // What GET answers comes back from Volto's personal-information form: the read-only
@@ -79,27 +82,31 @@ async fn patch(ctx: Ctx) -> ApiResult<NoContent> {
         }
     }
     apply_text(&body, &mut user, &mut errors);
+    let roles_before = user.roles.clone();
     if let Some(roles) = body.get("roles") {
-        if ctx.allows(Permission::MANAGE_USERS) {
-            user.roles = parse_roles(&ctx, roles, &user.roles, &mut errors).unwrap_or_default();
-        } else {
-            errors.push(FieldError::new("roles", "Only user managers may change roles."));
-        }
+        ctx.check(Permission::MANAGE_USERS)?;
+        user.roles = parse_roles(roles, &user.roles, &mut errors).unwrap_or_default();
     }
-    if let Some(new_password) = password(&body, &mut errors) {
-        let changing_own = ctx.principal.user_id() == Some(id);
-        if changing_own {
+    let new_password = password(&body, &mut errors);
+    finish(errors)?;
+    check_role_changes(&ctx, &roles_before, &user.roles)?;
+    if let Some(new_password) = new_password {
+        if ctx.principal.user_id() == Some(id) {
             let old = body.get("old_password").and_then(Value::as_str).unwrap_or_default();
-            let matches = user.password_hash.as_deref().is_some_and(|h| verify_password(old, h));
-            if !matches {
+            if !check_old_password(&ctx, &user, old).await? {
                 return Err(ApiError::new(ErrorCode::Forbidden, "The old password is wrong."));
             }
         }
-        user.password_hash = Some(hash(&new_password)?);
+        user.password_hash = Some(hash(&new_password).await?);
     }
-    finish(errors)?;
     let mut tx = ctx.app.store.begin().await?;
     tx.update_principal(&user).await?;
+    if user.roles != roles_before {
+        tx.append_audit(&ctx.audit("user.roles", id, role_changes(&roles_before, &user.roles))).await?;
+    }
+    if body.contains_key("password") {
+        tx.append_audit(&ctx.audit("user.password", id, json!({}))).await?;
+    }
     tx.commit().await?;
     ctx.app.credentials_changed();
     Ok(NoContent::NoContent)

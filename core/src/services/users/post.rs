@@ -10,12 +10,12 @@ use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError, Json, body_schema};
 use crate::security::{Csrf, Permission};
 use crate::service::{ContentKind, Route, Service};
-use crate::services::principal_forms::{apply_text, check_id, finish, parse_roles};
+use crate::services::principal_forms::{apply_text, check_id, check_role_changes, finish, parse_roles};
 use crate::services::principal_items::ListOrSwitches;
 use crate::store::StoredPrincipal;
 use poem::http::Method;
 use poem_openapi::{ApiResponse, Object};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// `POST @users {username, password, email, fullname, roles…}` and `POST
 /// @users/<id>/reset-password`.
@@ -98,7 +98,7 @@ async fn create(ctx: Ctx) -> ApiResult<UserCreated> {
             errors.push(FieldError::new("roles", "Roles are given by those who manage users."));
             Vec::new()
         }
-        Some(value) => parse_roles(&ctx, value, &[], &mut errors).unwrap_or_default(),
+        Some(value) => parse_roles(value, &[], &mut errors).unwrap_or_default(),
         None => vec!["Member".to_owned()],
     };
     let password = password(&body, &mut errors);
@@ -106,10 +106,14 @@ async fn create(ctx: Ctx) -> ApiResult<UserCreated> {
         errors.push(FieldError::new("password", "A password is required."));
     }
     finish(errors)?;
+    check_role_changes(&ctx, &[], &user.roles)?;
     if ctx.app.store.principal_exists(&id).await? {
         return Err(ApiError::new(ErrorCode::Conflict, format!("The id '{id}' is already taken by a user or group.")));
     }
-    user.password_hash = password.as_deref().map(hash).transpose()?;
+    user.password_hash = match &password {
+        Some(password) => Some(hash(password).await?),
+        None => None,
+    };
     let mut tx = ctx.app.store.begin().await?;
     tx.insert_principal(&user).await.map_err(|e| {
         if crate::store::is_unique_violation(&e) {
@@ -118,6 +122,7 @@ async fn create(ctx: Ctx) -> ApiResult<UserCreated> {
             ApiError::internal(e)
         }
     })?;
+    tx.append_audit(&ctx.audit("user.create", &id, json!({"roles": user.roles}))).await?;
     tx.commit().await?;
     let site = ctx.site_url();
     Ok(UserCreated::Created(Json(user_item(&site, &user)), format!("{site}/@users/{id}")))

@@ -3,15 +3,18 @@
 //!   valid for a day and for one reset; the answer is the same whether the user exists or not,
 //!   so it tells nobody which accounts exist; limited per client;
 //! - `{"reset_token", "new_password"}` (anyone holding the token): sets the password;
-//! - `{"old_password", "new_password"}` (the user, or a Manager without the old one): changes it.
+//! - `{"old_password", "new_password"}` (the user, with the right one; or someone who manages
+//!   users and may manage this account, whatever it says): changes it.
+//!
+//! Every new password is written to the audit log.
 
-use super::{MIN_PASSWORD, hash, require_self_or_manager};
+use super::{MIN_PASSWORD, check_old_password, hash, require_self_or_manager};
 use crate::http::{ApiError, ApiResult, ClientLimiter, Ctx, ErrorCode, FieldError, NoContent};
 use crate::mail::Mail;
-use crate::security::{Permission, verify_password};
+use crate::services::principal_forms::check_may_manage;
 use crate::store::StoredPrincipal;
 use poem_openapi::Object;
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 use std::sync::Arc;
 
 /// How long a reset link works.
@@ -28,7 +31,8 @@ struct ResetLimiter(ClientLimiter);
 pub struct PasswordReset {
     /// The token from the mailed link; with `new_password`.
     pub reset_token: Option<String>,
-    /// The current password; with `new_password` (a manager may leave it wrong).
+    /// The current password; with `new_password` (one who manages users and changes another
+    /// account's may leave it wrong).
     pub old_password: Option<String>,
     /// The password to set, at least 8 characters.
     pub new_password: Option<String>,
@@ -57,10 +61,11 @@ fn new_password(body: &Map<String, Value>) -> ApiResult<String> {
     }
 }
 
-async fn save(ctx: &Ctx, mut user: StoredPrincipal, password: &str) -> ApiResult<NoContent> {
-    user.password_hash = Some(hash(password)?);
+async fn save(ctx: &Ctx, mut user: StoredPrincipal, password: &str, how: &str) -> ApiResult<NoContent> {
+    user.password_hash = Some(hash(password).await?);
     let mut tx = ctx.app.store.begin().await?;
     tx.update_principal(&user).await?;
+    tx.append_audit(&ctx.audit("user.password", &user.id, json!({"with": how}))).await?;
     tx.commit().await?;
     ctx.app.credentials_changed();
     Ok(NoContent::NoContent)
@@ -78,7 +83,7 @@ async fn with_token(
         ctx.app.security.verify_reset_token(&u.id, u.password_hash.as_deref().unwrap_or_default(), token, now)
     });
     match user {
-        Some(user) if valid => save(ctx, user, &password).await,
+        Some(user) if valid => save(ctx, user, &password, "reset_token").await,
         _ => Err(ApiError::validation(vec![FieldError::new(
             "reset_token",
             "This reset link is not valid (any more): ask for a new one.",
@@ -95,17 +100,17 @@ async fn with_old_password(
 ) -> ApiResult<NoContent> {
     require_self_or_manager(ctx, id)?;
     let user = user.ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("User '{id}' could not be found.")))?;
+    check_may_manage(ctx, std::slice::from_ref(&user.id)).await?;
     let password = new_password(body)?;
     let is_own = ctx.principal.user_id() == Some(id);
-    let matches = user.password_hash.as_deref().is_some_and(|h| verify_password(old, h));
-    if is_own && !matches && !ctx.allows(Permission::MANAGE_USERS) {
+    if is_own && !check_old_password(ctx, &user, old).await? {
         return Err(ApiError::validation(vec![FieldError::new("old_password", "The old password is wrong.")]));
     }
-    save(ctx, user, &password).await
+    save(ctx, user, &password, if is_own { "old_password" } else { "user_manager" }).await
 }
 
 async fn send_link(ctx: &Ctx, user: Option<StoredPrincipal>) -> ApiResult<NoContent> {
-    if let Some(client) = ctx.request.peer {
+    if let Some(client) = ctx.request.client {
         let limiter = ctx.app.extensions.get_or_insert_with(|| Arc::new(ResetLimiter::default()));
         limiter.0.check(client, REQUESTS_PER_MINUTE, "reset requests")?;
     }
