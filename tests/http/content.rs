@@ -310,3 +310,37 @@ async fn repeated_keys_and_nul_characters_are_refused() {
     assert_eq!(server.get_json("twice").await.0, 404);
     assert_eq!(server.get_json("nul").await.0, 404);
 }
+
+#[tokio::test]
+async fn ids_that_name_a_view_or_route_are_refused() {
+    let server = TestServer::start().await;
+    server.user("carl", &["Contributor"], &[]).await;
+    for id in ["login", "resolveuid", "view", "openapi.json", "healthz"] {
+        let body = json!({"@type": "Document", "title": "Shadow", "id": id});
+        let response = server.as_user("carl", Method::POST, "").json(&body).send().await.unwrap();
+        let error = assert_error(response, 400, "invalid_parameter").await;
+        assert!(error["message"].as_str().unwrap().contains("view or route"), "{id}: {error}");
+    }
+    // A plugin's views count as core's do, where they answer.
+    if cfg!(feature = "versioning") {
+        server.create("", json!({"@type": "Document", "title": "Page", "id": "page"})).await;
+        let body = json!({"@type": "Document", "title": "Shadow", "id": "list_versions"});
+        let response = server.admin(Method::POST, "page").json(&body).send().await.unwrap();
+        assert_error(response, 400, "invalid_parameter").await;
+    }
+    // A title that makes such an id gets a free one instead, and the views still answer.
+    let created = server.create("", json!({"@type": "Document", "title": "Login"})).await;
+    assert_eq!(created["id"], "login-1");
+    let form = server.raw(Method::GET, &server.url("login")).send().await.unwrap();
+    assert_eq!(form.status(), 200);
+    assert!(form.text().await.unwrap().contains("name=\"password\""));
+    // Renaming into one is refused too; moving one in gets a suffix.
+    let rename = server.admin(Method::PATCH, "login-1").json(&json!({"id": "resolveuid"})).send().await.unwrap();
+    assert_error(rename, 400, "invalid_parameter").await;
+    server.create("", json!({"@type": "Folder", "title": "F", "id": "f"})).await;
+    server.create("f", json!({"@type": "Document", "title": "Login", "id": "login"})).await;
+    let moved = server.admin(Method::POST, "@move").json(&json!({"source": "/Plone/f/login"})).send().await.unwrap();
+    let (status, body) = read(moved).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body[0]["target"], server.url("login-2").as_str());
+}

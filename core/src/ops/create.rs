@@ -1,7 +1,7 @@
 //! Creating content.
 
 use super::references::{WriteOrigin, index_relations, resolve_references};
-use super::{choose_id, conflict_or_internal, initial_state, initialise_security, new_uid, profile_of};
+use super::{choose_id, conflict_or_internal, initial_state, initialise_security, new_uid, profile_of, reserved_ids};
 use crate::app::App;
 use crate::content::links::is_uid;
 use crate::content::values::{DEFAULT_PAGE, Mode, parse_changes};
@@ -49,7 +49,7 @@ pub async fn create(
     // no concurrent create can take the same id in between.
     let mut tx = app.store.begin().await?;
     let taken = app.store.child_ids(&container.uid).await?;
-    object.id = choose_id(requested_id, &object.title, &profile.id, &taken)?;
+    object.id = choose_id(requested_id, &object.title, &profile.id, &taken, &reserved_ids(app, container)?)?;
     object.path = format!("{}/{}", container.path, object.id);
     object.position = tx.next_position(&container.uid).await?;
     tx.insert_content(&object).await.map_err(conflict_or_internal)?;

@@ -81,12 +81,54 @@ fn moved_meanwhile() -> ApiError {
     ApiError::new(ErrorCode::Conflict, "The object was moved or deleted at the same time; reload and try again.")
 }
 
-/// An id for a new child: the requested one (validated, must be free) or one made from
-/// `title` and made unique.
-fn choose_id(requested: Option<&str>, title: &str, fallback: &str, taken: &[String]) -> ApiResult<String> {
+/// Routes the server answers beside its sites (`/openapi.json`, the probes, virtual hosting).
+/// A proxy may map a site to the server's root, so the site root keeps their names free too.
+const SERVER_ROUTES: [&str; 5] = ["openapi.json", "healthz", "readyz", "metrics", "VirtualHostBase"];
+
+/// The ids a child of `container` may not take: the names of the views that answer there (read
+/// from the registry, so a plugin's views count as core's do) and, at the site root, the
+/// server's own routes. Traversal looks for a child before a view, so such a child would hide
+/// the view: a page called `login` would take the login form away.
+pub fn reserved_ids(app: &App, container: &ContentObject) -> ApiResult<Vec<String>> {
+    let profile = profile_of(app, container)?;
+    let mut reserved: Vec<String> = app
+        .registry
+        .services()
+        .into_iter()
+        .map(|(_, service)| service.name)
+        .filter(|name| !name.is_empty() && service_here(app, name, profile))
+        .map(str::to_owned)
+        .collect();
+    if container.is_site_root() {
+        reserved.extend(SERVER_ROUTES.iter().map(|route| (*route).to_owned()));
+    }
+    reserved.sort();
+    reserved.dedup();
+    Ok(reserved)
+}
+
+fn service_here(app: &App, name: &str, profile: &TypeProfile) -> bool {
+    !app.registry.methods_for(name, profile).is_empty()
+}
+
+/// An id for a new child: the requested one (validated, must be free and no view's name) or
+/// one made from `title` and made unique.
+fn choose_id(
+    requested: Option<&str>,
+    title: &str,
+    fallback: &str,
+    taken: &[String],
+    reserved: &[String],
+) -> ApiResult<String> {
     if let Some(id) = requested {
         if let Some(problem) = crate::content::ids::problem(id) {
             return Err(ApiError::invalid_parameter("id", problem));
+        }
+        if reserved.iter().any(|r| r == id) {
+            return Err(ApiError::invalid_parameter(
+                "id",
+                format!("'{id}' is the name of a view or route here; choose another id."),
+            ));
         }
         if taken.iter().any(|t| t == id) {
             return Err(ApiError::new(ErrorCode::Conflict, format!("The id '{id}' is already in use here.")));
@@ -97,5 +139,6 @@ fn choose_id(requested: Option<&str>, title: &str, fallback: &str, taken: &[Stri
     if base.is_empty() {
         base = crate::content::ids::normalize(fallback);
     }
-    Ok(crate::content::ids::unique(&base, taken))
+    let unavailable: Vec<String> = taken.iter().chain(reserved).cloned().collect();
+    Ok(crate::content::ids::unique(&base, &unavailable))
 }

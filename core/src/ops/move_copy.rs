@@ -1,7 +1,9 @@
 //! Moving, copying and reordering content.
 
 use super::references::index_relations;
-use super::{conflict_or_internal, initial_state, initialise_security, moved_meanwhile, new_uid, profile_of};
+use super::{
+    conflict_or_internal, initial_state, initialise_security, moved_meanwhile, new_uid, profile_of, reserved_ids,
+};
 use crate::app::App;
 use crate::content::ContentObject;
 use crate::content::ids::unique;
@@ -44,7 +46,9 @@ async fn begin_insertion(app: &App, sources: &[ContentObject], target: &ContentO
         check_can_contain(app, target, source)?;
     }
     let mut tx = app.store.begin().await?;
-    let taken = app.store.child_ids(&target.uid).await?;
+    // A view's name counts as taken: what arrives under it gets a suffix instead of hiding it.
+    let mut taken = app.store.child_ids(&target.uid).await?;
+    taken.extend(reserved_ids(app, target)?);
     let position = tx.next_position(&target.uid).await?;
     Ok(Insertion { tx, taken, position })
 }

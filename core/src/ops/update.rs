@@ -1,7 +1,7 @@
 //! Changing, renaming and deleting content.
 
 use super::references::index_relations;
-use super::{choose_id, conflict_or_internal, moved_meanwhile, profile_of};
+use super::{choose_id, conflict_or_internal, moved_meanwhile, profile_of, reserved_ids};
 use crate::app::App;
 use crate::content::ContentObject;
 use crate::content::layout::LAYOUT_FIELD;
@@ -118,7 +118,8 @@ async fn rename(
         return Err(ApiError::new(ErrorCode::BadRequest, "The site root cannot be renamed."));
     };
     let taken = app.store.child_ids(parent_uid).await?;
-    let id = choose_id(Some(new_id), "", "", &taken)?;
+    let parent = app.store.content_by_uids(&[parent_uid.to_owned()]).await?.pop().ok_or_else(moved_meanwhile)?;
+    let id = choose_id(Some(new_id), "", "", &taken, &reserved_ids(app, &parent)?)?;
     let parent_path = &base.path[..base.path.len() - base.id.len() - 1];
     let new_path = format!("{parent_path}/{id}");
     if !tx.move_subtree(updated, parent_uid, &new_path, &id, base.position).await.map_err(conflict_or_internal)? {
