@@ -109,7 +109,7 @@ impl Site {
             timeouts: Default::default(),
         };
         let (app, _) = wcs::open_app(config).await.expect("app opens");
-        let origin = &WriteOrigin { base_url: BASE_URL, visibility: &Visibility::All };
+        let origin = &WriteOrigin { base_url: BASE_URL, visibility: &Visibility::ALL };
         let create = |container: ContentObject, body: Value| {
             let app = app.clone();
             async move { ops::create(&app, &container, &object(body), ADMIN_USER, true, origin).await.expect("create") }
@@ -311,13 +311,11 @@ fn query(c: &mut Criterion, site: &Site) {
     .into_iter()
     .map(|(k, v)| (k.to_owned(), v.to_owned()))
     .collect();
-    let visibility = Visibility::of(&site.editor);
+    let visibility = Visibility { active_at: Some(chrono::Utc::now()), ..Visibility::of(&site.editor) };
     let block_types = app.types.block_types();
     let scope = Scope {
         context_path: "/Plone",
         visibility: &visibility,
-        hide_inactive: true,
-        now: chrono::Utc::now(),
         backend: app.store.backend(),
         block_types: &block_types,
     };

@@ -106,7 +106,7 @@ async fn main() {
 /// Folders `f0`…`f9` with the documents spread over them; `reader` may see the even folders.
 async fn seed(app: &wcs_core::app::App, documents: usize) {
     let site = app.site_root().await.expect("site");
-    let origin = WriteOrigin { base_url: "", visibility: &Visibility::All };
+    let origin = WriteOrigin { base_url: "", visibility: &Visibility::ALL };
     let mut folders = Vec::new();
     for n in 0..FOLDERS {
         let body = object(json!({"@type": "Folder", "id": format!("f{n}"), "title": format!("Bereich {n}")}));

@@ -22,11 +22,11 @@ const DEMO: &str = include_str!("../examples/demo/content.json");
 /// site already has content, so restarting with `--demo` is harmless).
 pub async fn load_demo(app: &App) -> Result<usize, ApiError> {
     let site = app.site_root().await?;
-    if app.store.count_children(&site.uid, &Visibility::All).await? > 0 {
+    if app.store.count_children(&site.uid, &Visibility::ALL).await? > 0 {
         return Ok(0);
     }
     let entries: Vec<Value> = serde_json::from_str(DEMO).map_err(ApiError::internal)?;
-    let origin = WriteOrigin { base_url: "", visibility: &Visibility::All };
+    let origin = WriteOrigin { base_url: "", visibility: &Visibility::ALL };
     let mut created = 0;
     for entry in &entries {
         let Some(body) = entry.as_object() else {

@@ -60,6 +60,7 @@ mod permission_matrix;
 mod plone_shapes;
 mod plugins;
 mod principals;
+mod publication_window;
 mod querystring;
 #[cfg(feature = "es-search")]
 mod raw_es_search;

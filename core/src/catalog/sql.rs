@@ -31,13 +31,8 @@ pub struct SearchSql {
 pub struct Scope<'a> {
     /// The context's physical path; results never leave its subtree.
     pub context_path: &'a str,
-    /// What the caller may see.
+    /// What the caller may see, the publication window included.
     pub visibility: &'a Visibility,
-    /// Whether expired and not-yet-effective content is hidden (callers without
-    /// `Access inactive content`).
-    pub hide_inactive: bool,
-    /// The time `effective`/`expires` are compared with.
-    pub now: DateTime<Utc>,
     /// The engine, for the few statements that differ.
     pub backend: Backend,
     /// Block types: never results themselves, but their text finds the page they belong to.
@@ -210,12 +205,12 @@ impl SearchSql {
             };
             b.clauses.push(clause);
         }
-        if scope.hide_inactive {
-            let now = b.text(&time_to_db(scope.now));
+        if let Some(at) = scope.visibility.active_at {
+            let now = b.text(&time_to_db(at));
             b.clauses
                 .push(format!("(effective IS NULL OR effective <= {now}) AND (expires IS NULL OR expires > {now})"));
         }
-        if let Visibility::Tokens(tokens) = scope.visibility {
+        if let Some(tokens) = &scope.visibility.tokens {
             // An uncorrelated IN: the visible uids are collected once (SQLite builds a
             // transient index, PostgreSQL a hash semi-join) instead of probing `allowed` per
             // candidate row; over 10,000 documents this cut a security-filtered page from

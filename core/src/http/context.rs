@@ -183,9 +183,15 @@ impl Ctx {
         if access.allows(&self.app, permission) { Ok(()) } else { Err(permission.refuse(&self.principal)) }
     }
 
-    /// What the caller may see in listings.
+    /// What the caller may see, by security alone (relations, references, uids).
     pub fn visibility(&self) -> Visibility {
         Visibility::of(&self.principal)
+    }
+
+    /// What the caller may see in listings, navigation and search here: by security, and for
+    /// callers without `Access inactive content` only content in its publication window.
+    pub fn listing_visibility(&self) -> Visibility {
+        self.visibility().in_listings(&self.app, &self.access)
     }
 
     /// Serialization options from the query string (`include_items`, `b_size`, `expand`…).

@@ -17,7 +17,7 @@ const MAX_CHILDREN: i64 = 10_000;
 async fn children(app: &App, page: &ContentObject) -> ApiResult<Vec<ContentObject>> {
     let parents = [page.uid.clone()];
     let listing = Listing { parents: &parents, types: TypeFilter::Except(&[]), order: ListingOrder::Position };
-    Ok(app.store.list(&listing, &Visibility::All, 0, MAX_CHILDREN).await?)
+    Ok(app.store.list(&listing, &Visibility::ALL, 0, MAX_CHILDREN).await?)
 }
 
 fn is_block(app: &App, object: &ContentObject) -> bool {

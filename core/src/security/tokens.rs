@@ -2,26 +2,42 @@
 //! whose local roles let them view it. Listings filter on them inside the SQL query, so no
 //! invisible object is ever loaded, and counts and batches stay right.
 
-use super::Principal;
 use super::policy::permission_roles;
+use super::{Access, Permission, Principal};
 use crate::app::App;
 use crate::content::ContentObject;
 use crate::store::{LocalRole, Tx, ancestor_paths};
+use chrono::{DateTime, Utc};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-/// Which objects a listing may show.
+/// Which objects a caller may find: in listings, navigation, search, relations.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Visibility {
-    /// Everything (Managers).
-    All,
-    /// Objects with any of these `allowed` tokens.
-    Tokens(Vec<String>),
+pub struct Visibility {
+    /// An object must carry one of these `allowed` tokens; `None` lets every object through
+    /// (Managers).
+    pub tokens: Option<Vec<String>>,
+    /// When set, an object must also be in its publication window at this moment: effective
+    /// (or without an effective date) and not expired.
+    pub active_at: Option<DateTime<Utc>>,
 }
 
 impl Visibility {
-    /// What `principal` may see in listings.
+    /// Everything, for the server's own reads.
+    pub const ALL: Visibility = Visibility { tokens: None, active_at: None };
+
+    /// What `principal` may see, by security alone.
     pub fn of(principal: &Principal) -> Visibility {
-        if principal.has_role("Manager") { Visibility::All } else { Visibility::Tokens(principal.tokens()) }
+        let tokens = (!principal.has_role("Manager")).then(|| principal.tokens());
+        Visibility { tokens, active_at: None }
+    }
+
+    /// The same, for a listing (folder items, navigation, search) on an object where the
+    /// caller's standing is `access`. As Plone's catalog does, a listing leaves out content
+    /// outside its publication window (an embargo not yet over, or expired) for callers without
+    /// `Access inactive content`; the object itself stays readable by its URL.
+    pub fn in_listings(&self, app: &App, access: &Access) -> Visibility {
+        let active_at = (!access.allows(app, Permission::ACCESS_INACTIVE_CONTENT)).then(Utc::now);
+        Visibility { tokens: self.tokens.clone(), active_at }
     }
 }
 

@@ -12,7 +12,6 @@ use crate::content::layout::{LAYOUT_FIELD, PageLayout};
 use crate::content::{ContentObject, TypeProfile};
 use crate::http::{ApiError, ApiResult, Batch, batching_links};
 use crate::ops::stored_targets;
-use crate::security::Permission;
 use crate::service::ContentKind;
 use crate::store::{Listing, ListingOrder, TypeFilter};
 use serde_json::{Map, Value, json};
@@ -197,9 +196,7 @@ async fn news_listing(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Ma
     }
     let scope = Scope {
         context_path: &site_path,
-        visibility: ctx.visibility,
-        hide_inactive: !ctx.access.allows(ctx.app, Permission::ACCESS_INACTIVE_CONTENT),
-        now: chrono::Utc::now(),
+        visibility: &ctx.visibility.in_listings(ctx.app, ctx.access),
         backend: ctx.app.store.backend(),
         block_types: &[],
     };

@@ -161,8 +161,9 @@ async fn folder(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<Stri
     let order =
         if profile.has_behaviour(NEWS_FOLDER) { ListingOrder::NewsDateDescending } else { ListingOrder::Position };
     let listing = Listing { parents: &parents, types: TypeFilter::Except(&block_types), order };
-    let children = ctx.app.store.list(&listing, ctx.visibility, batch.start, batch.size).await?;
-    let total = ctx.app.store.count_listed(&listing, ctx.visibility).await?;
+    let visibility = ctx.visibility.in_listings(ctx.app, ctx.access);
+    let children = ctx.app.store.list(&listing, &visibility, batch.start, batch.size).await?;
+    let total = ctx.app.store.count_listed(&listing, &visibility).await?;
     let mut items = Vec::with_capacity(children.len());
     if ctx.options.fullobjects {
         let nested_options = ctx.options.for_nested_item();

@@ -89,7 +89,7 @@ async fn relations(ctx: Ctx) -> ApiResult<Dyn<RelationsShape>> {
     if unrestricted && !ctx.allows(Permission::MANAGE_PORTAL) {
         return Err(Permission::MANAGE_PORTAL.refuse(&ctx.principal));
     }
-    let visibility = if unrestricted { Visibility::All } else { ctx.visibility() };
+    let visibility = if unrestricted { Visibility::ALL } else { ctx.visibility() };
     let only_broken = ctx.request.query_bool("onlyBroken")?.unwrap_or(false);
     let limit = match ctx.request.query_value("max") {
         None => DEFAULT_MAX,

@@ -53,7 +53,7 @@ async fn search(ctx: Ctx) -> ApiResult<Dyn<SearchResultsShape>> {
 pub(crate) async fn search_body(ctx: &Ctx) -> ApiResult<Value> {
     let site_path = format!("/{}", ctx.context.site_id());
     let query = SearchQuery::parse(&ctx.request.query, &site_path)?;
-    let visibility = ctx.visibility();
+    let visibility = ctx.listing_visibility();
     let text_hits = match ctx.app.registry.text_search() {
         Some(engine) if !query.text.is_empty() => (engine.run)(ctx, &query).await?,
         _ => None,
@@ -106,8 +106,6 @@ pub(super) async fn sql_search(
     let scope = Scope {
         context_path: &ctx.context.path,
         visibility,
-        hide_inactive: !ctx.allows(Permission::ACCESS_INACTIVE_CONTENT),
-        now: chrono::Utc::now(),
         backend: ctx.app.store.backend(),
         block_types: &block_types,
     };

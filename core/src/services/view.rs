@@ -74,7 +74,7 @@ async fn page(ctx: &Ctx) -> ApiResult<Response> {
         .map(|(_, a)| json!({"url": a.url(base), "title": a.title}))
         .collect();
     let items: Vec<Value> = if ctx.profile.folderish {
-        let children = ctx.app.store.children(&object.uid, &ctx.visibility(), 0, PAGE_ITEMS).await?;
+        let children = ctx.app.store.children(&object.uid, &ctx.listing_visibility(), 0, PAGE_ITEMS).await?;
         children
             .iter()
             .map(|c| {

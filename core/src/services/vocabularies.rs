@@ -156,13 +156,11 @@ async fn catalog_terms(ctx: &Ctx, filter: &Filter) -> ApiResult<Vec<(String, Str
     }
     let site_path = format!("/{}", ctx.context.site_id());
     let query = SearchQuery::parse(&pairs, &site_path)?;
-    let visibility = ctx.visibility();
+    let visibility = ctx.listing_visibility();
     let block_types = ctx.app.types.block_types();
     let scope = Scope {
         context_path: &site_path,
         visibility: &visibility,
-        hide_inactive: !ctx.allows(Permission::ACCESS_INACTIVE_CONTENT),
-        now: chrono::Utc::now(),
         backend: ctx.app.store.backend(),
         block_types: &block_types,
     };

@@ -46,7 +46,7 @@ impl Store {
         column: &'static str,
         values: &[String],
     ) -> Result<Vec<ContentObject>, sqlx::Error> {
-        self.visible_content_where_in(column, values, &Visibility::All).await
+        self.visible_content_where_in(column, values, &Visibility::ALL).await
     }
 
     /// One statement for a whole list of keys, so lookups never go N+1.
@@ -97,7 +97,7 @@ impl Store {
             placeholders(1, values.len())
         );
         let mut query = sqlx::query(AssertSqlSafe(sql));
-        for value in values.iter().chain(tokens) {
+        for value in values.iter().chain(&tokens) {
             query = query.bind(value.as_str());
         }
         content_from_packed(&query.fetch_one(&self.pool).await?)
@@ -118,7 +118,7 @@ impl Store {
              ORDER BY position, id LIMIT $2 OFFSET $3"
         );
         let mut query = sqlx::query(AssertSqlSafe(sql)).bind(parent_uid).bind(limit).bind(offset);
-        for token in tokens {
+        for token in &tokens {
             query = query.bind(token.as_str());
         }
         query.fetch_all(&self.pool).await?.iter().map(content_from_row).collect()
@@ -130,7 +130,7 @@ impl Store {
         let (filter, tokens) = visibility_filter(visibility, 2);
         let sql = format!("SELECT COUNT(*) FROM content WHERE parent_uid = $1 AND trashed = 0{filter}");
         let mut query = sqlx::query(AssertSqlSafe(sql)).bind(parent_uid);
-        for token in tokens {
+        for token in &tokens {
             query = query.bind(token.as_str());
         }
         query.fetch_one(&self.pool).await?.try_get(0)
@@ -178,7 +178,7 @@ impl Store {
 
     /// An object and all its descendants, parents before children.
     pub async fn subtree(&self, path: &str) -> Result<Vec<ContentObject>, sqlx::Error> {
-        self.visible_subtree(path, &Visibility::All).await
+        self.visible_subtree(path, &Visibility::ALL).await
     }
 
     /// An object and those of its descendants `visibility` lets the caller see, each only with
@@ -196,7 +196,7 @@ impl Store {
              {filter} ORDER BY path"
         );
         let mut query = sqlx::query(AssertSqlSafe(sql)).bind(path).bind(format!("{path}/")).bind(subtree_end(path));
-        for token in tokens {
+        for token in &tokens {
             query = query.bind(token.as_str());
         }
         let found: Vec<ContentObject> =
@@ -217,20 +217,28 @@ impl Store {
 
 /// The SQL condition that keeps only what `visibility` allows, with its parameters starting
 /// at `$first`. Security is part of the query, so batches and counts are right.
-pub fn visibility_filter(visibility: &Visibility, first: usize) -> (String, &[String]) {
+pub fn visibility_filter(visibility: &Visibility, first: usize) -> (String, Vec<String>) {
     visibility_filter_on("content", visibility, first)
 }
 
 /// [`visibility_filter`] for a content table known by another name in the query.
-pub fn visibility_filter_on<'v>(table: &str, visibility: &'v Visibility, first: usize) -> (String, &'v [String]) {
-    match visibility {
-        Visibility::All => (String::new(), &[]),
-        Visibility::Tokens(tokens) => (
-            format!(
-                " AND EXISTS (SELECT 1 FROM allowed a WHERE a.content_uid = {table}.uid AND a.token IN ({}))",
-                placeholders(first, tokens.len())
-            ),
-            tokens.as_slice(),
-        ),
+pub fn visibility_filter_on(table: &str, visibility: &Visibility, first: usize) -> (String, Vec<String>) {
+    let mut condition = String::new();
+    let mut binds = Vec::new();
+    if let Some(tokens) = &visibility.tokens {
+        condition.push_str(&format!(
+            " AND EXISTS (SELECT 1 FROM allowed a WHERE a.content_uid = {table}.uid AND a.token IN ({}))",
+            placeholders(first, tokens.len())
+        ));
+        binds.extend(tokens.iter().cloned());
     }
+    if let Some(at) = visibility.active_at {
+        let now = first + binds.len();
+        condition.push_str(&format!(
+            " AND ({table}.effective IS NULL OR {table}.effective <= ${now}) \
+             AND ({table}.expires IS NULL OR {table}.expires > ${now})"
+        ));
+        binds.push(super::time_to_db(at));
+    }
+    (condition, binds)
 }

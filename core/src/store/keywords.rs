@@ -27,7 +27,7 @@ impl Store {
         );
         self.count();
         let mut query = sqlx::query(AssertSqlSafe(sql)).bind(MAX_KEYWORDS);
-        for token in tokens {
+        for token in &tokens {
             query = query.bind(token.as_str());
         }
         query.fetch_all(&self.pool).await?.iter().map(|row| row.try_get(0)).collect()

@@ -57,7 +57,7 @@ impl Listing<'_> {
         }
         let (filter, tokens) = visibility_filter(visibility, binds.len() + 1);
         condition.push_str(&filter);
-        binds.extend(tokens.iter().cloned());
+        binds.extend(tokens);
         let mut order = Vec::new();
         if self.parents.len() > 1 {
             // Children of earlier containers first: the position of parent_uid in the list.

@@ -47,7 +47,7 @@ impl Store {
              JOIN content s ON s.uid = r.source_uid AND s.trashed = 0 \
              LEFT JOIN content t ON t.uid = r.target_uid WHERE 1 = 1",
         );
-        let mut binds: Vec<&str> = Vec::new();
+        let mut binds: Vec<String> = Vec::new();
         let mut next = 1;
         let field = query.field.as_slice();
         for (column, values) in
@@ -56,7 +56,7 @@ impl Store {
             if !values.is_empty() {
                 sql.push_str(&format!(" AND {column} IN ({})", placeholders(next, values.len())));
                 next += values.len();
-                binds.extend(values.iter().map(String::as_str));
+                binds.extend(values.iter().cloned());
             }
         }
         sql.push_str(if query.only_broken {
@@ -66,19 +66,19 @@ impl Store {
         });
         let (source_filter, tokens) = visibility_filter_on("s", visibility, next);
         sql.push_str(&source_filter);
-        binds.extend(tokens.iter().map(String::as_str));
         next += tokens.len();
+        binds.extend(tokens);
         if !query.only_broken {
             let (target_filter, tokens) = visibility_filter_on("t", visibility, next);
             sql.push_str(&target_filter);
-            binds.extend(tokens.iter().map(String::as_str));
             next += tokens.len();
+            binds.extend(tokens);
         }
         sql.push_str(&format!(" ORDER BY s.path, r.field, r.position LIMIT ${next}"));
         self.count();
         let mut statement = sqlx::query(AssertSqlSafe(sql));
-        for bind in binds {
-            statement = statement.bind(bind);
+        for bind in &binds {
+            statement = statement.bind(bind.as_str());
         }
         statement
             .bind(query.limit)
@@ -111,9 +111,8 @@ impl Store {
             } else {
                 "t.uid IS NOT NULL AND t.trashed = 0"
             });
-            let (source_filter, tokens) = visibility_filter_on("s", visibility, 1);
+            let (source_filter, mut binds) = visibility_filter_on("s", visibility, 1);
             sql.push_str(&source_filter);
-            let mut binds: Vec<&String> = tokens.iter().collect();
             if !broken {
                 let (target_filter, tokens) = visibility_filter_on("t", visibility, 1 + binds.len());
                 sql.push_str(&target_filter);
@@ -122,7 +121,7 @@ impl Store {
             sql.push_str(" GROUP BY r.field ORDER BY r.field");
             self.count();
             let mut statement = sqlx::query(AssertSqlSafe(sql));
-            for bind in binds {
+            for bind in &binds {
                 statement = statement.bind(bind.as_str());
             }
             let rows = statement.fetch_all(&self.pool).await?;

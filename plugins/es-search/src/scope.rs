@@ -3,17 +3,14 @@
 
 use crate::engine::Filters;
 use wcs_core::http::Ctx;
-use wcs_core::security::{Permission, Visibility};
 
 /// The filters of the request's caller and context.
 pub fn caller_filters(ctx: &Ctx) -> Filters {
+    let visibility = ctx.listing_visibility();
     Filters {
         subtrees: vec![ctx.context.path.clone()],
-        allowed: match ctx.visibility() {
-            Visibility::All => None,
-            Visibility::Tokens(tokens) => Some(tokens),
-        },
-        active_at: (!ctx.allows(Permission::ACCESS_INACTIVE_CONTENT)).then(|| chrono::Utc::now().timestamp()),
+        allowed: visibility.tokens,
+        active_at: visibility.active_at.map(|at| at.timestamp()),
         ..Filters::default()
     }
 }

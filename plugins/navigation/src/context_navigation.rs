@@ -117,7 +117,7 @@ struct PortletItem {
 
 async fn get(ctx: Ctx) -> ApiResult<Json<ContextNavigation>> {
     let options = ctx.serialize_options()?;
-    let visibility = ctx.visibility();
+    let visibility = ctx.listing_visibility();
     let sctx = ctx.serialize_ctx(&options, &visibility);
     Ok(Json(context_navigation(&sctx, ctx.subject()).await?))
 }

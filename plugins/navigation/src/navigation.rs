@@ -47,7 +47,7 @@ struct Navigation {
 
 async fn get(ctx: Ctx) -> ApiResult<Json<Navigation>> {
     let options = ctx.serialize_options()?;
-    let visibility = ctx.visibility();
+    let visibility = ctx.listing_visibility();
     let sctx = ctx.serialize_ctx(&options, &visibility);
     Ok(Json(navigation(&sctx, ctx.subject()).await?))
 }

@@ -39,7 +39,7 @@ struct Navroot {
 
 async fn get(ctx: Ctx) -> ApiResult<Json<Navroot>> {
     let options = ctx.serialize_options()?;
-    let visibility = ctx.visibility();
+    let visibility = ctx.listing_visibility();
     let sctx = ctx.serialize_ctx(&options, &visibility);
     Ok(Json(navroot(&sctx, ctx.subject()).await?))
 }

@@ -28,6 +28,7 @@ pub static DISPLAYED_TYPES: RecordDef = RecordDef {
     title: "Types shown in navigation",
     description: "Content types that navigation lists. An empty list lists every type.",
     kind: RecordKind::TextList,
+    check: None,
     default: || json!([]),
 };
 
