@@ -97,6 +97,37 @@ async fn ranges_stream_parts_of_the_file() {
 }
 
 #[tokio::test]
+async fn a_stale_if_range_gets_the_whole_new_file() {
+    let server = TestServer::start().await;
+    let old: Vec<u8> = vec![b'a'; 1000];
+    server
+        .create("", json!({"@type": "File", "title": "Clip", "file": {"data": b64(&old), "filename": "clip.bin"}}))
+        .await;
+    let first = server.admin(Method::GET, "clip/@@download/file").send().await.unwrap();
+    let etag = first.headers()["etag"].to_str().unwrap().to_owned();
+    let last_modified = first.headers()["last-modified"].to_str().unwrap().to_owned();
+    let resume = |validator: &str| {
+        server
+            .admin(Method::GET, "clip/@@download/file")
+            .header("Range", "bytes=500-")
+            .header("If-Range", validator.to_owned())
+            .send()
+    };
+    let response = resume(&etag).await.unwrap();
+    assert_eq!(response.status(), 206, "the file is unchanged: the range holds");
+
+    let new: Vec<u8> = vec![b'b'; 1200];
+    let patch = json!({"file": {"data": b64(&new), "filename": "clip.bin"}});
+    assert_eq!(server.admin(Method::PATCH, "clip").json(&patch).send().await.unwrap().status(), 204);
+    for validator in [etag.as_str(), last_modified.as_str(), &format!("W/{etag}")] {
+        let response = resume(validator).await.unwrap();
+        assert_eq!(response.status(), 200, "If-Range: {validator}");
+        assert!(response.headers().get("content-range").is_none());
+        assert_eq!(response.bytes().await.unwrap().as_ref(), new.as_slice(), "the whole new file, never a splice");
+    }
+}
+
+#[tokio::test]
 async fn large_files_stream_in_chunks() {
     let server = TestServer::start_with(|c| c.max_body_bytes = 8 * 1024 * 1024).await;
     let content: Vec<u8> = (0..3_000_000u32).map(|i| (i % 251) as u8).collect();

@@ -54,8 +54,12 @@ async fn file_answer(ctx: &Ctx, field: &str) -> ApiResult<Response> {
             .finish());
     }
     let range = match ctx.request.header("range") {
-        Some(header) => parse_range(header, meta.size)?,
-        None => None,
+        Some(header)
+            if range_still_applies(ctx.request.header("if-range"), &etag, ctx.context.modified, Utc::now()) =>
+        {
+            parse_range(header, meta.size)?
+        }
+        _ => None,
     };
     let (status, span) = match range {
         Some(span) => (StatusCode::PARTIAL_CONTENT, span),
@@ -97,6 +101,20 @@ fn not_modified(ctx: &Ctx, etag: &str, modified: DateTime<Utc>) -> bool {
         .header("if-modified-since")
         .and_then(|since| DateTime::parse_from_rfc2822(since).ok())
         .is_some_and(|since| modified.timestamp() <= since.timestamp())
+}
+
+/// Whether a `Range` holds for the file as it is now (RFC 9110 13.1.5): without `If-Range`
+/// always; with it, only when it names the current entity tag (compared strongly: a weak tag
+/// never matches) or the exact `Last-Modified` date while that date is a strong validator (a
+/// second or more in the past, RFC 9110 8.8.2.2: two changes within one second share it).
+/// Otherwise the client is resuming an older version and gets the whole file, so it never
+/// splices two versions together.
+fn range_still_applies(if_range: Option<&str>, etag: &str, modified: DateTime<Utc>, now: DateTime<Utc>) -> bool {
+    match if_range.map(str::trim) {
+        None => true,
+        Some(validator) if validator.starts_with('"') => validator == etag,
+        Some(validator) => validator == http_date(modified) && now.timestamp() > modified.timestamp(),
+    }
 }
 
 /// An HTTP date (IMF-fixdate).
@@ -191,6 +209,23 @@ mod tests {
         assert!(parse_range("bytes=100-", 100).is_err());
         assert!(parse_range("bytes=5-2", 100).is_err());
         assert!(parse_range("bytes=x-2", 100).is_err());
+    }
+
+    #[test]
+    fn if_range_holds_only_for_the_current_file() {
+        let etag = "\"abc\"";
+        let modified = DateTime::parse_from_rfc3339("2026-03-01T08:05:09.5Z").unwrap().with_timezone(&Utc);
+        let later = modified + chrono::Duration::seconds(5);
+        let date = "Sun, 01 Mar 2026 08:05:09 GMT";
+        let holds = |validator: Option<&str>, now| range_still_applies(validator, etag, modified, now);
+        assert!(holds(None, later));
+        assert!(holds(Some("\"abc\""), later));
+        assert!(!holds(Some("\"old\""), later));
+        assert!(!holds(Some("W/\"abc\""), later), "weak tags never match");
+        assert!(holds(Some(date), later));
+        assert!(!holds(Some(date), modified), "a date of this very second is no strong validator");
+        assert!(!holds(Some("Sat, 28 Feb 2026 08:05:09 GMT"), later));
+        assert!(!holds(Some("garbage"), later));
     }
 
     #[test]
