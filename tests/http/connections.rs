@@ -91,6 +91,23 @@ async fn oversized_urls_and_headers_get_json_errors() {
 }
 
 #[tokio::test]
+async fn what_the_http_library_refuses_itself_gets_a_json_error_too() {
+    let server = server().await;
+    let huge_path = format!("GET /Plone/{} HTTP/1.1\r\nHost: localhost\r\n\r\n", "x".repeat(100_000));
+    let not_http = "NOT HTTP AT ALL\r\n\r\n".to_owned();
+    for (request, status, code) in [(huge_path, "414", "uri_too_long"), (not_http, "400", "bad_request")] {
+        let mut stream = connect(&server).await;
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let (answer, _) = read_until_closed(&mut stream).await;
+        assert!(answer.starts_with(&format!("HTTP/1.1 {status}")), "{answer}");
+        let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+        assert!(head.to_ascii_lowercase().contains("content-type: application/json"), "{head}");
+        let body: serde_json::Value = serde_json::from_str(body).unwrap();
+        assert_eq!(body["code"], code, "{body}");
+    }
+}
+
+#[tokio::test]
 async fn a_graceful_stop_finishes_the_request_in_progress_and_takes_no_new_one() {
     let mut server = server().await;
     let mut stream = connect(&server).await;

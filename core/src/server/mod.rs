@@ -8,6 +8,8 @@
 //! idle HTTP/2 connection (whose pings keep it open), so cleartext HTTP/2 would let a client
 //! hold connections without limit. Browsers reach the server through a proxy or over HTTP/1.1.
 
+mod parse_errors;
+
 use crate::app::App;
 use crate::http::SiteEndpoint;
 use bytes::Bytes;
@@ -75,7 +77,8 @@ pub async fn serve(
             if !matches!(tokio::time::timeout(idle, stream.peek(&mut first)).await, Ok(Ok(1..))) {
                 return;
             }
-            let connection = builder.serve_connection_with_upgrades(TokioIo::new(stream), service);
+            let stream = TokioIo::new(parse_errors::JsonParseErrors::new(stream));
+            let connection = builder.serve_connection_with_upgrades(stream, service);
             if let Err(err) = watcher.watch(connection.into_owned()).await {
                 tracing::debug!(%err, %peer, "connection ended with an error");
             }
