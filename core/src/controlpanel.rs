@@ -90,6 +90,9 @@ impl PanelField {
                 if kind == "object" {
                     schema["widget"] = json!("json");
                 }
+                if record.kind == crate::records::RecordKind::Secret {
+                    schema["widget"] = json!("password");
+                }
                 schema
             }
             PanelSource::SiteTitle => json!({

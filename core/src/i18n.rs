@@ -23,6 +23,7 @@ pub static SITE_LANGUAGE: RecordDef = RecordDef {
     title: "Site language",
     description: "The language of browser views when the browser asks for none that is available, e.g. 'de'.",
     kind: RecordKind::Text,
+    check: Some(crate::record_checks::language),
     default: || serde_json::json!(FALLBACK_LANGUAGE),
 };
 

@@ -15,6 +15,7 @@ pub mod i18n;
 pub mod mail;
 pub mod ops;
 pub mod plugin;
+pub mod record_checks;
 pub mod records;
 pub mod render;
 pub mod security;

@@ -122,3 +122,59 @@ async fn number_fields_take_the_text_volto_sends() {
     let response = server.admin(Method::PATCH, "@controlpanels/mail").json(&json!({"smtp_port": "viele"})).send();
     assert_error(response.await.unwrap(), 400, "validation_failed").await;
 }
+
+#[tokio::test]
+async fn every_field_is_checked_as_its_setting_needs_and_named_when_refused() {
+    let server = TestServer::start().await;
+    server.user("siteadm", &["Site Administrator"], &[]).await;
+    let refused = [
+        ("date-and-time", json!({"portal_timezone": "Mars/Olympus"}), "portal_timezone"),
+        ("mail", json!({"smtp_port": -1}), "smtp_port"),
+        ("mail", json!({"smtp_port": 70000}), "smtp_port"),
+        ("mail", json!({"email_from_address": "info@example.org\r\nBcc: victim@example.org"}), "email_from_address"),
+        ("mail", json!({"email_from_address": "not an address"}), "email_from_address"),
+        ("mail", json!({"smtp_host": "smtp.example.org\r\nRCPT TO:<x@y>"}), "smtp_host"),
+        ("mail", json!({"smtp_security": "ssl3"}), "smtp_security"),
+        ("site", json!({"site_logo": "javascript:alert(1)"}), "site_logo"),
+        ("site", json!({"site_logo": "filenameb64:bG9nbw==;datab64:not base64!"}), "site_logo"),
+        ("language", json!({"available_languages": []}), "available_languages"),
+    ];
+    for (panel, body, field) in refused {
+        let response = server.as_user("siteadm", Method::PATCH, &format!("@controlpanels/{panel}")).json(&body).send();
+        let error = assert_error(response.await.unwrap(), 400, "validation_failed").await;
+        assert_eq!(error["errors"][0]["field"], field, "{body}: {error}");
+    }
+    let (_, mail) = server.get_json("@controlpanels/mail").await;
+    assert_eq!(mail["data"]["smtp_port"], 587, "nothing was stored");
+    assert_eq!(mail["data"]["email_from_address"], "noreply@localhost");
+    let good = json!({"portal_timezone": "Europe/Berlin"});
+    let response = server.as_user("siteadm", Method::PATCH, "@controlpanels/date-and-time").json(&good).send();
+    assert_eq!(response.await.unwrap().status(), 204);
+}
+
+#[tokio::test]
+async fn the_smtp_password_is_written_but_never_read_back() {
+    let server = TestServer::start().await;
+    server.user("siteadm", &["Site Administrator"], &[]).await;
+    let save = json!({"smtp_host": "smtp.example.org", "smtp_pass": "s3cret-pass"});
+    let response = server.as_user("siteadm", Method::PATCH, "@controlpanels/mail").json(&save).send();
+    assert_eq!(response.await.unwrap().status(), 204);
+    for reader in ["siteadm", "admin"] {
+        let get = |path: &str| {
+            if reader == "admin" { server.admin(Method::GET, path) } else { server.as_user(reader, Method::GET, path) }
+        };
+        let (_, panel) = read(get("@controlpanels/mail").send().await.unwrap()).await;
+        assert_eq!(panel["data"]["smtp_pass"], "", "{reader}");
+        assert_eq!(panel["schema"]["properties"]["smtp_pass"]["widget"], "password");
+        let (_, record) = read(get("@registry/wcs.backend.mail.smtp_password").send().await.unwrap()).await;
+        assert_eq!(record, json!(""), "{reader}");
+        let (_, listing) = read(get("@registry?q=wcs.backend.mail").send().await.unwrap()).await;
+        assert!(!listing.to_string().contains("s3cret-pass"), "{reader}: {listing}");
+    }
+    // Saving the form as it was shown keeps the password; the mail sender still has it.
+    let (_, panel) = server.get_json("@controlpanels/mail").await;
+    let response = server.admin(Method::PATCH, "@controlpanels/mail").json(&panel["data"]).send();
+    assert_eq!(response.await.unwrap().status(), 204);
+    let stored = server.app.store.record("wcs.backend.mail.smtp_password").await.unwrap();
+    assert_eq!(stored.as_deref(), Some("\"s3cret-pass\""));
+}

@@ -294,7 +294,11 @@ async fn a_broken_search_record_falls_back_to_its_default() {
     let server = TestServer::start().await;
     server.create("", json!({"@type": "Document", "id": "d", "title": "Rathaus"})).await;
     server.settle().await;
-    set_records(&server, json!({"wcs.backend.search.regular": {"fuzzy_everything": {"nope": 1}}, "wcs.backend.search.filter": [{"match": {"nofield": "x"}}]})).await;
+    // Stored before the records were checked when written (a site from an older version).
+    let mut tx = server.app.store.begin().await.unwrap();
+    tx.set_record("wcs.backend.search.regular", &json!({"fuzzy_everything": {"nope": 1}}).to_string()).await.unwrap();
+    tx.set_record("wcs.backend.search.filter", &json!([{"match": {"nofield": "x"}}]).to_string()).await.unwrap();
+    tx.commit().await.unwrap();
     assert_eq!(found(&server, "SearchableText=Rathaus", false).await.0, ["d"]);
 }
 
@@ -383,4 +387,32 @@ async fn a_second_server_cannot_take_an_index_directory_in_use() {
     assert!(refused.contains("is in use by another running server"), "{refused}");
     let search = first.extensions.get::<wcs_plugin_es_search::Search>().unwrap();
     assert!(search.engine.position().unwrap().is_some(), "the first server's index is intact");
+}
+
+#[tokio::test]
+async fn a_search_record_that_would_break_searches_is_refused_when_written() {
+    let server = TestServer::start().await;
+    server.create("", json!({"@type": "Document", "title": "Rathaus", "subjects": ["Amt"]})).await;
+    server.transition("rathaus", "publish").await;
+    server.settle().await;
+    let refused = [
+        json!({"wcs.backend.search.aggregations": {"all": {"global": {}}}}),
+        json!({"wcs.backend.search.regular": {"no_such_query": {}}}),
+        json!({"collective.elasticsearch.interfaces.IElasticSettings.highlight_pre_tags": "<script>"}),
+        json!({"wcs.backend.search.suggest": {"x": "y"}}),
+    ];
+    for body in refused {
+        let response = server.admin(Method::PATCH, "@registry").json(&body).send().await.unwrap();
+        let (status, error) = read(response).await;
+        assert_eq!((status, &error["code"]), (400, &json!("validation_failed")), "{body}: {error}");
+    }
+    for anonymous in [true, false] {
+        let request = if anonymous {
+            server.anonymous(Method::GET, "@es-search")
+        } else {
+            server.admin(Method::GET, "@es-search")
+        };
+        let (status, body) = read(request.send().await.unwrap()).await;
+        assert_eq!(status, 200, "{body}");
+    }
 }

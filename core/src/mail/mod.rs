@@ -19,6 +19,7 @@ pub static SMTP_HOST: RecordDef = RecordDef {
     title: "SMTP server",
     description: "Host name of the server mail is sent through; empty: mail stays queued.",
     kind: RecordKind::Text,
+    check: Some(crate::record_checks::host_name),
     default: || json!(""),
 };
 
@@ -28,6 +29,7 @@ pub static SMTP_PORT: RecordDef = RecordDef {
     title: "SMTP port",
     description: "587 for STARTTLS, 465 for TLS, 25 for plain relays.",
     kind: RecordKind::Int,
+    check: Some(crate::record_checks::port),
     default: || json!(587),
 };
 
@@ -37,6 +39,7 @@ pub static SMTP_SECURITY: RecordDef = RecordDef {
     title: "SMTP security",
     description: "starttls (default), tls, or none (only for a relay on the same host or network).",
     kind: RecordKind::Text,
+    check: Some(crate::record_checks::smtp_security),
     default: || json!("starttls"),
 };
 
@@ -46,6 +49,7 @@ pub static SMTP_USER: RecordDef = RecordDef {
     title: "SMTP user",
     description: "Login at the SMTP server; empty: no login.",
     kind: RecordKind::Text,
+    check: Some(crate::record_checks::single_line),
     default: || json!(""),
 };
 
@@ -53,8 +57,9 @@ pub static SMTP_USER: RecordDef = RecordDef {
 pub static SMTP_PASSWORD: RecordDef = RecordDef {
     name: "wcs.backend.mail.smtp_password",
     title: "SMTP password",
-    description: "Password of the SMTP user (readable by Managers through @registry).",
-    kind: RecordKind::Text,
+    description: "Password of the SMTP user; never shown once set (leave it empty to keep it).",
+    kind: RecordKind::Secret,
+    check: Some(crate::record_checks::single_line),
     default: || json!(""),
 };
 
@@ -64,6 +69,7 @@ pub static SENDER: RecordDef = RecordDef {
     title: "Sender address",
     description: "From address of the server's mail (form mails reply to the submitter where the form asks for an address).",
     kind: RecordKind::Text,
+    check: Some(crate::record_checks::mailbox),
     default: || json!("noreply@localhost"),
 };
 

@@ -12,6 +12,7 @@ pub static ENABLE_SELF_REG: RecordDef = RecordDef {
     title: "Enable self-registration",
     description: "Visitors may create an account of their own (a Member, with no further roles).",
     kind: RecordKind::Bool,
+    check: None,
     default: || json!(false),
 };
 
@@ -22,6 +23,7 @@ pub static USE_EMAIL_AS_LOGIN: RecordDef = RecordDef {
     description: "Users may log in with their e-mail address as well as their login name (only where one \
                   account has that address).",
     kind: RecordKind::Bool,
+    check: None,
     default: || json!(false),
 };
 
@@ -43,6 +45,7 @@ pub static MANY_USERS: RecordDef = RecordDef {
     title: "Many users",
     description: "Users and Groups lists users only after a search, for sites with many accounts.",
     kind: RecordKind::Bool,
+    check: None,
     default: || json!(false),
 };
 
@@ -52,6 +55,7 @@ pub static MANY_GROUPS: RecordDef = RecordDef {
     title: "Many groups",
     description: "Users and Groups lists groups only after a search, for sites with many groups.",
     kind: RecordKind::Bool,
+    check: None,
     default: || json!(false),
 };
 

@@ -75,6 +75,7 @@ pub static SITE_LOGO: RecordDef = RecordDef {
     title: "Site logo",
     description: "The URL of the logo front ends show; empty for their default logo.",
     kind: RecordKind::Text,
+    check: Some(crate::record_checks::logo_url),
     default: || json!(""),
 };
 
@@ -84,6 +85,7 @@ pub static AVAILABLE_LANGUAGES: RecordDef = RecordDef {
     title: "Available languages",
     description: "Language codes content may be written in; the site language first.",
     kind: RecordKind::TextList,
+    check: Some(crate::record_checks::languages),
     default: || json!(["en"]),
 };
 
@@ -93,6 +95,7 @@ pub static PORTAL_TIMEZONE: RecordDef = RecordDef {
     title: "Time zone",
     description: "The site's time zone (IANA name, e.g. 'Europe/Berlin').",
     kind: RecordKind::Text,
+    check: Some(crate::record_checks::time_zone),
     default: || json!("UTC"),
 };
 
@@ -102,6 +105,7 @@ pub static ROBOTS_TXT: RecordDef = RecordDef {
     title: "robots.txt",
     description: "The robots.txt front ends serve; {portal_url} stands for the site's URL.",
     kind: RecordKind::Text,
+    check: Some(crate::record_checks::document),
     default: || {
         json!(
             "Sitemap: {portal_url}/sitemap-index.xml\n\n# Define access-restrictions for robots/spiders\n\

@@ -46,6 +46,7 @@ pub static GREETING_WORD: RecordDef = RecordDef {
     title: "Greeting word",
     description: "The word @hello greets with.",
     kind: RecordKind::Text,
+    check: None,
     default: || json!("Hello"),
 };
 

@@ -16,6 +16,7 @@ pub static DIRECT_DOWNLOAD: RecordDef = RecordDef {
     description: "Anonymous API requests for a File get the file itself instead of its JSON \
                   (audio and video excepted; ?json=true asks for the JSON).",
     kind: RecordKind::Bool,
+    check: None,
     default: || json!(false),
 };
 

@@ -10,6 +10,7 @@ pub static SUBMISSIONS_PER_MINUTE: RecordDef = RecordDef {
     title: "Form submissions per client and minute",
     description: "More submissions from one address within a minute are refused with 429 (0: no limit).",
     kind: RecordKind::Int,
+    check: Some(wcs_core::record_checks::per_minute),
     default: || json!(10),
 };
 

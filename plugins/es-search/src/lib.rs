@@ -32,6 +32,7 @@ mod query_error;
 mod raw_es_search;
 mod raw_sort;
 mod raw_suggest;
+mod record_checks;
 pub mod records;
 pub mod schema;
 mod scope;

@@ -9,6 +9,7 @@ pub static POPULAR_SEARCHES: RecordDef = RecordDef {
     title: "Popular searches",
     description: "Search terms offered to visitors (GET @popular-searches).",
     kind: RecordKind::TextList,
+    check: None,
     default: || json!([]),
 };
 
@@ -19,6 +20,7 @@ pub static AGGREGATIONS: RecordDef = RecordDef {
     title: "Search facets",
     description: "Aggregations of @es-search, e.g. {\"portal_type\": {\"terms\": {\"field\": \"portal_type\"}}}.",
     kind: RecordKind::Json,
+    check: Some(crate::record_checks::aggregations),
     default: || {
         json!({
             "portal_type": {"terms": {"field": "portal_type", "size": 20}},
@@ -34,6 +36,7 @@ pub static HIGHLIGHT: RecordDef = RecordDef {
     title: "Highlight matches",
     description: "Search results show the text around the matches instead of the description.",
     kind: RecordKind::Bool,
+    check: None,
     default: || json!(false),
 };
 
@@ -43,6 +46,7 @@ pub static HIGHLIGHT_PRE_TAGS: RecordDef = RecordDef {
     title: "Highlight start tag",
     description: "Markup written before each match, e.g. <em>.",
     kind: RecordKind::Text,
+    check: Some(crate::record_checks::highlight_tags),
     default: || json!(""),
 };
 
@@ -52,6 +56,7 @@ pub static HIGHLIGHT_POST_TAGS: RecordDef = RecordDef {
     title: "Highlight end tag",
     description: "Markup written after each match, e.g. </em>.",
     kind: RecordKind::Text,
+    check: Some(crate::record_checks::highlight_tags),
     default: || json!(""),
 };
 
@@ -61,6 +66,7 @@ pub static HIGHLIGHT_THRESHOLD: RecordDef = RecordDef {
     title: "Highlight length",
     description: "The longest highlighted fragment, in characters.",
     kind: RecordKind::Int,
+    check: Some(crate::record_checks::fragment_length),
     default: || json!(600),
 };
 
@@ -71,6 +77,7 @@ pub static REGULAR: RecordDef = RecordDef {
     title: "Search pattern",
     description: "The query (Elasticsearch DSL) an unquoted search becomes; %(term)s is the text.",
     kind: RecordKind::Json,
+    check: Some(crate::record_checks::pattern),
     default: || {
         json!({"bool": {"should": [
             {"match_phrase": {"SearchableText": {"query": "%(term)s", "slop": 2, "boost": 2}}},
@@ -86,6 +93,7 @@ pub static QUOTED: RecordDef = RecordDef {
     title: "Search pattern for quoted text",
     description: "The query (Elasticsearch DSL) a search in double quotes becomes; %(term)s is the text.",
     kind: RecordKind::Json,
+    check: Some(crate::record_checks::pattern),
     default: || json!({"multi_match": {"query": "%(term)s", "type": "phrase", "fields": ["Title^3", "Description^2", "SearchableText"]}}),
 };
 
@@ -95,6 +103,7 @@ pub static FILTER: RecordDef = RecordDef {
     title: "Search filter",
     description: "Clauses (Elasticsearch DSL) every search must match, e.g. [{\"terms\": {\"portal_type\": [\"Document\"]}}].",
     kind: RecordKind::Json,
+    check: Some(crate::record_checks::clauses),
     default: || json!([]),
 };
 
@@ -104,6 +113,7 @@ pub static API_DOMAINS: RecordDef = RecordDef {
     title: "API domains",
     description: "Host names (without port) whose searches also match wcs.backend.search.api_filter.",
     kind: RecordKind::TextList,
+    check: None,
     default: || json!([]),
 };
 
@@ -113,6 +123,7 @@ pub static API_FILTER: RecordDef = RecordDef {
     title: "API filter",
     description: "Clauses (Elasticsearch DSL) added to searches on the API domains.",
     kind: RecordKind::Json,
+    check: Some(crate::record_checks::clauses),
     default: || json!([]),
 };
 
@@ -123,6 +134,7 @@ pub static SUGGEST: RecordDef = RecordDef {
     title: "Search suggestions",
     description: "Suggesters of @es-search, e.g. {\"did_you_mean\": {\"size\": 5, \"max_edits\": 2}}.",
     kind: RecordKind::Json,
+    check: Some(crate::record_checks::suggesters),
     default: || json!({"did_you_mean": {"size": 5, "max_edits": 2}}),
 };
 
@@ -134,5 +146,6 @@ pub static CUSTOM_FIELDS: RecordDef = RecordDef {
     title: "Search fields",
     description: "Further fields to index, e.g. {\"location\": {\"type\": \"keyword\"}, \"text\": {\"type\": \"text\"}}.",
     kind: RecordKind::Json,
+    check: Some(crate::record_checks::fields),
     default: || json!({}),
 };

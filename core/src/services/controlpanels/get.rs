@@ -121,7 +121,7 @@ async fn data(ctx: &Ctx, panel: &ControlPanelDef) -> ApiResult<Map<String, Value
     let mut data = Map::new();
     for field in panel.fields {
         let value = match field.source {
-            PanelSource::Record(_) => values.next().unwrap_or(Value::Null),
+            PanelSource::Record(record) => record.shown(values.next().unwrap_or(Value::Null)),
             PanelSource::SiteTitle => json!(ctx.app.site_root().await?.title),
         };
         data.insert(field.name.to_owned(), value);

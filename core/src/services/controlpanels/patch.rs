@@ -72,7 +72,8 @@ async fn patch(ctx: Ctx) -> ApiResult<NoContent> {
         match field.source {
             PanelSource::Record(record) => {
                 let value = form_value(record.kind, value);
-                match record.kind.validate(&value) {
+                match record.validate(&value) {
+                    Ok(()) if record.keeps_stored(&value) => {}
                     Ok(()) => records.push((record.name, value.to_string())),
                     Err(message) => errors.push(FieldError::new(name, message)),
                 }

@@ -21,6 +21,7 @@ pub static CONTACT_PER_MINUTE: RecordDef = RecordDef {
     title: "Contact messages per client and minute",
     description: "More contact-form messages from one address within a minute are refused with 429 (0: no limit).",
     kind: RecordKind::Int,
+    check: Some(crate::record_checks::per_minute),
     default: || json!(3),
 };
 

@@ -33,7 +33,7 @@ fn safe_return(came_from: &str, fallback: &str) -> String {
 }
 
 /// Characters beyond ASCII, encoded in a return path (everything else has been checked).
-const NOT_ASCII: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS;
+const NOT_ASCII: &percent_encoding::AsciiSet = percent_encoding::CONTROLS;
 
 /// The form's HTML, filled in with `login`, `came_from` and an `error` to show.
 fn render_form(ctx: &Ctx, login: &str, came_from: &str, error: &str) -> ApiResult<String> {

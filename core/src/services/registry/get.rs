@@ -73,7 +73,7 @@ impl Shape for RegistryValueShape {
 async fn one(ctx: Ctx) -> ApiResult<Dyn<RegistryValueShape>> {
     let record =
         ctx.app.registry.record(ctx.param("name")).ok_or_else(|| ApiError::not_found(&ctx.request.service_url))?;
-    Ok(Dyn::new(ctx.app.record_value(record).await?))
+    Ok(Dyn::new(record.shown(ctx.app.record_value(record).await?)))
 }
 
 async fn list(ctx: Ctx) -> ApiResult<Json<RegistryList>> {
@@ -81,11 +81,22 @@ async fn list(ctx: Ctx) -> ApiResult<Json<RegistryList>> {
     let matching: Vec<&RecordDef> = ctx.app.registry.records().filter(|r| r.name.starts_with(prefix)).collect();
     let batch = Batch::from_query(&ctx.request.query)?;
     let total = matching.len() as i64;
-    let mut items = Vec::new();
-    for record in matching.iter().skip(batch.start as usize).take(batch.size as usize) {
-        let value = ctx.app.record_value(record).await?;
-        items.push(RegistryItem { name: record.name.to_owned(), value, schema: record.schema() });
-    }
+    let page: Vec<&RecordDef> = matching
+        .iter()
+        .skip(usize::try_from(batch.start).unwrap_or(usize::MAX))
+        .take(batch.size as usize)
+        .copied()
+        .collect();
+    let values = ctx.app.record_values(&page).await?;
+    let items = page
+        .iter()
+        .zip(values)
+        .map(|(record, value)| RegistryItem {
+            name: record.name.to_owned(),
+            value: record.shown(value),
+            schema: record.schema(),
+        })
+        .collect();
     Ok(Json(RegistryList {
         batching: batch_links(&ctx.request.service_url, &ctx.request.query, batch, total),
         url: ctx.request.service_url.clone(),

@@ -47,7 +47,8 @@ async fn patch(ctx: Ctx) -> ApiResult<NoContent> {
     for (name, value) in &body {
         match ctx.app.registry.record(name) {
             None => errors.push(FieldError::new(name, format!("'{name}' is not a registry record."))),
-            Some(record) => match record.kind.validate(value) {
+            Some(record) => match record.validate(value) {
+                Ok(()) if record.keeps_stored(value) => {}
                 Ok(()) => writes.push((record.name, value.to_string())),
                 Err(message) => errors.push(FieldError::new(name, message)),
             },

@@ -22,6 +22,7 @@ pub static SWITCHED_OFF: RecordDef = RecordDef {
     title: "Plugins switched off",
     description: "Plugins built into the server but switched off (Site Setup's add-ons); applied at every start.",
     kind: RecordKind::TextList,
+    check: None,
     default: || json!([]),
 };
 
