@@ -460,3 +460,31 @@ kind = "Datetime"
         "{source}"
     );
 }
+
+#[tokio::test]
+async fn scores_tell_nothing_of_what_the_caller_may_not_see() {
+    let server = TestServer::start().await;
+    for (id, text) in [("bericht", "Die Quartalszahlen des Amtes"), ("notiz", "Eine Notiz ohne Zahlen")] {
+        server.create("", json!({"@type": "Document", "id": id, "title": id, "description": text})).await;
+        server.transition(id, "publish").await;
+    }
+    server.settle().await;
+    let query = json!({"query": {"match": {"description": "Quartalszahlen"}}});
+    let score = |answer: &Value| answer["hits"]["hits"][0]["_score"].as_f64().unwrap();
+    let (status, before) = raw(&server, query.clone(), true).await;
+    assert_eq!(status, 200, "{before}");
+    let (_, manager_before) = raw(&server, query.clone(), false).await;
+    // Private documents with the word, of other lengths than the public ones.
+    for n in 0..20 {
+        let text = format!("Quartalszahlen intern {}", "vertraulich ".repeat(n));
+        server
+            .create("", json!({"@type": "Document", "id": format!("geheim-{n}"), "title": "x", "description": text}))
+            .await;
+    }
+    server.settle().await;
+    let (_, after) = raw(&server, query.clone(), true).await;
+    assert_eq!(ids(&after), ["/Plone/bericht"]);
+    assert_eq!(score(&after), score(&before), "the anonymous score did not move: {before} / {after}");
+    let (_, manager_after) = raw(&server, query, false).await;
+    assert!(score(&manager_after) < score(&manager_before), "a caller who sees them is scored over them");
+}

@@ -6,6 +6,7 @@
 //! `GET <site>/@popular-searches` offers configured terms.
 
 pub mod analysis;
+mod caller_statistics;
 pub mod declared;
 pub mod document;
 pub mod dsl;

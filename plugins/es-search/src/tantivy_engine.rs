@@ -1,6 +1,7 @@
 //! The embedded engine: a tantivy index on disk (or in memory), one writer, a reader
 //! reloaded after each commit so a committed change is visible at once.
 
+use crate::caller_statistics::CallerStatistics;
 use crate::declared::Declared;
 use crate::dsl;
 use crate::engine::{
@@ -15,11 +16,11 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicI64, Ordering};
 use tantivy::aggregation::agg_req::Aggregations;
 use tantivy::aggregation::{AggContextParams, AggregationCollector, AggregationLimitsGuard};
-use tantivy::collector::{Count, TopDocs};
+use tantivy::collector::{Collector, Count, TopDocs};
 use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, Query, RangeQuery, TermQuery};
 use tantivy::schema::{IndexRecordOption, OwnedValue, Value};
 use tantivy::snippet::SnippetGenerator;
-use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term, doc};
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, Term, doc};
 
 /// Memory for the writer's buffers (tantivy needs at least 15 MB per indexing thread).
 const WRITER_MEMORY: usize = 64 * 1024 * 1024;
@@ -114,15 +115,41 @@ impl TantivyEngine {
             let term = Term::from_field_text(f.path, path);
             clauses.push((Occur::Must, unscored(Box::new(TermQuery::new(term, IndexRecordOption::Basic)))));
         }
+        self.visibility(filters, clauses);
+    }
+
+    /// The clauses of what the caller may see: their `allowed` tokens and the publication
+    /// window (when they are restricted to it).
+    fn visibility(&self, filters: &Filters, clauses: &mut Vec<(Occur, Box<dyn Query>)>) {
+        let f = &self.fields;
         if let Some(tokens) = &filters.allowed {
-            clauses.push((Occur::Must, set(f.allowed, tokens)));
+            let terms = tokens.iter().map(|v| Term::from_field_text(f.allowed, v)).collect();
+            clauses.push((Occur::Must, dsl::any_term(terms)));
         }
         if let Some(now) = filters.active_at {
             let up_to_now = RangeQuery::new(Bound::Unbounded, Bound::Included(Term::from_field_i64(f.effective, now)));
             let after_now = RangeQuery::new(Bound::Excluded(Term::from_field_i64(f.expires, now)), Bound::Unbounded);
-            clauses.push((Occur::Must, unscored(Box::new(up_to_now))));
-            clauses.push((Occur::Must, unscored(Box::new(after_now))));
+            clauses.push((Occur::Must, Box::new(ConstScoreQuery::new(Box::new(up_to_now), 0.0))));
+            clauses.push((Occur::Must, Box::new(ConstScoreQuery::new(Box::new(after_now), 0.0))));
         }
+    }
+
+    /// Runs a scored search: for a caller who may not see everything, relevance comes from
+    /// the documents they may see ([`CallerStatistics`]), so scores tell nothing of the rest.
+    pub(crate) fn scored<C: Collector>(
+        &self,
+        searcher: &Searcher,
+        query: &dyn Query,
+        collector: &C,
+        filters: &Filters,
+    ) -> tantivy::Result<C::Fruit> {
+        let mut visible = Vec::new();
+        self.visibility(filters, &mut visible);
+        if visible.is_empty() {
+            return searcher.search(query, collector);
+        }
+        let statistics = CallerStatistics::new(searcher, Box::new(BooleanQuery::new(visible)))?;
+        searcher.search_with_statistics_provider(query, collector, &statistics)
     }
 }
 
@@ -290,12 +317,13 @@ impl SearchEngine for TantivyEngine {
                     aggs,
                     AggContextParams::new(limits, self.index.tokenizers().clone()),
                 );
-                let (found, total, results) = searcher.search(&query, &(top, Count, collector))?;
+                let (found, total, results) =
+                    self.scored(&searcher, &query, &(top, Count, collector), &request.filters)?;
                 let results = serde_json::to_value(results).map_err(|e| EngineError::new(e.to_string()))?;
                 (found, total, results)
             }
             None => {
-                let (found, total) = searcher.search(&query, &(top, Count))?;
+                let (found, total) = self.scored(&searcher, &query, &(top, Count), &request.filters)?;
                 (found, total, serde_json::Value::Null)
             }
         };

@@ -90,11 +90,12 @@ impl TantivyEngine {
         // (the hit's sort values, or none when relevance orders; its score; where it is)
         let (found, total): (Vec<(Option<Value>, f32, DocAddress)>, usize) = if by_score {
             let top = TopDocs::with_limit(request.size.max(1)).and_offset(request.from).order_by_score();
-            let (found, total) = searcher.search(&query, &(top, Count)).map_err(failed)?;
+            let (found, total) = self.scored(&searcher, &query, &(top, Count), &request.filters).map_err(failed)?;
             (found.into_iter().map(|(score, a)| (None, score, a)).collect(), total)
         } else {
             let collector = SortCollector { keys: keys.clone(), limit: request.from.saturating_add(request.size) };
-            let (found, total) = searcher.search(&query, &(collector, Count)).map_err(failed)?;
+            let (found, total) =
+                self.scored(&searcher, &query, &(collector, Count), &request.filters).map_err(failed)?;
             let found = found
                 .into_iter()
                 .skip(request.from)
