@@ -187,3 +187,100 @@ async fn imports_refuse_what_they_cannot_take_and_change_nothing() {
     let empty = sqlx::query("SELECT COUNT(*) FROM allowed").fetch_one(store.pool()).await.unwrap();
     assert_eq!(sqlx::Row::get::<i64, _>(&empty, 0), 0, "a failed import leaves nothing behind");
 }
+
+/// A fresh export of a site with a document and a file, and an empty database to import into.
+async fn export_and_target() -> (TestServer, tempfile::TempDir, std::path::PathBuf, tempfile::TempDir, Store) {
+    let server = TestServer::start().await;
+    server.create("", json!({"@type": "Document", "id": "d", "title": "D"})).await;
+    let file =
+        json!({"@type": "File", "id": "f", "file": {"data": "aGVsbG8=", "encoding": "base64", "filename": "a.txt"}});
+    server.create("", file).await;
+    let dirs = tempfile::tempdir().unwrap();
+    let export = dirs.path().join("export");
+    server.app.store.export_to(&export, "Plone").await.unwrap();
+    let target_dir = tempfile::tempdir().unwrap();
+    let store = wcs_core::app::App::open_schema(&config(database_url(&target_dir).await)).await.unwrap();
+    (server, dirs, export, target_dir, store)
+}
+
+async fn is_empty(store: &Store) -> bool {
+    let mut empty = true;
+    for table in ["content", "principal", "record", "blob", "allowed"] {
+        let count = sqlx::query(sqlx::AssertSqlSafe(format!("SELECT COUNT(*) FROM {table}")))
+            .fetch_one(store.pool())
+            .await
+            .unwrap();
+        empty &= sqlx::Row::get::<i64, _>(&count, 0) == 0;
+    }
+    empty
+}
+
+#[tokio::test]
+async fn an_import_follows_no_symbolic_link() {
+    let (_server, _dirs, export, _target, store) = export_and_target().await;
+    let blobs: Vec<_> = std::fs::read_dir(export.join("blobs")).unwrap().map(|e| e.unwrap().path()).collect();
+    let blob = blobs.first().expect("the file's blob").clone();
+    let secret = export.parent().unwrap().join("outside.txt");
+    std::fs::write(&secret, b"hello").unwrap();
+    // The link points at a file with the very bytes the manifest expects: only the link refuses it.
+    std::fs::remove_file(&blob).unwrap();
+    std::os::unix::fs::symlink(&secret, &blob).unwrap();
+    let refused = store.import_from(&export, "Plone").await;
+    assert!(matches!(refused, Err(DumpError::Refused(ref m)) if m.contains("symbolic links")), "{refused:?}");
+    assert!(is_empty(&store).await, "nothing of it stays");
+    std::fs::remove_file(&blob).unwrap();
+    std::fs::write(&blob, b"hello").unwrap();
+    // A linked table file or directory is refused the same way.
+    let tables = export.join("tables");
+    let moved = export.parent().unwrap().join("tables-elsewhere");
+    std::fs::rename(&tables, &moved).unwrap();
+    std::os::unix::fs::symlink(&moved, &tables).unwrap();
+    let refused = store.import_from(&export, "Plone").await;
+    assert!(matches!(refused, Err(DumpError::Refused(ref m)) if m.contains("symbolic links")), "{refused:?}");
+    std::fs::remove_file(&tables).unwrap();
+    std::fs::rename(&moved, &tables).unwrap();
+    assert!(store.import_from(&export, "Plone").await.is_ok(), "the mended export imports");
+}
+
+#[tokio::test]
+async fn rows_the_server_could_not_read_are_refused_before_anything_is_committed() {
+    let (_server, _dirs, export, _target, store) = export_and_target().await;
+    let mangle = |table: &str, change: &dyn Fn(&mut Value)| {
+        let path = export.join(format!("tables/{table}.jsonl"));
+        let original = std::fs::read_to_string(&path).unwrap();
+        let changed: Vec<String> = original
+            .lines()
+            .map(|line| {
+                let mut row: Value = serde_json::from_str(line).unwrap();
+                change(&mut row);
+                row.to_string()
+            })
+            .collect();
+        std::fs::write(&path, changed.join("\n") + "\n").unwrap();
+        (path, original)
+    };
+    let fields_not_an_object = |row: &mut Value| {
+        if row["id"] == "d" {
+            row["fields"] = json!("[\"not\", \"an object\"]");
+        }
+    };
+    let secret_not_hex = |row: &mut Value| {
+        if row["name"] == "wcs.secret.jwt" {
+            row["value"] = json!("not-hex-at-all");
+        }
+    };
+    for (table, change, expected) in [
+        ("content", &fields_not_an_object as &dyn Fn(&mut Value), "column fields"),
+        ("record", &secret_not_hex as &dyn Fn(&mut Value), "column value"),
+    ] {
+        let (path, original) = mangle(table, change);
+        let refused = store.import_from(&export, "Plone").await;
+        assert!(
+            matches!(refused, Err(DumpError::Refused(ref m)) if m.contains(&format!("{table}.jsonl")) && m.contains(expected)),
+            "{refused:?}"
+        );
+        assert!(is_empty(&store).await, "the database is untouched");
+        std::fs::write(&path, original).unwrap();
+    }
+    assert!(store.import_from(&export, "Plone").await.is_ok(), "a second try with a mended export is taken");
+}

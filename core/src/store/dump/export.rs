@@ -1,7 +1,7 @@
 //! Writing an export directory from one consistent snapshot of the database.
 
 use super::schema::{self, Columns, Kind};
-use super::{DumpError, FORMAT, Manifest, TableManifest, VERSION, blob_file, table_file};
+use super::{DumpError, FORMAT, MANIFEST, Manifest, TableManifest, VERSION, blob_file, table_file};
 use crate::store::{Backend, Store};
 use futures_util::TryStreamExt;
 use serde_json::{Map, Value, json};
@@ -138,7 +138,7 @@ fn finish_file(out: BufWriter<File>, path: &Path) -> Result<(), DumpError> {
 
 /// Written last and renamed into place: its presence says the export is complete.
 fn write_manifest(dir: &Path, manifest: &Manifest) -> Result<(), DumpError> {
-    let (partial, path) = (dir.join("manifest.json.partial"), dir.join("manifest.json"));
+    let (partial, path) = (dir.join(format!("{MANIFEST}.partial")), dir.join(MANIFEST));
     let mut out = BufWriter::new(File::create_new(&partial).map_err(DumpError::file(&partial))?);
     serde_json::to_writer_pretty(&mut out, manifest).map_err(|e| DumpError::file(&partial)(e.into()))?;
     finish_file(out, &partial)?;

@@ -2,14 +2,14 @@
 //! leaves the database as it was.
 
 use super::schema::{self, Columns, Kind, quoted};
-use super::{DumpError, FORMAT, Manifest, VERSION, blob_file, table_file};
+use super::{DumpError, FORMAT, MANIFEST, Manifest, VERSION, blob_file, checks, table_file};
 use crate::store::{Backend, Store};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use sqlx::{AnyConnection, AssertSqlSafe, Row};
 use std::collections::BTreeMap;
 use std::io::BufRead;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// What an import loaded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,6 +58,8 @@ impl Store {
             }
         }
         let mut rows = 0;
+        // Every row is checked as it is read; the whole import is one transaction, so a refusal
+        // anywhere leaves the database as it was.
         for (table, exported) in &manifest.tables {
             let columns = target.get(table).ok_or_else(|| {
                 DumpError::Refused(format!("this database has no table '{table}', which the export holds"))
@@ -66,25 +68,57 @@ impl Store {
                 return Err(DumpError::Refused(format!("the columns of '{table}' differ from the export's")));
             }
             sqlx::query(AssertSqlSafe(format!("DELETE FROM {}", quoted(table)))).execute(&mut *conn).await?;
-            let loaded = import_table(conn, dir, table, columns).await?;
+            let loaded = import_table(conn, dir, table, columns, site_id).await?;
             if loaded != exported.rows {
                 return Err(DumpError::Refused(format!(
                     "tables/{table}.jsonl holds {loaded} rows, the manifest says {}",
                     exported.rows
                 )));
             }
-            if self.backend == Backend::Postgres {
+            rows += loaded;
+        }
+        let site = sqlx::query("SELECT 1 FROM content WHERE path = $1 AND parent_uid IS NULL")
+            .bind(format!("/{site_id}"))
+            .fetch_optional(&mut *conn)
+            .await?;
+        if site.is_none() {
+            return Err(DumpError::Refused(format!("the export holds no site root at /{site_id}")));
+        }
+        // Last, since PostgreSQL's sequences keep what they are set to even when the import is
+        // rolled back: nothing may be refused after this.
+        if self.backend == Backend::Postgres {
+            for table in manifest.tables.keys() {
                 advance_sequences(conn, table).await?;
             }
-            rows += loaded;
         }
         tx.commit().await.map_err(|e| DumpError::Refused(format!("committing the import failed: {}", e.message)))?;
         Ok(ImportSummary { tables: manifest.tables.len(), rows })
     }
 }
 
+/// A file of the export, `relative` to `dir`: refused unless it is a regular file reached
+/// without a symbolic link below `dir`, so an export cannot make the import read (and store
+/// as a blob) any file the server may read, such as its own database or `/etc/shadow`.
+fn export_file(dir: &Path, relative: &Path) -> Result<PathBuf, DumpError> {
+    let parts: Vec<_> = relative.components().collect();
+    let mut path = dir.to_owned();
+    for (index, part) in parts.iter().enumerate() {
+        path.push(part);
+        let meta = std::fs::symlink_metadata(&path).map_err(DumpError::file(&path))?;
+        let last = index + 1 == parts.len();
+        if meta.file_type().is_symlink() || (last && !meta.is_file()) || (!last && !meta.is_dir()) {
+            return Err(DumpError::Refused(format!(
+                "{} is not a plain {} of the export (symbolic links are not followed)",
+                path.display(),
+                if last { "file" } else { "directory" }
+            )));
+        }
+    }
+    Ok(path)
+}
+
 fn read_manifest(dir: &Path) -> Result<Manifest, DumpError> {
-    let path = dir.join("manifest.json");
+    let path = export_file(dir, Path::new(MANIFEST))?;
     let text = std::fs::read_to_string(&path).map_err(DumpError::file(&path))?;
     let manifest: Manifest = serde_json::from_str(&text)
         .map_err(|e| DumpError::Refused(format!("{} is not an export manifest: {e}", path.display())))?;
@@ -111,8 +145,14 @@ enum Bound {
     Bytes(Option<Vec<u8>>),
 }
 
-async fn import_table(conn: &mut AnyConnection, dir: &Path, table: &str, columns: &Columns) -> Result<u64, DumpError> {
-    let path = table_file(dir, table);
+async fn import_table(
+    conn: &mut AnyConnection,
+    dir: &Path,
+    table: &str,
+    columns: &Columns,
+    site_id: &str,
+) -> Result<u64, DumpError> {
+    let path = export_file(dir, &table_file(Path::new(""), table))?;
     let file = std::fs::File::open(&path).map_err(DumpError::file(&path))?;
     let rows_per_statement = (MAX_PARAMETERS / columns.0.len().max(1)).max(1);
     let mut batch: Vec<Vec<Bound>> = Vec::new();
@@ -122,6 +162,9 @@ async fn import_table(conn: &mut AnyConnection, dir: &Path, table: &str, columns
         let where_ = || format!("tables/{table}.jsonl line {}", number + 1);
         let row: BTreeMap<String, Value> =
             serde_json::from_str(&line).map_err(|e| DumpError::Refused(format!("{}: {e}", where_())))?;
+        if let Some(problem) = checks::problem(table, &row, site_id) {
+            return Err(DumpError::Refused(format!("{}, {problem}", where_())));
+        }
         let mut values = Vec::with_capacity(columns.0.len());
         for (name, kind) in &columns.0 {
             let value = row.get(name).unwrap_or(&Value::Null);
@@ -162,7 +205,7 @@ fn bind_value(dir: &Path, kind: Kind, value: &Value) -> Result<Bound, String> {
             if !plain {
                 return Err(format!("'{sha256}' is not a SHA-256"));
             }
-            let path = blob_file(dir, sha256);
+            let path = export_file(dir, &blob_file(Path::new(""), sha256)).map_err(|e| e.to_string())?;
             let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
             if hex::encode(Sha256::digest(&bytes)) != sha256 {
                 return Err(format!("{} does not match its SHA-256 (damaged?)", path.display()));

@@ -14,6 +14,7 @@
 //! (versions, form submissions) travels without the export knowing the plugin. The search
 //! index is not: it is derived from storage and rebuilt after an import.
 
+mod checks;
 mod export;
 mod import;
 mod schema;
@@ -24,6 +25,9 @@ pub use import::ImportSummary;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+
+/// The manifest's file name in an export directory.
+const MANIFEST: &str = "manifest.json";
 
 /// The value of `format` in every manifest.
 const FORMAT: &str = "wcs-export";
