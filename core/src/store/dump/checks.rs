@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 /// The problem with `row` of `table`, if there is one.
 pub(super) fn problem(table: &str, row: &BTreeMap<String, Value>, site_id: &str) -> Option<String> {
     let text = |column: &str| row.get(column).and_then(Value::as_str);
-    let check = |column: &str, rule: Rule| rule.check(column, row.get(column).unwrap_or(&Value::Null), site_id);
+    let check = |column: &str, rule: Rule| rule.check(row.get(column).unwrap_or(&Value::Null), site_id);
     let rules: &[(&str, Rule)] = match table {
         "content" => &[
             ("uid", Rule::Uid),
@@ -62,9 +62,9 @@ enum Rule {
 }
 
 impl Rule {
-    fn check(self, column: &str, value: &Value, site_id: &str) -> Result<(), String> {
+    fn check(self, value: &Value, site_id: &str) -> Result<(), String> {
         if let Rule::Optional(inner) = self {
-            return if value.is_null() { Ok(()) } else { inner.check(column, value, site_id) };
+            return if value.is_null() { Ok(()) } else { inner.check(value, site_id) };
         }
         let text = value.as_str().ok_or_else(|| format!("expected text, found {value}"))?;
         let ok = match self {
