@@ -326,14 +326,45 @@ impl std::error::Error for ApiError {}
 
 impl From<sqlx::Error> for ApiError {
     /// A transaction PostgreSQL rolled back because it collided with a concurrent one
-    /// (a deadlock, or a serialization failure) is the client's to retry: 409, not 500.
+    /// (a deadlock, or a serialization failure) is the client's to retry: 409, not 500. A
+    /// database that cannot be reached now (restarting, a lost connection, no connection free
+    /// in time) is a 503 with `Retry-After`: the request did nothing it acknowledged, and the
+    /// pool reconnects by itself.
     fn from(err: sqlx::Error) -> Self {
         let collided =
             matches!(&err, sqlx::Error::Database(db) if matches!(db.code().as_deref(), Some("40001" | "40P01")));
         if collided {
             return ApiError::new(ErrorCode::Conflict, "A concurrent change got in the way; try again.");
         }
+        if database_unavailable(&err) {
+            tracing::warn!(%err, "the database cannot be reached");
+            return ApiError::new(
+                ErrorCode::ServiceUnavailable,
+                "The database cannot be reached right now; try again shortly.",
+            )
+            .with_header("Retry-After", "1");
+        }
         ApiError::internal(err)
+    }
+}
+
+/// Whether `err` says the database is out of reach for the moment rather than that the request
+/// or the data is wrong: the connection broke or could not be made, PostgreSQL is shutting
+/// down, starting or out of connections (SQLSTATE class 08, 57P01–57P03, 53300), or SQLite's
+/// file is locked beyond the busy timeout.
+fn database_unavailable(err: &sqlx::Error) -> bool {
+    match err {
+        sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::WorkerCrashed => true,
+        sqlx::Error::Tls(_) | sqlx::Error::Protocol(_) => true,
+        sqlx::Error::Database(db) => match db.code().as_deref() {
+            Some(code) if code.starts_with("08") => true,
+            Some("57P01" | "57P02" | "57P03" | "53300") => true,
+            // SQLite's SQLITE_BUSY and SQLITE_LOCKED with their extended codes (PostgreSQL's
+            // codes always have five characters).
+            Some("5" | "6" | "261" | "262" | "517" | "518" | "773") => true,
+            _ => false,
+        },
+        _ => false,
     }
 }
 

@@ -58,6 +58,9 @@ use sqlx::{Any, AnyConnection, AnyPool};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
+/// How long a request waits for a database connection.
+const ACQUIRE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// Which database engine is behind the pool.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
@@ -126,6 +129,9 @@ impl Store {
                 Backend::Sqlite => 8,
                 Backend::Postgres => 16,
             })
+            // A request waits this long for a connection, then answers 503: while PostgreSQL
+            // restarts, the pool keeps trying to connect until this runs out.
+            .acquire_timeout(ACQUIRE_TIMEOUT)
             .connect(url)
             .await?;
         let writer = match backend {
