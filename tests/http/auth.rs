@@ -160,3 +160,23 @@ async fn the_login_form_returns_only_to_paths_of_this_server() {
         assert_eq!(response.headers().get("location").map(|v| v.to_str().unwrap()), Some(location), "{came_from}");
     }
 }
+
+#[tokio::test]
+async fn the_session_cookie_is_secure_when_the_site_is_reached_over_https() {
+    let server = TestServer::start().await;
+    let login = |proto: Option<&str>| {
+        let mut request = server
+            .raw(Method::POST, &server.url("login"))
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .body("login=admin&password=secret");
+        if let Some(proto) = proto {
+            request = request.header("X-Forwarded-Proto", proto);
+        }
+        request.send()
+    };
+    let cookie = |response: &reqwest::Response| response.headers()["set-cookie"].to_str().unwrap().to_owned();
+    let over_https = login(Some("https")).await.unwrap();
+    assert!(cookie(&over_https).contains("; Secure"), "{}", cookie(&over_https));
+    let over_http = login(None).await.unwrap();
+    assert!(!cookie(&over_http).contains("Secure"), "{}", cookie(&over_http));
+}

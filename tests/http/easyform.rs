@@ -147,6 +147,11 @@ async fn a_json_form_shows_its_fields_and_takes_valid_submissions_only() {
     assert_error(not_json, 415, "unsupported_media_type").await;
     let request = server.anonymous(Method::POST, "kontakt/@submit").header("Content-Type", "application/json");
     assert_error(request.body("name=x").send().await.unwrap(), 400, "invalid_json").await;
+    let nul =
+        json!({"form.widgets.name": "A\u{0}B", "form.widgets.mail": "a@example.org", "form.widgets.thema": "lob"});
+    let response = server.anonymous(Method::POST, "kontakt/@submit").json(&nul).send().await.unwrap();
+    assert_error(response, 400, "invalid_json").await;
+    assert_eq!(submissions_of(&server, "kontakt").await["items_total"], 2, "nothing stored");
 }
 
 #[tokio::test]

@@ -161,6 +161,12 @@ async fn principal_search_hides_authenticated_users_from_non_managers() {
     assert!(found["items"].as_array().unwrap().iter().any(|g| g["id"] == "AuthenticatedUsers"));
     let (_, found) = server.get_json("@principals?search=example.org").await;
     assert_eq!(found["users"].as_array().unwrap().len(), 2, "matches e-mail");
+    assert_eq!(found["users"][0]["email"], "carla@example.org", "those who manage users read addresses");
+    // Others neither read addresses nor find anyone by one (that would tell whose it is).
+    assert_eq!(user["email"], "", "{user}");
+    let by_address = server.as_user("carla", Method::GET, "@principals?search=cecil%40example.org");
+    let (_, found) = read(by_address.send().await.unwrap()).await;
+    assert_eq!(found["users"], json!([]), "{found}");
     assert_error(server.anonymous(Method::GET, "@principals?search=c").send().await.unwrap(), 401, "unauthorized")
         .await;
 }

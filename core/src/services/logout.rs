@@ -35,5 +35,5 @@ async fn logout(ctx: Ctx) -> ApiResult<LoggedOut> {
         tx.commit().await?;
         ctx.app.credentials_changed();
     }
-    Ok(LoggedOut::LoggedOut(clear_cookie()))
+    Ok(LoggedOut::LoggedOut(clear_cookie(&ctx)))
 }

@@ -52,7 +52,7 @@ pub async fn principal_list<T: ParseFromJSON + ToJSON>(
         })?;
         batch.size = batch.size.min(limit);
     }
-    let query = PrincipalQuery { kind: Some(kind), search: search_text(ctx) };
+    let query = PrincipalQuery { kind: Some(kind), search: search_text(ctx), match_email: true };
     let principals = ctx.app.store.principals(&query, batch.start, batch.size).await?;
     let total = ctx.app.store.count_principals(&query).await?;
     Ok(PrincipalList {

@@ -78,7 +78,7 @@ pub struct FoundUser {
     pub description: String,
     /// Where the user is.
     pub location: String,
-    /// The e-mail address.
+    /// The e-mail address, for callers who manage users; `""` for everyone else.
     pub email: String,
     /// The user's web site; null when none is set.
     pub home_page: Nullable<String>,
@@ -100,7 +100,7 @@ pub struct FoundGroup {
     pub kind: String,
 }
 
-fn found_user(site: &str, user: &StoredPrincipal) -> FoundUser {
+fn found_user(site: &str, user: &StoredPrincipal, with_address: bool) -> FoundUser {
     FoundUser {
         url: format!("{site}/@principals/{}", user.id),
         kind: "user".to_owned(),
@@ -109,7 +109,7 @@ fn found_user(site: &str, user: &StoredPrincipal) -> FoundUser {
         fullname: user.fullname.clone(),
         description: user.description.clone(),
         location: user.location.clone(),
-        email: user.email.clone(),
+        email: if with_address { user.email.clone() } else { String::new() },
         home_page: Nullable((!user.home_page.is_empty()).then(|| user.home_page.clone())),
         portrait: Nullable(None),
         roles: user.roles.clone(),
@@ -128,8 +128,10 @@ async fn search(ctx: Ctx) -> ApiResult<Json<PrincipalSearch>> {
     }
     let term = ctx.request.query_value("search").unwrap_or_default().trim().to_owned();
     let site = ctx.site_url();
-    let users_query = PrincipalQuery { kind: Some("user"), search: Some(term.clone()) };
-    let groups_query = PrincipalQuery { kind: Some("group"), search: Some(term.clone()) };
+    // E-mail addresses are personal data: only those who manage users read or search them.
+    let addresses = ctx.allows(Permission::MANAGE_USERS);
+    let users_query = PrincipalQuery { kind: Some("user"), search: Some(term.clone()), match_email: addresses };
+    let groups_query = PrincipalQuery { kind: Some("group"), search: Some(term.clone()), match_email: addresses };
     let users = ctx.app.store.principals(&users_query, 0, LIMIT).await?;
     let mut groups = ctx.app.store.principals(&groups_query, 0, LIMIT).await?;
     let mut total =
@@ -143,7 +145,7 @@ async fn search(ctx: Ctx) -> ApiResult<Json<PrincipalSearch>> {
         total += 1;
     }
     groups.retain(|g| g.id != AUTHENTICATED_GROUP || ctx.principal.has_role("Manager"));
-    let users: Vec<FoundUser> = users.iter().map(|u| found_user(&site, u)).collect();
+    let users: Vec<FoundUser> = users.iter().map(|u| found_user(&site, u, addresses)).collect();
     let groups: Vec<FoundGroup> = groups.iter().map(|g| found_group(&site, g)).collect();
     let items =
         users.iter().cloned().map(FoundPrincipal::User).chain(groups.iter().cloned().map(FoundPrincipal::Group));

@@ -60,8 +60,11 @@ fn principal_from_row(row: &sqlx::any::AnyRow) -> Result<StoredPrincipal, sqlx::
 pub struct PrincipalQuery {
     /// `user`, `group`, or `None` for both.
     pub kind: Option<&'static str>,
-    /// Matched against id, login, full name and e-mail.
+    /// Matched against id, login and full name (and e-mail address with `match_email`).
     pub search: Option<String>,
+    /// Whether the search also matches e-mail addresses: only for those who may read them, or
+    /// searching would tell whose address it is.
+    pub match_email: bool,
 }
 
 impl PrincipalQuery {
@@ -76,9 +79,11 @@ impl PrincipalQuery {
             let escaped = term.to_lowercase().replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
             binds.push(format!("%{escaped}%"));
             let n = binds.len();
+            let email =
+                if self.match_email { format!(" OR LOWER(p.email) LIKE ${n} ESCAPE '\\'") } else { String::new() };
             clauses.push(format!(
                 "(LOWER(p.id) LIKE ${n} ESCAPE '\\' OR LOWER(COALESCE(p.login, '')) LIKE ${n} ESCAPE '\\' \
-                 OR LOWER(p.fullname) LIKE ${n} ESCAPE '\\' OR LOWER(p.email) LIKE ${n} ESCAPE '\\')"
+                 OR LOWER(p.fullname) LIKE ${n} ESCAPE '\\'{email})"
             ));
         }
         (clauses.join(" AND "), binds)

@@ -70,11 +70,8 @@ async fn submit(ctx: Ctx) -> ApiResult<Json<SubmitResult>> {
         let limit = ctx.app.record_value(&SUBMISSIONS_PER_MINUTE).await?.as_u64().unwrap_or(0);
         limiter.0.check(client, u32::try_from(limit).unwrap_or(u32::MAX), "submissions")?;
     }
-    let body: Map<String, Value> = match serde_json::from_slice(&ctx.body) {
-        Ok(Value::Object(body)) => body,
-        Ok(_) => return Err(ApiError::new(ErrorCode::BadRequest, "A submission is a JSON object.")),
-        Err(e) => return Err(ApiError::new(ErrorCode::InvalidJson, format!("The body is not JSON: {e}"))),
-    };
+    // Read as every JSON body is: a repeated key or a NUL character is refused here too.
+    let body: Map<String, Value> = ctx.json_body()?;
     let form = &ctx.context;
     let fields = form_fields(form);
     let honeypot = text(form, "honeypot_field").filter(|h| !h.is_empty());

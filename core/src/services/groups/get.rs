@@ -77,7 +77,7 @@ async fn list(ctx: Ctx) -> ApiResult<Dyn<GroupListing>> {
     }
     // plone.restapi lists groups as a plain array, which Volto's group forms filter.
     let site = ctx.site_url();
-    let query = PrincipalQuery { kind: Some("group"), search: search_text(&ctx) };
+    let query = PrincipalQuery { kind: Some("group"), search: search_text(&ctx), match_email: true };
     let groups = ctx.app.store.principals(&query, 0, MAX_BATCH_SIZE).await?;
     let items: Vec<GroupItem> = groups.iter().map(|g| group_item(&site, g)).collect();
     Ok(Dyn::new(items.to_json().unwrap_or_default()))

@@ -8,13 +8,19 @@ use crate::http::{ApiError, ApiResult, Ctx};
 use crate::security::{AUTH_COOKIE, TOKEN_LIFETIME_SECS};
 use serde_json::json;
 
-fn session_cookie(token: &str) -> String {
-    format!("{AUTH_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={TOKEN_LIFETIME_SECS}")
+fn session_cookie(ctx: &Ctx, token: &str) -> String {
+    format!("{AUTH_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={TOKEN_LIFETIME_SECS}{}", secure(ctx))
 }
 
 /// The cookie that replaces the session cookie: same attributes, so the browser drops it.
-pub fn clear_cookie() -> String {
-    format!("{AUTH_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0")
+pub fn clear_cookie(ctx: &Ctx) -> String {
+    format!("{AUTH_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0{}", secure(ctx))
+}
+
+/// `; Secure` when the site is reached over https (a configured https public URL, or a trusted
+/// proxy forwarding https), so the browser never sends the session over plain http.
+fn secure(ctx: &Ctx) -> &'static str {
+    if ctx.request.base_url.starts_with("https://") { "; Secure" } else { "" }
 }
 
 /// Only paths on this server are followed after login, never another site. Browsers drop tabs

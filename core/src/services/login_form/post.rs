@@ -49,5 +49,5 @@ async fn form_post(ctx: Ctx) -> ApiResult<LoginFormReply> {
     };
     let token = ctx.app.security.issue_token(&user)?;
     let target = safe_return(came_from, &format!("/{}", ctx.context.id));
-    Ok(LoginFormReply::LoggedIn(target, session_cookie(&token)))
+    Ok(LoginFormReply::LoggedIn(target, session_cookie(&ctx, &token)))
 }
