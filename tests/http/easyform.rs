@@ -126,7 +126,7 @@ async fn a_json_form_shows_its_fields_and_takes_valid_submissions_only() {
     assert_eq!(lines[0], "id,created,Name,E-Mail,Thema,Nachricht,Rückruf,Termin");
     assert!(lines[1].ends_with(",Anna Müller,anna@example.org,lob,'=1+1 Danke!,true,2026-12-01"), "{csv}");
 
-    // Editors only: anonymous callers and members may not read submissions.
+    // The owner and administrators only: anonymous callers and members may not read submissions.
     assert_error(server.anonymous(Method::GET, "kontakt/@submissions").send().await.unwrap(), 401, "unauthorized")
         .await;
     server.user("mitglied", &["Member"], &[]).await;

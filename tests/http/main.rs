@@ -69,6 +69,7 @@ mod registry_vocabularies;
 mod relations;
 mod relations_query;
 mod request_hooks;
+mod role_matrix;
 mod round_trip;
 mod search;
 #[cfg(feature = "es-search")]

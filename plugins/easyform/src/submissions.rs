@@ -20,8 +20,10 @@ use wcs_core::service::{ContentKind, Route, Service};
 /// collective.easyform's permission for reading what was submitted.
 pub const DOWNLOAD_SAVED_INPUT: Permission = Permission::new("collective.easyform: Download Saved Input");
 
-/// Who may, unless local roles say more.
-pub const DOWNLOAD_ROLES: &[&str] = &["Manager", "Site Administrator", "Editor", "Owner"];
+/// Who may, unless local roles say more: the form's owner and those who administer the site,
+/// as collective.easyform and PloneFormGen have it. Submissions hold what citizens typed
+/// (names, addresses); an Editor of the site's pages is not given them by default.
+pub const DOWNLOAD_ROLES: &[&str] = &["Manager", "Site Administrator", "Owner"];
 
 /// The most rows one CSV export holds; the rest is reached through the batched listing.
 const MAX_CSV_ROWS: i64 = 100_000;
