@@ -126,6 +126,7 @@ mod tests {
         assert!(port(&json!(587)).is_ok());
         assert!(port(&json!(-1)).is_err() && port(&json!(70_000)).is_err());
         assert!(mailbox(&json!("Rathaus <info@example.org>")).is_ok());
+        assert_eq!(mailbox(&json!("noreply@localhost")), Ok(()), "the default");
         assert!(mailbox(&json!("info@example.org\r\nBcc: victim@example.org")).is_err());
         assert!(mailbox(&json!("not an address")).is_err());
         assert!(host_name(&json!("smtp.example.org")).is_ok() && host_name(&json!("")).is_ok());

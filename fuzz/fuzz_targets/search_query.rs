@@ -29,13 +29,14 @@ fuzz_target!(|data: &[u8]| {
 fn search(pairs: &[(String, String)]) {
     // A refused query is a 400; only a panic is a finding.
     let Ok(query) = SearchQuery::parse(pairs, SITE) else { return };
-    let tokens = Visibility::Tokens(vec!["Anonymous".into(), "user:editor".into()]);
-    for (backend, visibility) in [(Backend::Sqlite, &Visibility::All), (Backend::Postgres, &tokens)] {
+    let tokens = Visibility {
+        tokens: Some(vec!["Anonymous".into(), "user:editor".into()]),
+        active_at: Some(chrono::Utc::now()),
+    };
+    for (backend, visibility) in [(Backend::Sqlite, &Visibility::ALL), (Backend::Postgres, &tokens)] {
         let scope = Scope {
             context_path: SITE,
             visibility,
-            hide_inactive: true,
-            now: chrono::Utc::now(),
             backend,
             block_types: &["TextBlock".to_owned()],
         };

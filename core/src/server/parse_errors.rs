@@ -4,8 +4,8 @@
 //! clients and proxies read one shape; this adapter on the connection gives hyper's automatic
 //! answers that body too.
 //!
-//! It recognises them exactly: a 400, 414 or 431 whose only headers are `content-length: 0`
-//! and `date`. Every answer of the server's own carries more headers (the request id, the
+//! It recognises them exactly: a 400, 414 or 431 whose only headers are `content-length: 0`,
+//! `date` and `connection: close`. Every answer of the server's own carries more headers (the request id, the
 //! security headers), so none is ever taken for one. hyper closes the connection after such
 //! an answer, so the one rewritten is always the last.
 
@@ -94,7 +94,7 @@ fn rewritten(head: &[u8]) -> Option<Vec<u8>> {
     for line in lines {
         let (name, value) = line.split_once(':')?;
         match (name.trim().to_ascii_lowercase().as_str(), value.trim()) {
-            ("content-length", "0") => {}
+            ("content-length", "0") | ("connection", "close") => {}
             ("date", value) => date = Some(value),
             _ => return None,
         }
@@ -128,6 +128,8 @@ mod tests {
         let body: serde_json::Value = serde_json::from_str(body).unwrap();
         assert_eq!(body["code"], "uri_too_long");
         assert!(rewritten(b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\n\r\n").is_some());
+        let closing = b"HTTP/1.1 414 URI Too Long\r\nconnection: close\r\ncontent-length: 0\r\ndate: x\r\n\r\n";
+        assert!(rewritten(closing).is_some());
         for own in [
             &b"HTTP/1.1 414 URI Too Long\r\ncontent-length: 0\r\nx-request-id: 1\r\n\r\n"[..],
             b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n",
