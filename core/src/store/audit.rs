@@ -2,10 +2,10 @@
 //! sharing), written in the transaction of the change itself, so an entry exists exactly when
 //! the change does.
 
-use super::rows::{time_from_db, time_to_db};
+use super::rows::{page_clause, time_from_db, time_to_db, with_text_binds};
 use super::{Store, Tx};
 use chrono::{DateTime, Utc};
-use sqlx::{AssertSqlSafe, Row};
+use sqlx::Row;
 
 /// One change, as the log keeps it.
 #[derive(Clone, Debug, PartialEq)]
@@ -81,18 +81,11 @@ impl Store {
     ) -> Result<Vec<AuditEntry>, sqlx::Error> {
         self.count();
         let (clause, binds) = query.where_clause();
-        let n = binds.len();
         let sql = format!(
-            "SELECT id, at, actor, action, target, details, client FROM audit_log WHERE {clause} \
-             ORDER BY id DESC LIMIT ${} OFFSET ${}",
-            n + 1,
-            n + 2
+            "SELECT id, at, actor, action, target, details, client FROM audit_log WHERE {clause} ORDER BY id DESC {}",
+            page_clause(binds.len())
         );
-        let mut q = sqlx::query(AssertSqlSafe(sql));
-        for bind in &binds {
-            q = q.bind(bind.as_str());
-        }
-        let rows = q.bind(limit).bind(offset).fetch_all(&self.pool).await?;
+        let rows = with_text_binds(sql, &binds).bind(limit).bind(offset).fetch_all(&self.pool).await?;
         rows.iter()
             .map(|row| {
                 let details: String = row.try_get(5)?;
@@ -114,10 +107,7 @@ impl Store {
     pub async fn count_audit_entries(&self, query: &AuditQuery) -> Result<i64, sqlx::Error> {
         self.count();
         let (clause, binds) = query.where_clause();
-        let mut q = sqlx::query(AssertSqlSafe(format!("SELECT COUNT(*) FROM audit_log WHERE {clause}")));
-        for bind in &binds {
-            q = q.bind(bind.as_str());
-        }
-        q.fetch_one(&self.pool).await?.try_get(0)
+        let sql = format!("SELECT COUNT(*) FROM audit_log WHERE {clause}");
+        with_text_binds(sql, &binds).fetch_one(&self.pool).await?.try_get(0)
     }
 }

@@ -4,11 +4,11 @@
 
 use super::Store;
 use super::content::visibility_filter;
-use super::rows::{CONTENT_COLUMNS, content_from_row, placeholders};
+use super::rows::{CONTENT_COLUMNS, content_from_row, page_clause, placeholders, with_text_binds};
 use crate::catalog::json_field;
 use crate::content::ContentObject;
 use crate::security::Visibility;
-use sqlx::{AssertSqlSafe, Row};
+use sqlx::Row;
 
 /// Which types a listing keeps.
 #[derive(Clone, Copy, Debug)]
@@ -90,18 +90,13 @@ impl Store {
             return Ok(Vec::new());
         }
         let (condition, order, binds) = listing.sql(self, visibility);
-        let n = binds.len();
         let sql = format!(
-            "SELECT {CONTENT_COLUMNS} FROM content WHERE {condition} ORDER BY {order} LIMIT ${} OFFSET ${}",
-            n + 1,
-            n + 2
+            "SELECT {CONTENT_COLUMNS} FROM content WHERE {condition} ORDER BY {order} {}",
+            page_clause(binds.len())
         );
         self.count();
-        let mut query = sqlx::query(AssertSqlSafe(sql));
-        for bind in &binds {
-            query = query.bind(bind.as_str());
-        }
-        query.bind(limit).bind(offset).fetch_all(&self.pool).await?.iter().map(content_from_row).collect()
+        let rows = with_text_binds(sql, &binds).bind(limit).bind(offset).fetch_all(&self.pool).await?;
+        rows.iter().map(content_from_row).collect()
     }
 
     /// How many objects a listing holds.
@@ -112,10 +107,6 @@ impl Store {
         let (condition, _, binds) = listing.sql(self, visibility);
         self.count();
         let sql = format!("SELECT COUNT(*) FROM content WHERE {condition}");
-        let mut query = sqlx::query(AssertSqlSafe(sql));
-        for bind in &binds {
-            query = query.bind(bind.as_str());
-        }
-        query.fetch_one(&self.pool).await?.try_get(0)
+        with_text_binds(sql, &binds).fetch_one(&self.pool).await?.try_get(0)
     }
 }

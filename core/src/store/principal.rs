@@ -1,6 +1,6 @@
 //! Users and groups as stored; the security layer turns them into principals.
 
-use super::rows::placeholders;
+use super::rows::{page_clause, placeholders, with_text_binds};
 use super::{Store, Tx};
 use sqlx::{AssertSqlSafe, Row};
 
@@ -162,17 +162,11 @@ impl Store {
     ) -> Result<Vec<StoredPrincipal>, sqlx::Error> {
         self.count();
         let (clause, binds) = query.where_clause();
-        let n = binds.len();
         let sql = format!(
-            "SELECT {PRINCIPAL_COLUMNS} FROM principal p WHERE {clause} ORDER BY p.id LIMIT ${} OFFSET ${}",
-            n + 1,
-            n + 2
+            "SELECT {PRINCIPAL_COLUMNS} FROM principal p WHERE {clause} ORDER BY p.id {}",
+            page_clause(binds.len())
         );
-        let mut q = sqlx::query(AssertSqlSafe(sql));
-        for bind in &binds {
-            q = q.bind(bind.as_str());
-        }
-        let rows = q.bind(limit).bind(offset).fetch_all(&self.pool).await?;
+        let rows = with_text_binds(sql, &binds).bind(limit).bind(offset).fetch_all(&self.pool).await?;
         let found = rows.iter().map(principal_from_row).collect::<Result<Vec<_>, _>>()?;
         self.with_groups(found).await
     }
@@ -181,11 +175,8 @@ impl Store {
     pub async fn count_principals(&self, query: &PrincipalQuery) -> Result<i64, sqlx::Error> {
         self.count();
         let (clause, binds) = query.where_clause();
-        let mut q = sqlx::query(AssertSqlSafe(format!("SELECT COUNT(*) FROM principal p WHERE {clause}")));
-        for bind in &binds {
-            q = q.bind(bind.as_str());
-        }
-        q.fetch_one(&self.pool).await?.try_get(0)
+        let sql = format!("SELECT COUNT(*) FROM principal p WHERE {clause}");
+        with_text_binds(sql, &binds).fetch_one(&self.pool).await?.try_get(0)
     }
 
     /// The ids of a group's members, sorted.

@@ -167,6 +167,17 @@ pub fn content_from_packed(row: &AnyRow) -> Result<Vec<ContentObject>, sqlx::Err
     rows.into_iter().map(ContentColumns::into_object).collect()
 }
 
+/// A statement of `sql` with `binds` bound as text, `$1` first: the queries whose conditions
+/// are built from a variable number of values.
+pub fn with_text_binds(sql: String, binds: &[String]) -> sqlx::query::Query<'_, sqlx::Any, sqlx::any::AnyArguments> {
+    binds.iter().fold(sqlx::query(sqlx::AssertSqlSafe(sql)), |query, bind| query.bind(bind.as_str()))
+}
+
+/// `LIMIT $n+1 OFFSET $n+2` after `n` parameters, for a page of a listing.
+pub fn page_clause(n: usize) -> String {
+    format!("LIMIT ${} OFFSET ${}", n + 1, n + 2)
+}
+
 /// `$first, $first+1, …` for an `IN (…)` list of `count` parameters.
 pub fn placeholders(first: usize, count: usize) -> String {
     (first..first + count).map(|n| format!("${n}")).collect::<Vec<_>>().join(", ")
