@@ -310,19 +310,19 @@ impl App {
     }
 
     /// The translator for a request: its `Accept-Language`, else the site language.
-    pub async fn translator(&self, accept_language: Option<&str>) -> crate::http::ApiResult<Translator<'_>> {
+    pub async fn translator(&self, accept_language: Option<&str>) -> crate::error::ApiResult<Translator<'_>> {
         let site_language = self.record_value(&SITE_LANGUAGE).await?;
         let language = self.i18n.negotiate(accept_language, site_language.as_str().unwrap_or_default());
         Ok(self.i18n.translator(&language))
     }
 
     /// The site root object.
-    pub async fn site_root(&self) -> crate::http::ApiResult<ContentObject> {
+    pub async fn site_root(&self) -> crate::error::ApiResult<ContentObject> {
         let path = format!("/{}", self.settings.site_id);
         self.store
             .content_at_path(&path)
             .await?
-            .ok_or_else(|| crate::http::ApiError::internal("the site root is missing"))
+            .ok_or_else(|| crate::error::ApiError::internal("the site root is missing"))
     }
 }
 

@@ -4,10 +4,12 @@
 //! content types. Features arrive as plugins that register through [`plugin::Registrar`],
 //! exactly as a third-party crate would; core's own standard endpoints do the same.
 
+pub mod api;
 pub mod app;
 pub mod catalog;
 pub mod content;
 pub mod controlpanel;
+pub mod error;
 pub mod events;
 pub mod extensions;
 pub mod http;

@@ -3,7 +3,7 @@
 //! same table never leave it.
 
 use crate::app::App;
-use crate::http::ApiResult;
+use crate::error::ApiResult;
 use crate::store::Store;
 use serde_json::{Value, json};
 

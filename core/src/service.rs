@@ -2,7 +2,8 @@
 //! and the OpenAPI document all read the same data.
 
 use crate::content::{ContentObject, TypeProfile};
-use crate::http::{ApiResult, Ctx};
+use crate::error::ApiResult;
+use crate::http::Ctx;
 use crate::security::{Csrf, Permission};
 use poem::Response;
 use poem::http::Method;
@@ -88,7 +89,9 @@ impl Service {
     }
 }
 
-pub use route::{Endpoint, FORM, ParamKind, QueryParam, RequestBody, ResponsesFn, Route, responses_of};
+pub use route::{
+    B_SIZE, B_START, Endpoint, FORM, ParamKind, QueryParam, RequestBody, ResponsesFn, Route, responses_of,
+};
 /// A rule for the title an object shows under in breadcrumbs; the first rule that answers
 /// wins, else the object's title (the navigation plugin's `nav_title` is one).
 pub struct CrumbTitle {

@@ -5,8 +5,9 @@
 //! understood. A dictionary with neither `query` nor `not` is a query-parsing error (400);
 //! unknown indexes are ignored, as upstream does.
 
+use crate::api::{Batch, parse_bool};
 use crate::content::values::parse_datetime;
-use crate::http::{ApiError, ApiResult, Batch, parse_bool};
+use crate::error::{ApiError, ApiResult};
 use chrono::{DateTime, Utc};
 use std::collections::BTreeMap;
 
@@ -24,14 +25,14 @@ pub const MAX_VALUES: usize = 100;
 fn check_bounds(pairs: &[(String, String)]) -> ApiResult<()> {
     if pairs.len() > MAX_PARAMETERS {
         return Err(ApiError::new(
-            crate::http::ErrorCode::InvalidParameter,
+            crate::error::ErrorCode::InvalidParameter,
             format!("A search takes at most {MAX_PARAMETERS} parameters; this one has {}.", pairs.len()),
         ));
     }
     let bytes: usize = pairs.iter().map(|(k, v)| k.len() + v.len()).sum();
     if bytes > MAX_QUERY_BYTES {
         return Err(ApiError::new(
-            crate::http::ErrorCode::InvalidParameter,
+            crate::error::ErrorCode::InvalidParameter,
             format!("A search takes at most {MAX_QUERY_BYTES} bytes of parameters; this one has {bytes}."),
         ));
     }
@@ -359,7 +360,7 @@ mod tests {
     use super::*;
 
     fn pairs(q: &str) -> Vec<(String, String)> {
-        crate::http::parse_query(q)
+        crate::api::parse_query(q)
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //! engine declines one it cannot answer exactly.
 
 use super::SearchQuery;
-use crate::http::{ApiResult, Ctx};
+use crate::error::ApiResult;
+use crate::http::Ctx;
 use crate::service::BoxFuture;
 use std::collections::HashMap;
 

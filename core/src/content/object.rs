@@ -72,7 +72,7 @@ impl ContentObject {
         url.push_str(base);
         for segment in self.path.split('/').filter(|s| !s.is_empty()) {
             url.push('/');
-            url.extend(percent_encoding::utf8_percent_encode(segment, crate::http::PATH_SEGMENT));
+            url.extend(percent_encoding::utf8_percent_encode(segment, crate::api::PATH_SEGMENT));
         }
         url
     }

@@ -4,7 +4,7 @@
 use super::ContentObject;
 use super::field_input::{Parsed, parse_value};
 use super::types::TypeProfile;
-use crate::http::{ApiError, ApiResult, FieldError};
+use crate::error::{ApiError, ApiResult, FieldError};
 use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 use serde_json::{Map, Value};
 

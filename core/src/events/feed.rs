@@ -11,7 +11,7 @@
 //! truth) and starts at [`crate::store::Store::feed_end`].
 
 use super::{Phase, Subscriber};
-use crate::http::ApiResult;
+use crate::error::ApiResult;
 use crate::store::{Change, Store};
 use chrono::Duration;
 
@@ -63,8 +63,8 @@ impl FeedConsumer {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::error::{ApiError, ErrorCode};
     use crate::events::{Event, Subscribers};
-    use crate::http::{ApiError, ErrorCode};
     use crate::store::test_support::{object, store};
     use std::sync::atomic::{AtomicUsize, Ordering};
 

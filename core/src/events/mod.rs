@@ -11,7 +11,7 @@
 
 pub mod feed;
 
-use crate::http::ApiResult;
+use crate::error::ApiResult;
 use crate::service::BoxFuture;
 use crate::store::{Store, Tx};
 use std::sync::Arc;

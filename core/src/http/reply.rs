@@ -7,10 +7,11 @@
 //! type, a panel's on its records) are [`Dyn`]: a JSON value plus a [`Shape`] that declares
 //! what every such body has.
 
+use crate::api::{Shape, register_shape};
 use poem::http::StatusCode;
 use poem::{IntoResponse, Response};
 use poem_openapi::registry::{MetaMediaType, MetaResponse, MetaResponses, MetaSchema, MetaSchemaRef, Registry};
-use poem_openapi::types::{ToJSON, Type};
+use poem_openapi::types::ToJSON;
 use poem_openapi::{ApiResponse, Object};
 use serde_json::Value;
 use std::marker::PhantomData;
@@ -55,14 +56,6 @@ pub struct Message {
     pub message: String,
 }
 
-/// What a [`Dyn`] body always has: a named schema in `components/schemas`.
-pub trait Shape: Send + 'static {
-    /// The schema's name, unique in the document.
-    const NAME: &'static str;
-    /// The schema; `additionalProperties` stays open unless the shape closes it.
-    fn schema(registry: &mut Registry) -> MetaSchema;
-}
-
 /// A JSON body built at run time, with status `STATUS`, documented by the shape `S`.
 pub struct Dyn<S: Shape, const STATUS: u16 = 200>(Value, PhantomData<S>);
 
@@ -93,11 +86,6 @@ impl<S: Shape, const STATUS: u16> ApiResponse for Dyn<S, STATUS> {
     fn register(registry: &mut Registry) {
         register_shape::<S>(registry);
     }
-}
-
-/// Puts `S` into `components/schemas`.
-pub fn register_shape<S: Shape>(registry: &mut Registry) {
-    registry.create_schema::<S, _>(S::NAME.to_owned(), S::schema);
 }
 
 /// A response built by hand (a file, a redirect, a page of HTML with headers) whose
@@ -163,18 +151,6 @@ pub fn media_response(
             .collect(),
         headers: vec![],
     }
-}
-
-/// The schema of `T` for a request body, registering what it refers to.
-pub fn body_schema<T: Type>(registry: &mut Registry) -> MetaSchemaRef {
-    T::register(registry);
-    T::schema_ref()
-}
-
-/// The schema of shape `S` for a request body.
-pub fn shape_schema<S: Shape>(registry: &mut Registry) -> MetaSchemaRef {
-    register_shape::<S>(registry);
-    MetaSchemaRef::Reference(S::NAME.to_owned())
 }
 
 /// A page of HTML (the browser views).

@@ -1,6 +1,6 @@
 //! Delivery bookkeeping of outbox messages: claims, sent marks and failed attempts.
 
-use crate::http::ApiResult;
+use crate::error::ApiResult;
 use crate::store::{Store, time_to_db};
 
 /// Delivery bookkeeping of outbox messages.

@@ -7,7 +7,7 @@
 use super::delivery::DeliveryState;
 use super::{SENDER, SMTP_HOST, SMTP_PASSWORD, SMTP_PORT, SMTP_SECURITY, SMTP_USER};
 use crate::app::App;
-use crate::http::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult};
 use crate::store::time_to_db;
 use lettre::message::{Mailbox, header::ContentType};
 use lettre::transport::smtp::authentication::Credentials;

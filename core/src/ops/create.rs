@@ -6,7 +6,7 @@ use crate::app::App;
 use crate::content::links::is_uid;
 use crate::content::values::{DEFAULT_PAGE, Mode, parse_changes};
 use crate::content::{ContentObject, TypeProfile};
-use crate::http::{ApiError, ApiResult, ErrorCode, FieldError};
+use crate::error::{ApiError, ApiResult, ErrorCode, FieldError};
 use crate::security::recompute_allowed;
 use serde_json::{Map, Value};
 

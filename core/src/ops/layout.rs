@@ -4,7 +4,7 @@
 use crate::app::App;
 use crate::content::ContentObject;
 use crate::content::layout::{LAYOUT_FIELD, PageLayout};
-use crate::http::{ApiError, ApiResult, FieldError};
+use crate::error::{ApiError, ApiResult, FieldError};
 use crate::security::Visibility;
 use crate::store::{Listing, ListingOrder, TypeFilter};
 use serde_json::Value;

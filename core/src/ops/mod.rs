@@ -18,7 +18,7 @@ pub use update::{OnConflict, check_unlocked, delete, update};
 
 use crate::app::App;
 use crate::content::{ContentObject, TypeProfile};
-use crate::http::{ApiError, ApiResult, ErrorCode};
+use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::store::{HistoryEntry, Tx};
 
 /// A fresh 32-hex-character uid.

@@ -7,7 +7,7 @@ use crate::content::links::{SitePrefixes, internal_link_candidates, internalize_
 use crate::content::values::ChangeSet;
 use crate::content::volto_blocks;
 use crate::content::{ContentObject, FieldDef, FieldKind, TypeProfile};
-use crate::http::{ApiError, ApiResult, FieldError};
+use crate::error::{ApiError, ApiResult, FieldError};
 use crate::security::Visibility;
 use crate::store::Tx;
 use serde_json::{Value, json};

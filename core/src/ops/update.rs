@@ -6,7 +6,7 @@ use crate::app::App;
 use crate::content::ContentObject;
 use crate::content::layout::LAYOUT_FIELD;
 use crate::content::values::{ChangeSet, DEFAULT_PAGE};
-use crate::http::{ApiError, ApiResult, ErrorCode, FieldError};
+use crate::error::{ApiError, ApiResult, ErrorCode, FieldError};
 use chrono::SubsecRound;
 use std::borrow::Cow;
 use std::sync::Arc;

@@ -5,7 +5,7 @@
 use super::profile_of;
 use crate::app::App;
 use crate::content::ContentObject;
-use crate::http::{ApiError, ApiResult, ErrorCode};
+use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::security::recompute_allowed;
 use crate::store::{HistoryEntry, Tx};
 use crate::workflow::Workflow;

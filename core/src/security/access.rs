@@ -5,7 +5,7 @@ use super::policy::permission_roles;
 use super::{Permission, Principal};
 use crate::app::App;
 use crate::content::ContentObject;
-use crate::http::ApiResult;
+use crate::error::ApiResult;
 use crate::store::LocalRole;
 use std::collections::BTreeSet;
 use std::sync::Arc;

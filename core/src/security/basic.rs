@@ -7,7 +7,7 @@
 
 use super::password::verify_in_turn;
 use super::principal::User;
-use crate::http::ApiResult;
+use crate::error::ApiResult;
 use crate::store::{Store, StoredPrincipal};
 use base64::Engine;
 use sha2::{Digest, Sha256};

@@ -28,7 +28,7 @@ pub use policy::Policy;
 pub use principal::{Principal, User};
 pub use tokens::{Visibility, recompute_allowed};
 
-use crate::http::{ApiError, ApiResult, ErrorCode};
+use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::store::Store;
 use poem::http::HeaderMap;
 use std::net::IpAddr;

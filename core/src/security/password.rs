@@ -5,7 +5,7 @@
 //! logins or password changes slows logins, never every other request: the rest of the server
 //! keeps a core. A hash that cannot start within [`MAX_WAIT`] is a 503 with `Retry-After`.
 
-use crate::http::{ApiError, ApiResult, ErrorCode};
+use crate::error::{ApiError, ApiResult, ErrorCode};
 use argon2::{Argon2, PasswordHasher, PasswordVerifier};
 use std::sync::LazyLock;
 use std::time::Duration;

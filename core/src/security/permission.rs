@@ -1,7 +1,7 @@
 //! Typed permissions: call sites name a constant, never a string, so a typo is a compile error.
 
 use super::{Principal, denied};
-use crate::http::{ApiError, ErrorCode};
+use crate::error::{ApiError, ErrorCode};
 
 /// A permission, identified by its Plone name so role maps can be shared with Plone sites,
 /// together with how a caller without it is refused.

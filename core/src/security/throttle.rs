@@ -3,7 +3,7 @@
 //! account's limit, many accounts from one address meet the address's. A right password
 //! clears its account's count. Counted in this instance's memory, like every limit here.
 
-use crate::http::{ApiError, ErrorCode};
+use crate::error::{ApiError, ErrorCode};
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::net::IpAddr;

@@ -7,10 +7,11 @@
 //! plus one page and one count per news listing block.
 
 use super::{ContentSerializer, References, SerializeCtx, Subject, serialize_content, summary};
+use crate::api::{Batch, batching_links};
 use crate::catalog::{Criterion, DateRange, Scope, SearchQuery, SearchSql, SortIndex};
 use crate::content::layout::{LAYOUT_FIELD, PageLayout};
 use crate::content::{ContentObject, TypeProfile};
-use crate::http::{ApiError, ApiResult, Batch, batching_links};
+use crate::error::{ApiError, ApiResult};
 use crate::ops::stored_targets;
 use crate::service::ContentKind;
 use crate::store::{Listing, ListingOrder, TypeFilter};

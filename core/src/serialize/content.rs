@@ -1,9 +1,10 @@
 //! Core's content serializer layers and the function that runs all layers for an object.
 
 use super::{ContentSerializer, References, SerializeCtx, Subject, summary, working_copy_info};
+use crate::api::batching_links;
 use crate::content::values::{DEFAULT_PAGE, format_time, is_column};
 use crate::content::{ContentObject, FieldKind};
-use crate::http::{ApiError, ApiResult, batching_links};
+use crate::error::{ApiError, ApiResult};
 use crate::ops::working_copy::pair_of;
 use crate::security::Permission;
 use crate::service::ContentKind;

@@ -1,12 +1,13 @@
 //! Core's field serializers: rich text, links, relations, files and images.
 
 use super::{FieldSerializer, SerializeCtx, serialize_content};
+use crate::api::PATH_SEGMENT;
 use crate::content::links::resolve_links;
 use crate::content::markup::stored_for_output;
 use crate::content::scales::{SCALES, scaled_size};
 use crate::content::volto_blocks;
 use crate::content::{ContentObject, FieldDef, FieldKind};
-use crate::http::{ApiResult, PATH_SEGMENT};
+use crate::error::ApiResult;
 use crate::ops::{LINK_WIDGET, stored_targets};
 use crate::service::ContentKind;
 use serde_json::{Value, json};

@@ -29,7 +29,8 @@ pub use summary::{relation_summary, summary};
 
 use crate::app::App;
 use crate::content::{ContentObject, FieldDef, FieldKind, TypeProfile};
-use crate::http::{ApiResult, RequestMemo};
+use crate::error::ApiResult;
+use crate::http::RequestMemo;
 use crate::security::{Access, Principal, Visibility};
 use crate::service::{BoxFuture, ContentKind};
 use serde_json::{Map, Value};

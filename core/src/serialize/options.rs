@@ -1,6 +1,10 @@
 //! The query parameters that shape a content serialization.
 
-use crate::http::{ApiResult, Batch, RequestInfo};
+use crate::http::RequestInfo;
+
+use crate::api::Batch;
+
+use crate::error::ApiResult;
 
 /// What the client asked the serializers for.
 #[derive(Clone, Debug)]

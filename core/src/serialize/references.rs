@@ -5,7 +5,7 @@ use super::SerializeCtx;
 use crate::content::links::linked_uids;
 use crate::content::volto_blocks;
 use crate::content::{ContentObject, FieldKind, TypeProfile};
-use crate::http::ApiResult;
+use crate::error::ApiResult;
 use crate::ops::{is_link_field, stored_targets};
 use serde_json::Value;
 use std::collections::BTreeMap;

@@ -2,8 +2,8 @@
 //! type's fields and on the serializer layers plugins add, so the schema names what every
 //! such body has and leaves the rest open.
 
-use crate::http::Shape;
-use crate::http::schema::{any_object, array_of, boolean, integer, nullable_string, object, string};
+use crate::api::Shape;
+use crate::api::schema::{any_object, array_of, boolean, integer, nullable_string, object, string};
 use poem_openapi::registry::{MetaSchema, MetaSchemaRef, Registry};
 
 /// A content object as `GET <object>` answers it.
@@ -69,7 +69,7 @@ impl Shape for SearchResultsShape {
                 ("@id", string()),
                 ("items", array_of(summary(registry))),
                 ("items_total", integer()),
-                ("batching", crate::http::shape_schema::<crate::http::BatchLinksShape>(registry)),
+                ("batching", crate::api::shape_schema::<crate::api::BatchLinksShape>(registry)),
             ],
             &["@id", "items", "items_total"],
         )
@@ -78,5 +78,5 @@ impl Shape for SearchResultsShape {
 
 /// A reference to the summary schema, registering it.
 pub fn summary(registry: &mut Registry) -> MetaSchemaRef {
-    crate::http::shape_schema::<SummaryShape>(registry)
+    crate::api::shape_schema::<SummaryShape>(registry)
 }

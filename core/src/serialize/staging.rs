@@ -1,9 +1,9 @@
 //! The working-copy keys of content serializations and of `GET @workingcopy`.
 
+use crate::api::schema::Nullable;
 use crate::app::App;
 use crate::content::values::format_time;
-use crate::http::ApiResult;
-use crate::http::schema::Nullable;
+use crate::error::ApiResult;
 use crate::ops::working_copy::WorkingCopyPair;
 use poem_openapi::Object;
 

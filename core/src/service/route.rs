@@ -3,7 +3,8 @@
 //! statuses and response schemas from the handlers' return types ([`endpoint!`](crate::endpoint)).
 
 use super::Handler;
-use crate::http::{ApiResult, Ctx};
+use crate::error::ApiResult;
+use crate::http::Ctx;
 use poem_openapi::ApiResponse;
 use poem_openapi::registry::{MetaResponses, MetaSchemaRef, Registry};
 use std::future::Future;
@@ -163,6 +164,13 @@ macro_rules! endpoint {
         }
     };
 }
+
+/// `b_start`: where a batched listing's page starts.
+pub const B_START: QueryParam = QueryParam::new("b_start", ParamKind::Integer, "The first entry of the page, from 0");
+
+/// `b_size`: how many entries a page of a batched listing has.
+pub const B_SIZE: QueryParam =
+    QueryParam::new("b_size", ParamKind::Integer, "Entries per page: default 25, at most 1000");
 
 #[cfg(test)]
 mod tests {

@@ -50,8 +50,8 @@ pub use rows::{placeholders, time_from_db, time_to_db};
 pub use scale::StoredScale;
 pub use security::{HistoryEntry, LocalRole, ancestor_paths};
 
+use crate::error::ApiError;
 use crate::events::{Event, Phase, Subscribers, coalesce};
-use crate::http::ApiError;
 use group_commit::{Member, Writer};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{Any, AnyConnection, AnyPool};

@@ -1,7 +1,7 @@
 //! Query strings: decoded once into ordered pairs, and strict booleans as plone.restapi 10 has
 //! them (anything else is a 400, never a silent false).
 
-use super::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult};
 use percent_encoding::percent_decode_str;
 
 /// Decodes `a=1&b=x+y` into ordered pairs; `+` is a space, undecodable bytes are replaced.

@@ -2,10 +2,10 @@
 //! plone.restapi-compatible `type`.
 //!
 //! Handlers never build status codes by hand; they pick an [`ErrorCode`], so the catalogue in
-//! the README and the OpenAPI document stays the single truth.
+//! the README and the OpenAPI document stays the single truth. It is part of the model, so
+//! every floor can return these errors; `http` only renders them.
 
 use poem::http::StatusCode;
-use poem::{IntoResponse, Response};
 use serde::Serialize;
 use serde_json::json;
 
@@ -365,16 +365,6 @@ fn database_unavailable(err: &sqlx::Error) -> bool {
             _ => false,
         },
         _ => false,
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let mut builder = Response::builder().status(self.code.status()).content_type("application/json");
-        for (name, value) in &self.headers {
-            builder = builder.header(*name, value.as_str());
-        }
-        builder.body(self.body().to_string())
     }
 }
 

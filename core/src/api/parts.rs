@@ -8,9 +8,8 @@
 //! - what batched listings share: their `batching` links and the `b_start`/`b_size` parameters.
 
 use super::batching::{Batch, batching_links};
-use super::reply::{Shape, register_shape};
 use super::schema::{map_of, object, string};
-use crate::service::{ParamKind, QueryParam};
+use super::shape::{Shape, register_shape};
 use poem_openapi::registry::{MetaSchema, MetaSchemaRef, Registry};
 use poem_openapi::types::{ParseError, ParseFromJSON, ParseResult, ToJSON, Type};
 use serde_json::Value;
@@ -151,10 +150,3 @@ impl Shape for BatchLinksShape {
 pub fn batch_links(url: &str, query: &[(String, String)], batch: Batch, total: i64) -> Option<Shaped<BatchLinksShape>> {
     batching_links(url, query, batch, total).map(Shaped::new)
 }
-
-/// `b_start`: where a batched listing's page starts.
-pub const B_START: QueryParam = QueryParam::new("b_start", ParamKind::Integer, "The first entry of the page, from 0");
-
-/// `b_size`: how many entries a page of a batched listing has.
-pub const B_SIZE: QueryParam =
-    QueryParam::new("b_size", ParamKind::Integer, "Entries per page: default 25, at most 1000");

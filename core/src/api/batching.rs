@@ -3,7 +3,8 @@
 //! Unlike upstream, every link carries `b_size` even when the client did not send it, so a
 //! client following links never falls back to a different page size.
 
-use super::{ApiError, ApiResult, QUERY_COMPONENT};
+use super::QUERY_COMPONENT;
+use crate::error::{ApiError, ApiResult};
 use serde_json::{Value, json};
 
 /// The default page size.
