@@ -1,68 +1,20 @@
 //! Service declarations: a service is a table entry, so the dispatcher, the permission check
 //! and the OpenAPI document all read the same data.
 
-use crate::content::{ContentObject, TypeProfile};
+pub use crate::content::ContentKind;
+use crate::content::ContentObject;
+use crate::context::Ctx;
 use crate::error::ApiResult;
-use crate::http::Ctx;
+pub use crate::future::BoxFuture;
 use crate::security::{Csrf, Permission};
 use poem::Response;
 use poem::http::Method;
-use std::future::Future;
-use std::pin::Pin;
 
 mod route;
-
-/// A boxed future, as handlers and serializers return them.
-pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+mod text_search;
 
 /// A service handler: takes the request context, returns a response or an API error.
 pub type Handler = fn(Ctx) -> BoxFuture<'static, ApiResult<Response>>;
-
-/// Which content a service, serializer or component applies to. When several match, the most
-/// specific wins: exact type, then behaviour, then folderish, then any.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ContentKind {
-    /// Exactly this portal type.
-    Type(&'static str),
-    /// Types carrying this behaviour.
-    Behaviour(&'static str),
-    /// Containers.
-    Folderish,
-    /// Everything.
-    Any,
-}
-
-impl ContentKind {
-    /// Higher is more specific.
-    pub fn specificity(self) -> u8 {
-        match self {
-            ContentKind::Type(_) => 3,
-            ContentKind::Behaviour(_) => 2,
-            ContentKind::Folderish => 1,
-            ContentKind::Any => 0,
-        }
-    }
-
-    /// Whether content of `profile` is of this kind.
-    pub fn matches(self, profile: &TypeProfile) -> bool {
-        match self {
-            ContentKind::Type(name) => profile.id == name,
-            ContentKind::Behaviour(name) => profile.has_behaviour(name),
-            ContentKind::Folderish => profile.folderish,
-            ContentKind::Any => true,
-        }
-    }
-
-    /// A short label for documents and error messages.
-    pub fn label(self) -> String {
-        match self {
-            ContentKind::Type(name) => format!("type {name}"),
-            ContentKind::Behaviour(name) => format!("behaviour {name}"),
-            ContentKind::Folderish => "folderish content".into(),
-            ContentKind::Any => "any content".into(),
-        }
-    }
-}
 
 /// One endpoint of the content interface, declared as a `static` next to its handlers: the
 /// method and `@name` select it, its permission and CSRF policy guard it, and one of its
@@ -92,6 +44,7 @@ impl Service {
 pub use route::{
     B_SIZE, B_START, Endpoint, FORM, ParamKind, QueryParam, RequestBody, ResponsesFn, Route, responses_of,
 };
+pub use text_search::{TextHits, TextSearch};
 /// A rule for the title an object shows under in breadcrumbs; the first rule that answers
 /// wins, else the object's title (the navigation plugin's `nav_title` is one).
 pub struct CrumbTitle {

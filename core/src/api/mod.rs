@@ -3,15 +3,19 @@
 //! run time (OpenAPI schemas). Pure functions and types; the server itself is `http`.
 
 mod batching;
+mod json_check;
 mod parts;
 mod query;
 pub mod schema;
 mod shape;
+mod virtual_host;
 
 pub use batching::{Batch, MAX_BATCH_SIZE, batching_links, query_string};
+pub use json_check::check as check_json_body;
 pub use parts::{BatchLinksShape, OrderedMap, Shaped, batch_links};
-pub use query::{parse_bool, parse_query};
+pub use query::{parse_bool, parse_query, query_values};
 pub use shape::{Shape, body_schema, register_shape, shape_schema};
+pub use virtual_host::VirtualHost;
 
 use percent_encoding::{AsciiSet, CONTROLS};
 

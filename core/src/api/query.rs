@@ -31,6 +31,16 @@ pub fn parse_bool(name: &str, value: &str) -> ApiResult<bool> {
     }
 }
 
+/// Every value of a repeatable query parameter (`name` or Zope's `name:list`), comma lists
+/// split.
+pub fn query_values(query: &[(String, String)], name: &str) -> Vec<String> {
+    query
+        .iter()
+        .filter(|(k, _)| k == name || k.strip_suffix(":list") == Some(name))
+        .flat_map(|(_, v)| v.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

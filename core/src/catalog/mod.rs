@@ -3,8 +3,6 @@
 
 mod query;
 mod sql;
-mod text_search;
 
 pub use query::{Criterion, DateRange, PathCriterion, SearchQuery, SortIndex};
 pub use sql::{Bind, Scope, SearchSql, json_field};
-pub use text_search::{TextHits, TextSearch};

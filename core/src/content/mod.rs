@@ -3,6 +3,7 @@
 mod field_input;
 mod fields;
 pub mod ids;
+mod kind;
 pub mod layout;
 pub mod links;
 pub mod markup;
@@ -13,5 +14,6 @@ pub mod types;
 pub mod values;
 pub mod volto_blocks;
 
+pub use kind::ContentKind;
 pub use object::ContentObject;
 pub use types::{FieldDef, FieldKind, FieldKindDef, TypeProfile, TypeRegistry};

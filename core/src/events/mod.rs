@@ -12,7 +12,7 @@
 pub mod feed;
 
 use crate::error::ApiResult;
-use crate::service::BoxFuture;
+use crate::future::BoxFuture;
 use crate::store::{Store, Tx};
 use std::sync::Arc;
 

@@ -4,13 +4,10 @@
 mod answer_cache;
 mod client_limiter;
 mod conditional;
-mod context;
 mod cors;
 mod error_response;
 mod file_response;
-mod json_check;
 mod media;
-mod memo;
 mod metrics;
 mod preconditions;
 mod probes;
@@ -21,18 +18,19 @@ mod security_headers;
 mod server;
 mod vhost;
 
+pub use crate::api::VirtualHost;
 pub use crate::api::{Batch, MAX_BATCH_SIZE, batching_links, query_string};
 pub use crate::api::{BatchLinksShape, OrderedMap, Shaped, batch_links};
 pub use crate::api::{PATH_SEGMENT, QUERY_COMPONENT, parse_bool, parse_query, schema};
 pub use crate::api::{Shape, body_schema, register_shape, shape_schema};
+pub use crate::context::{Ctx, RequestInfo};
 pub use crate::error::{ApiError, ApiResult, ErrorCode, FieldError};
+pub use crate::serialize::RequestMemo;
 pub use crate::service::{B_SIZE, B_START};
 pub use answer_cache::{AnswerCache, CacheSettings};
 pub use client_limiter::ClientLimiter;
-pub use context::{Ctx, RequestInfo};
 pub use cors::CorsPolicy;
 pub use file_response::{FileMeta, file_meta, file_response};
-pub use memo::RequestMemo;
 pub use metrics::{Metrics, OpenConnection, ServedBy};
 pub use reply::{
     Accepted, Created, Dyn, DynCreated, Found, Html, HtmlPage, Json, Message, NoContent, Raw, RawMeta, Refused,
@@ -41,8 +39,8 @@ pub use reply::{
 pub use request_limits::Timeouts;
 pub use response::{json, json_with_status};
 pub use server::SiteEndpoint;
-pub use vhost::{TrustedProxies, VirtualHost};
+pub use vhost::TrustedProxies;
 // Parsers of untrusted request input that the server calls internally, public so the fuzz
 // targets (`fuzz/` at the repository root) can reach them without a running server.
-pub use json_check::check as check_json_body;
+pub use crate::api::check_json_body;
 pub use vhost::{Rewritten, parse as parse_virtual_host};

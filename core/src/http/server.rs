@@ -1,8 +1,9 @@
 //! The poem endpoint that serves every site path: negotiation, authentication, traversal,
 //! dispatch through the frozen service table, then CORS, the theming header and one log line.
 
-use super::vhost::{self, VirtualHost};
+use super::vhost;
 use super::{ApiError, ApiResult, Ctx, ErrorCode, RequestInfo, parse_query};
+use crate::api::VirtualHost;
 use crate::app::App;
 use crate::security::{Access, AuthMethod, Csrf};
 use crate::services::DEFAULT_VIEW;

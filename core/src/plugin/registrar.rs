@@ -1,12 +1,12 @@
 //! What a plugin's `build` function receives: one method per kind of contribution.
 
-use crate::catalog::TextSearch;
 use crate::content::FieldKindDef;
 use crate::controlpanel::ControlPanelDef;
 use crate::events::Subscriber;
 use crate::records::RecordDef;
 use crate::security::Permission;
 use crate::serialize::{Component, ContentSerializer, FieldSerializer};
+use crate::service::TextSearch;
 use crate::service::{CrumbTitle, RequestHook, Service, StartHook, StopHook};
 use crate::store::Migration;
 

@@ -1,7 +1,6 @@
 //! Orders the linked plugins, builds them and freezes what they registered.
 
 use super::{PluginDescriptor, Registrar};
-use crate::catalog::TextSearch;
 use crate::content::FieldKind;
 use crate::content::TypeProfile;
 use crate::content::{ContentObject, FieldKindDef};
@@ -10,6 +9,7 @@ use crate::events::Subscriber;
 use crate::records::RecordDef;
 use crate::security::Permission;
 use crate::serialize::{Component, ContentSerializer, FieldSerializer};
+use crate::service::TextSearch;
 use crate::service::{CrumbTitle, RequestHook, Service, StartHook, StopHook};
 use crate::store::Migration;
 use poem::http::Method;

@@ -19,20 +19,19 @@ pub mod settings;
 mod throttle;
 mod tokens;
 
+use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::store::Store;
 pub use access::{AUTHENTICATED_GROUP, Access};
 pub use csrf::Csrf;
 pub use jwt::TOKEN_LIFETIME_SECS;
 pub use password::{hash_in_turn, hash_password};
 pub use permission::{Permission, Refusal};
+use poem::http::HeaderMap;
 pub use policy::Policy;
 pub use principal::{Principal, User};
-pub use tokens::{Visibility, recompute_allowed};
-
-use crate::error::{ApiError, ApiResult, ErrorCode};
-use crate::store::Store;
-use poem::http::HeaderMap;
 use std::net::IpAddr;
 use std::time::Instant;
+pub use tokens::{Visibility, recompute_allowed};
 
 /// How the caller proved who they are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

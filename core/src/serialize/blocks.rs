@@ -9,11 +9,11 @@
 use super::{ContentSerializer, References, SerializeCtx, Subject, serialize_content, summary};
 use crate::api::{Batch, batching_links};
 use crate::catalog::{Criterion, DateRange, Scope, SearchQuery, SearchSql, SortIndex};
+use crate::content::ContentKind;
 use crate::content::layout::{LAYOUT_FIELD, PageLayout};
 use crate::content::{ContentObject, TypeProfile};
 use crate::error::{ApiError, ApiResult};
 use crate::ops::stored_targets;
-use crate::service::ContentKind;
 use crate::store::{Listing, ListingOrder, TypeFilter};
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;

@@ -2,12 +2,12 @@
 
 use super::{ContentSerializer, References, SerializeCtx, Subject, summary, working_copy_info};
 use crate::api::batching_links;
+use crate::content::ContentKind;
 use crate::content::values::{DEFAULT_PAGE, format_time, is_column};
 use crate::content::{ContentObject, FieldKind};
 use crate::error::{ApiError, ApiResult};
 use crate::ops::working_copy::pair_of;
 use crate::security::Permission;
-use crate::service::ContentKind;
 use crate::store::{Listing, ListingOrder, TypeFilter};
 use poem_openapi::types::ToJSON;
 use serde_json::{Map, Value, json};

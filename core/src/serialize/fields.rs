@@ -2,6 +2,7 @@
 
 use super::{FieldSerializer, SerializeCtx, serialize_content};
 use crate::api::PATH_SEGMENT;
+use crate::content::ContentKind;
 use crate::content::links::resolve_links;
 use crate::content::markup::stored_for_output;
 use crate::content::scales::{SCALES, scaled_size};
@@ -9,7 +10,6 @@ use crate::content::volto_blocks;
 use crate::content::{ContentObject, FieldDef, FieldKind};
 use crate::error::ApiResult;
 use crate::ops::{LINK_WIDGET, stored_targets};
-use crate::service::ContentKind;
 use serde_json::{Value, json};
 
 /// Rich text was sanitised when it was stored; what readers get drops custom element tags

@@ -8,6 +8,7 @@
 mod blocks;
 mod content;
 mod fields;
+mod memo;
 mod metadata;
 mod options;
 mod references;
@@ -21,6 +22,7 @@ pub use fields::{
     BLOCKS_FIELD, FILE_FIELD, IMAGE_FIELD, LINK_FIELD, RELATION_CHOICE_FIELD, RELATION_LIST_FIELD, RICH_TEXT_FIELD,
     URI_LINK_FIELD, download_url, image_url,
 };
+pub use memo::RequestMemo;
 pub use options::SerializeOptions;
 pub use references::{NO_REFERENCES, References};
 pub use shapes::{ContentShape, SearchResultsShape, SummaryShape, summary as summary_schema};
@@ -28,11 +30,11 @@ pub use staging::{WorkingCopyBaseline, WorkingCopyInfo, WorkingCopyItem, working
 pub use summary::{relation_summary, summary};
 
 use crate::app::App;
+use crate::content::ContentKind;
 use crate::content::{ContentObject, FieldDef, FieldKind, TypeProfile};
 use crate::error::ApiResult;
-use crate::http::RequestMemo;
+use crate::future::BoxFuture;
 use crate::security::{Access, Principal, Visibility};
-use crate::service::{BoxFuture, ContentKind};
 use serde_json::{Map, Value};
 
 /// Everything a serializer may consult besides the object.

@@ -1,9 +1,6 @@
 //! The query parameters that shape a content serialization.
 
-use crate::http::RequestInfo;
-
-use crate::api::Batch;
-
+use crate::api::{Batch, parse_bool, query_values};
 use crate::error::ApiResult;
 
 /// What the client asked the serializers for.
@@ -24,15 +21,17 @@ pub struct SerializeOptions {
 }
 
 impl SerializeOptions {
-    /// Reads the options from a request; malformed values are 400s.
-    pub fn from_request(request: &RequestInfo) -> ApiResult<SerializeOptions> {
+    /// Reads the options from a request's `query` pairs; batch links go to `listing_url`;
+    /// malformed values are 400s.
+    pub fn from_query(query: &[(String, String)], listing_url: &str) -> ApiResult<SerializeOptions> {
+        let flag = |name: &str| query.iter().find(|(k, _)| k == name).map(|(_, v)| parse_bool(name, v)).transpose();
         Ok(SerializeOptions {
-            include_items: request.query_bool("include_items")?.unwrap_or(true),
-            batch: Batch::from_query(&request.query)?,
-            metadata_fields: request.query_values("metadata_fields"),
-            fullobjects: request.query_bool("fullobjects")?.unwrap_or(false),
-            expand: request.query_values("expand"),
-            listing_url: request.service_url.clone(),
+            include_items: flag("include_items")?.unwrap_or(true),
+            batch: Batch::from_query(query)?,
+            metadata_fields: query_values(query, "metadata_fields"),
+            fullobjects: flag("fullobjects")?.unwrap_or(false),
+            expand: query_values(query, "expand"),
+            listing_url: listing_url.to_owned(),
         })
     }
 

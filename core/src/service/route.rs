@@ -3,8 +3,8 @@
 //! statuses and response schemas from the handlers' return types ([`endpoint!`](crate::endpoint)).
 
 use super::Handler;
+use crate::context::Ctx;
 use crate::error::ApiResult;
-use crate::http::Ctx;
 use poem_openapi::ApiResponse;
 use poem_openapi::registry::{MetaResponses, MetaSchemaRef, Registry};
 use std::future::Future;

@@ -1,6 +1,6 @@
 //! `GET <context>/@search`: the standard catalog search, evaluated in SQL with the caller's
 //! `allowed` tokens in the query, or, for `SearchableText`, by a plugin's search engine
-//! (`catalog::TextSearch`). Results never leave the context's subtree.
+//! (`service::TextSearch`). Results never leave the context's subtree.
 
 use crate::catalog::{Scope, SearchQuery, SearchSql};
 use crate::content::ContentObject;

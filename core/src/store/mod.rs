@@ -34,12 +34,15 @@ mod size;
 #[cfg(test)]
 pub(crate) mod test_support;
 
+use crate::error::ApiError;
+use crate::events::{Event, Phase, Subscribers, coalesce};
 pub use audit::{AuditEntry, AuditQuery};
 pub use backup::BackupError;
 pub use blob::{BlobMeta, BlobRange};
 pub use changes::ORDERING;
 pub use dump::{DumpError, ExportSummary, ImportSummary, Manifest, TableManifest};
 pub use feed::Change;
+use group_commit::{Member, Writer};
 pub use listing::{Listing, ListingOrder, TypeFilter};
 pub use lock::{ContentLock, LockInfo, unlocked};
 pub use migrations::Migration;
@@ -49,10 +52,6 @@ pub use relation::{RelationQuery, RelationRow};
 pub use rows::{placeholders, time_from_db, time_to_db};
 pub use scale::StoredScale;
 pub use security::{HistoryEntry, LocalRole, ancestor_paths};
-
-use crate::error::ApiError;
-use crate::events::{Event, Phase, Subscribers, coalesce};
-use group_commit::{Member, Writer};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{Any, AnyConnection, AnyPool};
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -7,8 +7,9 @@ use crate::Search;
 use crate::engine::SearchRequest;
 use crate::patterns::text_query;
 use crate::scope::caller_filters;
-use wcs_core::catalog::{Criterion, SearchQuery, TextHits, TextSearch};
+use wcs_core::catalog::{Criterion, SearchQuery};
 use wcs_core::http::{ApiError, ApiResult, Ctx};
+use wcs_core::service::{TextHits, TextSearch};
 
 /// The plugin's full-text search for `@search`.
 pub static TEXT_SEARCH: TextSearch = TextSearch { name: "es-search", run: |ctx, query| Box::pin(run(ctx, query)) };

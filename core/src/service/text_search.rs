@@ -3,10 +3,10 @@
 //! SQL path answers everything else, and full-text queries when no engine is there or the
 //! engine declines one it cannot answer exactly.
 
-use super::SearchQuery;
+use crate::catalog::SearchQuery;
+use crate::context::Ctx;
 use crate::error::ApiResult;
-use crate::http::Ctx;
-use crate::service::BoxFuture;
+use crate::future::BoxFuture;
 use std::collections::HashMap;
 
 /// A plugin's full-text search for `@search`.

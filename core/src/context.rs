@@ -1,8 +1,9 @@
 //! What a handler receives: the app, the request, the traversed object and the caller.
 
-use super::{ApiError, ApiResult, ErrorCode, parse_bool};
+use crate::api::{VirtualHost, check_json_body, parse_bool};
 use crate::app::App;
 use crate::content::{ContentObject, TypeProfile};
+use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::security::{Access, AuthMethod, Permission, Principal, Visibility};
 use crate::serialize::{SerializeCtx, SerializeOptions};
 use poem::http::{HeaderMap, Method};
@@ -31,7 +32,7 @@ pub struct RequestInfo {
     /// from anyone else is ignored, since it can be forged).
     pub client: Option<std::net::IpAddr>,
     /// The virtual host the request came through (Zope's virtual-hosting paths), if any.
-    pub virtual_host: Option<super::vhost::VirtualHost>,
+    pub virtual_host: Option<VirtualHost>,
 }
 
 impl RequestInfo {
@@ -51,11 +52,7 @@ impl RequestInfo {
 
     /// Every value of a repeatable query parameter, comma lists split.
     pub fn query_values(&self, name: &str) -> Vec<String> {
-        self.query
-            .iter()
-            .filter(|(k, _)| k == name || k.strip_suffix(":list") == Some(name))
-            .flat_map(|(_, v)| v.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned))
-            .collect()
+        crate::api::query_values(&self.query, name)
     }
 
     /// A strict query-string boolean; absent is `None`.
@@ -92,7 +89,7 @@ pub struct Ctx {
     /// The raw request body.
     pub body: Vec<u8>,
     /// Values computed once for this request.
-    pub memo: super::RequestMemo,
+    pub memo: crate::serialize::RequestMemo,
     /// The service route that answers, once dispatch has chosen it.
     pub route: Option<&'static crate::service::Route>,
 }
@@ -115,7 +112,7 @@ impl Ctx {
         }
         match serde_json::from_slice::<Value>(&self.body) {
             Ok(Value::Object(map)) => {
-                super::json_check::check(&self.body).map_err(|problem| {
+                check_json_body(&self.body).map_err(|problem| {
                     ApiError::new(ErrorCode::InvalidJson, format!("The request body is refused: {problem}."))
                 })?;
                 Ok(map)
@@ -196,7 +193,7 @@ impl Ctx {
 
     /// Serialization options from the query string (`include_items`, `b_size`, `expand`…).
     pub fn serialize_options(&self) -> ApiResult<SerializeOptions> {
-        SerializeOptions::from_request(&self.request)
+        SerializeOptions::from_query(&self.request.query, &self.request.service_url)
     }
 
     /// A serialization context over `options` and what the caller may see.
