@@ -3,13 +3,13 @@
 
 use crate::content::types::TypeError;
 use crate::content::{ContentObject, TypeRegistry};
-use crate::events::Subscribers;
 use crate::http::CorsPolicy;
 use crate::i18n::{Catalogs, SITE_LANGUAGE, Translator};
 use crate::plugin::{PluginSelection, Registry, StartupError};
 use crate::render::Templates;
 use crate::security::{Policy, Secrets, Security, hash_password, recompute_allowed};
 use crate::store::StoredPrincipal;
+use crate::store::Subscribers;
 use crate::store::{Store, StoreError};
 use crate::workflow::WorkflowRegistry;
 use rand::Rng;
@@ -172,7 +172,8 @@ impl App {
         store.set_subscribers(Subscribers::new(registry.subscribers().to_vec()));
         store.set_memory_max_age(config.answer_cache.max_age);
         let now = chrono::Utc::now();
-        let (cutoff, alive) = (now - crate::events::feed::RETENTION, now - crate::events::feed::CONSUMER_EXPIRY);
+        let (cutoff, alive) =
+            (now - crate::store::change_feed::RETENTION, now - crate::store::change_feed::CONSUMER_EXPIRY);
         store.trim_feed(cutoff, alive).await.map_err(StoreError::from)?;
         let secrets = Secrets {
             jwt: ensure_secret(&store, "wcs.secret.jwt").await?,

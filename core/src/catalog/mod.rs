@@ -4,5 +4,6 @@
 mod query;
 mod sql;
 
+pub use crate::store::{Bind, SearchSql, json_field};
 pub use query::{Criterion, DateRange, PathCriterion, SearchQuery, SortIndex};
-pub use sql::{Bind, Scope, SearchSql, json_field};
+pub use sql::Scope;

@@ -4,28 +4,8 @@
 use super::query::{Criterion, DateRange, PathCriterion, SearchQuery, SortIndex};
 use crate::content::values::format_time;
 use crate::security::Visibility;
-use crate::store::{Backend, time_to_db};
+use crate::store::{Backend, Bind, SearchSql, json_field, time_to_db};
 use chrono::{DateTime, Utc};
-
-/// A bound parameter.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Bind {
-    /// Text.
-    Text(String),
-    /// A whole number.
-    Int(i64),
-}
-
-/// The SQL for a search (missing values sort first on both engines): a `WHERE` condition, an `ORDER BY` list and their parameters.
-#[derive(Clone, Debug)]
-pub struct SearchSql {
-    /// The condition (without `WHERE`).
-    pub condition: String,
-    /// The ordering (without `ORDER BY`).
-    pub order: String,
-    /// Parameters for `$1…` in the condition.
-    pub binds: Vec<Bind>,
-}
 
 /// What besides the query restricts a search.
 pub struct Scope<'a> {
@@ -134,14 +114,6 @@ impl Builder {
             let value = self.text(&format(max));
             self.clauses.push(format!("{column} <= {value}"));
         }
-    }
-}
-
-/// The SQL text of a top-level JSON field, e.g. `news_date`; `name` is a fixed identifier.
-pub fn json_field(backend: Backend, table: &str, name: &'static str) -> String {
-    match backend {
-        Backend::Sqlite => format!("json_extract({table}.fields, '$.{name}')"),
-        Backend::Postgres => format!("(CAST({table}.fields AS jsonb) ->> '{name}')"),
     }
 }
 

@@ -1,20 +1,13 @@
 //! What happened to content, told to whoever subscribed.
 //!
-//! Every write goes through a [`Tx`](crate::store::Tx), and the transaction records the
-//! events itself: its content writes (insert, update, move, delete, trash, workflow history,
+//! The events are data here; telling them is the store's (`store::hooks`): every write goes
+//! through a transaction, and the transaction records the events itself: its content writes (insert, update, move, delete, trash, workflow history,
 //! local roles, versions) each add theirs, so no write path can forget them; operations that
 //! mean more than one write (a copy, a check-in, a restore) add their own on top. When the
 //! transaction commits, the events go to the subscribers plugins registered
 //! ([`crate::plugin::Registrar::subscriber`]): those *in the transaction* first, with the
 //! open transaction, so an error rolls the whole write back (the change feed is one); then
 //! those *after commit*, on a task of their own, best effort, never delaying the response.
-
-pub mod feed;
-
-use crate::error::ApiResult;
-use crate::future::BoxFuture;
-use crate::store::{Store, Tx};
-use std::sync::Arc;
 
 /// A change to content.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -165,53 +158,6 @@ impl Event {
             VersionRestored { .. } => "version_restored",
             VersionDeleted { .. } => "version_deleted",
         }
-    }
-}
-
-/// When a subscriber runs.
-#[derive(Clone, Copy)]
-pub enum Phase {
-    /// Inside the write's transaction, before it commits, with all of its events; an error
-    /// rolls the write back.
-    InTransaction(for<'a> fn(&'a mut Tx, &'a [Event]) -> BoxFuture<'a, ApiResult<()>>),
-    /// After the commit, on a task of its own with every event of the transaction; best
-    /// effort (a failure is the subscriber's to log) and never delaying the response.
-    AfterCommit(fn(Store, Arc<[Event]>) -> BoxFuture<'static, ()>),
-}
-
-/// A plugin's handler of events.
-pub struct Subscriber {
-    /// A name for listings and logs.
-    pub name: &'static str,
-    /// When it runs, and the code.
-    pub phase: Phase,
-}
-
-/// The subscribers of every plugin, in plugin order; what a commit tells.
-#[derive(Default)]
-pub struct Subscribers {
-    list: Vec<(&'static str, &'static Subscriber)>,
-}
-
-impl Subscribers {
-    /// The subscribers with the plugin that registered each, in the order they run.
-    pub fn new(list: Vec<(&'static str, &'static Subscriber)>) -> Subscribers {
-        Subscribers { list }
-    }
-
-    /// In-transaction handlers, in order.
-    pub(crate) fn in_transaction(&self) -> impl Iterator<Item = &'static Subscriber> + '_ {
-        self.list.iter().map(|(_, s)| *s).filter(|s| matches!(s.phase, Phase::InTransaction(_)))
-    }
-
-    /// After-commit handlers, in order.
-    pub(crate) fn after_commit(&self) -> impl Iterator<Item = &'static Subscriber> + '_ {
-        self.list.iter().map(|(_, s)| *s).filter(|s| matches!(s.phase, Phase::AfterCommit(_)))
-    }
-
-    /// Every subscriber with its plugin.
-    pub fn all(&self) -> &[(&'static str, &'static Subscriber)] {
-        &self.list
     }
 }
 

@@ -2,13 +2,13 @@
 
 use crate::content::FieldKindDef;
 use crate::controlpanel::ControlPanelDef;
-use crate::events::Subscriber;
 use crate::records::RecordDef;
 use crate::security::Permission;
 use crate::serialize::{Component, ContentSerializer, FieldSerializer};
 use crate::service::TextSearch;
 use crate::service::{CrumbTitle, RequestHook, Service, StartHook, StopHook};
 use crate::store::Migration;
+use crate::store::Subscriber;
 
 /// Collects contributions while plugins are built; each remembers which plugin added it.
 #[derive(Default)]

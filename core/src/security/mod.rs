@@ -21,6 +21,7 @@ mod tokens;
 
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::store::Store;
+pub use crate::store::Visibility;
 pub use access::{AUTHENTICATED_GROUP, Access};
 pub use csrf::Csrf;
 pub use jwt::TOKEN_LIFETIME_SECS;
@@ -31,7 +32,7 @@ pub use policy::Policy;
 pub use principal::{Principal, User};
 use std::net::IpAddr;
 use std::time::Instant;
-pub use tokens::{Visibility, recompute_allowed};
+pub use tokens::recompute_allowed;
 
 /// How the caller proved who they are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

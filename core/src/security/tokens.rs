@@ -6,25 +6,11 @@ use super::policy::permission_roles;
 use super::{Access, Permission, Principal};
 use crate::app::App;
 use crate::content::ContentObject;
-use crate::store::{LocalRole, Tx, ancestor_paths};
-use chrono::{DateTime, Utc};
+use crate::store::{LocalRole, Tx, Visibility, ancestor_paths};
+use chrono::Utc;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-/// Which objects a caller may find: in listings, navigation, search, relations.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Visibility {
-    /// An object must carry one of these `allowed` tokens; `None` lets every object through
-    /// (Managers).
-    pub tokens: Option<Vec<String>>,
-    /// When set, an object must also be in its publication window at this moment: effective
-    /// (or without an effective date) and not expired.
-    pub active_at: Option<DateTime<Utc>>,
-}
-
 impl Visibility {
-    /// Everything, for the server's own reads.
-    pub const ALL: Visibility = Visibility { tokens: None, active_at: None };
-
     /// What `principal` may see, by security alone.
     pub fn of(principal: &Principal) -> Visibility {
         let tokens = (!principal.has_role("Manager")).then(|| principal.tokens());

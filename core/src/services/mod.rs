@@ -64,7 +64,7 @@ pub use querystring::to_search_pairs as querystring_search_pairs;
 
 fn build(r: &mut Registrar) {
     services(r);
-    r.subscriber(&crate::events::feed::CHANGE_FEED);
+    r.subscriber(&crate::store::change_feed::CHANGE_FEED);
     serializers(r);
     content(r);
 }

@@ -1,9 +1,9 @@
 //! Reads of the content tree. Every listing is one statement, whatever its length.
 
+use super::Visibility;
 use super::rows::{CONTENT_COLUMNS, brief_columns, content_from_packed, content_from_row, packed, placeholders};
 use super::{Backend, Store, subtree_end};
 use crate::content::ContentObject;
-use crate::security::Visibility;
 use sqlx::{AssertSqlSafe, Row};
 use std::sync::Arc;
 

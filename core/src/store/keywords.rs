@@ -1,8 +1,8 @@
 //! The tags (`subjects`) in use: Plone's Keywords vocabulary, which tag widgets offer.
 
+use super::Visibility;
 use super::content::visibility_filter;
 use super::{Backend, Store};
-use crate::security::Visibility;
 use sqlx::{AssertSqlSafe, Row};
 
 /// The most distinct tags listed.

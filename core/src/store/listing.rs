@@ -3,11 +3,11 @@
 //! Each page is one statement and each count another, whatever the length.
 
 use super::Store;
+use super::Visibility;
 use super::content::visibility_filter;
 use super::rows::{CONTENT_COLUMNS, content_from_row, page_clause, placeholders, with_text_binds};
-use crate::catalog::json_field;
+use super::search::json_field;
 use crate::content::ContentObject;
-use crate::security::Visibility;
 use sqlx::Row;
 
 /// Which types a listing keeps.

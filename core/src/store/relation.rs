@@ -1,10 +1,10 @@
 //! The relation index: rows mirroring relation field values, for back-relations and
 //! `@relations` lookups that run as one statement each.
 
+use super::Visibility;
 use super::content::visibility_filter_on;
 use super::rows::placeholders;
 use super::{Store, Tx};
-use crate::security::Visibility;
 use sqlx::{AssertSqlSafe, Row};
 
 /// What a relation lookup matches; empty lists match everything.

@@ -1,12 +1,41 @@
-//! Running catalog searches: one statement for the page, one for the total.
+//! Running catalog searches: one statement for the page, one for the total, over SQL the
+//! catalog builds with these primitives.
 
-use super::Store;
 use super::rows::{CONTENT_COLUMNS, content_from_row};
-use crate::catalog::{Bind, SearchSql};
+use super::{Backend, Store};
 use crate::content::ContentObject;
 use sqlx::any::AnyArguments;
 use sqlx::query::Query;
 use sqlx::{Any, AssertSqlSafe, Row};
+
+/// A bound parameter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Bind {
+    /// Text.
+    Text(String),
+    /// A whole number.
+    Int(i64),
+}
+
+/// The SQL for a search (the catalog builds it; missing values sort first on both engines): a
+/// `WHERE` condition, an `ORDER BY` list and their parameters.
+#[derive(Clone, Debug)]
+pub struct SearchSql {
+    /// The condition (without `WHERE`).
+    pub condition: String,
+    /// The ordering (without `ORDER BY`).
+    pub order: String,
+    /// Parameters for `$1…` in the condition.
+    pub binds: Vec<Bind>,
+}
+
+/// The SQL text of a top-level JSON field, e.g. `news_date`; `name` is a fixed identifier.
+pub fn json_field(backend: Backend, table: &str, name: &'static str) -> String {
+    match backend {
+        Backend::Sqlite => format!("json_extract({table}.fields, '$.{name}')"),
+        Backend::Postgres => format!("(CAST({table}.fields AS jsonb) ->> '{name}')"),
+    }
+}
 
 fn bind_all<'q>(mut query: Query<'q, Any, AnyArguments>, binds: &'q [Bind]) -> Query<'q, Any, AnyArguments> {
     for bind in binds {

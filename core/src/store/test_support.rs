@@ -13,7 +13,7 @@ pub(crate) async fn store(dir: &tempfile::TempDir) -> Store {
 pub(crate) fn object(id: &str) -> ContentObject {
     let now = chrono::Utc::now();
     ContentObject {
-        uid: crate::ops::new_uid(),
+        uid: uuid::Uuid::new_v4().simple().to_string(),
         parent_uid: None,
         path: format!("/{id}"),
         id: id.to_owned(),

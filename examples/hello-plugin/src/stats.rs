@@ -2,9 +2,10 @@
 //! site counts, in the same transaction as the write, so a write that fails counts nothing.
 
 use sqlx::Row;
-use wcs_core::events::{Event, Phase, Subscriber};
+use wcs_core::events::Event;
 use wcs_core::http::ApiResult;
 use wcs_core::store::{Migration, Store};
+use wcs_core::store::{Phase, Subscriber};
 
 /// The table's migrations, per backend.
 pub static MIGRATIONS: [Migration; 1] = [Migration {

@@ -14,7 +14,7 @@ use std::sync::{Arc, Weak};
 use std::time::Duration;
 use wcs_core::app::App;
 use wcs_core::content::ContentObject;
-use wcs_core::events::feed::FeedConsumer;
+use wcs_core::store::change_feed::FeedConsumer;
 use wcs_core::store::{Change, Store};
 
 /// The feed consumer's name: one per index, so several instances sharing a database (each with

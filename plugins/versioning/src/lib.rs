@@ -27,8 +27,9 @@ pub use compare::html::{
     DEFAULT_DEADLINE, DiffOptions, HtmlDiff, ImageFile, MAX_ALIGNED_BYTES, Side, diff_html, no_image_files,
 };
 pub use permissions::{ACCESS_VERSIONS, CREATE_VERSIONS};
-use wcs_core::events::{Event, Phase, Subscriber};
+use wcs_core::events::Event;
 use wcs_core::plugin::Registrar;
+use wcs_core::store::{Phase, Subscriber};
 
 /// The plugin's id, as named in `--disable-plugin` and the manifest.
 pub const PLUGIN_ID: &str = "versioning";

@@ -10,9 +10,8 @@
 //! back after longer, or a new one, rebuilds from storage (the feed is derived, storage is the
 //! truth) and starts at [`crate::store::Store::feed_end`].
 
-use super::{Phase, Subscriber};
+use super::{Change, Phase, Store, Subscriber};
 use crate::error::ApiResult;
-use crate::store::{Change, Store};
 use chrono::Duration;
 
 /// How long entries every consumer has read are kept.
@@ -64,7 +63,8 @@ impl FeedConsumer {
 mod tests {
     use super::*;
     use crate::error::{ApiError, ErrorCode};
-    use crate::events::{Event, Subscribers};
+    use crate::events::Event;
+    use crate::store::Subscribers;
     use crate::store::test_support::{object, store};
     use std::sync::atomic::{AtomicUsize, Ordering};
 

@@ -1,0 +1,55 @@
+//! Commit hooks: the subscribers a transaction tells its events to when it commits (see
+//! [`crate::events`] for what they are told).
+
+use super::{Store, Tx};
+use crate::error::ApiResult;
+use crate::events::Event;
+use crate::future::BoxFuture;
+use std::sync::Arc;
+
+/// When a subscriber runs.
+#[derive(Clone, Copy)]
+pub enum Phase {
+    /// Inside the write's transaction, before it commits, with all of its events; an error
+    /// rolls the write back.
+    InTransaction(for<'a> fn(&'a mut Tx, &'a [Event]) -> BoxFuture<'a, ApiResult<()>>),
+    /// After the commit, on a task of its own with every event of the transaction; best
+    /// effort (a failure is the subscriber's to log) and never delaying the response.
+    AfterCommit(fn(Store, Arc<[Event]>) -> BoxFuture<'static, ()>),
+}
+
+/// A plugin's handler of events.
+pub struct Subscriber {
+    /// A name for listings and logs.
+    pub name: &'static str,
+    /// When it runs, and the code.
+    pub phase: Phase,
+}
+
+/// The subscribers of every plugin, in plugin order; what a commit tells.
+#[derive(Default)]
+pub struct Subscribers {
+    list: Vec<(&'static str, &'static Subscriber)>,
+}
+
+impl Subscribers {
+    /// The subscribers with the plugin that registered each, in the order they run.
+    pub fn new(list: Vec<(&'static str, &'static Subscriber)>) -> Subscribers {
+        Subscribers { list }
+    }
+
+    /// In-transaction handlers, in order.
+    pub(crate) fn in_transaction(&self) -> impl Iterator<Item = &'static Subscriber> + '_ {
+        self.list.iter().map(|(_, s)| *s).filter(|s| matches!(s.phase, Phase::InTransaction(_)))
+    }
+
+    /// After-commit handlers, in order.
+    pub(crate) fn after_commit(&self) -> impl Iterator<Item = &'static Subscriber> + '_ {
+        self.list.iter().map(|(_, s)| *s).filter(|s| matches!(s.phase, Phase::AfterCommit(_)))
+    }
+
+    /// Every subscriber with its plugin.
+    pub fn all(&self) -> &[(&'static str, &'static Subscriber)] {
+        &self.list
+    }
+}

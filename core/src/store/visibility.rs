@@ -1,0 +1,20 @@
+//! What a read may return to its caller: the filter every listing, search and lookup applies
+//! in its own statement. Who gets which is security's to say (`security::tokens`).
+
+use chrono::{DateTime, Utc};
+
+/// Which objects a caller may find: in listings, navigation, search, relations.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Visibility {
+    /// An object must carry one of these `allowed` tokens; `None` lets every object through
+    /// (Managers).
+    pub tokens: Option<Vec<String>>,
+    /// When set, an object must also be in its publication window at this moment: effective
+    /// (or without an effective date) and not expired.
+    pub active_at: Option<DateTime<Utc>>,
+}
+
+impl Visibility {
+    /// Everything, for the server's own reads.
+    pub const ALL: Visibility = Visibility { tokens: None, active_at: None };
+}
