@@ -261,7 +261,8 @@ fn serialization(c: &mut Criterion, runtime: &Runtime, site: &Site) {
         // A fresh memo: every call is a request of its own, nothing preloaded.
         let memo = RequestMemo::default();
         let ctx = SerializeCtx {
-            app,
+            site: app,
+            serializers: &*app.registry,
             base_url: BASE_URL,
             principal,
             visibility,

@@ -8,6 +8,7 @@ use crate::i18n::{Catalogs, SITE_LANGUAGE, Translator};
 use crate::plugin::{PluginSelection, Registry, StartupError};
 use crate::render::Templates;
 use crate::security::{Policy, Secrets, Security, hash_password, recompute_allowed};
+use crate::site::Site;
 use crate::store::StoredPrincipal;
 use crate::store::Subscribers;
 use crate::store::{Store, StoreError};
@@ -73,20 +74,15 @@ pub struct Settings {
     pub timeouts: crate::http::Timeouts,
 }
 
-/// The shared application state.
+/// The shared application state. It dereferences to its [`Site`] (storage, types, workflows,
+/// permission map), which is all the floors below the kernel see of it.
 pub struct App {
-    /// Storage.
-    pub store: Store,
+    /// The site's storage and definitions.
+    pub site: Site,
     /// Services, serializers and components of all plugins.
     pub registry: Arc<Registry>,
-    /// Content types.
-    pub types: TypeRegistry,
-    /// Workflows.
-    pub workflows: WorkflowRegistry,
     /// Authentication, tokens and secrets.
     pub security: Security,
-    /// Site-wide permission defaults.
-    pub policy: Policy,
     /// HTML templates.
     pub templates: Templates,
     /// Translations for browser views.
@@ -101,6 +97,14 @@ pub struct App {
     pub settings: Settings,
     /// The plugins' state of this application.
     pub extensions: crate::extensions::Extensions,
+}
+
+impl std::ops::Deref for App {
+    type Target = Site;
+
+    fn deref(&self) -> &Site {
+        &self.site
+    }
 }
 
 /// Why the server could not start.
@@ -183,13 +187,11 @@ impl App {
             None => crate::http::TrustedProxies::loopback(),
             Some(entries) => crate::http::TrustedProxies::parse(entries).map_err(StartupFailure::Config)?,
         };
+        let registry = Arc::new(registry);
         let app = App {
-            store,
-            registry: Arc::new(registry),
-            types,
-            workflows,
+            site: Site { store, types, workflows, policy, registrations: registry.clone() },
+            registry,
             security: Security::new(secrets),
-            policy,
             templates,
             i18n,
             cors: CorsPolicy::new(config.cors_origins.clone()),

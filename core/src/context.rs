@@ -199,7 +199,8 @@ impl Ctx {
     /// A serialization context over `options` and what the caller may see.
     pub fn serialize_ctx<'a>(&'a self, options: &'a SerializeOptions, visibility: &'a Visibility) -> SerializeCtx<'a> {
         SerializeCtx {
-            app: &self.app,
+            site: &self.app,
+            serializers: &*self.app.registry,
             base_url: &self.request.base_url,
             principal: &self.principal,
             visibility,

@@ -3,8 +3,8 @@
 //! title) under form field names; plugins register the panels of the records they declare,
 //! so a panel exists exactly when what it configures does.
 
-use crate::app::App;
 use crate::records::RecordDef;
+use crate::site::Site;
 use serde_json::{Map, Value, json};
 
 /// A control panel.
@@ -19,7 +19,7 @@ pub struct ControlPanelDef {
     pub fields: &'static [PanelField],
     /// Read-only entries the panel lists instead of (or besides) a form, such as the content
     /// types; given the site URL.
-    pub items: Option<fn(&App, &str) -> Vec<Value>>,
+    pub items: Option<fn(&Site, &str) -> Vec<Value>>,
 }
 
 /// One field of a panel's form.

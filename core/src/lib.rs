@@ -27,6 +27,7 @@ pub mod serialize;
 pub mod server;
 pub mod service;
 pub mod services;
+pub mod site;
 pub mod store;
 pub mod traverse;
 pub mod workflow;

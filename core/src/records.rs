@@ -2,9 +2,6 @@
 //! `@registry`. Only declared records are listed or writable, so server secrets kept in the
 //! same table never leave it.
 
-use crate::app::App;
-use crate::error::ApiResult;
-use crate::store::Store;
 use serde_json::{Value, json};
 
 /// The value type of a record, which `PATCH @registry` enforces.
@@ -108,32 +105,9 @@ impl RecordDef {
     }
 }
 
-impl App {
-    /// The current value of a declared record: the stored one, else the default. A stored
-    /// value that no longer fits the declared kind (a plugin changed it) yields the default.
-    pub async fn record_value(&self, record: &RecordDef) -> ApiResult<Value> {
-        Ok(current(record, self.store.record(record.name).await?))
-    }
-
-    /// The current values of several records, read in one statement, in their order.
-    pub async fn record_values(&self, records: &[&RecordDef]) -> ApiResult<Vec<Value>> {
-        Ok(self.store.record_values(records).await?)
-    }
-}
-
-impl Store {
-    /// [`App::record_values`] through this store, so background tasks read settings on their
-    /// own statement counter ([`Store::background`]), not on the requests'.
-    pub async fn record_values(&self, records: &[&RecordDef]) -> Result<Vec<Value>, sqlx::Error> {
-        let names: Vec<&str> = records.iter().map(|r| r.name).collect();
-        let mut stored = self.records(&names).await?;
-        Ok(records.iter().map(|r| current(r, stored.remove(r.name))).collect())
-    }
-}
-
 /// A record's value from its stored text: the default when none is stored or it no longer
 /// fits the declared kind.
-fn current(record: &RecordDef, stored: Option<String>) -> Value {
+pub fn current_value(record: &RecordDef, stored: Option<String>) -> Value {
     stored
         .and_then(|text| serde_json::from_str::<Value>(&text).ok())
         .filter(|value| record.kind.validate(value).is_ok())

@@ -6,14 +6,15 @@
 
 use super::delivery::DeliveryState;
 use super::{SENDER, SMTP_HOST, SMTP_PASSWORD, SMTP_PORT, SMTP_SECURITY, SMTP_USER};
-use crate::app::App;
 use crate::error::{ApiError, ApiResult};
+use crate::site::Site;
 use crate::store::time_to_db;
 use lettre::message::{Mailbox, header::ContentType};
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use serde_json::Value;
 use sqlx::Row;
+use std::ops::Deref;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
@@ -26,9 +27,9 @@ const CLAIM: chrono::TimeDelta = chrono::TimeDelta::seconds(120);
 /// Attempts before a message is given up (it stays in the table, marked failed).
 const MAX_ATTEMPTS: i64 = 5;
 
-/// Starts the sender for `app`; it ends with the application.
-pub fn spawn(app: &Arc<App>) {
-    let app: Weak<App> = Arc::downgrade(app);
+/// Starts the sender for the site `app` holds; it ends with `app` (the application).
+pub fn spawn<A: Deref<Target = Site> + Send + Sync + 'static>(app: &Arc<A>) {
+    let app: Weak<A> = Arc::downgrade(app);
     tokio::spawn(async move {
         loop {
             tokio::time::sleep(POLL).await;
@@ -41,9 +42,9 @@ pub fn spawn(app: &Arc<App>) {
 }
 
 /// Sends what is due; how many were sent.
-pub async fn send_due(app: &App) -> ApiResult<usize> {
+pub async fn send_due(site: &Site) -> ApiResult<usize> {
     // Its own statement counter: the sender's reads are no request's cost.
-    let store = app.store.background();
+    let store = site.store.background();
     let settings =
         store.record_values(&[&SMTP_HOST, &SMTP_PORT, &SMTP_SECURITY, &SMTP_USER, &SMTP_PASSWORD, &SENDER]).await?;
     let [host, port, security, user, password, sender]: [Value; 6] =

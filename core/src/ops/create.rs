@@ -2,25 +2,25 @@
 
 use super::references::{WriteOrigin, index_relations, resolve_references};
 use super::{choose_id, conflict_or_internal, initial_state, initialise_security, new_uid, profile_of, reserved_ids};
-use crate::app::App;
 use crate::content::links::is_uid;
 use crate::content::values::{DEFAULT_PAGE, Mode, parse_changes};
 use crate::content::{ContentObject, TypeProfile};
 use crate::error::{ApiError, ApiResult, ErrorCode, FieldError};
 use crate::security::recompute_allowed;
+use crate::site::Site;
 use serde_json::{Map, Value};
 
 /// Creates a child of `container` from a plone.restapi POST body. `may_set_uid` is whether
 /// the caller may choose the UID (Manage portal).
 pub async fn create(
-    app: &App,
+    site: &Site,
     container: &ContentObject,
     body: &Map<String, Value>,
     creator: &str,
     may_set_uid: bool,
     origin: &WriteOrigin<'_>,
 ) -> ApiResult<ContentObject> {
-    let profile = requested_type(app, container, body)?;
+    let profile = requested_type(site, container, body)?;
     let uid = requested_uid(body, may_set_uid)?;
     let requested_id = match body.get("id") {
         None | Some(Value::Null) => None,
@@ -30,15 +30,15 @@ pub async fn create(
         }
     };
     let mut changes =
-        parse_changes(profile, body, Mode::Create, &["id", "UID"], &app.registry.read_only_keys(profile))?;
+        parse_changes(profile, body, Mode::Create, &["id", "UID"], &site.registrations.read_only_keys(profile))?;
     if changes.values.get(DEFAULT_PAGE).is_some_and(|v| !v.is_null()) {
         return Err(ApiError::validation(vec![FieldError::new(
             DEFAULT_PAGE,
             "A new folder has no children yet; set its default page once the page exists.",
         )]));
     }
-    resolve_references(app, origin, container.site_id(), profile, &mut changes).await?;
-    let mut object = new_object(app, profile, uid, container, creator);
+    resolve_references(site, origin, container.site_id(), profile, &mut changes).await?;
+    let mut object = new_object(site, profile, uid, container, creator);
     changes.apply(&mut object);
     if object.title.is_empty()
         && let Some(upload) = changes.uploads.first()
@@ -47,9 +47,9 @@ pub async fn create(
     }
     // Ids are chosen after the transaction has begun: on SQLite it holds the write lock, so
     // no concurrent create can take the same id in between.
-    let mut tx = app.store.begin().await?;
-    let taken = app.store.child_ids(&container.uid).await?;
-    object.id = choose_id(requested_id, &object.title, &profile.id, &taken, &reserved_ids(app, container)?)?;
+    let mut tx = site.store.begin().await?;
+    let taken = site.store.child_ids(&container.uid).await?;
+    object.id = choose_id(requested_id, &object.title, &profile.id, &taken, &reserved_ids(site, container)?)?;
     object.path = format!("{}/{}", container.path, object.id);
     object.position = tx.next_position(&container.uid).await?;
     tx.insert_content(&object).await.map_err(conflict_or_internal)?;
@@ -57,15 +57,15 @@ pub async fn create(
         tx.put_blob(&object.uid, upload).await?;
     }
     index_relations(&mut tx, profile, &object).await?;
-    initialise_security(app, &mut tx, &object, creator).await?;
-    recompute_allowed(app, &mut tx, &object.path).await?;
+    initialise_security(site, &mut tx, &object, creator).await?;
+    recompute_allowed(site, &mut tx, &object.path).await?;
     tx.commit().await?;
     Ok(object)
 }
 
 /// The type named by `@type`, which must exist and be allowed in `container`.
 fn requested_type<'a>(
-    app: &'a App,
+    site: &'a Site,
     container: &ContentObject,
     body: &Map<String, Value>,
 ) -> ApiResult<&'a TypeProfile> {
@@ -78,20 +78,20 @@ fn requested_type<'a>(
             return Err(ApiError::invalid_parameter("@type", "'@type' must be a string."));
         }
     };
-    let profile = app.types.get(type_name).ok_or_else(|| {
+    let profile = site.types.get(type_name).ok_or_else(|| {
         ApiError::new(
             ErrorCode::UnknownType,
             format!("Invalid '@type' parameter. No content type with the name '{type_name}' found."),
         )
     })?;
-    if let Some(plugin) = app.types.defined_by(type_name).filter(|plugin| !app.registry.is_on(plugin)) {
+    if let Some(plugin) = site.types.defined_by(type_name).filter(|plugin| !site.registrations.is_on(plugin)) {
         return Err(ApiError::new(
             ErrorCode::DisallowedType,
             format!("'{type_name}' belongs to the plugin '{plugin}', which is switched off."),
         ));
     }
-    let container_profile = profile_of(app, container)?;
-    if !app.types.allows_child(container_profile, profile) {
+    let container_profile = profile_of(site, container)?;
+    if !site.types.allows_child(container_profile, profile) {
         return Err(ApiError::new(
             ErrorCode::DisallowedType,
             format!("Disallowed subobject type: {type_name} cannot be added to a {}.", container_profile.id),
@@ -114,7 +114,7 @@ fn requested_uid(body: &Map<String, Value>, may_set_uid: bool) -> ApiResult<Stri
 
 /// A new object of `profile` in `container`, before its fields, id and place are set.
 fn new_object(
-    app: &App,
+    site: &Site,
     profile: &TypeProfile,
     uid: String,
     container: &ContentObject,
@@ -130,7 +130,7 @@ fn new_object(
         position: 0,
         title: String::new(),
         description: String::new(),
-        review_state: initial_state(app, profile),
+        review_state: initial_state(site, profile),
         created: now,
         modified: now,
         effective: None,

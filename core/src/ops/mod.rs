@@ -16,9 +16,9 @@ pub use references::{
 };
 pub use update::{OnConflict, check_unlocked, delete, update};
 
-use crate::app::App;
 use crate::content::{ContentObject, TypeProfile};
 use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::site::Site;
 use crate::store::{HistoryEntry, Tx};
 
 /// A fresh 32-hex-character uid.
@@ -27,14 +27,14 @@ pub fn new_uid() -> String {
 }
 
 /// The initial workflow state of a new object of `profile`, `None` without workflow.
-fn initial_state(app: &App, profile: &TypeProfile) -> Option<String> {
+fn initial_state(site: &Site, profile: &TypeProfile) -> Option<String> {
     let first = profile.workflow.first()?;
-    app.workflows.get(first).map(|w| w.initial_state.clone())
+    site.workflows.get(first).map(|w| w.initial_state.clone())
 }
 
 /// Makes the creator the object's Owner and records its initial workflow state.
 pub async fn initialise_security(
-    app: &App,
+    site: &Site,
     tx: &mut Tx,
     object: &ContentObject,
     creator: &str,
@@ -43,7 +43,7 @@ pub async fn initialise_security(
         tx.set_local_roles(&object.uid, creator, &["Owner".to_owned()]).await?;
     }
     if let Some(state) = &object.review_state
-        && app.types.get(&object.portal_type).is_some_and(|p| !p.workflow.is_empty())
+        && site.types.get(&object.portal_type).is_some_and(|p| !p.workflow.is_empty())
     {
         let entry = HistoryEntry {
             action: None,
@@ -58,8 +58,8 @@ pub async fn initialise_security(
 }
 
 /// The profile of an object; a missing one means the types changed under stored content.
-fn profile_of<'a>(app: &'a App, object: &ContentObject) -> ApiResult<&'a TypeProfile> {
-    app.types
+fn profile_of<'a>(site: &'a Site, object: &ContentObject) -> ApiResult<&'a TypeProfile> {
+    site.types
         .get(&object.portal_type)
         .map(|p| p.as_ref())
         .ok_or_else(|| ApiError::internal(format!("unknown portal type {}", object.portal_type)))
@@ -89,26 +89,15 @@ const SERVER_ROUTES: [&str; 5] = ["openapi.json", "healthz", "readyz", "metrics"
 /// from the registry, so a plugin's views count as core's do) and, at the site root, the
 /// server's own routes. Traversal looks for a child before a view, so such a child would hide
 /// the view: a page called `login` would take the login form away.
-pub fn reserved_ids(app: &App, container: &ContentObject) -> ApiResult<Vec<String>> {
-    let profile = profile_of(app, container)?;
-    let mut reserved: Vec<String> = app
-        .registry
-        .services()
-        .into_iter()
-        .map(|(_, service)| service.name)
-        .filter(|name| !name.is_empty() && service_here(app, name, profile))
-        .map(str::to_owned)
-        .collect();
+pub fn reserved_ids(site: &Site, container: &ContentObject) -> ApiResult<Vec<String>> {
+    let profile = profile_of(site, container)?;
+    let mut reserved: Vec<String> = site.registrations.view_names(profile).into_iter().map(str::to_owned).collect();
     if container.is_site_root() {
         reserved.extend(SERVER_ROUTES.iter().map(|route| (*route).to_owned()));
     }
     reserved.sort();
     reserved.dedup();
     Ok(reserved)
-}
-
-fn service_here(app: &App, name: &str, profile: &TypeProfile) -> bool {
-    !app.registry.methods_for(name, profile).is_empty()
 }
 
 /// An id for a new child: the requested one (validated, must be free and no view's name) or

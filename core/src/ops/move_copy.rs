@@ -4,7 +4,6 @@ use super::references::index_relations;
 use super::{
     conflict_or_internal, initial_state, initialise_security, moved_meanwhile, new_uid, profile_of, reserved_ids,
 };
-use crate::app::App;
 use crate::content::ContentObject;
 use crate::content::ids::unique;
 use crate::content::layout::LAYOUT_FIELD;
@@ -12,19 +11,20 @@ use crate::content::remap::remap_uids;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::events::Event;
 use crate::security::{Visibility, recompute_allowed};
+use crate::site::Site;
 use crate::store::Tx;
 use serde_json::Value;
 use std::collections::HashMap;
 
-fn check_can_contain(app: &App, target: &ContentObject, source: &ContentObject) -> ApiResult<()> {
+fn check_can_contain(site: &Site, target: &ContentObject, source: &ContentObject) -> ApiResult<()> {
     if source.is_site_root() {
         return Err(ApiError::new(ErrorCode::BadRequest, "The site root cannot be moved or copied."));
     }
     if target.path == source.path || target.path.starts_with(&format!("{}/", source.path)) {
         return Err(ApiError::new(ErrorCode::BadRequest, format!("'{}' cannot be put inside itself.", source.id)));
     }
-    let (target_profile, source_profile) = (profile_of(app, target)?, profile_of(app, source)?);
-    if !app.types.allows_child(target_profile, source_profile) {
+    let (target_profile, source_profile) = (profile_of(site, target)?, profile_of(site, source)?);
+    if !site.types.allows_child(target_profile, source_profile) {
         return Err(ApiError::new(
             ErrorCode::DisallowedType,
             format!("Disallowed subobject type: {} cannot be added to a {}.", source.portal_type, target_profile.id),
@@ -41,14 +41,14 @@ struct Insertion {
     position: i64,
 }
 
-async fn begin_insertion(app: &App, sources: &[ContentObject], target: &ContentObject) -> ApiResult<Insertion> {
+async fn begin_insertion(site: &Site, sources: &[ContentObject], target: &ContentObject) -> ApiResult<Insertion> {
     for source in sources {
-        check_can_contain(app, target, source)?;
+        check_can_contain(site, target, source)?;
     }
-    let mut tx = app.store.begin().await?;
+    let mut tx = site.store.begin().await?;
     // A view's name counts as taken: what arrives under it gets a suffix instead of hiding it.
-    let mut taken = app.store.child_ids(&target.uid).await?;
-    taken.extend(reserved_ids(app, target)?);
+    let mut taken = site.store.child_ids(&target.uid).await?;
+    taken.extend(reserved_ids(site, target)?);
     let position = tx.next_position(&target.uid).await?;
     Ok(Insertion { tx, taken, position })
 }
@@ -56,11 +56,11 @@ async fn begin_insertion(app: &App, sources: &[ContentObject], target: &ContentO
 /// Moves `sources` into `target` in one transaction; returns each source's old path and new
 /// object. Ids that clash get `-1`, `-2`…; every old path redirects.
 pub async fn move_into(
-    app: &App,
+    site: &Site,
     sources: &[ContentObject],
     target: &ContentObject,
 ) -> ApiResult<Vec<(String, ContentObject)>> {
-    let Insertion { mut tx, mut taken, mut position } = begin_insertion(app, sources, target).await?;
+    let Insertion { mut tx, mut taken, mut position } = begin_insertion(site, sources, target).await?;
     let mut moved_paths = Vec::with_capacity(sources.len());
     for source in sources {
         if source.parent_uid.as_deref() == Some(target.uid.as_str()) {
@@ -73,14 +73,14 @@ pub async fn move_into(
         if !tx.move_subtree(source, &target.uid, &new_path, &id, position).await.map_err(conflict_or_internal)? {
             return Err(moved_meanwhile());
         }
-        recompute_allowed(app, &mut tx, &new_path).await?;
+        recompute_allowed(site, &mut tx, &new_path).await?;
         position += 1;
         moved_paths.push((source.path.clone(), new_path));
     }
     tx.commit().await?;
     let new_paths: Vec<String> = moved_paths.iter().map(|(_, new)| new.clone()).collect();
     let mut by_path: HashMap<String, ContentObject> =
-        app.store.content_at_paths(&new_paths).await?.into_iter().map(|o| (o.path.clone(), o)).collect();
+        site.store.content_at_paths(&new_paths).await?.into_iter().map(|o| (o.path.clone(), o)).collect();
     moved_paths
         .into_iter()
         .map(|(old, new)| by_path.remove(&new).map(|o| (old, o)).ok_or_else(moved_meanwhile))
@@ -103,23 +103,23 @@ fn copy_id(id: &str, taken: &[String]) -> String {
 /// `visibility` lets the caller see is copied (and nothing inside what it hides): a copy must
 /// not carry out what its maker could not read.
 pub async fn copy_into(
-    app: &App,
+    site: &Site,
     sources: &[ContentObject],
     target: &ContentObject,
     creator: &str,
     visibility: &Visibility,
 ) -> ApiResult<Vec<(String, ContentObject)>> {
-    let Insertion { mut tx, mut taken, mut position } = begin_insertion(app, sources, target).await?;
+    let Insertion { mut tx, mut taken, mut position } = begin_insertion(site, sources, target).await?;
     let mut results = Vec::with_capacity(sources.len());
     for source in sources {
         let id = copy_id(&source.id, &taken);
         taken.push(id.clone());
-        let subtree = app.store.visible_subtree(&source.path, visibility).await?;
+        let subtree = site.store.visible_subtree(&source.path, visibility).await?;
         if subtree.first().map(|o| o.uid.as_str()) != Some(source.uid.as_str()) {
             return Err(moved_meanwhile());
         }
         let placement = Placement { parent: target, id: &id, position };
-        let copied_root = copy_objects(app, &mut tx, &subtree, &placement, creator).await?;
+        let copied_root = copy_objects(site, &mut tx, &subtree, &placement, creator).await?;
         position += 1;
         results.push((source.path.clone(), copied_root.root));
     }
@@ -150,7 +150,7 @@ pub(super) struct Copied {
 /// so references among the copied objects (a page's layout, links between its blocks) point
 /// at the copies.
 pub(super) async fn copy_objects(
-    app: &App,
+    site: &Site,
     tx: &mut Tx,
     objects: &[ContentObject],
     placement: &Placement<'_>,
@@ -175,33 +175,33 @@ pub(super) async fn copy_objects(
         copy.created = now;
         copy.modified = now;
         copy.creator = creator.to_owned();
-        let profile = profile_of(app, original)?;
-        copy.review_state = initial_state(app, profile);
+        let profile = profile_of(site, original)?;
+        copy.review_state = initial_state(site, profile);
         remap_uids(profile, &mut copy.fields, &uids);
         tx.insert_content(&copy).await.map_err(conflict_or_internal)?;
         tx.copy_blobs(&original.uid, &copy.uid).await?;
         index_relations(tx, profile, &copy).await?;
-        initialise_security(app, tx, &copy, creator).await?;
+        initialise_security(site, tx, &copy, creator).await?;
         if original.uid == source.uid {
             root = Some(copy);
         }
     }
     let root = root.ok_or_else(|| ApiError::internal("copied subtree lost its root"))?;
-    recompute_allowed(app, tx, &root.path).await?;
+    recompute_allowed(site, tx, &root.path).await?;
     tx.emit(Event::Copied { uid: root.uid.clone(), source: source.uid.clone() });
     Ok(Copied { root, uids })
 }
 
 /// Applies a plone.restapi `ordering` request: `{obj_id, delta: "top"|"bottom"|n, subset_ids?}`.
 /// On a block page the layout follows in the same transaction; returns the container as stored.
-pub async fn reorder(app: &App, container: &ContentObject, ordering: &Value) -> ApiResult<ContentObject> {
+pub async fn reorder(site: &Site, container: &ContentObject, ordering: &Value) -> ApiResult<ContentObject> {
     let invalid = |message: &str| ApiError::invalid_parameter("ordering", message);
     let obj_id = ordering
         .get("obj_id")
         .and_then(Value::as_str)
         .ok_or_else(|| invalid("'ordering' needs an 'obj_id' string."))?;
-    let mut tx = app.store.begin().await?;
-    let ids = app.store.child_ids(&container.uid).await?;
+    let mut tx = site.store.begin().await?;
+    let ids = site.store.child_ids(&container.uid).await?;
     let subset: Vec<String> = match ordering.get("subset_ids") {
         None | Some(Value::Null) => ids.clone(),
         Some(Value::Array(items)) => items
@@ -242,8 +242,8 @@ pub async fn reorder(app: &App, container: &ContentObject, ordering: &Value) -> 
         .collect();
     tx.set_positions(&container.uid, &full).await?;
     let mut stored = container.clone();
-    if profile_of(app, container)?.has_blocks() {
-        let layout = super::layout::follow_ordering(app, container, &full).await?;
+    if profile_of(site, container)?.has_blocks() {
+        let layout = super::layout::follow_ordering(site, container, &full).await?;
         stored.fields.insert(LAYOUT_FIELD.to_owned(), layout);
         tx.update_content(container, &stored).await?;
     }

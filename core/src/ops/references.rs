@@ -2,13 +2,13 @@
 //! into the site inside rich text and link fields are stored as `resolveuid/<uid>`, so moves
 //! and renames never break them.
 
-use crate::app::App;
 use crate::content::links::{SitePrefixes, internal_link_candidates, internalize_links, is_uid};
 use crate::content::values::ChangeSet;
 use crate::content::volto_blocks;
 use crate::content::{ContentObject, FieldDef, FieldKind, TypeProfile};
 use crate::error::{ApiError, ApiResult, FieldError};
 use crate::security::Visibility;
+use crate::site::Site;
 use crate::store::Tx;
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -33,19 +33,19 @@ pub fn is_link_field(field: &FieldDef) -> bool {
 /// Resolves relation references to uids and internalizes links in `changes`; unknown or
 /// unsuitable targets are 400 field errors, all reported at once.
 pub async fn resolve_references(
-    app: &App,
+    site: &Site,
     origin: &WriteOrigin<'_>,
     site_id: &str,
     profile: &TypeProfile,
     changes: &mut ChangeSet,
 ) -> ApiResult<()> {
     let prefixes = SitePrefixes::new(origin.base_url, site_id);
-    resolve_relations(app, origin, &prefixes, profile, changes).await?;
-    internalize(app, &prefixes, profile, changes).await
+    resolve_relations(site, origin, &prefixes, profile, changes).await?;
+    internalize(site, &prefixes, profile, changes).await
 }
 
 async fn resolve_relations(
-    app: &App,
+    site: &Site,
     origin: &WriteOrigin<'_>,
     prefixes: &SitePrefixes,
     profile: &TypeProfile,
@@ -57,7 +57,7 @@ async fn resolve_relations(
     if references.is_empty() {
         return Ok(());
     }
-    let found = lookup_references(app, prefixes, origin.visibility, &references).await?;
+    let found = lookup_references(site, prefixes, origin.visibility, &references).await?;
     let mut errors = Vec::new();
     for field in fields {
         let value = changes.values.get(&field.name).cloned().unwrap_or(Value::Null);
@@ -91,7 +91,7 @@ async fn resolve_relations(
 /// The objects `references` (UIDs, paths or URLs) name that `visibility` lets the caller see,
 /// keyed by reference; two queries whatever the number of references.
 pub async fn lookup_references(
-    app: &App,
+    site: &Site,
     prefixes: &SitePrefixes,
     visibility: &Visibility,
     references: &[String],
@@ -102,10 +102,10 @@ pub async fn lookup_references(
     let paths: Vec<String> =
         keys.iter().filter_map(|k| if let Key::Path(p) = k { Some(p.clone()) } else { None }).collect();
     let mut by_key: HashMap<String, ContentObject> = HashMap::new();
-    for object in app.store.visible_content_by_uids(&uids, visibility).await? {
+    for object in site.store.visible_content_by_uids(&uids, visibility).await? {
         by_key.insert(object.uid.clone(), object);
     }
-    for object in app.store.visible_content_at_paths(&paths, visibility).await? {
+    for object in site.store.visible_content_at_paths(&paths, visibility).await? {
         by_key.insert(object.path.clone(), object);
     }
     Ok(references
@@ -142,7 +142,7 @@ pub fn stored_targets(value: &Value) -> Vec<String> {
 }
 
 async fn internalize(
-    app: &App,
+    site: &Site,
     prefixes: &SitePrefixes,
     profile: &TypeProfile,
     changes: &mut ChangeSet,
@@ -181,7 +181,7 @@ async fn internalize(
         return Ok(());
     }
     let uid_at: HashMap<String, String> =
-        app.store.content_at_paths(&candidates).await?.into_iter().map(|o| (o.path, o.uid)).collect();
+        site.store.content_at_paths(&candidates).await?.into_iter().map(|o| (o.path, o.uid)).collect();
     for name in blocks {
         if let Some(value) = changes.values.get_mut(name) {
             volto_blocks::rewrite_link_values(value, &mut |link| {

@@ -2,11 +2,11 @@
 
 use super::references::index_relations;
 use super::{choose_id, conflict_or_internal, moved_meanwhile, profile_of, reserved_ids};
-use crate::app::App;
 use crate::content::ContentObject;
 use crate::content::layout::LAYOUT_FIELD;
 use crate::content::values::{ChangeSet, DEFAULT_PAGE};
 use crate::error::{ApiError, ApiResult, ErrorCode, FieldError};
+use crate::site::Site;
 use chrono::SubsecRound;
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -31,30 +31,30 @@ pub enum OnConflict {
 /// old path, and every descendant's, redirects. A write that lands meanwhile is never undone:
 /// the changes are applied again to the newer object, or refused, as `on_conflict` says.
 pub async fn update(
-    app: &App,
+    site: &Site,
     object: &ContentObject,
     changes: &ChangeSet,
     new_id: Option<&str>,
     on_conflict: OnConflict,
 ) -> ApiResult<Arc<ContentObject>> {
-    let profile = profile_of(app, object)?;
-    check_unlocked(app, object).await?;
+    let profile = profile_of(site, object)?;
+    check_unlocked(site, object).await?;
     let mut changes = Cow::Borrowed(changes);
     let arranged = match changes.values.get(LAYOUT_FIELD) {
         Some(requested) if profile.has_blocks() && !requested.is_null() => {
-            let (layout, ids) = super::layout::arrange(app, object, requested).await?;
+            let (layout, ids) = super::layout::arrange(site, object, requested).await?;
             changes.to_mut().values.insert(LAYOUT_FIELD.to_owned(), layout);
             Some(ids)
         }
         _ => None,
     };
-    check_default_page(app, object, &changes).await?;
-    let mut tx = app.store.begin().await?;
+    check_default_page(site, object, &changes).await?;
+    let mut tx = site.store.begin().await?;
     // What the write builds on: the object as the caller read it, or, once the write turn is
     // ours, the newer version this process wrote since (see `Store::newest_written`). A write
     // to it is guarded, and only if another write came between is the object read again.
     let newest = match on_conflict {
-        OnConflict::Reapply => app.store.newest_written(object),
+        OnConflict::Reapply => site.store.newest_written(object),
         OnConflict::Refuse => None,
     };
     let mut base = Cow::Borrowed(newest.as_deref().unwrap_or(object));
@@ -98,7 +98,7 @@ pub async fn update(
             index_relations(&mut tx, profile, &updated).await?;
         }
         if let Some(new_id) = new_id.filter(|_| renaming) {
-            rename(app, &mut tx, &base, Arc::make_mut(&mut updated), new_id).await?;
+            rename(site, &mut tx, &base, Arc::make_mut(&mut updated), new_id).await?;
         }
         tx.commit().await?;
         return Ok(updated);
@@ -108,7 +108,7 @@ pub async fn update(
 
 /// Moves `updated` to `new_id` in its container; every old path redirects.
 async fn rename(
-    app: &App,
+    site: &Site,
     tx: &mut crate::store::Tx,
     base: &ContentObject,
     updated: &mut ContentObject,
@@ -117,9 +117,9 @@ async fn rename(
     let Some(parent_uid) = base.parent_uid.as_deref() else {
         return Err(ApiError::new(ErrorCode::BadRequest, "The site root cannot be renamed."));
     };
-    let taken = app.store.child_ids(parent_uid).await?;
-    let parent = app.store.content_by_uids(&[parent_uid.to_owned()]).await?.pop().ok_or_else(moved_meanwhile)?;
-    let id = choose_id(Some(new_id), "", "", &taken, &reserved_ids(app, &parent)?)?;
+    let taken = site.store.child_ids(parent_uid).await?;
+    let parent = site.store.content_by_uids(&[parent_uid.to_owned()]).await?.pop().ok_or_else(moved_meanwhile)?;
+    let id = choose_id(Some(new_id), "", "", &taken, &reserved_ids(site, &parent)?)?;
     let parent_path = &base.path[..base.path.len() - base.id.len() - 1];
     let new_path = format!("{parent_path}/{id}");
     if !tx.move_subtree(updated, parent_uid, &new_path, &id, base.position).await.map_err(conflict_or_internal)? {
@@ -132,8 +132,8 @@ async fn rename(
 
 /// Refuses to change a baseline while a working copy of it is checked out: the check-in
 /// would silently overwrite the change.
-pub async fn check_unlocked(app: &App, object: &ContentObject) -> ApiResult<()> {
-    match app.store.working_copy_path(&object.uid).await? {
+pub async fn check_unlocked(site: &Site, object: &ContentObject) -> ApiResult<()> {
+    match site.store.working_copy_path(&object.uid).await? {
         Some(path) => Err(ApiError::new(
             ErrorCode::Locked,
             format!("This object is checked out to the working copy {path}; check it in or cancel it first."),
@@ -143,13 +143,13 @@ pub async fn check_unlocked(app: &App, object: &ContentObject) -> ApiResult<()> 
 }
 
 /// A default page must be a child that is not a block.
-async fn check_default_page(app: &App, object: &ContentObject, changes: &ChangeSet) -> ApiResult<()> {
+async fn check_default_page(site: &Site, object: &ContentObject, changes: &ChangeSet) -> ApiResult<()> {
     let Some(id) = changes.values.get(DEFAULT_PAGE).and_then(|v| v.as_str()) else {
         return Ok(());
     };
-    let child = app.store.content_at_path(&format!("{}/{id}", object.path)).await?;
+    let child = site.store.content_at_path(&format!("{}/{id}", object.path)).await?;
     match child {
-        Some(child) if !profile_of(app, &child)?.is_block() => Ok(()),
+        Some(child) if !profile_of(site, &child)?.is_block() => Ok(()),
         _ => Err(ApiError::validation(vec![FieldError::new(
             DEFAULT_PAGE,
             format!("'{id}' is not a child of this folder that can be its default page."),
@@ -160,12 +160,12 @@ async fn check_default_page(app: &App, object: &ContentObject, changes: &ChangeS
 /// Deletes an object with its subtree and blobs. A baseline with a working copy is locked.
 /// An object moved or deleted since the caller found it is a 409: deleting by its old path
 /// would remove nothing, or something else, while reporting it gone.
-pub async fn delete(app: &App, object: &ContentObject) -> ApiResult<()> {
+pub async fn delete(site: &Site, object: &ContentObject) -> ApiResult<()> {
     if object.is_site_root() {
         return Err(ApiError::new(ErrorCode::BadRequest, "The site root cannot be deleted."));
     }
-    check_unlocked(app, object).await?;
-    let mut tx = app.store.begin().await?;
+    check_unlocked(site, object).await?;
+    let mut tx = site.store.begin().await?;
     match tx.content_by_uid(&object.uid).await? {
         Some(current) if current.path == object.path => {}
         _ => return Err(moved_meanwhile()),

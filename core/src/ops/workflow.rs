@@ -3,10 +3,10 @@
 //! all in one transaction.
 
 use super::profile_of;
-use crate::app::App;
 use crate::content::ContentObject;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::security::recompute_allowed;
+use crate::site::Site;
 use crate::store::{HistoryEntry, Tx};
 use crate::workflow::Workflow;
 use chrono::{DateTime, Utc};
@@ -23,11 +23,11 @@ pub struct TransitionRequest {
 }
 
 /// The single workflow of an object, or a 400 explaining why there is none.
-pub fn workflow_of<'a>(app: &'a App, object: &ContentObject) -> ApiResult<Option<&'a Workflow>> {
-    let profile = profile_of(app, object)?;
+pub fn workflow_of<'a>(site: &'a Site, object: &ContentObject) -> ApiResult<Option<&'a Workflow>> {
+    let profile = profile_of(site, object)?;
     match profile.workflow.as_slice() {
         [] => Ok(None),
-        [only] => Ok(app.workflows.get(only)),
+        [only] => Ok(site.workflows.get(only)),
         _ => Err(ApiError::new(
             ErrorCode::ValueError,
             format!("{} has several workflows; a state cannot be chosen unambiguously.", object.portal_type),
@@ -37,7 +37,7 @@ pub fn workflow_of<'a>(app: &'a App, object: &ContentObject) -> ApiResult<Option
 
 /// Moves `object` to `new_state` and records `action`; the state must exist in its workflow.
 async fn change_state(
-    app: &App,
+    site: &Site,
     tx: &mut Tx,
     object: &ContentObject,
     new_state: &str,
@@ -66,26 +66,26 @@ async fn change_state(
         time: now,
     };
     tx.append_history(&object.uid, &entry).await?;
-    recompute_allowed(app, tx, &object.path).await?;
+    recompute_allowed(site, tx, &object.path).await?;
     Ok(entry)
 }
 
 /// Fires `transition` on each of `objects` (the first is the one requested; the rest are
 /// children for `include_children`, skipped when the transition does not apply to them).
 pub async fn transition(
-    app: &App,
+    site: &Site,
     objects: &[ContentObject],
     transition: &str,
     actor: &str,
     request: &TransitionRequest,
 ) -> ApiResult<HistoryEntry> {
-    let mut tx = app.store.begin().await?;
+    let mut tx = site.store.begin().await?;
     let mut first_entry = None;
     for object in objects {
-        let Some(workflow) = workflow_of(app, object)? else { continue };
+        let Some(workflow) = workflow_of(site, object)? else { continue };
         let state = object.review_state.as_deref().unwrap_or_default();
         let Some(step) = workflow.transitions_from(state).find(|t| t.id == transition) else { continue };
-        let entry = change_state(app, &mut tx, object, &step.new_state, &step.id, actor, request).await?;
+        let entry = change_state(site, &mut tx, object, &step.new_state, &step.id, actor, request).await?;
         first_entry.get_or_insert(entry);
     }
     let entry = first_entry
@@ -96,13 +96,13 @@ pub async fn transition(
 
 /// Sets `state` directly, bypassing transitions (`@workflow-set-state`).
 pub async fn set_state(
-    app: &App,
+    site: &Site,
     object: &ContentObject,
     state: &str,
     actor: &str,
     comment: &str,
 ) -> ApiResult<HistoryEntry> {
-    let workflow = workflow_of(app, object)?
+    let workflow = workflow_of(site, object)?
         .ok_or_else(|| ApiError::new(ErrorCode::ValueError, format!("{} has no workflow.", object.portal_type)))?;
     if workflow.state(state).is_none() {
         return Err(ApiError::new(
@@ -111,8 +111,8 @@ pub async fn set_state(
         ));
     }
     let request = TransitionRequest { comment: comment.to_owned(), ..TransitionRequest::default() };
-    let mut tx = app.store.begin().await?;
-    let entry = change_state(app, &mut tx, object, state, "set state", actor, &request).await?;
+    let mut tx = site.store.begin().await?;
+    let entry = change_state(site, &mut tx, object, state, "set state", actor, &request).await?;
     tx.commit().await?;
     Ok(entry)
 }

@@ -5,13 +5,13 @@
 use super::move_copy::{Placement, copy_objects};
 use super::references::index_relations;
 use super::{conflict_or_internal, moved_meanwhile, profile_of};
-use crate::app::App;
 use crate::content::ContentObject;
 use crate::content::ids::unique;
 use crate::content::remap::remap_uids;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::events::Event;
 use crate::security::recompute_allowed;
+use crate::site::Site;
 use crate::store::Tx;
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
@@ -29,26 +29,26 @@ pub struct WorkingCopyPair {
 }
 
 /// The pair `object` belongs to (as baseline or as working copy), if one is checked out.
-pub async fn pair_of(app: &App, object: &ContentObject) -> ApiResult<Option<WorkingCopyPair>> {
+pub async fn pair_of(site: &Site, object: &ContentObject) -> ApiResult<Option<WorkingCopyPair>> {
     if let Some(baseline_uid) = &object.working_copy_of {
-        let baseline = app.store.content_by_uids(std::slice::from_ref(baseline_uid)).await?.pop();
+        let baseline = site.store.content_by_uids(std::slice::from_ref(baseline_uid)).await?.pop();
         return Ok(baseline.map(|baseline| WorkingCopyPair { baseline, working_copy: object.clone() }));
     }
-    let copy = app.store.working_copy_of(&object.uid).await?;
+    let copy = site.store.working_copy_of(&object.uid).await?;
     Ok(copy.map(|working_copy| WorkingCopyPair { baseline: object.clone(), working_copy }))
 }
 
 /// The part of a page's subtree (the page first, parents before children) that belongs to
 /// the page itself: the object, its blocks and what they contain. Other children (sub-pages)
 /// are content of their own. A working copy and a version hold exactly this part.
-pub fn page_part(app: &App, subtree: &[ContentObject]) -> Vec<ContentObject> {
+pub fn page_part(site: &Site, subtree: &[ContentObject]) -> Vec<ContentObject> {
     let Some(root) = subtree.first() else { return Vec::new() };
     let mut included: HashSet<&str> = HashSet::from([root.uid.as_str()]);
     let mut part = vec![root.clone()];
     for object in &subtree[1..] {
         let Some(parent) = object.parent_uid.as_deref() else { continue };
         let belongs =
-            if parent == root.uid { app.types.is_block_type(&object.portal_type) } else { included.contains(parent) };
+            if parent == root.uid { site.types.is_block_type(&object.portal_type) } else { included.contains(parent) };
         if belongs {
             included.insert(object.uid.as_str());
             part.push(object.clone());
@@ -59,28 +59,28 @@ pub fn page_part(app: &App, subtree: &[ContentObject]) -> Vec<ContentObject> {
 
 /// Checks out `baseline` into its container as `working_copy_of_<id>`.
 pub async fn check_out(
-    app: &App,
+    site: &Site,
     baseline: &ContentObject,
     container: &ContentObject,
     creator: &str,
 ) -> ApiResult<ContentObject> {
-    let profile = profile_of(app, baseline)?;
+    let profile = profile_of(site, baseline)?;
     if baseline.is_site_root() || profile.is_block() {
         return Err(ApiError::new(ErrorCode::BadRequest, "Only content pages and items can be checked out."));
     }
     if baseline.working_copy_of.is_some() {
         return Err(ApiError::new(ErrorCode::BadRequest, "A working copy cannot be checked out again."));
     }
-    if app.store.working_copy_of(&baseline.uid).await?.is_some() {
+    if site.store.working_copy_of(&baseline.uid).await?.is_some() {
         return Err(ApiError::new(ErrorCode::Locked, "This object is already checked out."));
     }
-    let objects = page_part(app, &app.store.subtree(&baseline.path).await?);
-    let mut tx = app.store.begin().await?;
-    let taken = app.store.child_ids(&container.uid).await?;
+    let objects = page_part(site, &site.store.subtree(&baseline.path).await?);
+    let mut tx = site.store.begin().await?;
+    let taken = site.store.child_ids(&container.uid).await?;
     let id = unique(&format!("working_copy_of_{}", baseline.id), &taken);
     let position = tx.next_position(&container.uid).await?;
     let placement = Placement { parent: container, id: &id, position };
-    let copied = copy_objects(app, &mut tx, &objects, &placement, creator).await?;
+    let copied = copy_objects(site, &mut tx, &objects, &placement, creator).await?;
     let copied_root = copied.root.clone();
     let mut root = copied.root;
     root.working_copy_of = Some(baseline.uid.clone());
@@ -105,28 +105,28 @@ pub async fn check_out(
 /// transaction. Blocks that came from the baseline are updated in place (they keep their
 /// uids, so links to them survive); new ones move over; ones deleted in the copy are deleted.
 /// Sub-pages added to the working copy move to the baseline.
-pub async fn check_in(app: &App, pair: &WorkingCopyPair) -> ApiResult<ContentObject> {
+pub async fn check_in(site: &Site, pair: &WorkingCopyPair) -> ApiResult<ContentObject> {
     let WorkingCopyPair { baseline, working_copy } = pair;
-    let copy_tree = app.store.subtree(&working_copy.path).await?;
-    let base_tree = app.store.subtree(&baseline.path).await?;
+    let copy_tree = site.store.subtree(&working_copy.path).await?;
+    let base_tree = site.store.subtree(&baseline.path).await?;
     let base_by_uid: HashMap<&str, &ContentObject> = base_tree.iter().map(|o| (o.uid.as_str(), o)).collect();
     let renamed = becomes(pair, &copy_tree, &base_by_uid);
     let kept: HashSet<&str> = renamed.values().map(String::as_str).collect();
-    let mut tx = app.store.begin().await?;
+    let mut tx = site.store.begin().await?;
     // Baseline blocks (and their contents) the copy no longer has.
-    for object in page_part(app, &base_tree).iter().skip(1) {
+    for object in page_part(site, &base_tree).iter().skip(1) {
         if !kept.contains(object.uid.as_str()) {
             tx.delete_subtree(object).await?;
         }
     }
     let mut updated_root = baseline.clone();
     apply_content(&mut updated_root, working_copy);
-    remap_uids(profile_of(app, baseline)?, &mut updated_root.fields, &renamed);
+    remap_uids(profile_of(site, baseline)?, &mut updated_root.fields, &renamed);
     updated_root.fields.remove(ORIGINS);
     updated_root.modified = chrono::Utc::now();
     tx.update_content(baseline, &updated_root).await?;
     tx.replace_blobs(&working_copy.uid, &baseline.uid).await?;
-    index_relations(&mut tx, profile_of(app, baseline)?, &updated_root).await?;
+    index_relations(&mut tx, profile_of(site, baseline)?, &updated_root).await?;
     let mut moved: HashSet<String> = HashSet::new();
     let mut taken: HashMap<String, Vec<String>> = HashMap::new();
     for object in copy_tree.iter().skip(1) {
@@ -136,7 +136,7 @@ pub async fn check_in(app: &App, pair: &WorkingCopyPair) -> ApiResult<ContentObj
             continue;
         }
         match renamed.get(&object.uid).and_then(|uid| base_by_uid.get(uid.as_str())) {
-            Some(target) => update_in_place(app, &mut tx, target, object, &renamed).await?,
+            Some(target) => update_in_place(site, &mut tx, target, object, &renamed).await?,
             None => {
                 let new_parent_uid =
                     object.parent_uid.as_ref().and_then(|p| renamed.get(p)).cloned().unwrap_or(baseline.uid.clone());
@@ -146,17 +146,17 @@ pub async fn check_in(app: &App, pair: &WorkingCopyPair) -> ApiResult<ContentObj
                 let siblings = match taken.get_mut(&new_parent.uid) {
                     Some(ids) => ids,
                     None => {
-                        let ids = app.store.child_ids(&new_parent.uid).await?;
+                        let ids = site.store.child_ids(&new_parent.uid).await?;
                         taken.entry(new_parent.uid.clone()).or_insert(ids)
                     }
                 };
-                move_over(app, &mut tx, object, new_parent, siblings, &renamed).await?;
+                move_over(site, &mut tx, object, new_parent, siblings, &renamed).await?;
                 moved.insert(object.uid.clone());
             }
         }
     }
     tx.delete_subtree(working_copy).await?;
-    recompute_allowed(app, &mut tx, &baseline.path).await?;
+    recompute_allowed(site, &mut tx, &baseline.path).await?;
     tx.emit(Event::CheckedIn { uid: baseline.uid.clone(), working_copy: working_copy.uid.clone() });
     tx.commit().await?;
     Ok(updated_root)
@@ -188,13 +188,13 @@ fn becomes(
 
 /// A copied block onto the baseline block it came from, which keeps its uid and place.
 async fn update_in_place(
-    app: &App,
+    site: &Site,
     tx: &mut Tx,
     target: &ContentObject,
     object: &ContentObject,
     renamed: &HashMap<String, String>,
 ) -> ApiResult<()> {
-    let profile = profile_of(app, object)?;
+    let profile = profile_of(site, object)?;
     let mut updated = target.clone();
     apply_content(&mut updated, object);
     remap_uids(profile, &mut updated.fields, renamed);
@@ -208,14 +208,14 @@ async fn update_in_place(
 
 /// An object new in the working copy moves over to the baseline, under a free id.
 async fn move_over(
-    app: &App,
+    site: &Site,
     tx: &mut Tx,
     object: &ContentObject,
     new_parent: &ContentObject,
     siblings: &mut Vec<String>,
     renamed: &HashMap<String, String>,
 ) -> ApiResult<()> {
-    let profile = profile_of(app, object)?;
+    let profile = profile_of(site, object)?;
     let id = unique(&object.id, siblings);
     siblings.push(id.clone());
     let new_path = format!("{}/{id}", new_parent.path);
@@ -240,8 +240,8 @@ fn apply_content(target: &mut ContentObject, source: &ContentObject) {
 }
 
 /// Deletes the working copy (and what was created in it); the baseline is unlocked.
-pub async fn cancel(app: &App, pair: &WorkingCopyPair) -> ApiResult<()> {
-    let mut tx = app.store.begin().await?;
+pub async fn cancel(site: &Site, pair: &WorkingCopyPair) -> ApiResult<()> {
+    let mut tx = site.store.begin().await?;
     tx.delete_subtree(&pair.working_copy).await?;
     tx.emit(Event::CheckoutCancelled { uid: pair.baseline.uid.clone(), working_copy: pair.working_copy.uid.clone() });
     tx.commit().await?;

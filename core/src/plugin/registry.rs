@@ -1,9 +1,8 @@
 //! Orders the linked plugins, builds them and freezes what they registered.
 
 use super::{PluginDescriptor, Registrar};
-use crate::content::FieldKind;
-use crate::content::TypeProfile;
 use crate::content::{ContentObject, FieldKindDef};
+use crate::content::{FieldKind, TypeProfile};
 use crate::controlpanel::ControlPanelDef;
 use crate::records::RecordDef;
 use crate::security::Permission;
@@ -378,4 +377,50 @@ fn order(
         }
     }
     Ok(ordered)
+}
+impl crate::serialize::Serializers for Registry {
+    fn content_serializers(&self, profile: &TypeProfile) -> Vec<&'static ContentSerializer> {
+        Registry::content_serializers(self, profile).collect()
+    }
+
+    fn field_serializer(
+        &self,
+        kind: FieldKind,
+        widget: Option<&str>,
+        profile: &TypeProfile,
+    ) -> Option<&'static FieldSerializer> {
+        Registry::field_serializer(self, kind, widget, profile)
+    }
+
+    fn components(&self, profile: &TypeProfile) -> Vec<&'static Component> {
+        Registry::components(self, profile)
+    }
+
+    fn crumb_title<'o>(&self, object: &'o ContentObject) -> &'o str {
+        Registry::crumb_title(self, object)
+    }
+}
+
+impl crate::site::Registrations for Registry {
+    fn read_only_keys(&self, profile: &TypeProfile) -> Vec<&'static str> {
+        Registry::read_only_keys(self, profile)
+    }
+
+    fn is_on(&self, id: &str) -> bool {
+        Registry::is_on(self, id)
+    }
+
+    fn view_names(&self, profile: &TypeProfile) -> Vec<&'static str> {
+        let mut names: Vec<&'static str> = self
+            .services
+            .iter()
+            .filter(|((_, name), services)| {
+                !name.is_empty() && services.iter().any(|(plugin, s)| self.is_on(plugin) && s.kind.matches(profile))
+            })
+            .map(|((_, name), _)| *name)
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        names
+    }
 }

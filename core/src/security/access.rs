@@ -3,9 +3,9 @@
 
 use super::policy::permission_roles;
 use super::{Permission, Principal};
-use crate::app::App;
 use crate::content::ContentObject;
 use crate::error::ApiResult;
+use crate::site::Site;
 use crate::store::LocalRole;
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -23,12 +23,12 @@ pub struct Access {
 
 impl Access {
     /// Loads the local roles of `chain` (site root first, the object last) for `principal`.
-    pub async fn load(app: &App, principal: &Principal, chain: Vec<Arc<ContentObject>>) -> ApiResult<Access> {
+    pub async fn load(site: &Site, principal: &Principal, chain: Vec<Arc<ContentObject>>) -> ApiResult<Access> {
         let local = match principal {
             Principal::User(_) => {
                 let uids: Vec<String> = chain.iter().map(|o| o.uid.clone()).collect();
                 let ids = principal.ids();
-                app.store.local_roles(&uids).await?.into_iter().filter(|r| ids.contains(&r.principal_id)).collect()
+                site.store.local_roles(&uids).await?.into_iter().filter(|r| ids.contains(&r.principal_id)).collect()
             }
             Principal::Anonymous => Vec::new(),
         };
@@ -49,10 +49,10 @@ impl Access {
     }
 
     /// Loads the chain of `object` and then its access.
-    pub async fn for_object(app: &App, principal: &Principal, object: &ContentObject) -> ApiResult<Access> {
-        let mut chain = app.store.ancestors(object).await?;
+    pub async fn for_object(site: &Site, principal: &Principal, object: &ContentObject) -> ApiResult<Access> {
+        let mut chain = site.store.ancestors(object).await?;
         chain.push(Arc::new(object.clone()));
-        Self::load(app, principal, chain).await
+        Self::load(site, principal, chain).await
     }
 
     /// The object.
@@ -89,33 +89,33 @@ impl Access {
     }
 
     /// Whether the principal holds the permission (by name) on `chain[index]`.
-    pub fn allows_named_at(&self, app: &App, index: usize, permission: &str) -> bool {
+    pub fn allows_named_at(&self, site: &Site, index: usize, permission: &str) -> bool {
         if self.principal.has_role("Manager") {
             return true;
         }
         let end = (index + 1).min(self.chain.len());
-        let needed = permission_roles(app, self.chain[..end].iter().rev().map(|o| &**o), permission);
+        let needed = permission_roles(site, self.chain[..end].iter().rev().map(|o| &**o), permission);
         let roles = self.roles_at(index);
         needed.iter().any(|r| roles.contains(r))
     }
 
     /// Whether the principal holds `permission` on the object.
-    pub fn allows(&self, app: &App, permission: Permission) -> bool {
-        self.allows_named(app, permission.name())
+    pub fn allows(&self, site: &Site, permission: Permission) -> bool {
+        self.allows_named(site, permission.name())
     }
 
     /// Whether the principal holds the permission (by name) on the object.
-    pub fn allows_named(&self, app: &App, permission: &str) -> bool {
-        self.allows_named_at(app, self.chain.len().saturating_sub(1), permission)
+    pub fn allows_named(&self, site: &Site, permission: &str) -> bool {
+        self.allows_named_at(site, self.chain.len().saturating_sub(1), permission)
     }
 
     /// Whether the principal holds `permission` on the container.
-    pub fn allows_on_parent(&self, app: &App, permission: Permission) -> bool {
-        self.chain.len() >= 2 && self.allows_named_at(app, self.chain.len() - 2, permission.name())
+    pub fn allows_on_parent(&self, site: &Site, permission: Permission) -> bool {
+        self.chain.len() >= 2 && self.allows_named_at(site, self.chain.len() - 2, permission.name())
     }
 
     /// Whether the principal may view the container.
-    pub fn may_view_parent(&self, app: &App) -> bool {
-        self.chain.len() >= 2 && self.allows_named_at(app, self.chain.len() - 2, Permission::VIEW.name())
+    pub fn may_view_parent(&self, site: &Site) -> bool {
+        self.chain.len() >= 2 && self.allows_named_at(site, self.chain.len() - 2, Permission::VIEW.name())
     }
 }

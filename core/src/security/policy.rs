@@ -1,8 +1,8 @@
 //! Which roles hold which permission where: workflow state maps, acquisition from the
 //! container, and the site role map at the top.
 
-use crate::app::App;
 use crate::content::ContentObject;
+use crate::site::Site;
 use std::collections::HashMap;
 
 /// Site-wide permission defaults (the role map), plus plugin permissions.
@@ -33,21 +33,21 @@ impl Policy {
 /// (`upward`). The object's workflow state decides if it manages the permission; otherwise
 /// the container does, up to the site role map.
 pub fn permission_roles<'a, 'o>(
-    app: &'a App,
+    site: &'a Site,
     upward: impl IntoIterator<Item = &'o ContentObject>,
     permission: &str,
 ) -> &'a [String] {
     for object in upward {
-        if let Some(roles) = state_roles(app, object, permission) {
+        if let Some(roles) = state_roles(site, object, permission) {
             return roles;
         }
     }
-    app.policy.site(permission)
+    site.policy.site(permission)
 }
 
-fn state_roles<'a>(app: &'a App, object: &ContentObject, permission: &str) -> Option<&'a [String]> {
-    let profile = app.types.get(&object.portal_type)?;
-    let workflow = app.workflows.get(profile.workflow.first()?)?;
+fn state_roles<'a>(site: &'a Site, object: &ContentObject, permission: &str) -> Option<&'a [String]> {
+    let profile = site.types.get(&object.portal_type)?;
+    let workflow = site.workflows.get(profile.workflow.first()?)?;
     let state = workflow.state(object.review_state.as_deref()?)?;
     state.permissions.get(permission).map(Vec::as_slice)
 }

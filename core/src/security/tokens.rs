@@ -4,8 +4,8 @@
 
 use super::policy::permission_roles;
 use super::{Access, Permission, Principal};
-use crate::app::App;
 use crate::content::ContentObject;
+use crate::site::Site;
 use crate::store::{LocalRole, Tx, Visibility, ancestor_paths};
 use chrono::Utc;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -21,15 +21,15 @@ impl Visibility {
     /// caller's standing is `access`. As Plone's catalog does, a listing leaves out content
     /// outside its publication window (an embargo not yet over, or expired) for callers without
     /// `Access inactive content`; the object itself stays readable by its URL.
-    pub fn in_listings(&self, app: &App, access: &Access) -> Visibility {
-        let active_at = (!access.allows(app, Permission::ACCESS_INACTIVE_CONTENT)).then(Utc::now);
+    pub fn in_listings(&self, site: &Site, access: &Access) -> Visibility {
+        let active_at = (!access.allows(site, Permission::ACCESS_INACTIVE_CONTENT)).then(Utc::now);
         Visibility { tokens: self.tokens.clone(), active_at }
     }
 }
 
 /// Recomputes the tokens of the object at `path` and its whole subtree, inside `tx` (after
 /// a create, move, workflow change or sharing change).
-pub async fn recompute_allowed(app: &App, tx: &mut Tx, path: &str) -> Result<(), sqlx::Error> {
+pub async fn recompute_allowed(site: &Site, tx: &mut Tx, path: &str) -> Result<(), sqlx::Error> {
     let above = tx.content_at_paths_with_trash(&ancestor_paths(path)).await?;
     let subtree = tx.subtree_with_trash(path).await?;
     let uids: Vec<String> = above.iter().chain(&subtree).map(|o| o.uid.clone()).collect();
@@ -60,7 +60,7 @@ pub async fn recompute_allowed(app: &App, tx: &mut Tx, path: &str) -> Result<(),
                     .collect::<Vec<_>>(),
             )
             .chain(above.iter().rev());
-        let view_roles = permission_roles(app, upward, "View");
+        let view_roles = permission_roles(site, upward, "View");
         results.push((object.uid.clone(), assignments.tokens(view_roles)));
         inherited.insert(object.path.clone(), assignments);
         paths.insert(object.path.as_str(), object);

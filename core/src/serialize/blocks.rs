@@ -49,10 +49,10 @@ pub static NEWS_LISTING_BLOCK: ContentSerializer = ContentSerializer {
 
 /// The blocks of `page` the caller may see, in position order.
 pub async fn visible_blocks(ctx: &SerializeCtx<'_>, page: &ContentObject) -> ApiResult<Vec<ContentObject>> {
-    let block_types = ctx.app.types.block_types();
+    let block_types = ctx.site.types.block_types();
     let parents = [page.uid.clone()];
     let listing = Listing { parents: &parents, types: TypeFilter::Only(&block_types), order: ListingOrder::Position };
-    Ok(ctx.app.store.list(&listing, ctx.visibility, 0, MAX_BLOCKS).await?)
+    Ok(ctx.site.store.list(&listing, ctx.visibility, 0, MAX_BLOCKS).await?)
 }
 
 async fn block_page(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<String, Value>) -> ApiResult<()> {
@@ -63,7 +63,7 @@ async fn block_page(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<
     out.insert(LAYOUT_FIELD.into(), layout.to_value());
     let mut profiles = Vec::with_capacity(blocks.len());
     for block in &blocks {
-        let profile = ctx.app.types.get(&block.portal_type).ok_or_else(|| unknown_type(block))?;
+        let profile = ctx.site.types.get(&block.portal_type).ok_or_else(|| unknown_type(block))?;
         profiles.push((profile.as_ref(), block));
     }
     References::preload(ctx, &profiles).await?;
@@ -102,7 +102,7 @@ async fn load_block_contents(ctx: &SerializeCtx<'_>, parents: &[String]) -> ApiR
     let listing = Listing { parents, types: TypeFilter::Except(&[]), order: ListingOrder::Position };
     let limit = MAX_BLOCK_ITEMS * parents.len() as i64;
     let mut by_parent: HashMap<String, Vec<ContentObject>> = parents.iter().map(|p| (p.clone(), Vec::new())).collect();
-    for child in ctx.app.store.list(&listing, ctx.visibility, 0, limit).await? {
+    for child in ctx.site.store.list(&listing, ctx.visibility, 0, limit).await? {
         if let Some(list) = child.parent_uid.as_ref().and_then(|p| by_parent.get_mut(p)) {
             list.push(child);
         }
@@ -155,10 +155,10 @@ fn sort_contents(children: &mut [ContentObject], block: &ContentObject) {
 /// Adds the item's file or image, serialized like the field itself (download URL, size,
 /// image scales), so a gallery can show thumbnails without another request.
 async fn add_blob_field(ctx: &SerializeCtx<'_>, child: &ContentObject, item: &mut Map<String, Value>) -> ApiResult<()> {
-    let Some(profile) = ctx.app.types.get(&child.portal_type) else { return Ok(()) };
+    let Some(profile) = ctx.site.types.get(&child.portal_type) else { return Ok(()) };
     let Some(field) = profile.primary_blob_field() else { return Ok(()) };
     let Some(stored) = child.fields.get(&field.name) else { return Ok(()) };
-    if let Some(serializer) = ctx.app.registry.field_serializer(field.kind, field.widget.as_deref(), profile) {
+    if let Some(serializer) = ctx.serializers.field_serializer(field.kind, field.widget.as_deref(), profile) {
         let value = (serializer.serialize)(ctx, child, field, stored).await?;
         item.insert(field.name.clone(), value);
     }
@@ -197,13 +197,13 @@ async fn news_listing(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Ma
     }
     let scope = Scope {
         context_path: &site_path,
-        visibility: &ctx.visibility.in_listings(ctx.app, ctx.access),
-        backend: ctx.app.store.backend(),
+        visibility: &ctx.visibility.in_listings(ctx.site, ctx.access),
+        backend: ctx.site.store.backend(),
         block_types: &[],
     };
     let sql = SearchSql::build(&query, &scope);
-    let total = ctx.app.store.count_search(&sql).await?;
-    let news = ctx.app.store.search(&sql, query.batch.start, query.batch.size).await?;
+    let total = ctx.site.store.count_search(&sql).await?;
+    let news = ctx.site.store.search(&sql, query.batch.start, query.batch.size).await?;
     let items: Vec<Value> = news
         .iter()
         .map(|entry| {
@@ -231,7 +231,7 @@ async fn news_paths(ctx: &SerializeCtx<'_>, block: &ContentObject, site_path: &s
     if targets.is_empty() {
         return Ok(vec![site_path.to_owned()]);
     }
-    let found = ctx.app.store.visible_content_by_uids(&targets, ctx.visibility).await?;
+    let found = ctx.site.store.visible_content_by_uids(&targets, ctx.visibility).await?;
     if found.is_empty() {
         // Every chosen place is gone or hidden: show nothing rather than everything (ids never
         // start with '@', so this path holds nothing).

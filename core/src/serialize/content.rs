@@ -19,12 +19,12 @@ pub async fn serialize_content(
     parent: Option<&ContentObject>,
 ) -> ApiResult<Map<String, Value>> {
     let profile =
-        ctx.app.types.get(&object.portal_type).ok_or_else(|| {
+        ctx.site.types.get(&object.portal_type).ok_or_else(|| {
             ApiError::internal(format!("object {} has unknown type {}", object.uid, object.portal_type))
         })?;
     let subject = Subject { object, parent, profile };
     let mut out = Map::new();
-    for layer in ctx.app.registry.content_serializers(profile) {
+    for layer in ctx.serializers.content_serializers(profile) {
         (layer.serialize)(ctx, subject, &mut out).await?;
     }
     Ok(out)
@@ -92,9 +92,9 @@ async fn base(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<String
     out.insert("version".into(), json!("current"));
     // Only editors need to know (Volto reads it on entering an edit form): no query for readers.
     let editor_asks = ctx.access.object().is_some_and(|o| o.uid == object.uid)
-        && ctx.access.allows(ctx.app, Permission::MODIFY_PORTAL_CONTENT);
+        && ctx.access.allows(ctx.site, Permission::MODIFY_PORTAL_CONTENT);
     let now = chrono::Utc::now().timestamp();
-    let lock = if editor_asks { ctx.app.store.lock_of(&object.uid).await?.filter(|l| l.holds_at(now)) } else { None };
+    let lock = if editor_asks { ctx.site.store.lock_of(&object.uid).await?.filter(|l| l.holds_at(now)) } else { None };
     let lock = lock.map_or_else(crate::store::unlocked, |l| l.info(&ctx.site_url(object), ctx.principal.user_id()));
     let lock = lock.to_json().unwrap_or_default();
     out.insert("lock".into(), lock);
@@ -103,9 +103,9 @@ async fn base(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<String
     out.insert("contributors".into(), json!([]));
     out.insert("previous_item".into(), json!({}));
     let requested = ctx.access.object().is_some_and(|o| o.uid == object.uid);
-    let staging = if requested && ctx.access.allows(ctx.app, Permission::MODIFY_PORTAL_CONTENT) {
-        let pair = pair_of(ctx.app, object).await?;
-        working_copy_info(ctx.app, ctx.base_url, pair.as_ref()).await?
+    let staging = if requested && ctx.access.allows(ctx.site, Permission::MODIFY_PORTAL_CONTENT) {
+        let pair = pair_of(ctx.site, object).await?;
+        working_copy_info(ctx.site, ctx.base_url, pair.as_ref()).await?
     } else {
         super::WorkingCopyInfo::none()
     };
@@ -119,7 +119,7 @@ async fn base(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<String
             continue;
         }
         let stored = object.fields.get(&field.name).cloned().unwrap_or_else(|| field.default_json());
-        let value = match ctx.app.registry.field_serializer(field.kind, field.widget.as_deref(), profile) {
+        let value = match ctx.serializers.field_serializer(field.kind, field.widget.as_deref(), profile) {
             Some(serializer) if !stored.is_null() => (serializer.serialize)(ctx, object, field, &stored).await?,
             // Plone sends an empty list for a list without values, never `null`.
             None | Some(_) if matches!(field.kind, FieldKind::RelationList | FieldKind::List) && stored.is_null() => {
@@ -134,7 +134,7 @@ async fn base(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<String
 
 async fn components(ctx: &SerializeCtx<'_>, subject: Subject<'_>, url: &str) -> ApiResult<Map<String, Value>> {
     let mut out = Map::new();
-    for component in ctx.app.registry.components(subject.profile) {
+    for component in ctx.serializers.components(subject.profile) {
         let value = if ctx.options.expand.iter().any(|e| e == component.name) {
             (component.expand)(ctx, subject).await?
         } else {
@@ -156,15 +156,15 @@ async fn folder(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<Stri
         return Ok(());
     }
     let batch = ctx.options.batch;
-    let block_types = ctx.app.types.block_types();
+    let block_types = ctx.site.types.block_types();
     // A working copy's own children come first, then its baseline's (SPEC folder rule 1).
     let parents: Vec<String> = std::iter::once(object.uid.clone()).chain(object.working_copy_of.clone()).collect();
     let order =
         if profile.has_behaviour(NEWS_FOLDER) { ListingOrder::NewsDateDescending } else { ListingOrder::Position };
     let listing = Listing { parents: &parents, types: TypeFilter::Except(&block_types), order };
-    let visibility = ctx.visibility.in_listings(ctx.app, ctx.access);
-    let children = ctx.app.store.list(&listing, &visibility, batch.start, batch.size).await?;
-    let total = ctx.app.store.count_listed(&listing, &visibility).await?;
+    let visibility = ctx.visibility.in_listings(ctx.site, ctx.access);
+    let children = ctx.site.store.list(&listing, &visibility, batch.start, batch.size).await?;
+    let total = ctx.site.store.count_listed(&listing, &visibility).await?;
     let mut items = Vec::with_capacity(children.len());
     if ctx.options.fullobjects {
         let nested_options = ctx.options.for_nested_item();
@@ -196,7 +196,7 @@ async fn default_page(ctx: &SerializeCtx<'_>, object: &ContentObject, out: &mut 
     };
     out.insert(DEFAULT_PAGE.into(), json!(id));
     let path = format!("{}/{id}", object.path);
-    let page = ctx.app.store.visible_content_at_paths(&[path], ctx.visibility).await?.pop();
+    let page = ctx.site.store.visible_content_at_paths(&[path], ctx.visibility).await?.pop();
     let serialized = match page {
         Some(page) => {
             let nested_options = ctx.options.for_nested_item();

@@ -29,18 +29,39 @@ pub use shapes::{ContentShape, SearchResultsShape, SummaryShape, summary as summ
 pub use staging::{WorkingCopyBaseline, WorkingCopyInfo, WorkingCopyItem, working_copy_info};
 pub use summary::{relation_summary, summary};
 
-use crate::app::App;
 use crate::content::ContentKind;
 use crate::content::{ContentObject, FieldDef, FieldKind, TypeProfile};
 use crate::error::ApiResult;
 use crate::future::BoxFuture;
 use crate::security::{Access, Principal, Visibility};
+use crate::site::Site;
 use serde_json::{Map, Value};
+
+/// The serializers the plugins registered, as the kernel's registry answers for them (only
+/// those of plugins that are on).
+pub trait Serializers: Send + Sync {
+    /// The content serializer layers that apply to `profile`, least specific first.
+    fn content_serializers(&self, profile: &TypeProfile) -> Vec<&'static ContentSerializer>;
+    /// The field serializer for a field kind and widget on content of `profile`: the most
+    /// specific content kind first, then one made for the widget.
+    fn field_serializer(
+        &self,
+        kind: FieldKind,
+        widget: Option<&str>,
+        profile: &TypeProfile,
+    ) -> Option<&'static FieldSerializer>;
+    /// The components that apply to `profile`, by name (the most specific per name).
+    fn components(&self, profile: &TypeProfile) -> Vec<&'static Component>;
+    /// The title `object` shows under in breadcrumbs (the first crumb-title rule that has one).
+    fn crumb_title<'o>(&self, object: &'o ContentObject) -> &'o str;
+}
 
 /// Everything a serializer may consult besides the object.
 pub struct SerializeCtx<'a> {
-    /// The application.
-    pub app: &'a App,
+    /// The site: storage, types, workflows.
+    pub site: &'a Site,
+    /// The registered serializers.
+    pub serializers: &'a dyn Serializers,
     /// `scheme://host` for absolute URLs.
     pub base_url: &'a str,
     /// The caller, for permission-dependent output.

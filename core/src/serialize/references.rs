@@ -54,7 +54,7 @@ impl References {
         }
         uids.sort_unstable();
         uids.dedup();
-        let found = ctx.app.store.visible_content_by_uids(&uids, ctx.visibility).await?;
+        let found = ctx.site.store.visible_content_by_uids(&uids, ctx.visibility).await?;
         Ok(References { visible: found.into_iter().map(|o| (o.uid.clone(), o)).collect() })
     }
 

@@ -1,10 +1,10 @@
 //! The working-copy keys of content serializations and of `GET @workingcopy`.
 
 use crate::api::schema::Nullable;
-use crate::app::App;
 use crate::content::values::format_time;
 use crate::error::ApiResult;
 use crate::ops::working_copy::WorkingCopyPair;
+use crate::site::Site;
 use poem_openapi::Object;
 
 /// The baseline / working copy pair, as content serializations carry it too.
@@ -52,14 +52,14 @@ impl WorkingCopyInfo {
 /// `{working_copy, working_copy_of}` as plone.restapi shapes them, URLs on `base_url`; both
 /// null when nothing is checked out.
 pub async fn working_copy_info(
-    app: &App,
+    site: &Site,
     base_url: &str,
     pair: Option<&WorkingCopyPair>,
 ) -> ApiResult<WorkingCopyInfo> {
     let Some(WorkingCopyPair { baseline, working_copy }) = pair else {
         return Ok(WorkingCopyInfo::none());
     };
-    let creator = app.store.principal(&working_copy.creator).await?;
+    let creator = site.store.principal(&working_copy.creator).await?;
     let creator_name = creator.map(|p| p.fullname).filter(|n| !n.is_empty()).unwrap_or(working_copy.creator.clone());
     let copy = WorkingCopyItem {
         url: working_copy.url(base_url),

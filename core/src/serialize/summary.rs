@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 /// The summary of `object`: `@id`, `@type`, `title`, `description`, `review_state`,
 /// `type_title`, Plone's default summary metadata, plus any requested `metadata_fields`.
 pub fn summary(ctx: &SerializeCtx<'_>, object: &ContentObject, metadata_fields: &[String]) -> Map<String, Value> {
-    let profile = ctx.app.types.get(&object.portal_type);
+    let profile = ctx.site.types.get(&object.portal_type);
     let mut out = Map::new();
     out.insert("@id".into(), json!(object.url(ctx.base_url)));
     out.insert("@type".into(), json!(object.portal_type));

@@ -76,8 +76,8 @@ fn action(id: &str, title: &str, icon: &str, url: String) -> MenuAction {
 }
 
 fn actions(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ActionMenus {
-    let (app, access) = (ctx.app, ctx.access);
-    let may = |permission: Permission| access.allows(app, permission);
+    let access = ctx.access;
+    let may = |permission: Permission| access.allows(ctx.site, permission);
     let here = subject.object.url(ctx.base_url);
     let site = ctx.site_url(subject.object);
     let folderish = subject.profile.folderish;
@@ -103,7 +103,7 @@ fn actions(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ActionMenus {
     }
 
     let mut buttons = Vec::new();
-    let deletable = !subject.object.is_site_root() && access.allows_on_parent(app, Permission::DELETE_OBJECTS);
+    let deletable = !subject.object.is_site_root() && access.allows_on_parent(ctx.site, Permission::DELETE_OBJECTS);
     if deletable {
         buttons.push(action("cut", "Cut", "plone-cut", format!("{here}/object_cut")));
     }
@@ -121,7 +121,7 @@ fn actions(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ActionMenus {
             action("preferences", "Preferences", "plone-user", format!("{site}/@@personal-preferences")),
             action("dashboard", "Dashboard", "plone-dashboard", format!("{site}/dashboard")),
         ];
-        let manager = access.allows_named_at(app, 0, Permission::MANAGE_PORTAL.name());
+        let manager = access.allows_named_at(ctx.site, 0, Permission::MANAGE_PORTAL.name());
         if manager {
             user.push(action(
                 "plone_setup",

@@ -2,13 +2,13 @@
 //! `portal_type`, titled as the registered rules say (the navigation plugin's `nav_title`).
 //! Containers the caller may not view are left out, so their titles never leak.
 
-use crate::app::App;
 use crate::content::ContentObject;
 use crate::endpoint;
 use crate::http::{ApiResult, Ctx, Json};
 use crate::security::{Access, Csrf, Permission};
 use crate::serialize::{Component, SerializeCtx, Subject};
 use crate::service::{ContentKind, Route, Service};
+use crate::site::Site;
 use poem::http::Method;
 use poem_openapi::Object;
 use poem_openapi::types::ToJSON;
@@ -63,24 +63,24 @@ struct Crumb {
 
 /// The objects of the traversal chain (site root first, the object last) that the caller may
 /// view, with their place in the chain: what breadcrumbs may name.
-pub(super) fn visible_chain<'a>(app: &App, access: &'a Access) -> Vec<(usize, &'a ContentObject)> {
+pub(super) fn visible_chain<'a>(site: &Site, access: &'a Access) -> Vec<(usize, &'a ContentObject)> {
     access
         .chain()
         .iter()
         .enumerate()
-        .filter(|(index, _)| access.allows_named_at(app, *index, Permission::VIEW.name()))
+        .filter(|(index, _)| access.allows_named_at(site, *index, Permission::VIEW.name()))
         .map(|(index, object)| (index, &**object))
         .collect()
 }
 
 fn crumbs(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> Breadcrumbs {
     let chain = ctx.access.chain();
-    let items = visible_chain(ctx.app, ctx.access)
+    let items = visible_chain(ctx.site, ctx.access)
         .into_iter()
         .filter(|(index, _)| *index > 0)
         .map(|(_, object)| Crumb {
             url: object.url(ctx.base_url),
-            title: ctx.app.registry.crumb_title(object).to_owned(),
+            title: ctx.serializers.crumb_title(object).to_owned(),
             portal_type: object.portal_type.clone(),
         })
         .collect();

@@ -108,13 +108,13 @@ async fn types(ctx: Ctx) -> ApiResult<Json<Vec<ContentTypeEntry>>> {
 fn list(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> Vec<ContentTypeEntry> {
     let site_url = format!("{}/{}", ctx.base_url, subject.object.site_id());
     let may_add = ctx.access.object().is_some_and(|o| o.uid == subject.object.uid)
-        && ctx.access.allows(ctx.app, Permission::ADD_PORTAL_CONTENT);
-    ctx.app
+        && ctx.access.allows(ctx.site, Permission::ADD_PORTAL_CONTENT);
+    ctx.site
         .types
         .all()
         .filter(|t| t.global_allow || subject.profile.allowed_types.as_ref().is_some_and(|a| a.contains(&t.id)))
         .map(|t| {
-            let addable = may_add && ctx.app.types.allows_child(subject.profile, t);
+            let addable = may_add && ctx.site.types.allows_child(subject.profile, t);
             ContentTypeEntry {
                 url: format!("{site_url}/@types/{}", t.id),
                 id: t.id.clone(),

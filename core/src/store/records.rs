@@ -9,6 +9,8 @@
 
 use super::rows::placeholders;
 use super::{Backend, Store, Tx};
+use crate::records::{RecordDef, current_value};
+use serde_json::Value;
 use sqlx::{AssertSqlSafe, Row};
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -107,6 +109,17 @@ impl Store {
             memory.remember(generation, names, &found);
         }
         Ok(found)
+    }
+}
+
+impl Store {
+    /// The current values of several declared records, read in one statement, in their order
+    /// (a stored value that no longer fits its kind yields the default): for background tasks,
+    /// which read settings on their own statement counter ([`Store::background`]).
+    pub async fn record_values(&self, records: &[&RecordDef]) -> Result<Vec<Value>, sqlx::Error> {
+        let names: Vec<&str> = records.iter().map(|r| r.name).collect();
+        let mut stored = self.records(&names).await?;
+        Ok(records.iter().map(|r| current_value(r, stored.remove(r.name))).collect())
     }
 }
 

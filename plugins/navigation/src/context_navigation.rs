@@ -189,7 +189,7 @@ fn tree_root<'c>(
 ) -> Option<&'c ContentObject> {
     if options.current_folder_only {
         let context = chain.last()?;
-        let folderish = ctx.app.types.get(&context.portal_type).is_some_and(|p| p.folderish);
+        let folderish = ctx.site.types.get(&context.portal_type).is_some_and(|p| p.folderish);
         return if folderish || chain.len() < 2 { Some(context) } else { chain.get(chain.len() - 2).map(|o| &**o) };
     }
     chain.get(options.top_level).map(|o| &**o)
@@ -210,7 +210,7 @@ fn entry(ctx: &SerializeCtx<'_>, object: &ContentObject, context_path: &str) -> 
         icon: String::new(),
         thumb: String::new(),
         is_current: context_path == object.path,
-        is_folderish: ctx.app.types.get(&object.portal_type).is_some_and(|p| p.folderish),
+        is_folderish: ctx.site.types.get(&object.portal_type).is_some_and(|p| p.folderish),
         is_in_path: on_path(context_path, object),
         normalized_id: object.id.clone(),
         review_state: Nullable(object.review_state.clone()),

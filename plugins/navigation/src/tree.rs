@@ -124,7 +124,7 @@ async fn shown_below(
             break;
         }
         let level: Vec<ContentObject> = ctx
-            .app
+            .site
             .store
             .visible_briefs_by_parents(&parents, ctx.visibility)
             .await?
@@ -158,15 +158,15 @@ impl<'a> Tree<'a> {
         context_path: &'a str,
         depth: usize,
     ) -> ApiResult<Tree<'a>> {
-        let displayed = ctx.app.record_value(&DISPLAYED_TYPES).await?;
+        let displayed = ctx.site.record_value(&DISPLAYED_TYPES).await?;
         let displayed: Vec<&str> = displayed.as_array().into_iter().flatten().filter_map(Value::as_str).collect();
         // Blocks are parts of their page, never navigation entries (nor is what they hold).
         let shown = |o: &ContentObject| {
-            !ctx.app.types.is_block_type(&o.portal_type)
+            !ctx.site.types.is_block_type(&o.portal_type)
                 && (displayed.is_empty() || displayed.contains(&o.portal_type.as_str()))
                 && (o.fields.get("exclude_from_nav") != Some(&Value::Bool(true)) || on_path(context_path, o))
         };
-        let store = &ctx.app.store;
+        let store = &ctx.site.store;
         let mut objects: HashMap<String, ContentObject> = HashMap::new();
         for object in shown_below(ctx, vec![root.uid.clone()], depth, &shown).await? {
             objects.insert(object.uid.clone(), object);
@@ -176,7 +176,7 @@ impl<'a> Tree<'a> {
         let placed = store.visible_briefs_by_uids(&placed_uids, ctx.visibility).await?;
         let placed: HashMap<String, ContentObject> = placed
             .into_iter()
-            .filter(|o| shown(o) && ctx.app.types.get(&o.portal_type).is_some_and(|p| p.has_behaviour(MAIN_TOPICS)))
+            .filter(|o| shown(o) && ctx.site.types.get(&o.portal_type).is_some_and(|p| p.has_behaviour(MAIN_TOPICS)))
             .map(|o| (o.uid.clone(), o))
             .collect();
         let levels_below_placed = placements
@@ -226,7 +226,7 @@ impl<'a> Tree<'a> {
     /// One navigation entry; `level` 1 is a child of the navigation root.
     fn item(&self, object: &ContentObject, level: usize) -> NavItem {
         let ctx = self.ctx;
-        let profile = ctx.app.types.get(&object.portal_type);
+        let profile = ctx.site.types.get(&object.portal_type);
         let title = object.fields.get("nav_title").and_then(Value::as_str).filter(|t| !t.is_empty());
         let items = if level < self.depth {
             self.children_of(&object.uid).into_iter().map(|child| self.item(child, level + 1)).collect()
@@ -291,7 +291,7 @@ async fn placements(
         limit: MAX_PLACEMENTS,
         ..RelationQuery::default()
     };
-    let rows = ctx.app.store.find_relations(&query, ctx.visibility).await?;
+    let rows = ctx.site.store.find_relations(&query, ctx.visibility).await?;
     Ok(rows
         .into_iter()
         .filter_map(|row| objects.get(&row.target_uid).map(|topic| (row.source_uid, row.target_uid, level(topic))))
@@ -311,6 +311,6 @@ async fn link_targets(
     if uids.is_empty() {
         return Ok(HashMap::new());
     }
-    let found = ctx.app.store.visible_briefs_by_uids(&uids, ctx.visibility).await?;
+    let found = ctx.site.store.visible_briefs_by_uids(&uids, ctx.visibility).await?;
     Ok(found.into_iter().map(|o| (o.uid.clone(), o.url(ctx.base_url))).collect())
 }

@@ -27,12 +27,12 @@ async fn expand(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ApiResult<Value
     let access = if ctx.access.object().is_some_and(|o| o.uid == subject.object.uid) {
         ctx.access
     } else {
-        own = Access::for_object(ctx.app, ctx.principal, subject.object).await?;
+        own = Access::for_object(ctx.site, ctx.principal, subject.object).await?;
         &own
     };
-    let allowed = |permission: Permission| access.allows(ctx.app, permission);
+    let allowed = |permission: Permission| access.allows(ctx.site, permission);
     if !allowed(Permission::VIEW) || !allowed(ACCESS_VERSIONS) {
         return Ok(stub);
     }
-    Ok(version_list(ctx.app, subject.object, &url, allowed(CREATE_VERSIONS)).await?.to_json().unwrap_or_default())
+    Ok(version_list(ctx.site, subject.object, &url, allowed(CREATE_VERSIONS)).await?.to_json().unwrap_or_default())
 }

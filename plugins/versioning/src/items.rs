@@ -3,11 +3,11 @@
 use crate::compare::{Comparison, MetadataChange, Row};
 use crate::tables::VersionInfo;
 use poem_openapi::{Enum, Object};
-use wcs_core::app::App;
 use wcs_core::content::ContentObject;
 use wcs_core::content::values::format_time;
 use wcs_core::http::ApiResult;
 use wcs_core::http::schema::Nullable;
+use wcs_core::site::Site;
 
 /// One version as clients see it.
 #[derive(Object)]
@@ -133,12 +133,12 @@ pub fn version_item(object_url: &str, info: &VersionInfo, may_change: bool) -> V
 
 /// `GET @versions`: every kept version, newest first, not batched.
 pub async fn version_list(
-    app: &App,
+    site: &Site,
     object: &ContentObject,
     object_url: &str,
     may_change: bool,
 ) -> ApiResult<VersionList> {
-    let versions = crate::tables::versions(&app.store, &object.uid).await?;
+    let versions = crate::tables::versions(&site.store, &object.uid).await?;
     let items: Vec<VersionItem> = versions.iter().map(|v| version_item(object_url, v, may_change)).collect();
     Ok(VersionList { url: format!("{object_url}/@versions"), can_create: may_change, items_total: items.len(), items })
 }

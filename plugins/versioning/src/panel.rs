@@ -3,8 +3,8 @@
 
 use crate::MAX_VERSIONS;
 use serde_json::{Value, json};
-use wcs_core::app::App;
 use wcs_core::controlpanel::ControlPanelDef;
+use wcs_core::site::Site;
 
 /// `@controlpanels/versioning`.
 pub static VERSIONING_PANEL: ControlPanelDef = ControlPanelDef {
@@ -15,8 +15,8 @@ pub static VERSIONING_PANEL: ControlPanelDef = ControlPanelDef {
     items: Some(versioned_types),
 };
 
-fn versioned_types(app: &App, site_url: &str) -> Vec<Value> {
-    let mut types: Vec<Value> = app
+fn versioned_types(site: &Site, site_url: &str) -> Vec<Value> {
+    let mut types: Vec<Value> = site
         .types
         .all()
         .filter(|profile| profile.has_behaviour(crate::VERSIONING))

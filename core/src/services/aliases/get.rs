@@ -76,7 +76,7 @@ async fn get(ctx: Ctx) -> ApiResult<Json<AliasList>> {
 }
 
 async fn expanded(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ApiResult<Value> {
-    let list = if ctx.access.allows(ctx.app, Permission::MODIFY_PORTAL_CONTENT) {
+    let list = if ctx.access.allows(ctx.site, Permission::MODIFY_PORTAL_CONTENT) {
         aliases(ctx, subject).await?
     } else {
         let url = format!("{}/@aliases", subject.object.url(ctx.base_url));
@@ -91,7 +91,7 @@ async fn aliases(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ApiResult<Alia
     let batch = Batch::from_query(ctx.query)?;
     let site_path = format!("/{}", object.site_id());
     let target = (!site_root).then_some(object.uid.as_str());
-    let (found, total) = ctx.app.store.aliases(&site_path, target, batch.start, batch.size).await?;
+    let (found, total) = ctx.site.store.aliases(&site_path, target, batch.start, batch.size).await?;
     let in_site = |path: &str| path.strip_prefix(&site_path).unwrap_or(path).to_owned();
     let items = found
         .iter()

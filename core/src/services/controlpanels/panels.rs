@@ -1,10 +1,10 @@
 //! Core's control panels: the site (title, logo, robots.txt), its language, its time zone, and
 //! the content types (read-only).
 
-use crate::app::App;
 use crate::controlpanel::{ControlPanelDef, PanelField, PanelSource};
 use crate::i18n::SITE_LANGUAGE;
 use crate::services::site::{AVAILABLE_LANGUAGES, PORTAL_TIMEZONE, ROBOTS_TXT, SITE_LOGO};
+use crate::site::Site;
 use serde_json::{Value, json};
 
 /// The site: its title, logo and robots.txt.
@@ -50,8 +50,8 @@ pub static CONTENT_TYPES_PANEL: ControlPanelDef = ControlPanelDef {
     items: Some(content_types),
 };
 
-fn content_types(app: &App, site_url: &str) -> Vec<Value> {
-    let mut types: Vec<Value> = app
+fn content_types(site: &Site, site_url: &str) -> Vec<Value> {
+    let mut types: Vec<Value> = site
         .types
         .all()
         .map(|profile| {

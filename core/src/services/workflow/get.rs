@@ -1,7 +1,6 @@
 //! `GET <obj>/@workflow`.
 
 use super::{WorkflowEntry, workflow_entry};
-use crate::app::App;
 use crate::content::ContentObject;
 use crate::endpoint;
 use crate::http::{ApiResult, Ctx, Json};
@@ -10,6 +9,7 @@ use crate::security::Access;
 use crate::security::{Csrf, Permission};
 use crate::serialize::Component;
 use crate::service::{ContentKind, Route, Service};
+use crate::site::Site;
 use poem::http::Method;
 use poem_openapi::Object;
 use poem_openapi::types::ToJSON;
@@ -34,7 +34,7 @@ pub static WORKFLOW_COMPONENT: Component = Component {
     kind: ContentKind::Any,
     expand: |ctx, subject| {
         Box::pin(async move {
-            Ok(body(ctx.app, ctx.access, subject.object, ctx.base_url).await?.to_json().unwrap_or_default())
+            Ok(body(ctx.site, ctx.access, subject.object, ctx.base_url).await?.to_json().unwrap_or_default())
         })
     },
 };
@@ -77,9 +77,9 @@ struct WorkflowTransition {
 }
 
 /// The state, the transitions `access` allows now, and the history of `object`.
-async fn body(app: &App, access: &Access, object: &ContentObject, base_url: &str) -> ApiResult<WorkflowInfo> {
+async fn body(site: &Site, access: &Access, object: &ContentObject, base_url: &str) -> ApiResult<WorkflowInfo> {
     let url = format!("{}/@workflow", object.url(base_url));
-    let Some(workflow) = workflow_of(app, object)? else {
+    let Some(workflow) = workflow_of(site, object)? else {
         let state = WorkflowState { id: String::new(), title: String::new() };
         return Ok(WorkflowInfo { url, state, transitions: vec![], history: vec![] });
     };
@@ -89,10 +89,10 @@ async fn body(app: &App, access: &Access, object: &ContentObject, base_url: &str
     let requested = access.object().is_some_and(|o| o.uid == object.uid);
     let transitions = workflow
         .transitions_from(&state_id)
-        .filter(|t| requested && access.allows_named(app, &t.guard_permission))
+        .filter(|t| requested && access.allows_named(site, &t.guard_permission))
         .map(|t| WorkflowTransition { url: format!("{url}/{}", t.id), title: t.title.clone() })
         .collect();
-    let history = app.store.history(&object.uid).await?.iter().map(|e| workflow_entry(Some(workflow), e)).collect();
+    let history = site.store.history(&object.uid).await?.iter().map(|e| workflow_entry(Some(workflow), e)).collect();
     let state = WorkflowState { title: state_title.to_owned(), id: state_id };
     Ok(WorkflowInfo { url, state, transitions, history })
 }

@@ -1,0 +1,52 @@
+//! The site as the floors below the kernel see it: its storage, content types, workflows and
+//! permission map, and what the site's plugins registered that those floors must respect. The
+//! kernel's `App` holds one and dereferences to it, so whatever takes a `&Site` takes an
+//! `&App` too; nothing below the kernel sees the kernel itself.
+
+use crate::content::{TypeProfile, TypeRegistry};
+use crate::error::ApiResult;
+use crate::records::{RecordDef, current_value};
+use crate::security::Policy;
+use crate::store::Store;
+use crate::workflow::WorkflowRegistry;
+use serde_json::Value;
+use std::sync::Arc;
+
+/// What the plugins registered, as writes and permission checks need it (the kernel's registry
+/// answers).
+pub trait Registrations: Send + Sync {
+    /// The keys the serializer layers for `profile` add that are not fields, which a client
+    /// sending back what it read may include.
+    fn read_only_keys(&self, profile: &TypeProfile) -> Vec<&'static str>;
+    /// Whether the plugin `id` is switched on.
+    fn is_on(&self, id: &str) -> bool;
+    /// The names of the views and endpoints (without `@`) that answer on content of `profile`.
+    fn view_names(&self, profile: &TypeProfile) -> Vec<&'static str>;
+}
+
+/// A site's storage and definitions.
+pub struct Site {
+    /// Storage.
+    pub store: Store,
+    /// Content types.
+    pub types: TypeRegistry,
+    /// Workflows.
+    pub workflows: WorkflowRegistry,
+    /// Site-wide permission defaults.
+    pub policy: Policy,
+    /// What the plugins registered.
+    pub registrations: Arc<dyn Registrations>,
+}
+
+impl Site {
+    /// The current value of a declared record: the stored one, else the default. A stored
+    /// value that no longer fits the declared kind (a plugin changed it) yields the default.
+    pub async fn record_value(&self, record: &RecordDef) -> ApiResult<Value> {
+        Ok(current_value(record, self.store.record(record.name).await?))
+    }
+
+    /// The current values of several records, read in one statement, in their order.
+    pub async fn record_values(&self, records: &[&RecordDef]) -> ApiResult<Vec<Value>> {
+        Ok(self.store.record_values(records).await?)
+    }
+}
