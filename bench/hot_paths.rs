@@ -97,16 +97,11 @@ impl Site {
             site_id: "Plone".into(),
             admin_password: Some("admin-bench".into()),
             types_dir: None,
-            cors_origins: Vec::new(),
-            max_body_bytes: 1024 * 1024,
             plugins: PluginSelection::default(),
             data_dir: Some(dir.path().to_owned()),
             search_url: None,
-            trusted_proxies: None,
-            public_url: None,
             // Nothing here goes through HTTP; the cache would only hold memory.
-            answer_cache: Default::default(),
-            timeouts: Default::default(),
+            memory_max_age: wcs_core::http::CacheSettings::default().max_age,
         };
         let (app, _) = wcs::open_app(config).await.expect("app opens");
         let origin = &WriteOrigin { base_url: BASE_URL, visibility: &Visibility::ALL };

@@ -11,7 +11,7 @@
 use serde_json::{Map, Value, json};
 use std::time::{Duration, Instant};
 use wcs_core::app::{ADMIN_USER, AppConfig};
-use wcs_core::http::CacheSettings;
+use wcs_core::http::{CacheSettings, Edge, EdgeConfig};
 use wcs_core::ops::{self, WriteOrigin};
 use wcs_core::plugin::PluginSelection;
 use wcs_core::security::Visibility;
@@ -44,16 +44,11 @@ async fn main() {
         site_id: "Plone".into(),
         admin_password: Some("admin-bench".into()),
         types_dir: None,
-        cors_origins: Vec::new(),
-        max_body_bytes: 1024 * 1024,
         plugins: PluginSelection::default(),
         data_dir: Some(dir.path().to_owned()),
         search_url: None,
-        trusted_proxies: None,
-        public_url: None,
         // The engine's own speed is measured here, not the answer cache's.
-        answer_cache: CacheSettings { max_age: Duration::ZERO, ..CacheSettings::default() },
-        timeouts: Default::default(),
+        memory_max_age: Duration::ZERO,
     };
     let (app, _) = wcs::open_app(config).await.expect("server starts");
     let started = Instant::now();
@@ -63,7 +58,12 @@ async fn main() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let base = format!("http://{}/Plone", listener.local_addr().expect("address"));
     let serving = app.clone();
-    tokio::spawn(async move { wcs_core::server::serve(serving, listener, std::future::pending()).await });
+    let edge = Edge::new(&EdgeConfig {
+        answer_cache: CacheSettings { max_age: Duration::ZERO, ..CacheSettings::default() },
+        ..EdgeConfig::default()
+    })
+    .expect("edge");
+    tokio::spawn(async move { wcs_core::server::serve(serving, edge, listener, std::future::pending()).await });
     wait_for_index(&app).await;
     let client = reqwest::Client::new();
     let reader = |path: &str| {

@@ -5,31 +5,23 @@
 use crate::config::{Cli, Command, ServeArgs, StorageArgs};
 use anyhow::Context;
 use clap::Parser;
+use std::time::Duration;
 use wcs_core::app::{AppConfig, Bootstrap};
-use wcs_core::http::{CacheSettings, Timeouts};
+use wcs_core::http::Edge;
 use wcs_core::plugin::{PluginSelection, Registry};
 
-fn app_config(
-    storage: &StorageArgs,
-    cors_origins: Vec<String>,
-    max_body_bytes: usize,
-    answer_cache: CacheSettings,
-    timeouts: Timeouts,
-) -> anyhow::Result<AppConfig> {
+/// The application's settings; `memory_max_age` is how long a serving process remembers what
+/// it read (commands that serve nothing remember nothing).
+fn app_config(storage: &StorageArgs, memory_max_age: Duration) -> anyhow::Result<AppConfig> {
     Ok(AppConfig {
         database_url: storage.database_url().context("creating the data directory")?,
         site_id: storage.site_id.clone(),
         admin_password: storage.admin_password.clone(),
         types_dir: storage.types_dir.clone(),
-        cors_origins,
-        max_body_bytes,
         plugins: PluginSelection { disabled: storage.disable_plugins.clone() },
         data_dir: Some(storage.data_dir.clone()),
         search_url: storage.search.clone(),
-        trusted_proxies: Some(storage.trusted_proxies.clone()),
-        public_url: None,
-        answer_cache,
-        timeouts,
+        memory_max_age,
     })
 }
 
@@ -66,9 +58,9 @@ async fn shutdown_signal() {
 }
 
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
-    let mut config =
-        app_config(&args.storage, args.cors_origin.clone(), args.max_body_bytes, args.answer_cache(), args.timeouts())?;
-    config.public_url = args.public_url.clone();
+    // The edge's settings are checked before the database is touched.
+    let edge = Edge::new(&args.edge_config()).map_err(|problem| anyhow::anyhow!("configuration: {problem}"))?;
+    let config = app_config(&args.storage, args.answer_cache().max_age)?;
     let (app, bootstrap) = crate::open_app(config).await?;
     report(&bootstrap, &args.storage.site_id);
     if args.storage.demo {
@@ -79,12 +71,12 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let listener =
         tokio::net::TcpListener::bind(args.listen).await.with_context(|| format!("binding {}", args.listen))?;
     tracing::info!("listening on http://{}/{}", args.listen, args.storage.site_id);
-    wcs_core::server::serve(app, listener, shutdown_signal()).await?;
+    wcs_core::server::serve(app, edge, listener, shutdown_signal()).await?;
     Ok(())
 }
 
 async fn init(storage: StorageArgs) -> anyhow::Result<()> {
-    let config = app_config(&storage, Vec::new(), 0, CacheSettings::default(), Timeouts::default())?;
+    let config = app_config(&storage, Duration::ZERO)?;
     let (app, bootstrap) = crate::open_app(config).await?;
     report(&bootstrap, &storage.site_id);
     if storage.demo {
@@ -138,7 +130,7 @@ async fn export(storage: StorageArgs, dir: std::path::PathBuf) -> anyhow::Result
 /// Loads an export into a database whose schema is made as the server makes it, then builds
 /// the search index from what was loaded.
 async fn import(storage: StorageArgs, dir: std::path::PathBuf) -> anyhow::Result<()> {
-    let config = app_config(&storage, Vec::new(), 0, CacheSettings::default(), Timeouts::default())?;
+    let config = app_config(&storage, Duration::ZERO)?;
     let store = wcs_core::app::App::open_schema(&config).await?;
     let loaded = store.import_from(&dir, &storage.site_id).await;
     store.close().await;
@@ -152,7 +144,7 @@ async fn import(storage: StorageArgs, dir: std::path::PathBuf) -> anyhow::Result
 /// Rebuilds the search index, showing progress with rate and time left.
 #[cfg(feature = "es-search")]
 async fn reindex(storage: StorageArgs) -> anyhow::Result<()> {
-    let config = app_config(&storage, Vec::new(), 0, CacheSettings::default(), Timeouts::default())?;
+    let config = app_config(&storage, Duration::ZERO)?;
     let (app, _) = crate::open_app(config).await?;
     let bar = indicatif::ProgressBar::new(0).with_style(
         indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} objects, {per_sec}, {eta} left")

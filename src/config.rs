@@ -106,11 +106,6 @@ pub struct StorageArgs {
     /// of the embedded index; several instances may share it.
     #[arg(long, env = "WCS_SEARCH_URL")]
     pub search: Option<String>,
-    /// Proxies (addresses or networks, comma-separated) whose `X-Forwarded-Host`/`-Proto`
-    /// headers and `/VirtualHostBase/…` paths are believed. Loopback by default, so a front end's
-    /// proxy on the same machine (Volto's) works as it is.
-    #[arg(long, env = "WCS_TRUSTED_PROXIES", value_delimiter = ',', default_value = "127.0.0.1/8,::1")]
-    pub trusted_proxies: Vec<String>,
     /// Load the example content of examples/demo into an empty site.
     #[arg(long, env = "WCS_DEMO")]
     pub demo: bool,
@@ -149,6 +144,11 @@ pub struct ServeArgs {
     /// The memory the answer cache may hold, in MB.
     #[arg(long, env = "WCS_CACHE_SIZE_MB", default_value_t = 16)]
     pub cache_size_mb: u64,
+    /// Proxies (addresses or networks, comma-separated) whose `X-Forwarded-Host`/`-Proto`
+    /// headers and `/VirtualHostBase/…` paths are believed. Loopback by default, so a front end's
+    /// proxy on the same machine (Volto's) works as it is.
+    #[arg(long, env = "WCS_TRUSTED_PROXIES", value_delimiter = ',', default_value = "127.0.0.1/8,::1")]
+    pub trusted_proxies: Vec<String>,
     /// Storage and site flags.
     #[command(flatten)]
     pub storage: StorageArgs,
@@ -173,6 +173,18 @@ impl ServeArgs {
         wcs_core::http::Timeouts {
             idle: std::time::Duration::from_secs(self.idle_timeout_secs.max(1)),
             body: std::time::Duration::from_secs(self.body_timeout_secs.max(1)),
+        }
+    }
+
+    /// The server edge's settings.
+    pub fn edge_config(&self) -> wcs_core::http::EdgeConfig {
+        wcs_core::http::EdgeConfig {
+            cors_origins: self.cors_origin.clone(),
+            max_body_bytes: self.max_body_bytes,
+            trusted_proxies: Some(self.trusted_proxies.clone()),
+            public_url: self.public_url.clone(),
+            answer_cache: self.answer_cache(),
+            timeouts: self.timeouts(),
         }
     }
 

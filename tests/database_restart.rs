@@ -188,21 +188,17 @@ async fn start(url: &str) -> String {
         site_id: "Plone".into(),
         admin_password: Some(PASSWORD.into()),
         types_dir: None,
-        cors_origins: Vec::new(),
-        max_body_bytes: 1024 * 1024,
         plugins: PluginSelection::default(),
         data_dir: None,
         search_url: None,
-        trusted_proxies: None,
-        public_url: None,
-        answer_cache: Default::default(),
-        timeouts: Default::default(),
+        memory_max_age: wcs_core::http::CacheSettings::default().max_age,
     };
     let (app, _) = wcs::open_app(config).await.expect("server starts");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move {
-        let _ = wcs_core::server::serve(app, listener, std::future::pending()).await;
+        let edge = wcs_core::http::Edge::new(&wcs_core::http::EdgeConfig::default()).unwrap();
+        let _ = wcs_core::server::serve(app, edge, listener, std::future::pending()).await;
     });
     format!("http://{addr}/Plone")
 }

@@ -3,7 +3,6 @@
 
 use crate::content::types::TypeError;
 use crate::content::{ContentObject, TypeRegistry};
-use crate::http::CorsPolicy;
 use crate::i18n::{Catalogs, SITE_LANGUAGE, Translator};
 use crate::plugin::{PluginSelection, Registry, StartupError};
 use crate::render::Templates;
@@ -28,10 +27,6 @@ pub struct AppConfig {
     pub admin_password: Option<String>,
     /// A directory of extra content type profiles.
     pub types_dir: Option<PathBuf>,
-    /// Origins allowed to call the API from a browser.
-    pub cors_origins: Vec<String>,
-    /// The largest accepted request body, in bytes.
-    pub max_body_bytes: usize,
     /// Plugins to switch off.
     pub plugins: PluginSelection,
     /// Where plugins keep files of their own (a search index); `None` keeps them in memory.
@@ -39,16 +34,10 @@ pub struct AppConfig {
     /// An Elasticsearch cluster (`http://host:9200`) the search plugin uses instead of its
     /// embedded index.
     pub search_url: Option<String>,
-    /// Proxies (addresses or networks) whose `X-Forwarded-*` headers and virtual-hosting
-    /// paths are believed; `None` for loopback only.
-    pub trusted_proxies: Option<Vec<String>>,
-    /// The URL clients reach the server at (`https://www.example.org`), on which every link
-    /// is built; `None` takes the host a trusted proxy forwards, else the connection's address.
-    pub public_url: Option<String>,
-    /// How many answers are kept in memory, for how long.
-    pub answer_cache: crate::http::CacheSettings,
-    /// How long idle connections and slow bodies may keep the server waiting.
-    pub timeouts: crate::http::Timeouts,
+    /// How long, on SQLite, the objects along requested paths and the facts every write checks
+    /// are remembered between requests, so another process's changes show within it; zero
+    /// reads them for every request. (The answer cache, at the edge, keeps answers as long.)
+    pub memory_max_age: std::time::Duration,
 }
 
 /// Settings requests consult.
@@ -56,8 +45,6 @@ pub struct AppConfig {
 pub struct Settings {
     /// The site id.
     pub site_id: String,
-    /// The largest accepted request body.
-    pub max_body_bytes: usize,
     /// Builds the OpenAPI document of what is served now (plugins switched off leave it), for
     /// `/openapi.json` and `<site>/@openapi`; set by the binary, which links the builder.
     pub openapi: Option<fn(&crate::plugin::Registry) -> serde_json::Value>,
@@ -66,12 +53,6 @@ pub struct Settings {
     /// An Elasticsearch cluster (`http://host:9200`) the search plugin uses instead of its
     /// embedded index.
     pub search_url: Option<String>,
-    /// Proxies whose forwarded headers and virtual-hosting paths are believed.
-    pub trusted_proxies: crate::http::TrustedProxies,
-    /// `scheme://host[:port]` of every link, when configured (checked at start).
-    pub public_url: Option<String>,
-    /// How long idle connections and slow bodies may keep the server waiting.
-    pub timeouts: crate::http::Timeouts,
 }
 
 /// The shared application state. It dereferences to its [`Site`] (storage, types, workflows,
@@ -87,12 +68,6 @@ pub struct App {
     pub templates: Templates,
     /// Translations for browser views.
     pub i18n: Catalogs,
-    /// Cross-origin policy.
-    pub cors: CorsPolicy,
-    /// Answers kept in memory for cacheable routes.
-    pub answers: crate::http::AnswerCache,
-    /// Requests, connections, the pool and the change feed, for `/metrics`.
-    pub metrics: crate::http::Metrics,
     /// Other settings.
     pub settings: Settings,
     /// The plugins' state of this application.
@@ -122,12 +97,6 @@ pub enum StartupFailure {
     /// The first-start bootstrap failed.
     #[error("bootstrap: {0}")]
     Bootstrap(String),
-    /// The metrics could not be registered.
-    #[error("metrics: {0}")]
-    Metrics(String),
-    /// A setting is malformed.
-    #[error("configuration: {0}")]
-    Config(String),
     /// A template does not compile.
     #[error("templates: {0}")]
     Templates(String),
@@ -148,7 +117,6 @@ pub struct Bootstrap {
 impl App {
     /// Opens storage, builds plugins and types, creates the site and admin user if missing.
     pub async fn open(config: AppConfig) -> Result<(App, Bootstrap), StartupFailure> {
-        let public_url = config.public_url.as_deref().map(public_url).transpose().map_err(StartupFailure::Config)?;
         let registry = Registry::build(&config.plugins)?;
         let mut types = TypeRegistry::with_field_kinds(registry.field_kinds().to_vec());
         for (plugin, profile) in registry.type_profiles() {
@@ -174,7 +142,7 @@ impl App {
         let store = open_schema_of(&registry, &config.database_url).await?;
         switch_off_as_recorded(&registry, &store).await?;
         store.set_subscribers(Subscribers::new(registry.subscribers().to_vec()));
-        store.set_memory_max_age(config.answer_cache.max_age);
+        store.set_memory_max_age(config.memory_max_age);
         let now = chrono::Utc::now();
         let (cutoff, alive) =
             (now - crate::store::change_feed::RETENTION, now - crate::store::change_feed::CONSUMER_EXPIRY);
@@ -183,10 +151,6 @@ impl App {
             jwt: ensure_secret(&store, "wcs.secret.jwt").await?,
             csrf: ensure_secret(&store, "wcs.secret.csrf").await?,
         };
-        let trusted_proxies = match &config.trusted_proxies {
-            None => crate::http::TrustedProxies::loopback(),
-            Some(entries) => crate::http::TrustedProxies::parse(entries).map_err(StartupFailure::Config)?,
-        };
         let registry = Arc::new(registry);
         let app = App {
             site: Site { store, types, workflows, policy, registrations: registry.clone() },
@@ -194,18 +158,11 @@ impl App {
             security: Security::new(secrets),
             templates,
             i18n,
-            cors: CorsPolicy::new(config.cors_origins.clone()),
-            answers: crate::http::AnswerCache::new(config.answer_cache),
-            metrics: crate::http::Metrics::new().map_err(|e| StartupFailure::Metrics(e.to_string()))?,
             settings: Settings {
                 site_id: config.site_id.clone(),
-                max_body_bytes: config.max_body_bytes,
                 openapi: None,
                 data_dir: config.data_dir.clone(),
                 search_url: config.search_url.clone(),
-                trusted_proxies,
-                public_url,
-                timeouts: config.timeouts,
             },
             extensions: Default::default(),
         };
@@ -352,20 +309,6 @@ async fn ensure_secret(store: &Store, name: &str) -> Result<Vec<u8>, StartupFail
     read(value.ok_or_else(|| StartupFailure::Bootstrap(format!("secret {name} was not stored")))?)
 }
 
-/// Checks a configured public URL: `http` or `https`, a host, an optional port, no path (a
-/// site below a path prefix is served through a proxy's virtual-hosting paths). Returned
-/// without a trailing slash, ready to put paths after.
-fn public_url(url: &str) -> Result<String, String> {
-    let trimmed = url.trim().trim_end_matches('/');
-    let problem = || format!("--public-url '{url}' must be http(s)://host[:port] without a path");
-    let (scheme, host) = trimmed.split_once("://").ok_or_else(problem)?;
-    let well_formed = matches!(scheme, "http" | "https")
-        && !host.is_empty()
-        && host.len() <= 255
-        && host.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']'));
-    if well_formed { Ok(trimmed.to_owned()) } else { Err(problem()) }
-}
-
 /// The portal type of site roots.
 pub const SITE_TYPE: &str = "Plone Site";
 /// The administrator created at first start.
@@ -379,7 +322,7 @@ fn generate_password() -> String {
 
 /// Switches off the plugins Site Setup switched off (`@addons`), as far as they were built.
 async fn switch_off_as_recorded(registry: &Registry, store: &Store) -> Result<(), StartupFailure> {
-    let recorded = store.record_values(&[&crate::services::SWITCHED_OFF_PLUGINS]).await.map_err(StoreError::from)?;
+    let recorded = store.record_values(&[&crate::plugin::SWITCHED_OFF_PLUGINS]).await.map_err(StoreError::from)?;
     for id in recorded.first().and_then(serde_json::Value::as_array).into_iter().flatten().filter_map(|v| v.as_str()) {
         if registry.plugin_ids().contains(&id) && id != "core" {
             registry.switch(id, false, &[]).map_err(StartupFailure::Bootstrap)?;

@@ -3,6 +3,26 @@
 //! It owns traversal, storage, security and the registries of services, serializers and
 //! content types. Features arrive as plugins that register through [`plugin::Registrar`],
 //! exactly as a third-party crate would; core's own standard endpoints do the same.
+//!
+//! Its modules stand in floors, and each imports only from its own floor or below
+//! (`tests/floors.rs` reads every `crate::` path and fails on one that runs upward):
+//!
+//! ```text
+//! 8  services                      core's own endpoints, one file each
+//! 7  http  traverse  server        the server edge: parsing, negotiation, virtual hosting,
+//!                                  answer cache, CORS, timeouts, metrics (http::Edge)
+//! 6  plugin  service  app          the kernel: registrar and registry, service declarations,
+//!    context  extensions  render   the application, the request context (Ctx)
+//! 5  serialize                     content serializer layers, field serializers, components
+//! 4  ops  mail                     every write (events are emitted by the store), the outbox
+//! 3  security  catalog  site       who may do what, the index-query model; the Site handle
+//!    controlpanel                  (store, types, workflows, policy) below the kernel
+//! 2  store                         SQLite and PostgreSQL, the transaction, commit hooks, the
+//!                                  change feed, SQL primitives, the Visibility filter
+//! 1  error  api  future  content   the model: the error catalogue, the interface's vocabulary
+//!    workflow  events  records     (URL escaping, query strings, batches, shapes), content
+//!    record_checks  i18n           and its kinds, workflows, event data, records
+//! ```
 
 pub mod api;
 pub mod app;

@@ -13,6 +13,10 @@ use poem::http::Method;
 mod route;
 mod text_search;
 
+/// The name of an object's default view: what a browser (not the API) asking for the object
+/// itself gets.
+pub const DEFAULT_VIEW: &str = "view";
+
 /// A service handler: takes the request context, returns a response or an API error.
 pub type Handler = fn(Ctx) -> BoxFuture<'static, ApiResult<Response>>;
 

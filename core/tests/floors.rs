@@ -47,10 +47,6 @@ const FLOORS: &[(&str, u8)] = &[
     ("services", 8),
 ];
 
-/// Upward imports not mended yet, as `file:module`: the list only ever shrinks (an entry that no
-/// longer occurs fails the test too, so it is taken out as its import goes).
-const NOT_YET: &[&str] = &["app.rs:http", "app.rs:services", "http/server.rs:services"];
-
 fn floor(module: &str) -> Option<u8> {
     FLOORS.iter().find(|(name, _)| *name == module).map(|(_, floor)| *floor)
 }
@@ -87,7 +83,6 @@ fn every_module_imports_only_from_its_floor_or_below() {
     rust_files(&src, &mut files);
     files.sort();
     let mut upward = Vec::new();
-    let mut seen_exceptions = BTreeSet::new();
     let mut unplaced = BTreeSet::new();
     for file in &files {
         let relative = file.strip_prefix(&src).unwrap().to_string_lossy().replace('\\', "/");
@@ -107,11 +102,6 @@ fn every_module_imports_only_from_its_floor_or_below() {
                 if theirs <= own {
                     continue;
                 }
-                let key = format!("{relative}:{target}");
-                if NOT_YET.contains(&key.as_str()) {
-                    seen_exceptions.insert(key);
-                    continue;
-                }
                 upward.push(format!(
                     "{relative}:{}: {module} (floor {own}) imports {target} (floor {theirs}): {}",
                     number + 1,
@@ -125,6 +115,4 @@ fn every_module_imports_only_from_its_floor_or_below() {
         "modules without a floor (add them to FLOORS): {unplaced:?}\nimports that run upward:\n{}",
         upward.join("\n")
     );
-    let mended: Vec<&&str> = NOT_YET.iter().filter(|k| !seen_exceptions.contains(**k)).collect();
-    assert!(mended.is_empty(), "mended, take them out of NOT_YET: {mended:?}");
 }

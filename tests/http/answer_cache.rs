@@ -68,12 +68,12 @@ async fn kept_answers_stay_with_the_credentials_they_were_made_for() {
 #[tokio::test]
 async fn another_instance_shows_a_change_within_the_maximum_age() {
     let max_age = Duration::from_millis(300);
-    let first = TestServer::start_with(|config| config.answer_cache.max_age = max_age).await;
+    let first = TestServer::start_with(|config| config.cache_max_age(max_age)).await;
     first.create("", json!({"@type": "Document", "id": "d", "title": "Before"})).await;
     let database_url = first.database_url.clone();
     let second = TestServer::start_with(|config| {
         config.database_url = database_url;
-        config.answer_cache.max_age = max_age;
+        config.cache_max_age(max_age);
     })
     .await;
     assert_eq!(second.get_json("d").await.1["title"], "Before");
@@ -91,7 +91,7 @@ async fn another_instance_shows_a_change_within_the_maximum_age() {
 
 #[tokio::test]
 async fn with_a_zero_maximum_age_nothing_is_kept() {
-    let server = TestServer::start_with(|config| config.answer_cache.max_age = Duration::ZERO).await;
+    let server = TestServer::start_with(|config| config.cache_max_age(Duration::ZERO)).await;
     server.create("", json!({"@type": "Document", "id": "d", "title": "One"})).await;
     let before = server.app.store.query_count();
     server.get_json("d").await;

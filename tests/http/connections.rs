@@ -9,8 +9,8 @@ use tokio::net::TcpStream;
 
 async fn server() -> TestServer {
     TestServer::start_with(|config| {
-        config.timeouts.idle = Duration::from_secs(2);
-        config.timeouts.body = Duration::from_secs(1);
+        config.edge.timeouts.idle = Duration::from_secs(2);
+        config.edge.timeouts.body = Duration::from_secs(1);
     })
     .await
 }

@@ -129,7 +129,7 @@ async fn a_stale_if_range_gets_the_whole_new_file() {
 
 #[tokio::test]
 async fn large_files_stream_in_chunks() {
-    let server = TestServer::start_with(|c| c.max_body_bytes = 8 * 1024 * 1024).await;
+    let server = TestServer::start_with(|c| c.edge.max_body_bytes = 8 * 1024 * 1024).await;
     let content: Vec<u8> = (0..3_000_000u32).map(|i| (i % 251) as u8).collect();
     server
         .create("", json!({"@type": "File", "title": "Big", "file": {"data": b64(&content), "filename": "big.bin"}}))

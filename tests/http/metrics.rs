@@ -39,7 +39,7 @@ async fn trusted_peers_read_requests_latency_connections_pool_and_feed() {
 
 #[tokio::test]
 async fn other_peers_get_404() {
-    let server = TestServer::start_with(|config| config.trusted_proxies = Some(vec!["10.0.0.0/8".into()])).await;
+    let server = TestServer::start_with(|config| config.edge.trusted_proxies = Some(vec!["10.0.0.0/8".into()])).await;
     let response = server.raw(Method::GET, &format!("{}/metrics", server.base)).send().await.unwrap();
     assert_eq!(response.status(), 404);
     assert_eq!(response.json::<serde_json::Value>().await.unwrap()["code"], "not_found");

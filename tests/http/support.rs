@@ -8,6 +8,7 @@ use std::sync::Arc;
 use tempfile::TempDir;
 use tokio::sync::oneshot;
 use wcs_core::app::{App, AppConfig};
+use wcs_core::http::{CacheSettings, Edge, EdgeConfig};
 use wcs_core::plugin::PluginSelection;
 
 /// The admin password every test server starts with.
@@ -65,18 +66,50 @@ pub fn config(database_url: String) -> AppConfig {
         site_id: "Plone".into(),
         admin_password: Some(ADMIN_PASSWORD.into()),
         types_dir: None,
-        cors_origins: vec!["https://editor.example".into()],
-        max_body_bytes: 1024 * 1024,
         plugins: PluginSelection::default(),
         data_dir: None,
         // The contract run: every test's search goes to this cluster, in an index of its own.
         search_url: std::env::var("WCS_TEST_ELASTICSEARCH_URL")
             .ok()
             .map(|cluster| format!("{}/wcs-test-{}", cluster.trim_end_matches('/'), uuid::Uuid::new_v4().simple())),
-        trusted_proxies: None,
-        public_url: None,
-        answer_cache: Default::default(),
-        timeouts: Default::default(),
+        memory_max_age: CacheSettings::default().max_age,
+    }
+}
+
+/// A test server's settings: the application's, and its edge's (`config.edge`).
+pub struct ServerConfig {
+    pub app: AppConfig,
+    pub edge: EdgeConfig,
+}
+
+impl ServerConfig {
+    /// Answers and what the store remembers are kept this long (zero: read afresh every time).
+    pub fn cache_max_age(&mut self, age: std::time::Duration) {
+        self.edge.answer_cache.max_age = age;
+        self.app.memory_max_age = age;
+    }
+}
+
+impl std::ops::Deref for ServerConfig {
+    type Target = AppConfig;
+
+    fn deref(&self) -> &AppConfig {
+        &self.app
+    }
+}
+
+impl std::ops::DerefMut for ServerConfig {
+    fn deref_mut(&mut self) -> &mut AppConfig {
+        &mut self.app
+    }
+}
+
+/// The edge every test server starts with.
+pub fn edge_config() -> EdgeConfig {
+    EdgeConfig {
+        cors_origins: vec!["https://editor.example".into()],
+        max_body_bytes: 1024 * 1024,
+        ..EdgeConfig::default()
     }
 }
 
@@ -89,22 +122,23 @@ impl TestServer {
     /// Starts a server whose answer cache is off, for tests that count the statements a
     /// request runs (a kept answer runs none).
     pub async fn start_uncached() -> TestServer {
-        Self::start_with(|config| config.answer_cache.max_age = std::time::Duration::ZERO).await
+        Self::start_with(|config| config.cache_max_age(std::time::Duration::ZERO)).await
     }
 
     /// Starts a server after `customize` adjusted the configuration.
-    pub async fn start_with(customize: impl FnOnce(&mut AppConfig)) -> TestServer {
+    pub async fn start_with(customize: impl FnOnce(&mut ServerConfig)) -> TestServer {
         let dir = tempfile::tempdir().expect("temp dir");
-        let mut config = config(database_url(&dir).await);
+        let mut config = ServerConfig { app: config(database_url(&dir).await), edge: edge_config() };
         customize(&mut config);
         let database_url = config.database_url.clone();
-        let (app, _) = wcs::open_app(config).await.expect("server starts");
+        let edge = Edge::new(&config.edge).expect("the edge's settings");
+        let (app, _) = wcs::open_app(config.app).await.expect("server starts");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().expect("local addr");
         let (tx, rx) = oneshot::channel::<()>();
         let serving = app.clone();
         let serving = tokio::spawn(async move {
-            let _ = wcs_core::server::serve(serving, listener, async {
+            let _ = wcs_core::server::serve(serving, edge, listener, async {
                 let _ = rx.await;
             })
             .await;

@@ -75,7 +75,7 @@ async fn vh_segments_default_ports_writes_and_links_sent_in_the_virtual_form() {
 
 #[tokio::test]
 async fn only_trusted_proxies_choose_the_urls() {
-    let server = TestServer::start_with(|config| config.trusted_proxies = Some(vec!["10.20.30.40".into()])).await;
+    let server = TestServer::start_with(|config| config.edge.trusted_proxies = Some(vec!["10.20.30.40".into()])).await;
     let (status, _) = read(through(&server, Method::GET, &format!("{VOLTO}/")).send().await.unwrap()).await;
     assert_eq!(status, 404, "a virtual-hosting path from an untrusted peer is just a path");
     let forged =
@@ -93,7 +93,7 @@ async fn only_trusted_proxies_choose_the_urls() {
 
 #[tokio::test]
 async fn a_client_that_is_no_proxy_cannot_poison_links() {
-    let server = TestServer::start_with(|config| config.trusted_proxies = Some(vec!["10.20.30.40".into()])).await;
+    let server = TestServer::start_with(|config| config.edge.trusted_proxies = Some(vec!["10.20.30.40".into()])).await;
     server.user("anna", &["Member"], &[]).await;
     let (_, root) = read(server.admin(Method::GET, "").header("Host", "evil.example").send().await.unwrap()).await;
     assert_eq!(root["@id"], Value::from(server.site.clone()), "links are on the address the connection came in on");
@@ -114,18 +114,15 @@ async fn a_client_that_is_no_proxy_cannot_poison_links() {
 
 #[tokio::test]
 async fn a_configured_public_url_builds_every_link() {
-    let server = TestServer::start_with(|config| config.public_url = Some("https://www.example.org/".into())).await;
+    let server =
+        TestServer::start_with(|config| config.edge.public_url = Some("https://www.example.org/".into())).await;
     let forwarded =
         server.admin(Method::GET, "").header("Host", "evil.example").header("X-Forwarded-Host", "evil.example");
     let (_, root) = read(forwarded.send().await.unwrap()).await;
     assert_eq!(root["@id"], "https://www.example.org/Plone", "even a trusted proxy's headers do not choose it");
-    let config = |url: &str| {
-        let mut config = crate::support::config("sqlite::memory:".into());
-        config.public_url = Some(url.into());
-        config
-    };
     for bad in ["www.example.org", "ftp://example.org", "https://example.org/cms", "https://exa mple.org"] {
-        let refused = wcs::open_app(config(bad)).await.err().map(|e| e.to_string());
+        let config = wcs_core::http::EdgeConfig { public_url: Some(bad.into()), ..crate::support::edge_config() };
+        let refused = wcs_core::http::Edge::new(&config).err();
         assert!(refused.as_deref().is_some_and(|e| e.contains("--public-url")), "{bad}: {refused:?}");
     }
 }

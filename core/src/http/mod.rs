@@ -5,6 +5,7 @@ mod answer_cache;
 mod client_limiter;
 mod conditional;
 mod cors;
+mod edge;
 mod error_response;
 mod file_response;
 mod media;
@@ -30,6 +31,7 @@ pub use crate::service::{B_SIZE, B_START};
 pub use answer_cache::{AnswerCache, CacheSettings};
 pub use client_limiter::ClientLimiter;
 pub use cors::CorsPolicy;
+pub use edge::{Edge, EdgeConfig};
 pub use file_response::{FileMeta, file_meta, file_response};
 pub use metrics::{Metrics, OpenConnection, ServedBy};
 pub use reply::{

@@ -12,9 +12,9 @@ pub const REQUEST_ID: &str = "x-request-id";
 
 /// The answer to a probe path, `None` for any other path; `trusted` is whether the request
 /// comes from a trusted peer and was forwarded for nobody else: only those read the metrics.
-pub async fn answer(app: &App, path: &str, trusted: bool) -> Option<Response> {
+pub async fn answer(app: &App, edge: &super::Edge, path: &str, trusted: bool) -> Option<Response> {
     match path {
-        "/metrics" if trusted => Some(app.metrics.answer(app).await),
+        "/metrics" if trusted => Some(edge.metrics.answer(app).await),
         "/metrics" => Some(crate::http::ApiError::not_found(path).into_response()),
         "/healthz" => Some(probe(StatusCode::OK, "ok", None)),
         "/readyz" => Some(match sqlx::query("SELECT 1").execute(app.store.pool()).await {

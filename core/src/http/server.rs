@@ -1,28 +1,30 @@
 //! The poem endpoint that serves every site path: negotiation, authentication, traversal,
 //! dispatch through the frozen service table, then CORS, the theming header and one log line.
 
+use super::Edge;
 use super::vhost;
 use super::{ApiError, ApiResult, Ctx, ErrorCode, RequestInfo, parse_query};
 use crate::api::VirtualHost;
 use crate::app::App;
 use crate::security::{Access, AuthMethod, Csrf};
-use crate::services::DEFAULT_VIEW;
+use crate::service::DEFAULT_VIEW;
 use crate::traverse::{Target, parse_path, resolve};
 use poem::http::{HeaderMap, Method, StatusCode};
 use poem::{Endpoint, IntoResponse, Request, Response};
 use std::sync::Arc;
 use std::time::Instant;
 
-/// Serves the content interface of an [`App`].
+/// Serves the content interface of an [`App`] through an [`Edge`].
 #[derive(Clone)]
 pub struct SiteEndpoint {
     app: Arc<App>,
+    edge: Arc<Edge>,
 }
 
 impl SiteEndpoint {
-    /// An endpoint over `app`.
-    pub fn new(app: Arc<App>) -> Self {
-        SiteEndpoint { app }
+    /// An endpoint over `app`, at `edge`.
+    pub fn new(app: Arc<App>, edge: Arc<Edge>) -> Self {
+        SiteEndpoint { app, edge }
     }
 }
 
@@ -36,15 +38,15 @@ impl Endpoint for SiteEndpoint {
         let headers = req.headers().clone();
         let request_id = super::probes::request_id(&headers);
         let peer = req.remote_addr().as_socket_addr().map(|addr| addr.ip());
-        let proxied = self.app.settings.trusted_proxies.trusts(peer);
+        let proxied = self.edge.trusted_proxies.trusts(peer);
         // A proxy on the same host passes the public's requests from loopback: those it
         // forwards carry a forwarding header, and are no operator's.
         let operator = proxied && !headers.contains_key("x-forwarded-for") && !headers.contains_key("forwarded");
-        if let Some(mut response) = super::probes::answer(&self.app, &path, operator).await {
+        if let Some(mut response) = super::probes::answer(&self.app, &self.edge, &path, operator).await {
             response.headers_mut().insert(super::probes::REQUEST_ID, request_id);
             return Ok(response);
         }
-        let answers = &self.app.answers;
+        let answers = &self.edge.answers;
         let key = answers.key_of(&req, proxied);
         // Read before serving, so a change that lands meanwhile makes what is kept stale.
         let generation = self.app.store.generation();
@@ -59,14 +61,14 @@ impl Endpoint for SiteEndpoint {
                 (response, representation)
             }
         };
-        self.app.cors.decorate(&headers, &mut response);
+        self.edge.cors.decorate(&headers, &mut response);
         super::security_headers::decorate(&mut response);
         let served_by = response.extensions().get::<super::ServedBy>().copied();
         if let Some(representation) = representation {
             response = super::conditional::deliver(&headers, response, &representation);
         }
         let elapsed = started.elapsed().as_secs_f64();
-        self.app.metrics.observe(served_by, &method, response.status(), elapsed);
+        self.edge.metrics.observe(served_by, &method, response.status(), elapsed);
         let status = response.status().as_u16();
         let duration_ms = elapsed * 1000.0;
         tracing::info!(
@@ -124,7 +126,7 @@ impl SiteEndpoint {
     ) -> ApiResult<Response> {
         let app = &self.app;
         if req.method() == Method::OPTIONS {
-            return Ok(app.cors.preflight(req.headers()));
+            return Ok(self.edge.cors.preflight(req.headers()));
         }
         if req.uri().path() == "/openapi.json"
             && let Some(document) = app.settings.openapi
@@ -132,7 +134,7 @@ impl SiteEndpoint {
             return Ok(Response::builder().content_type("application/json").body(document(&app.registry).to_string()));
         }
         let head = req.method() == Method::HEAD;
-        let ctx = match traverse(app, req, proxied, virtual_host).await? {
+        let ctx = match traverse(app, &self.edge, req, proxied, virtual_host).await? {
             Traversed::Redirect(response) => return Ok(response),
             Traversed::Context(ctx) => ctx,
         };
@@ -156,6 +158,7 @@ enum Traversed {
 /// the service name and its subpath.
 async fn traverse(
     app: &Arc<App>,
+    edge: &Edge,
     req: &mut Request,
     proxied: bool,
     virtual_host: Option<&vhost::Rewritten>,
@@ -167,14 +170,13 @@ async fn traverse(
     let raw_query = req.uri().query().unwrap_or_default().to_owned();
     let base_url = match virtual_host {
         Some(rewritten) => rewritten.host.base.clone(),
-        None => base_url(req, proxied, app.settings.public_url.as_deref()),
+        None => base_url(req, proxied, edge.public_url.as_deref()),
     };
     let url = format!("{base_url}{raw_path}");
     let parsed = parse_path(&raw_path)?;
     let api = parsed.api_segment || wants_json(req.headers()) || virtual_host.is_some_and(|v| v.api);
     let method = if req.method() == Method::HEAD { Method::GET } else { req.method().clone() };
-    let mut body =
-        super::request_limits::read_body(req, app.settings.max_body_bytes, app.settings.timeouts.body).await?;
+    let mut body = super::request_limits::read_body(req, edge.max_body_bytes, edge.timeouts.body).await?;
     if let Some(rewritten) = virtual_host
         && let Ok(text) = std::str::from_utf8(&body)
     {
@@ -182,7 +184,7 @@ async fn traverse(
         body = rewritten.host.inbound(text).into_bytes();
     }
     let peer = req.remote_addr().as_socket_addr().map(|addr| addr.ip());
-    let client = app.settings.trusted_proxies.client(peer, req.headers());
+    let client = edge.trusted_proxies.client(peer, req.headers());
     let caller = app.security.authenticate(&app.store, req.headers(), client).await?;
     // A 404 names where the caller may go instead (plone.rest's `context`): the deepest object
     // traversal found, else the site.

@@ -8,6 +8,7 @@ mod freeze;
 mod registrar;
 mod registry;
 mod switches;
+pub use switches::SWITCHED_OFF_PLUGINS;
 
 pub use registrar::Registrar;
 pub use registry::{Contributions, PluginSelection, Registry, StartupError};

@@ -2,7 +2,19 @@
 //! lookup of the registry leaves out what belongs to a plugin that is off.
 
 use super::Registry;
+use crate::records::{RecordDef, RecordKind};
+use serde_json::json;
 use std::sync::atomic::Ordering;
+
+/// The plugins switched off at run time, which every start applies again.
+pub static SWITCHED_OFF_PLUGINS: RecordDef = RecordDef {
+    name: "wcs.backend.plugins.switched_off",
+    title: "Plugins switched off",
+    description: "Plugins built into the server but switched off (Site Setup's add-ons); applied at every start.",
+    kind: RecordKind::TextList,
+    check: None,
+    default: || json!([]),
+};
 
 impl Registry {
     /// Whether `plugin`'s contributions are in use (built and not switched off).

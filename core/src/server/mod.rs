@@ -11,7 +11,7 @@
 mod parse_errors;
 
 use crate::app::App;
-use crate::http::SiteEndpoint;
+use crate::http::{Edge, SiteEndpoint};
 use bytes::Bytes;
 use http_body_util::combinators::BoxBody;
 use hyper::body::Incoming;
@@ -33,15 +33,18 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 /// After a failed accept (out of file descriptors, say), how long to wait before the next.
 const ACCEPT_PAUSE: Duration = Duration::from_millis(50);
 
-/// Serves `app` on `listener` until `shutdown` resolves, then lets running requests finish.
+/// Serves `app` at `edge` on `listener` until `shutdown` resolves, then lets running requests
+/// finish.
 pub async fn serve(
     app: Arc<App>,
+    edge: Edge,
     listener: tokio::net::TcpListener,
     shutdown: impl Future<Output = ()> + Send,
 ) -> std::io::Result<()> {
-    let endpoint = Arc::new(SiteEndpoint::new(app.clone()));
+    let edge = Arc::new(edge);
+    let endpoint = Arc::new(SiteEndpoint::new(app.clone(), edge.clone()));
     let local = listener.local_addr()?;
-    let idle = app.settings.timeouts.idle;
+    let idle = edge.timeouts.idle;
     let mut builder = auto::Builder::new(TokioExecutor::new()).http1_only();
     // Headers must arrive in full within the idle timeout; an idle keep-alive connection waits
     // as long for its next request's headers, then closes.
@@ -60,7 +63,7 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
-        let open = app.metrics.connection_opened();
+        let open = edge.metrics.connection_opened();
         let service = hyper::service::service_fn({
             let endpoint = endpoint.clone();
             move |request: hyper::Request<Incoming>| {

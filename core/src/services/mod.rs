@@ -57,8 +57,6 @@ mod workingcopy;
 
 use crate::plugin::Registrar;
 use crate::serialize;
-pub use system::SWITCHED_OFF as SWITCHED_OFF_PLUGINS;
-pub use view::DEFAULT_VIEW;
 // `@querystring-search`'s parser of untrusted criteria, public for the fuzz targets.
 pub use querystring::to_search_pairs as querystring_search_pairs;
 
@@ -162,7 +160,7 @@ fn services(r: &mut Registrar) {
         r.record(record);
     }
     r.record(&email::CONTACT_PER_MINUTE);
-    r.record(&system::SWITCHED_OFF);
+    r.record(&crate::plugin::SWITCHED_OFF_PLUGINS);
     r.service(&email::EMAIL_SEND);
     r.service(&email::EMAIL_NOTIFICATION);
     r.on_start(&MAIL_SENDER);

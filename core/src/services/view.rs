@@ -9,14 +9,11 @@ use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, Found, HtmlPage, Raw, RawMeta};
 use crate::security::{Csrf, Permission};
 use crate::serialize::download_url;
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, DEFAULT_VIEW, Route, Service};
 use poem::Response;
 use poem::http::Method;
 use poem_openapi::registry::MetaResponses;
 use serde_json::{Value, json};
-
-/// The name of an object's default view.
-pub const DEFAULT_VIEW: &str = "view";
 
 /// How many children the page lists.
 const PAGE_ITEMS: i64 = 100;

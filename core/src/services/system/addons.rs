@@ -9,22 +9,12 @@ use super::VERSION;
 use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json, NoContent};
 use crate::plugin::PluginDescriptor;
-use crate::records::{RecordDef, RecordKind};
+use crate::plugin::SWITCHED_OFF_PLUGINS;
 use crate::security::{Csrf, Permission};
 use crate::service::{ContentKind, Route, Service};
 use poem::http::Method;
 use poem_openapi::Object;
 use serde_json::json;
-
-/// The plugins switched off at run time.
-pub static SWITCHED_OFF: RecordDef = RecordDef {
-    name: "wcs.backend.plugins.switched_off",
-    title: "Plugins switched off",
-    description: "Plugins built into the server but switched off (Site Setup's add-ons); applied at every start.",
-    kind: RecordKind::TextList,
-    check: None,
-    default: || json!([]),
-};
 
 /// The list.
 pub static ADDONS: Service = Service {
@@ -164,7 +154,7 @@ async fn switch(ctx: &Ctx, on: bool) -> ApiResult<NoContent> {
     registry.switch(id, on, descriptor.depends_on).map_err(|message| ApiError::new(ErrorCode::BadRequest, message))?;
     let off: Vec<&str> = registry.switched_off();
     let mut tx = ctx.app.store.begin().await?;
-    tx.set_record(SWITCHED_OFF.name, &json!(off).to_string()).await?;
+    tx.set_record(SWITCHED_OFF_PLUGINS.name, &json!(off).to_string()).await?;
     tx.commit().await?;
     Ok(NoContent::NoContent)
 }

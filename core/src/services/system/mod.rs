@@ -11,7 +11,7 @@ mod system_info;
 mod transactions;
 mod upgrade;
 
-pub use addons::{ADDONS, ADDONS_POST, SWITCHED_OFF};
+pub use addons::{ADDONS, ADDONS_POST};
 pub use content_rules::CONTENT_RULES;
 pub use database::DATABASE;
 pub use system_info::SYSTEM;
