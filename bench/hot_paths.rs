@@ -308,13 +308,7 @@ fn query(c: &mut Criterion, site: &Site) {
     .map(|(k, v)| (k.to_owned(), v.to_owned()))
     .collect();
     let visibility = Visibility { active_at: Some(chrono::Utc::now()), ..Visibility::of(&site.editor) };
-    let block_types = app.types.block_types();
-    let scope = Scope {
-        context_path: "/Plone",
-        visibility: &visibility,
-        backend: app.store.backend(),
-        block_types: &block_types,
-    };
+    let scope = Scope::new(app, "/Plone", visibility);
     let parsed = SearchQuery::parse(&pairs, "/Plone").expect("the query parses");
     assert_eq!(parsed.portal_type.any_of, ["Document", "News Item"]);
     assert_eq!(parsed.uid.none_of.len(), 1);

@@ -6,7 +6,7 @@ use crate::content::{ContentObject, TypeRegistry};
 use crate::i18n::{Catalogs, SITE_LANGUAGE, Translator};
 use crate::plugin::{PluginSelection, Registry, StartupError};
 use crate::render::Templates;
-use crate::security::{Policy, Secrets, Security, hash_password, recompute_allowed};
+use crate::security::{Policy, Role, Secrets, Security, hash_password, recompute_allowed};
 use crate::site::Site;
 use crate::store::StoredPrincipal;
 use crate::store::Subscribers;
@@ -215,7 +215,7 @@ impl App {
                     id: id.to_owned(),
                     kind: "group".to_owned(),
                     fullname: title.to_owned(),
-                    roles: vec![role.to_owned()],
+                    roles: vec![role.into()],
                     ..StoredPrincipal::default()
                 };
                 tx.insert_principal(&group).await?;
@@ -235,7 +235,7 @@ impl App {
                 return Err("the admin password must not be empty".into());
             }
             let hash = hash_password(&password)?;
-            tx.upsert_user(ADMIN_USER, &hash, &["Manager"]).await?;
+            tx.upsert_user(ADMIN_USER, &hash, &[Role::MANAGER.name()]).await?;
             self.security.forget_credentials();
         }
         tx.commit().await?;
@@ -287,10 +287,10 @@ impl App {
 }
 
 /// The groups every site starts with: id, title, global role.
-const DEFAULT_GROUPS: [(&str, &str, &str); 3] = [
-    ("Administrators", "Administrators", "Manager"),
-    ("Site Administrators", "Site Administrators", "Site Administrator"),
-    ("Reviewers", "Reviewers", "Reviewer"),
+const DEFAULT_GROUPS: [(&str, &str, Role); 3] = [
+    ("Administrators", "Administrators", Role::MANAGER),
+    ("Site Administrators", "Site Administrators", Role::SITE_ADMINISTRATOR),
+    ("Reviewers", "Reviewers", Role::REVIEWER),
 ];
 
 /// Reads a secret, creating it on first start. Concurrent first starts of several instances

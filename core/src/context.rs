@@ -2,6 +2,7 @@
 
 use crate::api::{VirtualHost, check_json_body, parse_bool};
 use crate::app::App;
+use crate::catalog::Scope;
 use crate::content::{ContentObject, TypeProfile};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::security::{Access, AuthMethod, Permission, Principal, Visibility};
@@ -189,6 +190,12 @@ impl Ctx {
     /// callers without `Access inactive content` only content in its publication window.
     pub fn listing_visibility(&self) -> Visibility {
         self.visibility().in_listings(&self.app, &self.access)
+    }
+
+    /// The scope of a search below `path` by the caller (`@search`, `@vocabularies`, a
+    /// search engine's endpoints).
+    pub fn search_scope(&self, path: &str) -> Scope {
+        Scope::new(&self.app, path, self.listing_visibility())
     }
 
     /// Serialization options from the query string (`include_items`, `b_size`, `expand`…).

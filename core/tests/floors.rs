@@ -4,8 +4,11 @@
 //! and the line.
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
+mod source;
+
+use source::rust_files;
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Each top-level module of `core/src` and its floor, lowest first.
 const FLOORS: &[(&str, u8)] = &[
@@ -49,17 +52,6 @@ const FLOORS: &[(&str, u8)] = &[
 
 fn floor(module: &str) -> Option<u8> {
     FLOORS.iter().find(|(name, _)| *name == module).map(|(_, floor)| *floor)
-}
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
 }
 
 /// The modules named by `crate::<module>` in a line of code.

@@ -33,13 +33,8 @@ fn search(pairs: &[(String, String)]) {
         tokens: Some(vec!["Anonymous".into(), "user:editor".into()]),
         active_at: Some(chrono::Utc::now()),
     };
-    for (backend, visibility) in [(Backend::Sqlite, &Visibility::ALL), (Backend::Postgres, &tokens)] {
-        let scope = Scope {
-            context_path: SITE,
-            visibility,
-            backend,
-            block_types: &["TextBlock".to_owned()],
-        };
+    for (backend, visibility) in [(Backend::Sqlite, Visibility::ALL), (Backend::Postgres, tokens)] {
+        let scope = Scope { context_path: SITE.to_owned(), visibility, backend, block_types: vec!["TextBlock".to_owned()] };
         let sql = SearchSql::build(&query, &scope);
         // Every value is a bound parameter: the SQL names exactly as many as it binds.
         let highest = placeholders(&sql.condition).max().unwrap_or(0);

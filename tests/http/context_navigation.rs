@@ -80,3 +80,13 @@ async fn options_narrow_rename_and_bound_the_tree() {
     let (_, expanded) = server.get_json("about/team?expand=contextnavigation").await;
     assert_eq!(titles(&expanded["@components"]["contextnavigation"]["items"]), ["Team", "History", "Draft"]);
 }
+
+#[tokio::test]
+async fn nav_titles_name_the_top_and_its_items() {
+    let server = TestServer::start().await;
+    let top = json!({"@type": "Folder", "id": "about", "title": "About us", "nav_title": "About"});
+    server.create("", top).await;
+    server.create("about", json!({"@type": "Document", "id": "team", "title": "Our team", "nav_title": "Team"})).await;
+    let (_, nav) = server.get_json("about/team/@contextnavigation?expand.contextnavigation.includeTop=true").await;
+    assert_eq!(titles(&nav["items"]), ["About", "Team"], "{nav}");
+}

@@ -416,3 +416,35 @@ async fn a_search_record_that_would_break_searches_is_refused_when_written() {
         assert_eq!(status, 200, "{body}");
     }
 }
+
+/// The paths `@search` answers for `query`, sorted.
+async fn searched(server: &TestServer, query: &str, anonymous: bool) -> Vec<String> {
+    let path = format!("@search?{query}");
+    let request = if anonymous { server.anonymous(Method::GET, &path) } else { server.admin(Method::GET, &path) };
+    let (status, body) = read(request.send().await.unwrap()).await;
+    assert_eq!(status, 200, "{body}");
+    let mut paths: Vec<String> = body["items"].as_array().unwrap().iter().map(|i| site_path(&i["@id"])).collect();
+    paths.sort();
+    assert_eq!(body["items_total"], paths.len(), "{body}");
+    paths
+}
+
+#[tokio::test]
+async fn the_engine_and_sql_find_the_same_objects_working_copies_and_the_site_root_among_them() {
+    let server = TestServer::start().await;
+    let title = json!({"title": "Gemeinde Brunnen"});
+    assert_eq!(server.admin(Method::PATCH, "").json(&title).send().await.unwrap().status(), 204);
+    server.create("", json!({"@type": "ContentPage", "id": "p", "title": "Am Markt"})).await;
+    server.create("p", json!({"@type": "TextBlock", "id": "b", "text": "<p>Der Brunnen</p>"})).await;
+    server.transition("p", "publish").await;
+    let response = server.admin(Method::POST, "p/@workingcopy").send().await.unwrap();
+    assert_eq!(response.status(), 201);
+    let editor = ["", "p", "working_copy_of_p"];
+    until_found(&server, "SearchableText=Brunnen", false, &editor).await;
+    // The engine answers plain text queries; a sort sends the same query to SQL.
+    assert_eq!(searched(&server, "SearchableText=Brunnen", false).await, editor);
+    assert_eq!(searched(&server, "SearchableText=Brunnen&sort_on=getId", false).await, editor);
+    // The working copy is private to its editors in both.
+    assert_eq!(searched(&server, "SearchableText=Brunnen", true).await, ["", "p"]);
+    assert_eq!(searched(&server, "SearchableText=Brunnen&sort_on=getId", true).await, ["", "p"]);
+}

@@ -6,7 +6,7 @@ use serde_json::json;
 use wcs_core::endpoint;
 use wcs_core::http::{ApiResult, Ctx, NoContent};
 use wcs_core::plugin::{PluginDescriptor, PluginSelection, Registrar, Registry, StartupError};
-use wcs_core::security::{Csrf, Permission};
+use wcs_core::security::{Csrf, Permission, Role};
 use wcs_core::service::{ContentKind, Route, Service};
 
 #[tokio::test]
@@ -166,7 +166,7 @@ static PERMISSION_A: PluginDescriptor =
 static PERMISSION_B: PluginDescriptor = PluginDescriptor {
     id: "beta",
     depends_on: &[],
-    build: |r| r.permission(Permission::new("Edit maps"), &["Editor"]),
+    build: |r| r.permission(Permission::new("Edit maps"), &[Role::EDITOR]),
 };
 static MESSAGE_A: PluginDescriptor =
     PluginDescriptor { id: "alpha", depends_on: &[], build: |r| r.messages("de", "# x\nmap-title = Karte\n") };

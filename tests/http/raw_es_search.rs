@@ -56,7 +56,13 @@ async fn raw_queries_answer_in_elasticsearchs_shape_and_only_with_what_the_calle
     let buckets = &anonymous["aggregations"]["types"]["buckets"];
     assert_eq!(buckets, &json!([{"key": "Document", "doc_count": 3}]), "no private document, no folder: {anonymous}");
     let all = raw(&server, json!({"aggs": {"types": {"terms": {"field": "portal_type"}}}}), false).await.1;
-    assert_eq!(all["aggregations"]["types"]["buckets"].as_array().unwrap().len(), 2, "admin sees the folder type too");
+    let types: Vec<&str> = all["aggregations"]["types"]["buckets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(types, ["Document", "Folder", "Plone Site"], "admin sees the folder, and the site root is found too");
     assert!(!anonymous.to_string().contains("Geheimer"), "no trace of the private page");
 
     let buckets = json!({"size": 0, "aggs": {
@@ -79,9 +85,9 @@ async fn raw_queries_answer_in_elasticsearchs_shape_and_only_with_what_the_calle
                                               "juengste": {"max": {"field": "modified"}}}});
     let (status, answer) = raw(&server, metrics, true).await;
     assert_eq!(status, 200, "{answer}");
-    assert_eq!(answer["aggregations"]["typen"]["value"], 1.0, "only Documents are visible: {answer}");
+    assert_eq!(answer["aggregations"]["typen"]["value"], 2.0, "only Documents and the site are visible: {answer}");
     let ranges = answer["aggregations"]["zeit"]["buckets"].as_array().unwrap();
-    assert_eq!((ranges.len(), &ranges[1]["doc_count"]), (2, &json!(3)));
+    assert_eq!((ranges.len(), &ranges[1]["doc_count"]), (2, &json!(4)), "three pages and the site");
     assert!(answer["aggregations"]["juengste"]["value"].as_f64().is_some_and(|v| v > 1_000_000_000.0));
     let admin = raw(&server, buckets, false).await.1;
     assert_eq!(admin["aggregations"]["arten"]["buckets"]["ordner"]["doc_count"], 1);
@@ -166,17 +172,17 @@ async fn the_dsl_covers_bool_ids_patterns_sorting_and_paging() {
         let (status, answer) = raw(&server, sorted(0, 10), false).await;
         assert_eq!(status, 200, "{answer}");
         let all = paths(&answer);
-        assert_eq!(all.len(), 6);
+        assert_eq!(all.len(), 7, "the site root is found too: {all:?}");
         let datiert = all.iter().position(|p| p == "/Plone/datiert").unwrap();
         assert_eq!(datiert, if order == "asc" { 0 } else { 3 }, "{order}: {all:?}");
         let mut last: Vec<&str> = all[4..].iter().map(String::as_str).collect();
         last.sort_unstable();
-        assert_eq!(last, ["/Plone/geheim", "/Plone/ordner"], "{order}: missing last");
-        assert_eq!(answer["hits"]["hits"][5]["sort"][0], stand_in);
+        assert_eq!(last, ["/Plone", "/Plone/geheim", "/Plone/ordner"], "{order}: missing last");
+        assert_eq!(answer["hits"]["hits"][6]["sort"][0], stand_in);
         assert_eq!(paths(&raw(&server, sorted(3, 2), false).await.1), all[3..5], "{order}: a page across both parts");
     }
     let by_type = json!({"query": {"match_all": {}}, "sort": [{"portal_type": "desc"}], "size": 1});
-    assert_eq!(raw(&server, by_type, false).await.1["hits"]["hits"][0]["sort"], json!(["Folder"]));
+    assert_eq!(raw(&server, by_type, false).await.1["hits"]["hits"][0]["sort"], json!(["Plone Site"]));
     // Several keys: ties on the first go to the second; dates are reported in milliseconds.
     let two_keys =
         json!({"query": {"match_all": {}}, "sort": [{"portal_type": "asc"}, {"effective": "desc"}], "size": 10});
@@ -225,7 +231,8 @@ async fn the_dsl_covers_bool_ids_patterns_sorting_and_paging() {
     let stop_words =
         |zero: &str| json!({"query": {"match": {"title": {"query": "der die das", "zero_terms_query": zero}}}});
     assert_eq!(raw(&server, stop_words("none"), true).await.1["hits"]["total"]["value"], 0);
-    assert_eq!(raw(&server, stop_words("all"), true).await.1["hits"]["total"]["value"], 3, "all the caller may see");
+    let everything = raw(&server, stop_words("all"), true).await.1;
+    assert_eq!(everything["hits"]["total"]["value"], 4, "all the caller may see, the site among them");
     let lucene = json!({"query": {"query_string": {"query": "Title:Häuser OR (Gärten AND NOT Title:Tulpen)",
                                                    "default_field": "Title"}}});
     let (status, answer) = raw(&server, lucene, true).await;
@@ -253,7 +260,7 @@ async fn the_dsl_covers_bool_ids_patterns_sorting_and_paging() {
     assert_eq!((status, &error["error"]["type"]), (400, &json!("search_phase_execution_exception")), "{error}");
     assert_eq!(error["error"]["root_cause"][0]["type"], "query_shard_exception", "{error}");
     let exists = json!({"query": {"bool": {"must_not": {"exists": {"field": "Subject"}}}}});
-    assert_eq!(raw(&server, exists, true).await.1["hits"]["total"]["value"], 3);
+    assert_eq!(raw(&server, exists, true).await.1["hits"]["total"]["value"], 4, "three pages and the site");
 }
 
 #[tokio::test]

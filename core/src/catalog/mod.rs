@@ -2,8 +2,10 @@
 //! SQL over the catalog columns and the `allowed` tokens, so security is part of the query.
 
 mod query;
+mod searchable;
 mod sql;
 
 pub use crate::store::{Bind, SearchSql, json_field};
 pub use query::{Criterion, DateRange, PathCriterion, SearchQuery, SortIndex};
+pub use searchable::is_searchable;
 pub use sql::Scope;

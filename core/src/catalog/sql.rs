@@ -3,20 +3,36 @@
 
 use super::query::{Criterion, DateRange, PathCriterion, SearchQuery, SortIndex};
 use crate::content::values::format_time;
-use crate::security::Visibility;
-use crate::store::{Backend, Bind, SearchSql, json_field, time_to_db};
+use crate::site::Site;
+use crate::store::{Backend, Bind, SearchSql, Visibility, json_field, time_to_db};
 use chrono::{DateTime, Utc};
 
-/// What besides the query restricts a search.
-pub struct Scope<'a> {
+/// What besides the query restricts a search. `@search`, `@querystring-search`,
+/// `@vocabularies`, listing blocks and a plugin's search engine all answer within one, made
+/// by [`Scope::new`], so what a caller may find is decided in one place.
+#[derive(Clone, Debug)]
+pub struct Scope {
     /// The context's physical path; results never leave its subtree.
-    pub context_path: &'a str,
+    pub context_path: String,
     /// What the caller may see, the publication window included.
-    pub visibility: &'a Visibility,
+    pub visibility: Visibility,
     /// The engine, for the few statements that differ.
     pub backend: Backend,
     /// Block types: never results themselves, but their text finds the page they belong to.
-    pub block_types: &'a [String],
+    pub block_types: Vec<String>,
+}
+
+impl Scope {
+    /// A search of `site` below `context_path` by a caller who sees `visibility` (their
+    /// listing visibility, publication window included).
+    pub fn new(site: &Site, context_path: &str, visibility: Visibility) -> Scope {
+        Scope {
+            context_path: context_path.to_owned(),
+            visibility,
+            backend: site.store.backend(),
+            block_types: site.types.block_types(),
+        }
+    }
 }
 
 struct Builder {
@@ -139,11 +155,11 @@ fn sort_column(index: SortIndex, backend: Backend) -> String {
 
 impl SearchSql {
     /// The SQL of `query` within `scope`.
-    pub fn build(query: &SearchQuery, scope: &Scope<'_>) -> SearchSql {
+    pub fn build(query: &SearchQuery, scope: &Scope) -> SearchSql {
         let mut b = Builder { clauses: vec!["trashed = 0".to_owned()], binds: Vec::new() };
-        let context = b.subtree(scope.context_path);
+        let context = b.subtree(&scope.context_path);
         b.clauses.push(context);
-        b.path(&query.path, scope.context_path);
+        b.path(&query.path, &scope.context_path);
         b.column("portal_type", &query.portal_type);
         b.column("review_state", &query.review_state);
         b.column("uid", &query.uid);
@@ -158,7 +174,7 @@ impl SearchSql {
                 _ => b.date("expires", range, time_to_db),
             }
         }
-        let blocks = (!scope.block_types.is_empty()).then(|| b.list(scope.block_types));
+        let blocks = (!scope.block_types.is_empty()).then(|| b.list(&scope.block_types));
         if let Some(blocks) = &blocks {
             b.clauses.push(format!("portal_type NOT IN ({blocks})"));
         }

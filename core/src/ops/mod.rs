@@ -18,6 +18,7 @@ pub use update::{OnConflict, check_unlocked, delete, update};
 
 use crate::content::{ContentObject, TypeProfile};
 use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::security::Role;
 use crate::site::Site;
 use crate::store::{HistoryEntry, Tx};
 
@@ -39,8 +40,8 @@ pub async fn initialise_security(
     object: &ContentObject,
     creator: &str,
 ) -> Result<(), sqlx::Error> {
-    if creator != "Anonymous" {
-        tx.set_local_roles(&object.uid, creator, &["Owner".to_owned()]).await?;
+    if creator != Role::ANONYMOUS {
+        tx.set_local_roles(&object.uid, creator, &[Role::OWNER.into()]).await?;
     }
     if let Some(state) = &object.review_state
         && site.types.get(&object.portal_type).is_some_and(|p| !p.workflow.is_empty())

@@ -3,7 +3,7 @@
 use crate::content::FieldKindDef;
 use crate::controlpanel::ControlPanelDef;
 use crate::records::RecordDef;
-use crate::security::Permission;
+use crate::security::{Permission, Role};
 use crate::serialize::{Component, ContentSerializer, FieldSerializer};
 use crate::service::TextSearch;
 use crate::service::{CrumbTitle, RequestHook, Service, StartHook, StopHook};
@@ -20,7 +20,7 @@ pub struct Registrar {
     pub(super) components: Vec<(&'static str, &'static Component)>,
     pub(super) type_profiles: Vec<(&'static str, &'static str)>,
     pub(super) workflows: Vec<(&'static str, &'static str)>,
-    pub(super) permissions: Vec<(&'static str, Permission, &'static [&'static str])>,
+    pub(super) permissions: Vec<(&'static str, Permission, &'static [Role])>,
     pub(super) records: Vec<(&'static str, &'static RecordDef)>,
     pub(super) templates: Vec<(&'static str, &'static str, &'static str)>,
     pub(super) messages: Vec<(&'static str, &'static str, &'static str)>,
@@ -77,7 +77,7 @@ impl Registrar {
     }
 
     /// Declares a plugin permission and the roles that hold it site-wide by default.
-    pub fn permission(&mut self, permission: Permission, default_roles: &'static [&'static str]) {
+    pub fn permission(&mut self, permission: Permission, default_roles: &'static [Role]) {
         self.permissions.push((self.current, permission, default_roles));
     }
 

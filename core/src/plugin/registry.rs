@@ -5,7 +5,7 @@ use crate::content::{ContentObject, FieldKindDef};
 use crate::content::{FieldKind, TypeProfile};
 use crate::controlpanel::ControlPanelDef;
 use crate::records::RecordDef;
-use crate::security::Permission;
+use crate::security::{Permission, Role};
 use crate::serialize::{Component, ContentSerializer, FieldSerializer};
 use crate::service::TextSearch;
 use crate::service::{CrumbTitle, RequestHook, Service, StartHook, StopHook};
@@ -85,7 +85,7 @@ pub struct Registry {
     pub(super) components: Vec<(&'static str, &'static Component)>,
     pub(super) type_profiles: Vec<(&'static str, &'static str)>,
     pub(super) workflows: Vec<(&'static str, &'static str)>,
-    pub(super) permissions: Vec<(Permission, &'static [&'static str])>,
+    pub(super) permissions: Vec<(Permission, &'static [Role])>,
     pub(super) records: BTreeMap<&'static str, (&'static str, &'static RecordDef)>,
     pub(super) templates: Vec<(&'static str, &'static str)>,
     pub(super) messages: Vec<(&'static str, &'static str)>,
@@ -239,7 +239,7 @@ impl Registry {
     }
 
     /// Plugin permissions with their default roles.
-    pub fn permissions(&self) -> &[(Permission, &'static [&'static str])] {
+    pub fn permissions(&self) -> &[(Permission, &'static [Role])] {
         &self.permissions
     }
 

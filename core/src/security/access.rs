@@ -90,7 +90,7 @@ impl Access {
 
     /// Whether the principal holds the permission (by name) on `chain[index]`.
     pub fn allows_named_at(&self, site: &Site, index: usize, permission: &str) -> bool {
-        if self.principal.has_role("Manager") {
+        if self.principal.bypasses_security() {
             return true;
         }
         let end = (index + 1).min(self.chain.len());

@@ -15,34 +15,34 @@
 //!   Reviewer is delegated only by Managers, Site Administrators and Reviewers, so an Editor
 //!   cannot make themselves, or everyone, reviewers of their own drafts.
 
-use super::{Permission, Principal};
+use super::{Permission, Principal, Role};
 
 /// The roles that administer the site itself.
-pub const ADMINISTRATIVE_ROLES: [&str; 2] = ["Manager", "Site Administrator"];
+pub const ADMINISTRATIVE_ROLES: [Role; 2] = [Role::MANAGER, Role::SITE_ADMINISTRATOR];
 
 /// The roles the sharing page delegates: the role, its label, and the permission delegating it
 /// needs on the object.
-pub const DELEGATABLE_ROLES: [(&str, &str, Permission); 4] = [
-    ("Contributor", "Can add", Permission::DELEGATE_CONTRIBUTOR_ROLE),
-    ("Editor", "Can edit", Permission::DELEGATE_EDITOR_ROLE),
-    ("Reader", "Can view", Permission::DELEGATE_READER_ROLE),
-    ("Reviewer", "Can review", Permission::DELEGATE_REVIEWER_ROLE),
+pub const DELEGATABLE_ROLES: [(Role, &str, Permission); 4] = [
+    (Role::CONTRIBUTOR, "Can add", Permission::DELEGATE_CONTRIBUTOR_ROLE),
+    (Role::EDITOR, "Can edit", Permission::DELEGATE_EDITOR_ROLE),
+    (Role::READER, "Can view", Permission::DELEGATE_READER_ROLE),
+    (Role::REVIEWER, "Can review", Permission::DELEGATE_REVIEWER_ROLE),
 ];
 
 /// Whether `role` administers the site.
 pub fn is_administrative(role: &str) -> bool {
-    ADMINISTRATIVE_ROLES.contains(&role)
+    ADMINISTRATIVE_ROLES.iter().any(|r| *r == role)
 }
 
 /// Whether `caller` (who holds `Manage users`) may give or take the global role `role`.
 pub fn may_assign(caller: &Principal, role: &str) -> bool {
-    caller.has_role("Manager") || !is_administrative(role)
+    caller.has_role(Role::MANAGER) || !is_administrative(role)
 }
 
 /// Whether `caller` may change, delete or change the memberships of the user or group `id`,
 /// which holds `roles` (its own and those of its groups).
 pub fn may_manage(caller: &Principal, id: &str, roles: &[String]) -> bool {
-    caller.has_role("Manager") || caller.user_id() == Some(id) || !roles.iter().any(|role| is_administrative(role))
+    caller.has_role(Role::MANAGER) || caller.user_id() == Some(id) || !roles.iter().any(|role| is_administrative(role))
 }
 
 /// The permission that delegating the local role `role` needs, if it may be delegated at all.
@@ -69,8 +69,8 @@ mod tests {
     fn only_managers_hand_out_or_touch_administration() {
         let (manager, siteadm) = (user("m", &["Manager"]), user("s", &["Site Administrator"]));
         for role in ADMINISTRATIVE_ROLES {
-            assert!(may_assign(&manager, role));
-            assert!(!may_assign(&siteadm, role), "{role}");
+            assert!(may_assign(&manager, role.name()));
+            assert!(!may_assign(&siteadm, role.name()), "{role}");
         }
         assert!(may_assign(&siteadm, "Editor") && may_assign(&siteadm, "Reviewer"));
         let admin_roles = vec!["Manager".to_owned()];

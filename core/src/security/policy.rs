@@ -1,6 +1,7 @@
 //! Which roles hold which permission where: workflow state maps, acquisition from the
 //! container, and the site role map at the top.
 
+use super::Role;
 use crate::content::ContentObject;
 use crate::site::Site;
 use std::collections::HashMap;
@@ -20,8 +21,8 @@ impl Policy {
     }
 
     /// Adds a plugin permission's default roles (unless the map already names it).
-    pub fn add_default(&mut self, permission: &str, roles: &[&str]) {
-        self.site_roles.entry(permission.to_owned()).or_insert_with(|| roles.iter().map(|r| (*r).to_owned()).collect());
+    pub fn add_default(&mut self, permission: &str, roles: &[Role]) {
+        self.site_roles.entry(permission.to_owned()).or_insert_with(|| roles.iter().map(|r| (*r).into()).collect());
     }
 
     fn site(&self, permission: &str) -> &[String] {

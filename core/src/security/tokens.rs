@@ -3,7 +3,7 @@
 //! invisible object is ever loaded, and counts and batches stay right.
 
 use super::policy::permission_roles;
-use super::{Access, Permission, Principal};
+use super::{Access, Permission, Principal, Role};
 use crate::content::ContentObject;
 use crate::site::Site;
 use crate::store::{LocalRole, Tx, Visibility, ancestor_paths};
@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 impl Visibility {
     /// What `principal` may see, by security alone.
     pub fn of(principal: &Principal) -> Visibility {
-        let tokens = (!principal.has_role("Manager")).then(|| principal.tokens());
+        let tokens = (!principal.bypasses_security()).then(|| principal.tokens());
         Visibility { tokens, active_at: None }
     }
 
@@ -84,7 +84,7 @@ impl Assignments {
 
     fn tokens(&self, view_roles: &[String]) -> Vec<String> {
         let mut tokens: BTreeSet<String> = view_roles.iter().cloned().collect();
-        tokens.insert("Manager".to_owned());
+        tokens.insert(Role::MANAGER.into());
         for (principal, roles) in &self.0 {
             if roles.iter().any(|r| view_roles.contains(r)) {
                 tokens.insert(format!("user:{principal}"));

@@ -8,7 +8,7 @@
 
 use super::{ContentSerializer, References, SerializeCtx, Subject, serialize_content, summary};
 use crate::api::{Batch, batching_links};
-use crate::catalog::{Criterion, DateRange, Scope, SearchQuery, SearchSql, SortIndex};
+use crate::catalog::{Criterion, DateRange, SearchQuery, SearchSql, SortIndex};
 use crate::content::ContentKind;
 use crate::content::layout::{LAYOUT_FIELD, PageLayout};
 use crate::content::{ContentObject, TypeProfile};
@@ -195,12 +195,7 @@ async fn news_listing(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Ma
     if !ctx.query.iter().any(|(k, _)| k == "b_size") {
         query.batch = Batch { start: query.batch.start, size: quantity.min(1_000) };
     }
-    let scope = Scope {
-        context_path: &site_path,
-        visibility: &ctx.visibility.in_listings(ctx.site, ctx.access),
-        backend: ctx.site.store.backend(),
-        block_types: &[],
-    };
+    let scope = ctx.search_scope(&site_path);
     let sql = SearchSql::build(&query, &scope);
     let total = ctx.site.store.count_search(&sql).await?;
     let news = ctx.site.store.search(&sql, query.batch.start, query.batch.size).await?;

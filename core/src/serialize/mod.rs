@@ -29,6 +29,7 @@ pub use shapes::{ContentShape, SearchResultsShape, SummaryShape, summary as summ
 pub use staging::{WorkingCopyBaseline, WorkingCopyInfo, WorkingCopyItem, working_copy_info};
 pub use summary::{relation_summary, summary};
 
+use crate::catalog::Scope;
 use crate::content::ContentKind;
 use crate::content::{ContentObject, FieldDef, FieldKind, TypeProfile};
 use crate::error::ApiResult;
@@ -81,6 +82,11 @@ pub struct SerializeCtx<'a> {
 }
 
 impl SerializeCtx<'_> {
+    /// The scope of a search below `path` by this caller, as listing blocks run it.
+    pub fn search_scope(&self, path: &str) -> Scope {
+        Scope::new(self.site, path, self.visibility.in_listings(self.site, self.access))
+    }
+
     /// The absolute URL of the site root `object` lives in.
     pub fn site_url(&self, object: &ContentObject) -> String {
         format!("{}/{}", self.base_url, object.site_id())

@@ -3,7 +3,7 @@
 //! SQL path answers everything else, and full-text queries when no engine is there or the
 //! engine declines one it cannot answer exactly.
 
-use crate::catalog::SearchQuery;
+use crate::catalog::{Scope, SearchQuery};
 use crate::context::Ctx;
 use crate::error::ApiResult;
 use crate::future::BoxFuture;
@@ -13,10 +13,13 @@ use std::collections::HashMap;
 pub struct TextSearch {
     /// A name for listings.
     pub name: &'static str,
-    /// The page of hits for a query with text, within what the caller may see below the
-    /// context; `None` to leave the query to SQL.
-    pub run: for<'a> fn(&'a Ctx, &'a SearchQuery) -> BoxFuture<'a, ApiResult<Option<TextHits>>>,
+    /// The page of hits for a query with text, within `scope` (the one the SQL path would
+    /// answer in); `None` to leave the query to SQL.
+    pub run: RunTextSearch,
 }
+
+/// How a [`TextSearch`] runs.
+pub type RunTextSearch = for<'a> fn(&'a Ctx, &'a Scope, &'a SearchQuery) -> BoxFuture<'a, ApiResult<Option<TextHits>>>;
 
 /// What a full-text search found.
 #[derive(Clone, Debug, Default, PartialEq)]

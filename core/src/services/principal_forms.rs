@@ -3,16 +3,23 @@
 //! ones in `principal_items`).
 
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError};
-use crate::security::AUTHENTICATED_GROUP;
 use crate::security::delegation::{may_assign, may_manage};
+use crate::security::{AUTHENTICATED_GROUP, Role};
 use crate::store::StoredPrincipal;
 use serde_json::{Map, Value};
 
 /// Global roles that may be given to users and groups.
-pub const ASSIGNABLE_ROLES: [&str; 7] =
-    ["Member", "Reader", "Contributor", "Editor", "Reviewer", "Site Administrator", "Manager"];
+pub const ASSIGNABLE_ROLES: [Role; 7] = [
+    Role::MEMBER,
+    Role::READER,
+    Role::CONTRIBUTOR,
+    Role::EDITOR,
+    Role::REVIEWER,
+    Role::SITE_ADMINISTRATOR,
+    Role::MANAGER,
+];
 /// Ids that name virtual principals and cannot be taken.
-const RESERVED_IDS: [&str; 3] = [AUTHENTICATED_GROUP, "Anonymous", "Authenticated"];
+const RESERVED_IDS: [&str; 3] = [AUTHENTICATED_GROUP, Role::ANONYMOUS.name(), Role::AUTHENTICATED.name()];
 
 /// The search words of a principal listing: `query`, or `search` as Volto sends it.
 pub fn search_text(ctx: &Ctx) -> Option<String> {
@@ -86,8 +93,8 @@ pub fn parse_roles(value: &Value, current: &[String], errors: &mut Vec<FieldErro
     }
     let mut roles: Vec<String> = if value.is_object() { current.to_vec() } else { Vec::new() };
     for (role, on) in changes {
-        if !ASSIGNABLE_ROLES.contains(&role.as_str()) {
-            let known = ASSIGNABLE_ROLES.join(", ");
+        if !ASSIGNABLE_ROLES.iter().any(|r| *r == role) {
+            let known = ASSIGNABLE_ROLES.map(Role::name).join(", ");
             errors.push(FieldError::new("roles", format!("Unknown role '{role}'; use one of {known}.")));
         } else if !on {
             roles.retain(|r| *r != role);

@@ -7,7 +7,7 @@ use crate::app::SITE_TYPE;
 use crate::endpoint;
 use crate::http::schema::Nullable;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json};
-use crate::security::{AUTHENTICATED_GROUP, Csrf, Permission};
+use crate::security::{AUTHENTICATED_GROUP, Csrf, Permission, Role};
 use crate::service::{ContentKind, ParamKind, QueryParam, Route, Service};
 use crate::store::{PrincipalQuery, StoredPrincipal};
 use poem::http::Method;
@@ -140,11 +140,11 @@ async fn search(ctx: Ctx) -> ApiResult<Json<PrincipalSearch>> {
     let matches_virtual = term.is_empty()
         || virtual_group.id.to_lowercase().contains(&term.to_lowercase())
         || virtual_group.fullname.to_lowercase().contains(&term.to_lowercase());
-    if matches_virtual && ctx.principal.has_role("Manager") {
+    if matches_virtual && ctx.principal.has_role(Role::MANAGER) {
         groups.insert(0, virtual_group);
         total += 1;
     }
-    groups.retain(|g| g.id != AUTHENTICATED_GROUP || ctx.principal.has_role("Manager"));
+    groups.retain(|g| g.id != AUTHENTICATED_GROUP || ctx.principal.has_role(Role::MANAGER));
     let users: Vec<FoundUser> = users.iter().map(|u| found_user(&site, u, addresses)).collect();
     let groups: Vec<FoundGroup> = groups.iter().map(|g| found_group(&site, g)).collect();
     let items =

@@ -4,7 +4,7 @@
 //! `query_target` (a path, or words to search) and `max`, the matching relations grouped by
 //! relation name. Both ends must be visible to the caller.
 
-use crate::catalog::SearchQuery;
+use crate::catalog::{Scope, SearchQuery};
 use crate::content::ContentObject;
 use crate::content::links::SitePrefixes;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, query_string};
@@ -109,6 +109,7 @@ async fn searched(ctx: &Ctx, visibility: &Visibility, parameter: &str) -> ApiRes
     };
     let pairs = [criterion, ("b_size".to_owned(), MAX_QUERY_OBJECTS.to_string())];
     let query = SearchQuery::parse(&pairs, &site_path)?;
-    let (found, _) = super::search::sql_search(ctx, &query, visibility).await?;
+    let scope = Scope::new(&ctx.app, &ctx.context.path, visibility.clone());
+    let (found, _) = super::search::sql_search(ctx, &query, &scope).await?;
     Ok(Some(found.into_iter().map(|o| o.uid).collect()))
 }

@@ -3,7 +3,7 @@
 
 use crate::endpoint;
 use crate::http::{ApiResult, Ctx, Json};
-use crate::security::{Csrf, Permission};
+use crate::security::{Csrf, Permission, Role};
 use crate::service::{ContentKind, Route, Service};
 use crate::services::principal_forms::ASSIGNABLE_ROLES;
 use poem::http::Method;
@@ -36,7 +36,7 @@ pub struct GlobalRole {
 
 async fn get(ctx: Ctx) -> ApiResult<Json<Vec<GlobalRole>>> {
     let site = ctx.site_url();
-    let mut roles = ASSIGNABLE_ROLES.to_vec();
+    let mut roles = ASSIGNABLE_ROLES.map(Role::name).to_vec();
     roles.sort_unstable();
     Ok(Json(
         roles

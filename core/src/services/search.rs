@@ -6,7 +6,7 @@ use crate::catalog::{Scope, SearchQuery, SearchSql};
 use crate::content::ContentObject;
 use crate::endpoint;
 use crate::http::{ApiResult, Ctx, Dyn, QUERY_COMPONENT, batching_links};
-use crate::security::{Csrf, Permission, Visibility};
+use crate::security::{Csrf, Permission};
 use crate::serialize::{SearchResultsShape, SerializeCtx, serialize_content, summary};
 use crate::service::{ContentKind, ParamKind, QueryParam, Route, Service};
 use poem::http::Method;
@@ -53,9 +53,10 @@ async fn search(ctx: Ctx) -> ApiResult<Dyn<SearchResultsShape>> {
 pub(crate) async fn search_body(ctx: &Ctx) -> ApiResult<Value> {
     let site_path = format!("/{}", ctx.context.site_id());
     let query = SearchQuery::parse(&ctx.request.query, &site_path)?;
-    let visibility = ctx.listing_visibility();
+    let scope = ctx.search_scope(&ctx.context.path);
+    let visibility = &scope.visibility;
     let text_hits = match ctx.app.registry.text_search() {
-        Some(engine) if !query.text.is_empty() => (engine.run)(ctx, &query).await?,
+        Some(engine) if !query.text.is_empty() => (engine.run)(ctx, &scope, &query).await?,
         _ => None,
     };
     let options = ctx.serialize_options()?;
@@ -63,20 +64,20 @@ pub(crate) async fn search_body(ctx: &Ctx) -> ApiResult<Value> {
         Some(hits) => {
             // Plain summaries need no field values, which can be large (Volto blocks, text).
             let found = if options.fullobjects || !options.metadata_fields.is_empty() {
-                ctx.app.store.visible_content_by_uids(&hits.uids, &visibility).await?
+                ctx.app.store.visible_content_by_uids(&hits.uids, visibility).await?
             } else {
-                ctx.app.store.visible_briefs_by_uids(&hits.uids, &visibility).await?
+                ctx.app.store.visible_briefs_by_uids(&hits.uids, visibility).await?
             };
             let mut by_uid: HashMap<String, ContentObject> = found.into_iter().map(|o| (o.uid.clone(), o)).collect();
             let results: Vec<ContentObject> = hits.uids.iter().filter_map(|uid| by_uid.remove(uid)).collect();
             (results, hits.total, hits.fragments)
         }
         None => {
-            let (results, total) = sql_search(ctx, &query, &visibility).await?;
+            let (results, total) = sql_search(ctx, &query, &scope).await?;
             (results, total, HashMap::new())
         }
     };
-    let sctx = ctx.serialize_ctx(&options, &visibility);
+    let sctx = ctx.serialize_ctx(&options, visibility);
     let mut items = if options.fullobjects {
         full_items(ctx, &sctx, &results).await?
     } else {
@@ -94,22 +95,9 @@ pub(crate) async fn search_body(ctx: &Ctx) -> ApiResult<Value> {
     Ok(body)
 }
 
-/// The catalog search in SQL: the page of results and the total.
-/// A page of `query`'s results by SQL, within what `visibility` lets the caller see, and their
-/// total.
-pub(super) async fn sql_search(
-    ctx: &Ctx,
-    query: &SearchQuery,
-    visibility: &Visibility,
-) -> ApiResult<(Vec<ContentObject>, i64)> {
-    let block_types = ctx.app.types.block_types();
-    let scope = Scope {
-        context_path: &ctx.context.path,
-        visibility,
-        backend: ctx.app.store.backend(),
-        block_types: &block_types,
-    };
-    let sql = SearchSql::build(query, &scope);
+/// A page of `query`'s results by SQL, within `scope`, and their total.
+pub(super) async fn sql_search(ctx: &Ctx, query: &SearchQuery, scope: &Scope) -> ApiResult<(Vec<ContentObject>, i64)> {
+    let sql = SearchSql::build(query, scope);
     let mut total = ctx.app.store.count_search(&sql).await?;
     let mut limit = query.batch.size;
     if let Some(cap) = query.sort_limit {

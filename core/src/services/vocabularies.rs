@@ -6,7 +6,7 @@
 //! `plone.app.vocabularies.Keywords` lists the tags in use on it (tag widgets).
 
 use super::types::{CATALOG_VOCABULARY, KEYWORDS_VOCABULARY};
-use crate::catalog::{Scope, SearchQuery, SearchSql};
+use crate::catalog::{SearchQuery, SearchSql};
 use crate::content::FieldKind;
 use crate::endpoint;
 use crate::http::{
@@ -156,14 +156,7 @@ async fn catalog_terms(ctx: &Ctx, filter: &Filter) -> ApiResult<Vec<(String, Str
     }
     let site_path = format!("/{}", ctx.context.site_id());
     let query = SearchQuery::parse(&pairs, &site_path)?;
-    let visibility = ctx.listing_visibility();
-    let block_types = ctx.app.types.block_types();
-    let scope = Scope {
-        context_path: &site_path,
-        visibility: &visibility,
-        backend: ctx.app.store.backend(),
-        block_types: &block_types,
-    };
+    let scope = ctx.search_scope(&site_path);
     let sql = SearchSql::build(&query, &scope);
     let found = ctx.app.store.search(&sql, 0, MAX_BATCH_SIZE).await?;
     Ok(found.into_iter().map(|o| (o.uid, o.title)).collect())

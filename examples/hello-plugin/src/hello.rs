@@ -8,14 +8,14 @@ use wcs_core::endpoint;
 use wcs_core::http::{ApiResult, Ctx, Json};
 use wcs_core::poem_reexports::Method;
 use wcs_core::records::{RecordDef, RecordKind};
-use wcs_core::security::{Csrf, Permission};
+use wcs_core::security::{Csrf, Permission, Role};
 use wcs_core::service::{ContentKind, Route, Service};
 
 /// Being greeted: a permission of the plugin's own, so a site can give it to some roles only.
 pub const SAY_HELLO: Permission = Permission::new("wcs.example Hello: Say hello");
 
 /// Who may be greeted by default: any logged-in user (anonymous callers get 401).
-pub const SAY_HELLO_ROLES: &[&str] = &["Manager", "Site Administrator", "Member"];
+pub const SAY_HELLO_ROLES: &[Role] = &[Role::MANAGER, Role::SITE_ADMINISTRATOR, Role::MEMBER];
 
 /// The service.
 pub static HELLO: Service = Service {

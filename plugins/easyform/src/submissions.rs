@@ -14,7 +14,7 @@ use wcs_core::http::{
     media_response,
 };
 use wcs_core::poem_reexports::{Method, Response};
-use wcs_core::security::{Csrf, Permission};
+use wcs_core::security::{Csrf, Permission, Role};
 use wcs_core::service::{ContentKind, Route, Service};
 
 /// collective.easyform's permission for reading what was submitted.
@@ -23,7 +23,7 @@ pub const DOWNLOAD_SAVED_INPUT: Permission = Permission::new("collective.easyfor
 /// Who may, unless local roles say more: the form's owner and those who administer the site,
 /// as collective.easyform and PloneFormGen have it. Submissions hold what citizens typed
 /// (names, addresses); an Editor of the site's pages is not given them by default.
-pub const DOWNLOAD_ROLES: &[&str] = &["Manager", "Site Administrator", "Owner"];
+pub const DOWNLOAD_ROLES: &[Role] = &[Role::MANAGER, Role::SITE_ADMINISTRATOR, Role::OWNER];
 
 /// The most rows one CSV export holds; the rest is reached through the batched listing.
 const MAX_CSV_ROWS: i64 = 100_000;

@@ -7,13 +7,8 @@ use crate::engine::{IndexDoc, TypedValue};
 use serde_json::Value;
 use std::collections::HashMap;
 use wcs_core::app::App;
+use wcs_core::catalog::is_searchable;
 use wcs_core::content::{ContentObject, FieldKind};
-
-/// Whether an object is found by search at all: not the site root, a block, a working copy
-/// (or anything in the trash, which storage never hands out as live content).
-pub fn is_searchable(app: &App, object: &ContentObject) -> bool {
-    !object.is_site_root() && object.working_copy_of.is_none() && !app.types.is_block_type(&object.portal_type)
-}
 
 /// The index document of `object`; `parts` are its blocks and their contents (for a block
 /// page), `allowed` who may see it.
@@ -216,7 +211,7 @@ pub fn index_docs(
     }
     objects
         .iter()
-        .filter(|o| is_searchable(app, o))
+        .filter(|o| is_searchable(&app.types, o))
         .filter(|o| only.is_none_or(|paths| paths.contains(&o.path)))
         .map(|o| {
             let own_parts = parts.get(o.path.as_str()).map(Vec::as_slice).unwrap_or_default();

@@ -4,7 +4,7 @@
 //! commits. At start-up it catches up the same way; an index that was never built, or one
 //! that fell behind what the feed still holds, is rebuilt from storage.
 
-use crate::document::{block_owner, index_docs, is_searchable};
+use crate::document::{block_owner, index_docs};
 use crate::dsl::{CustomFields, custom_fields};
 use crate::engine::{EngineError, SearchEngine};
 use crate::index_state::IndexState;
@@ -13,6 +13,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 use wcs_core::app::App;
+use wcs_core::catalog::is_searchable;
 use wcs_core::content::ContentObject;
 use wcs_core::store::change_feed::FeedConsumer;
 use wcs_core::store::{Change, Store};
@@ -112,7 +113,7 @@ pub async fn rebuild(
     let position = store.feed_end().await?;
     let site = format!("/{}", app.settings.site_id);
     let objects = store.subtree(&site).await?;
-    let uids: Vec<String> = objects.iter().filter(|o| is_searchable(app, o)).map(|o| o.uid.clone()).collect();
+    let uids: Vec<String> = objects.iter().filter(|o| is_searchable(&app.types, o)).map(|o| o.uid.clone()).collect();
     let mut allowed = store.allowed_tokens(&uids).await?;
     let docs = index_docs(app, &objects, &mut allowed, None, &custom(store).await?);
     engine.clear()?;
@@ -232,12 +233,12 @@ async fn reindex(
     let objects = store.subtree(path).await?;
     let uids: Vec<String> = objects
         .iter()
-        .filter(|o| is_searchable(app, o) && only.is_none_or(|paths| paths.contains(&o.path)))
+        .filter(|o| is_searchable(&app.types, o) && only.is_none_or(|paths| paths.contains(&o.path)))
         .map(|o| o.uid.clone())
         .collect();
     let mut allowed = store.allowed_tokens(&uids).await?;
     let docs = index_docs(app, &objects, &mut allowed, only, &custom(store).await?);
-    let gone: Vec<String> = objects.iter().filter(|o| !is_searchable(app, o)).map(|o| o.uid.clone()).collect();
+    let gone: Vec<String> = objects.iter().filter(|o| !is_searchable(&app.types, o)).map(|o| o.uid.clone()).collect();
     engine.delete(&gone)?;
     engine.index(&docs)?;
     Ok(())

@@ -6,13 +6,14 @@
 use crate::Search;
 use crate::engine::SearchRequest;
 use crate::patterns::text_query;
-use crate::scope::caller_filters;
-use wcs_core::catalog::{Criterion, SearchQuery};
+use crate::scope::filters_within;
+use wcs_core::catalog::{Criterion, Scope, SearchQuery};
 use wcs_core::http::{ApiError, ApiResult, Ctx};
 use wcs_core::service::{TextHits, TextSearch};
 
 /// The plugin's full-text search for `@search`.
-pub static TEXT_SEARCH: TextSearch = TextSearch { name: "es-search", run: |ctx, query| Box::pin(run(ctx, query)) };
+pub static TEXT_SEARCH: TextSearch =
+    TextSearch { name: "es-search", run: |ctx, scope, query| Box::pin(run(ctx, scope, query)) };
 
 /// Whether the engine answers `query` exactly as SQL would.
 fn answerable(query: &SearchQuery) -> bool {
@@ -29,12 +30,12 @@ fn answerable(query: &SearchQuery) -> bool {
         && plain(&query.subject)
 }
 
-async fn run(ctx: &Ctx, query: &SearchQuery) -> ApiResult<Option<TextHits>> {
+async fn run(ctx: &Ctx, scope: &Scope, query: &SearchQuery) -> ApiResult<Option<TextHits>> {
     let Some(search) = ctx.app.extensions.get::<Search>() else { return Ok(None) };
     if !answerable(query) {
         return Ok(None);
     }
-    let mut filters = caller_filters(ctx);
+    let mut filters = filters_within(scope);
     filters.portal_types = query.portal_type.any_of.clone();
     filters.review_states = query.review_state.any_of.clone();
     filters.subjects = query.subject.any_of.clone();

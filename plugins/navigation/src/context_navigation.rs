@@ -205,7 +205,7 @@ fn entry(ctx: &SerializeCtx<'_>, object: &ContentObject, context_path: &str) -> 
     PortletItem {
         href: url.clone(),
         url,
-        title: object.title.clone(),
+        title: crate::shown_title(object).to_owned(),
         description: object.description.clone(),
         icon: String::new(),
         thumb: String::new(),

@@ -15,17 +15,26 @@ mod navroot;
 mod panel;
 mod tree;
 
+use wcs_core::content::ContentObject;
 use wcs_core::plugin::Registrar;
 use wcs_core::service::CrumbTitle;
 
 /// The plugin's id, as named in `--disable-plugin` and the manifest.
 pub const PLUGIN_ID: &str = "navigation";
 
+/// An object's `nav_title`, when it has a non-empty one: the title navigation, the portlet and
+/// breadcrumbs show instead of its own.
+fn nav_title(object: &ContentObject) -> Option<&str> {
+    object.fields.get("nav_title").and_then(|t| t.as_str()).filter(|t| !t.is_empty())
+}
+
+/// The title navigation shows for `object`.
+fn shown_title(object: &ContentObject) -> &str {
+    nav_title(object).unwrap_or(&object.title)
+}
+
 /// Breadcrumbs show an object's `nav_title` when it has one.
-static NAV_TITLE: CrumbTitle = CrumbTitle {
-    name: "nav_title",
-    title: |object| object.fields.get("nav_title").and_then(|t| t.as_str()).filter(|t| !t.is_empty()),
-};
+static NAV_TITLE: CrumbTitle = CrumbTitle { name: "nav_title", title: nav_title };
 
 fn build(r: &mut Registrar) {
     r.crumb_title(&NAV_TITLE);

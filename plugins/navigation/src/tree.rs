@@ -227,7 +227,6 @@ impl<'a> Tree<'a> {
     fn item(&self, object: &ContentObject, level: usize) -> NavItem {
         let ctx = self.ctx;
         let profile = ctx.site.types.get(&object.portal_type);
-        let title = object.fields.get("nav_title").and_then(Value::as_str).filter(|t| !t.is_empty());
         let items = if level < self.depth {
             self.children_of(&object.uid).into_iter().map(|child| self.item(child, level + 1)).collect()
         } else {
@@ -247,7 +246,7 @@ impl<'a> Tree<'a> {
             .map(|remote| resolve_links(remote, &self.site_url, |uid| self.link_targets.get(uid).cloned()));
         NavItem {
             url: object.url(ctx.base_url),
-            title: title.unwrap_or(&object.title).to_owned(),
+            title: crate::shown_title(object).to_owned(),
             description: object.description.clone(),
             review_state: Nullable(object.review_state.clone()),
             portal_type: Some(object.portal_type.clone()),

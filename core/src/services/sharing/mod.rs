@@ -14,6 +14,6 @@ fn delegatable_here(ctx: &Ctx) -> Vec<(&'static str, &'static str)> {
     DELEGATABLE_ROLES
         .iter()
         .filter(|(_, _, permission)| ctx.allows(*permission))
-        .map(|(role, label, _)| (*role, *label))
+        .map(|(role, label, _)| (role.name(), *label))
         .collect()
 }

@@ -8,7 +8,7 @@ use super::{UserItem, hash, password, user_item};
 use crate::app::SITE_TYPE;
 use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError, Json, body_schema};
-use crate::security::{Csrf, Permission};
+use crate::security::{Csrf, Permission, Role};
 use crate::service::{ContentKind, Route, Service};
 use crate::services::principal_forms::{apply_text, check_id, check_role_changes, finish, parse_roles};
 use crate::services::principal_items::ListOrSwitches;
@@ -99,7 +99,7 @@ async fn create(ctx: Ctx) -> ApiResult<UserCreated> {
             Vec::new()
         }
         Some(value) => parse_roles(value, &[], &mut errors).unwrap_or_default(),
-        None => vec!["Member".to_owned()],
+        None => vec![Role::MEMBER.into()],
     };
     let password = password(&body, &mut errors);
     if password.is_none() && !errors.iter().any(|e| e.field == "password") {
