@@ -10,8 +10,8 @@ use crate::dsl::{CustomFields, CustomKind, QueryError};
 use crate::elastic_docs::{custom_properties, document, index_body};
 use crate::elastic_requests::{raw_body, raw_response, refusal, search_body, search_response};
 use crate::engine::{
-    EngineError, Filters, IndexDoc, RawRequest, SearchEngine, SearchRequest, SearchResponse, SuggestOption, Suggestion,
-    TypedValue,
+    EngineError, Filters, INDEX_RULES, IndexDoc, RawRequest, SearchEngine, SearchRequest, SearchResponse,
+    SuggestOption, Suggestion, TypedValue,
 };
 use elasticsearch::Elasticsearch;
 use elasticsearch::auth::Credentials;
@@ -313,7 +313,7 @@ impl SearchEngine for ElasticEngine {
             }
         }
         let path = format!("/{}/_doc/position?refresh=true", self.meta());
-        self.expect(Method::Put, path, Some(json!({"position": position})))?;
+        self.expect(Method::Put, path, Some(json!({"position": position, "rules": INDEX_RULES})))?;
         Ok(())
     }
 
@@ -326,7 +326,10 @@ impl SearchEngine for ElasticEngine {
         let (status, answer) = self.call(Method::Get, format!("/{}/_doc/position", self.meta()), None, false)?;
         match status {
             404 => Ok(None),
-            200..300 => Ok(answer.pointer("/_source/position").and_then(Value::as_i64)),
+            200..300 => {
+                let current = answer.pointer("/_source/rules").and_then(Value::as_u64) == Some(u64::from(INDEX_RULES));
+                Ok(answer.pointer("/_source/position").and_then(Value::as_i64).filter(|_| current))
+            }
             other => Err(EngineError::new(format!("Elasticsearch position: {other} {answer}"))),
         }
     }

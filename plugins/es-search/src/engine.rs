@@ -53,6 +53,11 @@ pub enum TypedValue {
     Date(i64),
 }
 
+/// The generation of what an index holds, kept with its position: an index committed under
+/// another generation is rebuilt at start-up. Raise it when what is indexed changes (2: the
+/// site root and working copies are indexed, as the SQL catalog finds them).
+pub const INDEX_RULES: u32 = 2;
+
 /// What a search may see and must match besides the words.
 #[derive(Clone, Debug, Default)]
 pub struct Filters {
@@ -294,7 +299,8 @@ pub trait SearchEngine: Send + Sync {
     fn commit(&self, position: i64) -> Result<(), EngineError>;
     /// How many documents the index holds (as last committed).
     fn documents(&self) -> u64;
-    /// The change-feed position of the last commit; `None` for an index never committed.
+    /// The change-feed position of the last commit; `None` for an index never committed, or
+    /// committed under other [`INDEX_RULES`], which the indexer then rebuilds.
     fn position(&self) -> Result<Option<i64>, EngineError>;
     /// Searches.
     fn search(&self, request: &SearchRequest) -> Result<SearchResponse, EngineError>;

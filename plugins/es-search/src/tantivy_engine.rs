@@ -5,7 +5,8 @@ use crate::caller_statistics::CallerStatistics;
 use crate::declared::Declared;
 use crate::dsl;
 use crate::engine::{
-    EngineError, Filters, Hit, IndexDoc, SearchEngine, SearchRequest, SearchResponse, Suggestion, TypedValue,
+    EngineError, Filters, Hit, INDEX_RULES, IndexDoc, SearchEngine, SearchRequest, SearchResponse, Suggestion,
+    TypedValue,
 };
 use crate::index_dir;
 use crate::schema::{Fields, register_analyzers, schema};
@@ -45,6 +46,13 @@ pub struct TantivyEngine {
 /// No position yet.
 const NO_POSITION: i64 = -1;
 
+/// The position a commit's payload (`position@rules`) holds, when it was written under the
+/// current [`INDEX_RULES`].
+fn position_of(payload: &str) -> Option<i64> {
+    let (position, rules) = payload.split_once('@')?;
+    (rules.parse::<u32>().ok()? == INDEX_RULES).then(|| position.parse().ok())?
+}
+
 impl TantivyEngine {
     /// Opens (or creates) the index in `dir`, or in memory without one.
     pub fn open(dir: Option<&Path>) -> Result<TantivyEngine, EngineError> {
@@ -60,7 +68,7 @@ impl TantivyEngine {
         let writer =
             index.writer_with_num_threads(1, WRITER_MEMORY).map_err(|err| index_dir::writer_error(err, dir))?;
         let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
-        let position = index.load_metas()?.payload.and_then(|p| p.parse().ok()).unwrap_or(NO_POSITION);
+        let position = index.load_metas()?.payload.as_deref().and_then(position_of).unwrap_or(NO_POSITION);
         let searchable = AtomicI64::new(position);
         Ok(TantivyEngine { index, fields, writer: Mutex::new(writer), reader, declared: None, searchable })
     }
@@ -269,7 +277,7 @@ impl SearchEngine for TantivyEngine {
     fn commit(&self, position: i64) -> Result<(), EngineError> {
         let mut writer = self.writer();
         let mut prepared = writer.prepare_commit()?;
-        prepared.set_payload(&position.to_string());
+        prepared.set_payload(&format!("{position}@{INDEX_RULES}"));
         prepared.commit()?;
         drop(writer);
         self.reader.reload()?;
@@ -351,6 +359,17 @@ impl SearchEngine for TantivyEngine {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_index_committed_under_other_rules_has_no_position() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = TantivyEngine::open(Some(dir.path())).unwrap();
+        engine.commit(41).unwrap();
+        drop(engine);
+        assert_eq!(TantivyEngine::open(Some(dir.path())).unwrap().position().unwrap(), Some(41));
+        assert_eq!(position_of(&format!("41@{}", INDEX_RULES - 1)), None);
+        assert_eq!(position_of("41"), None, "before the rules were kept");
+    }
 
     fn doc(uid: &str, title: &str, text: &str, allowed: &[&str]) -> IndexDoc {
         IndexDoc {
