@@ -10,6 +10,7 @@ use crate::security::{Csrf, Permission};
 use poem::Response;
 use poem::http::Method;
 
+mod guard;
 mod route;
 mod text_search;
 
@@ -21,8 +22,8 @@ pub const DEFAULT_VIEW: &str = "view";
 pub type Handler = fn(Ctx) -> BoxFuture<'static, ApiResult<Response>>;
 
 /// One endpoint of the content interface, declared as a `static` next to its handlers: the
-/// method and `@name` select it, its permission and CSRF policy guard it, and one of its
-/// routes (by the segments after the name) answers.
+/// method and `@name` select it, its guard and CSRF policy protect it, and one of its routes
+/// (by the segments after the name) answers.
 pub struct Service {
     /// The HTTP method.
     pub method: Method,
@@ -30,8 +31,9 @@ pub struct Service {
     pub name: &'static str,
     /// What content the service applies to.
     pub kind: ContentKind,
-    /// The permission checked on the context before the handler runs.
-    pub permission: Permission,
+    /// What the caller must hold on the context, checked before the route is chosen; a route
+    /// may narrow it ([`Route::guard`]).
+    pub guard: Guard,
     /// Which requests must carry a valid CSRF token.
     pub csrf: Csrf,
     /// The sub-paths it answers, tried in order.
@@ -45,6 +47,7 @@ impl Service {
     }
 }
 
+pub use guard::Guard;
 pub use route::{
     B_SIZE, B_START, Endpoint, FORM, ParamKind, QueryParam, RequestBody, ResponsesFn, Route, responses_of,
 };
@@ -85,6 +88,9 @@ pub struct RequestHook {
     pub name: &'static str,
     /// What it does, for the plugin listing.
     pub summary: &'static str,
+    /// What the caller must hold on the context for the hook to run at all; for anyone else
+    /// the request goes on to its service as if the hook were not there.
+    pub permission: Permission,
     /// The code.
     pub run: for<'a> fn(&'a Ctx) -> BoxFuture<'a, ApiResult<Option<Response>>>,
 }

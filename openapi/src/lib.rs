@@ -97,6 +97,8 @@ fn operation(plugin: &str, service: &Service, route: &Route, schemas: &mut Regis
     }
     parameters.extend(route.parameters().map(|name| path_parameter(name, "")));
     parameters.extend(route.query.iter().map(query_parameter));
+    // A route's guard narrows its service's, so the narrower one is what a caller must hold.
+    let guard = route.guard.unwrap_or(service.guard);
     let mut responses = responses(&(route.endpoint.responses)(schemas));
     let refused = responses.is_empty();
     responses.insert(
@@ -108,11 +110,14 @@ fn operation(plugin: &str, service: &Service, route: &Route, schemas: &mut Regis
         "summary": route.summary,
         "tags": [plugin],
         "parameters": parameters,
-        "x-wcs-permission": service.permission.name(),
+        "x-wcs-permission": guard.permission().map(|p| p.name()),
         "x-wcs-csrf": csrf_label(service.csrf),
         "x-wcs-applies-to": [service.kind.label()],
         "responses": responses,
     });
+    if let Some(words) = guard.describe() {
+        op["x-wcs-guard"] = json!(words);
+    }
     if refused {
         op["x-wcs-always-refused"] = json!(true);
     }

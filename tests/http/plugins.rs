@@ -7,7 +7,7 @@ use wcs_core::endpoint;
 use wcs_core::http::{ApiResult, Ctx, NoContent};
 use wcs_core::plugin::{PluginDescriptor, PluginSelection, Registrar, Registry, StartupError};
 use wcs_core::security::{Csrf, Permission, Role};
-use wcs_core::service::{ContentKind, Route, Service};
+use wcs_core::service::{ContentKind, Guard, Route, Service};
 
 #[tokio::test]
 async fn linked_plugins_are_exactly_core_shipped_and_the_example() {
@@ -88,7 +88,7 @@ static PING_A: Service = Service {
     method: reqwest::Method::GET,
     name: "@ping",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[Route::new("", "ping", endpoint!(ping))],
 };
@@ -96,7 +96,7 @@ static PING_B: Service = Service {
     method: reqwest::Method::GET,
     name: "@ping",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[Route::new("", "ping again", endpoint!(ping))],
 };

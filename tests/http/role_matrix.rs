@@ -203,7 +203,7 @@ fn rows() -> Vec<Row> {
             .fresh(Fresh::Document, "{fresh}/@workflow"),
         row(M::POST, "@workflow-set-state", "{state}", "", [401, 403, 403, 403, 403, 200, 200, 200])
             .fresh(Fresh::Document, "{fresh}/@workflow-set-state/private"),
-        row(M::POST, "@workflow-set-state", "", "", [400; 8])
+        row(M::POST, "@workflow-set-state", "", "", [401, 403, 403, 403, 403, 400, 400, 400])
             .fresh(Fresh::Document, "{fresh}/@workflow-set-state"),
         // Sharing and locks.
         row(M::GET, "@sharing", "", "pub/page/@sharing", EDIT_200),

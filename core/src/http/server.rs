@@ -249,12 +249,15 @@ fn service_url(object_url: &str, name: &str, subpath: &[String]) -> String {
     url
 }
 
-/// Runs the request hooks, then the service for the method and name: its permission, its
-/// CSRF policy, its handler. A browser asking for an object gets its default view, a
-/// service like any other.
+/// Runs the request hooks the caller holds the permission of, then the service for the method
+/// and name: its guard, its CSRF policy, its route's guard, its handler. A browser asking for
+/// an object gets its default view, a service like any other.
 async fn dispatch(ctx: Ctx) -> ApiResult<Response> {
     let app = ctx.app.clone();
     for (_, hook) in app.registry.request_hooks() {
+        if !ctx.allows(hook.permission) {
+            continue;
+        }
         if let Some(response) = (hook.run)(&ctx).await? {
             return Ok(response);
         }
@@ -265,21 +268,24 @@ async fn dispatch(ctx: Ctx) -> ApiResult<Response> {
     let Some(service) = app.registry.service(&method, name, &ctx.profile) else {
         return Err(no_service(&app, &method, name, &ctx));
     };
-    if let Err(denied) = ctx.check(service.permission) {
+    if let Err(denied) = service.guard.check(&ctx) {
         return login_or(&ctx, denied);
     }
     check_csrf(&ctx, service.csrf)?;
     let Some(route) = service.route(&ctx.subpath) else {
         return Err(ApiError::not_found(&ctx.request.service_url));
     };
+    let mut ctx = ctx;
+    ctx.route = Some(route);
+    if let Some(Err(denied)) = route.guard.map(|guard| guard.check(&ctx)) {
+        return login_or(&ctx, denied);
+    }
     let content = service.name.is_empty();
     if content && matches!(method, Method::PATCH | Method::PUT | Method::DELETE) {
         super::preconditions::check_if_match(&ctx)?;
     }
     let revision = (content && method == Method::GET).then(|| super::preconditions::revision_of(&ctx.context));
     super::media::check_body_media(&ctx, route)?;
-    let mut ctx = ctx;
-    ctx.route = Some(route);
     let mut response = (route.endpoint.handler)(ctx).await?;
     response.extensions_mut().insert(super::ServedBy(if service.name.is_empty() { "content" } else { service.name }));
     if route.cacheable {

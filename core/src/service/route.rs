@@ -2,7 +2,7 @@
 //! typed handler. The OpenAPI document is read from these declarations, and the success
 //! statuses and response schemas from the handlers' return types ([`endpoint!`](crate::endpoint)).
 
-use super::Handler;
+use super::{Guard, Handler};
 use crate::context::Ctx;
 use crate::error::ApiResult;
 use poem_openapi::ApiResponse;
@@ -26,6 +26,9 @@ pub struct Route {
     pub other_media: &'static [&'static str],
     /// The code and what it answers.
     pub endpoint: Endpoint,
+    /// A guard this route adds to its service's, checked once the route is chosen (e.g. `Manage
+    /// users` for a listing whose single items their own users may read).
+    pub guard: Option<Guard>,
     /// Whether its 200 answers may be kept in the answer cache ([`crate::http::AnswerCache`]):
     /// true only for a read whose answer follows from stored data, the URL and the request
     /// headers alone, that writes nothing and reads no other in-process state.
@@ -43,6 +46,7 @@ impl Route {
             body_required: true,
             other_media: &[],
             endpoint,
+            guard: None,
             cacheable: false,
         }
     }

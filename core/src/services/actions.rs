@@ -7,7 +7,7 @@ use crate::endpoint;
 use crate::http::{ApiResult, Ctx, Json};
 use crate::security::{Csrf, Permission};
 use crate::serialize::{Component, SerializeCtx, Subject};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 use poem_openapi::Object;
 use poem_openapi::types::ToJSON;
@@ -17,7 +17,7 @@ pub static ACTIONS: Service = Service {
     method: Method::GET,
     name: "@actions",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[Route::new(
         "",

@@ -6,7 +6,7 @@ use crate::content::values::format_time;
 use crate::endpoint;
 use crate::http::{ApiResult, Batch, Ctx, Json, batching_links};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, ParamKind, QueryParam, Route, Service};
+use crate::service::{ContentKind, Guard, ParamKind, QueryParam, Route, Service};
 use crate::store::{AuditEntry, AuditQuery};
 use poem::http::Method;
 use poem_openapi::Object;
@@ -17,7 +17,7 @@ pub static AUDIT_LOG: Service = Service {
     method: Method::GET,
     name: "@audit-log",
     kind: ContentKind::Type(SITE_TYPE),
-    permission: Permission::READ_AUDIT_LOG,
+    guard: Guard::Has(Permission::READ_AUDIT_LOG),
     csrf: Csrf::Cookie,
     routes: &[Route {
         query: &[

@@ -3,7 +3,7 @@
 use crate::endpoint;
 use crate::http::{ApiResult, Ctx};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 use poem_openapi::ApiResponse;
 use poem_openapi::payload::PlainText;
@@ -13,7 +13,7 @@ pub static AUTHENTICATOR: Service = Service {
     method: Method::GET,
     name: "@@authenticator",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Exempt,
     routes: &[Route::new("token", "The caller's CSRF token, for the X-CSRF-TOKEN header", endpoint!(token))],
 };

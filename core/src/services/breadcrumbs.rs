@@ -7,7 +7,7 @@ use crate::endpoint;
 use crate::http::{ApiResult, Ctx, Json};
 use crate::security::{Access, Csrf, Permission};
 use crate::serialize::{Component, SerializeCtx, Subject};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use crate::site::Site;
 use poem::http::Method;
 use poem_openapi::Object;
@@ -18,7 +18,7 @@ pub static BREADCRUMBS: Service = Service {
     method: Method::GET,
     name: "@breadcrumbs",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[Route::new("", "Breadcrumbs from the site root to this object", endpoint!(get)).cacheable()],
 };

@@ -4,7 +4,7 @@ use crate::endpoint;
 use crate::http::{ApiResult, Ctx, NoContent};
 use crate::ops;
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 
 /// Deletes permanently; 204.
@@ -12,7 +12,7 @@ pub static DELETE: Service = Service {
     method: Method::DELETE,
     name: "",
     kind: ContentKind::Any,
-    permission: Permission::DELETE_OBJECTS,
+    guard: Guard::Has(Permission::DELETE_OBJECTS),
     csrf: Csrf::Cookie,
     routes: &[Route::new("", "Delete the object and everything inside it", endpoint!(delete))],
 };

@@ -5,7 +5,7 @@ use crate::endpoint;
 use crate::http::{ApiResult, Ctx, Dyn};
 use crate::security::{Csrf, Permission};
 use crate::serialize::{ContentShape, serialize_content};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 
 /// Serializes the object, with `items` for containers.
@@ -13,7 +13,7 @@ pub static GET: Service = Service {
     method: Method::GET,
     name: "",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[Route {
         query: CONTENT_QUERY,

@@ -6,7 +6,7 @@ use crate::endpoint;
 use crate::http::shape_schema;
 use crate::security::{Csrf, Permission};
 use crate::serialize::ContentShape;
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 
 /// Changes the fields sent; `{"id": …}` renames, `{"ordering": …}` reorders children.
@@ -14,7 +14,7 @@ pub static PATCH: Service = Service {
     method: Method::PATCH,
     name: "",
     kind: ContentKind::Any,
-    permission: Permission::MODIFY_PORTAL_CONTENT,
+    guard: Guard::Has(Permission::MODIFY_PORTAL_CONTENT),
     csrf: Csrf::Cookie,
     routes: &[Route {
         query: CONTENT_QUERY,

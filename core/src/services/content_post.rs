@@ -5,7 +5,7 @@ use crate::http::{ApiResult, Ctx, DynCreated, shape_schema};
 use crate::ops;
 use crate::security::{Csrf, Permission};
 use crate::serialize::{ContentShape, serialize_content};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 use poem_openapi::payload::Response;
 
@@ -14,7 +14,7 @@ pub static POST: Service = Service {
     method: Method::POST,
     name: "",
     kind: ContentKind::Folderish,
-    permission: Permission::ADD_PORTAL_CONTENT,
+    guard: Guard::Has(Permission::ADD_PORTAL_CONTENT),
     csrf: Csrf::Cookie,
     routes: &[Route {
         request: Some(shape_schema::<ContentShape>),

@@ -6,7 +6,7 @@ use crate::endpoint;
 use crate::http::shape_schema;
 use crate::security::{Csrf, Permission};
 use crate::serialize::ContentShape;
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 
 /// Replaces every field: those not sent return to their defaults.
@@ -14,7 +14,7 @@ pub static PUT: Service = Service {
     method: Method::PUT,
     name: "",
     kind: ContentKind::Any,
-    permission: Permission::MODIFY_PORTAL_CONTENT,
+    guard: Guard::Has(Permission::MODIFY_PORTAL_CONTENT),
     csrf: Csrf::Cookie,
     routes: &[Route {
         query: CONTENT_QUERY,

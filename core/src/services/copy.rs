@@ -5,7 +5,7 @@ use crate::endpoint;
 use crate::http::{ApiResult, Ctx, Json, shape_schema};
 use crate::ops;
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 
 /// Copies objects (by URL, path or UID) into this folder: new uids; clashing ids become
@@ -14,7 +14,7 @@ pub static COPY: Service = Service {
     method: Method::POST,
     name: "@copy",
     kind: ContentKind::Folderish,
-    permission: Permission::ADD_PORTAL_CONTENT,
+    guard: Guard::Has(Permission::ADD_PORTAL_CONTENT),
     csrf: Csrf::Cookie,
     routes: &[Route {
         request: Some(shape_schema::<MoveCopyRequest>),

@@ -3,7 +3,7 @@
 use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, FileMeta, Raw, file_response};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 
 /// Sends a file or image field.
@@ -11,7 +11,7 @@ pub static DOWNLOAD: Service = Service {
     method: Method::GET,
     name: "@@download",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[
         Route::new("", "Download the object's primary file (Range requests and conditional GET)", endpoint!(primary)),

@@ -8,7 +8,7 @@ use crate::content::scales::{render_scale, scale_box};
 use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, Raw, RawMeta, media_response};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use crate::store::{BlobRange, StoredScale};
 use poem::http::{Method, StatusCode};
 use poem::{Body, Response};
@@ -19,7 +19,7 @@ pub static IMAGES: Service = Service {
     method: Method::GET,
     name: "@@images",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[
         Route::new("{field}", "An image field as stored", endpoint!(images)),

@@ -9,7 +9,7 @@ use crate::http::schema::{array_of, integer, object, string};
 use crate::http::{ApiError, ApiResult, Ctx, Dyn, Shape};
 use crate::security::{Csrf, Permission};
 use crate::serialize::{summary, summary_schema};
-use crate::service::{ContentKind, ParamKind, QueryParam, Route, Service};
+use crate::service::{ContentKind, Guard, ParamKind, QueryParam, Route, Service};
 use crate::store::RelationQuery;
 use poem::http::Method;
 use poem_openapi::registry::{MetaSchema, MetaSchemaRef, Registry};
@@ -26,7 +26,7 @@ pub static LINK_INTEGRITY: Service = Service {
     method: Method::GET,
     name: "@linkintegrity",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[Route {
         query: &[QueryParam::new("uids", ParamKind::StringList, "The objects to check (at most 100)")],

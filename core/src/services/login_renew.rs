@@ -4,7 +4,7 @@ use super::login::AuthToken;
 use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json};
 use crate::security::{Csrf, Permission, Principal};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 
 /// Renews the caller's token before it expires, so clients need not keep the password.
@@ -12,7 +12,7 @@ pub static LOGIN_RENEW: Service = Service {
     method: Method::POST,
     name: "@login-renew",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Exempt,
     routes: &[Route::new("", "Renew the caller's JWT", endpoint!(renew))],
 };

@@ -4,7 +4,7 @@ use super::login_form::clear_cookie;
 use crate::endpoint;
 use crate::http::{ApiResult, Ctx};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 use poem_openapi::ApiResponse;
 
@@ -15,7 +15,7 @@ pub static LOGOUT: Service = Service {
     method: Method::POST,
     name: "@logout",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Exempt,
     routes: &[Route::new("", "Log out (clears the auth_token cookie)", endpoint!(logout))],
 };

@@ -5,7 +5,7 @@ use crate::endpoint;
 use crate::http::{ApiResult, Ctx, Json, shape_schema};
 use crate::ops;
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 
 /// Moves objects (by URL, path or UID) into this folder; old paths redirect.
@@ -13,7 +13,7 @@ pub static MOVE: Service = Service {
     method: Method::POST,
     name: "@move",
     kind: ContentKind::Folderish,
-    permission: Permission::ADD_PORTAL_CONTENT,
+    guard: Guard::Has(Permission::ADD_PORTAL_CONTENT),
     csrf: Csrf::Cookie,
     routes: &[Route {
         request: Some(shape_schema::<MoveCopyRequest>),

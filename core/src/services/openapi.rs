@@ -5,7 +5,7 @@ use crate::endpoint;
 use crate::http::schema::{any_object, object, string};
 use crate::http::{ApiError, ApiResult, Ctx, Dyn, Shape};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 use poem_openapi::registry::{MetaSchema, Registry};
 
@@ -14,7 +14,7 @@ pub static OPENAPI: Service = Service {
     method: Method::GET,
     name: "@openapi",
     kind: ContentKind::Type("Plone Site"),
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[Route::new("", "The OpenAPI 3.0 document of this server, as at /openapi.json", endpoint!(get))],
 };

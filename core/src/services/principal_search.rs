@@ -8,7 +8,7 @@ use crate::endpoint;
 use crate::http::schema::Nullable;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json};
 use crate::security::{AUTHENTICATED_GROUP, Csrf, Permission, Role};
-use crate::service::{ContentKind, ParamKind, QueryParam, Route, Service};
+use crate::service::{ContentKind, Guard, ParamKind, QueryParam, Route, Service};
 use crate::store::{PrincipalQuery, StoredPrincipal};
 use poem::http::Method;
 use poem_openapi::{Object, Union};
@@ -21,7 +21,7 @@ pub static PRINCIPALS: Service = Service {
     method: Method::GET,
     name: "@principals",
     kind: ContentKind::Type(SITE_TYPE),
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[Route {
         query: &[QueryParam::new(

@@ -15,7 +15,7 @@ use crate::http::{ApiError, ApiResult, Ctx, Dyn, ErrorCode, Shape};
 use crate::ops::lookup_references;
 use crate::security::{Csrf, Permission, Visibility};
 use crate::serialize::{SerializeCtx, relation_summary, summary_schema};
-use crate::service::{ContentKind, ParamKind, QueryParam, Route, Service};
+use crate::service::{ContentKind, Guard, ParamKind, QueryParam, Route, Service};
 use crate::store::{RelationQuery, RelationRow};
 use poem::http::Method;
 use poem_openapi::registry::{MetaSchema, MetaSchemaRef, Registry};
@@ -30,7 +30,7 @@ pub static RELATIONS: Service = Service {
     method: Method::GET,
     name: "@relations",
     kind: ContentKind::Type("Plone Site"),
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[Route {
         query: &[

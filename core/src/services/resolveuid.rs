@@ -5,7 +5,7 @@
 use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, Found, PATH_SEGMENT, Raw};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::Response;
 use poem::http::{Method, StatusCode, header};
 
@@ -14,7 +14,7 @@ pub static RESOLVEUID: Service = Service {
     method: Method::GET,
     name: "resolveuid",
     kind: ContentKind::Type("Plone Site"),
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[
         Route::new("{uid}", "Redirect (302) to the current URL of the object with the UID", endpoint!(resolve)),

@@ -4,7 +4,7 @@
 use crate::endpoint;
 use crate::http::{ApiResult, Ctx, Json};
 use crate::security::{Csrf, Permission, Role};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use crate::services::principal_forms::ASSIGNABLE_ROLES;
 use poem::http::Method;
 use poem_openapi::Object;
@@ -14,7 +14,7 @@ pub static ROLES: Service = Service {
     method: Method::GET,
     name: "@roles",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[Route::new("", "The roles users and groups may be given, sorted by id", endpoint!(get))],
 };

@@ -8,7 +8,7 @@ use crate::endpoint;
 use crate::http::{ApiResult, Ctx, Dyn, QUERY_COMPONENT, batching_links};
 use crate::security::{Csrf, Permission};
 use crate::serialize::{SearchResultsShape, SerializeCtx, serialize_content, summary};
-use crate::service::{ContentKind, ParamKind, QueryParam, Route, Service};
+use crate::service::{ContentKind, Guard, ParamKind, QueryParam, Route, Service};
 use poem::http::Method;
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -18,7 +18,7 @@ pub static SEARCH: Service = Service {
     method: Method::GET,
     name: "@search",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[Route {
         query: SEARCH_QUERY,

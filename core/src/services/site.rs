@@ -9,7 +9,7 @@ use crate::http::{ApiError, ApiResult, Ctx, Json};
 use crate::i18n::SITE_LANGUAGE;
 use crate::records::{RecordDef, RecordKind};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 use poem_openapi::Object;
 use serde_json::{Value, json};
@@ -19,7 +19,7 @@ pub static SITE: Service = Service {
     method: Method::GET,
     name: "@site",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[Route::new(
         "",

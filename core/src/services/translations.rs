@@ -5,7 +5,7 @@ use crate::endpoint;
 use crate::http::{ApiResult, Ctx, Json};
 use crate::security::{Csrf, Permission};
 use crate::serialize::Component;
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 use poem_openapi::Object;
 use poem_openapi::types::ToJSON;
@@ -16,7 +16,7 @@ pub static TRANSLATIONS: Service = Service {
     method: Method::GET,
     name: "@translations",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[Route::new("", "The object's translations (none: one language per site)", endpoint!(get))],
 };

@@ -6,7 +6,7 @@ use crate::http::schema::{any_object, array_of, map_of, object, string};
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json, Raw, RawMeta, media_response};
 use crate::security::{Csrf, Permission};
 use crate::serialize::{Component, SerializeCtx, Subject};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::Response;
 use poem::http::Method;
 use poem_openapi::Object;
@@ -19,7 +19,7 @@ pub static TYPES: Service = Service {
     method: Method::GET,
     name: "@types",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[
         Route::new("", "List content types and whether each can be added here", endpoint!(types)),

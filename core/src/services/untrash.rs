@@ -3,7 +3,7 @@
 use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, NoContent};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 
 /// Restores a trashed object with what trashing it hid.
@@ -11,7 +11,7 @@ pub static UNTRASH: Service = Service {
     method: Method::POST,
     name: "@untrash",
     kind: ContentKind::Any,
-    permission: Permission::DELETE_OBJECTS,
+    guard: Guard::Has(Permission::DELETE_OBJECTS),
     csrf: Csrf::Cookie,
     routes: &[Route::new("", "Restore this object from the trash", endpoint!(untrash))],
 };

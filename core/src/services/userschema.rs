@@ -6,7 +6,7 @@
 use crate::endpoint;
 use crate::http::{ApiResult, Ctx, Json};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 use poem_openapi::Object;
 
@@ -15,7 +15,7 @@ pub static USER_SCHEMA: Service = Service {
     method: Method::GET,
     name: "@userschema",
     kind: ContentKind::Type("Plone Site"),
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[Route::new(
         "",

@@ -9,7 +9,7 @@ use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, Found, HtmlPage, Raw, RawMeta};
 use crate::security::{Csrf, Permission};
 use crate::serialize::download_url;
-use crate::service::{ContentKind, DEFAULT_VIEW, Route, Service};
+use crate::service::{ContentKind, DEFAULT_VIEW, Guard, Route, Service};
 use poem::Response;
 use poem::http::Method;
 use poem_openapi::registry::MetaResponses;
@@ -23,7 +23,7 @@ pub static VIEW: Service = Service {
     method: Method::GET,
     name: DEFAULT_VIEW,
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[Route::new(
         "",

@@ -13,7 +13,7 @@ use crate::http::{
     ApiError, ApiResult, B_START, Batch, BatchLinksShape, Ctx, ErrorCode, Json, MAX_BATCH_SIZE, Shaped, batch_links,
 };
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, ParamKind, QueryParam, Route, Service};
+use crate::service::{ContentKind, Guard, ParamKind, QueryParam, Route, Service};
 use poem::http::Method;
 use poem_openapi::Object;
 
@@ -25,7 +25,7 @@ pub static VOCABULARIES: Service = Service {
     method: Method::GET,
     name: "@vocabularies",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[
         Route::new("", "The vocabularies, by name", endpoint!(list)),

@@ -5,17 +5,16 @@ use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json, Refused, body_schema};
 use crate::ops::workflow::{set_state, workflow_of};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 
 /// Sets a state directly, bypassing transitions; updates security; CSRF off. Review portal
-/// content or Manage portal will do, which one declared permission cannot say: the handler
-/// checks both.
+/// content or Manage portal will do.
 pub static SET_STATE: Service = Service {
     method: Method::POST,
     name: "@workflow-set-state",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::AnyOf(&[Permission::REVIEW_PORTAL_CONTENT, Permission::MANAGE_PORTAL]),
     csrf: Csrf::Exempt,
     routes: &[
         Route::new("", "Always refused: name the state (400 workflow_error)", endpoint!(missing_state)),
@@ -33,9 +32,6 @@ async fn missing_state(_: Ctx) -> ApiResult<Refused> {
 
 async fn post_set_state(ctx: Ctx) -> ApiResult<Json<WorkflowEntry>> {
     let state = ctx.param("state").to_owned();
-    if !ctx.allows(Permission::REVIEW_PORTAL_CONTENT) && !ctx.allows(Permission::MANAGE_PORTAL) {
-        return Err(Permission::REVIEW_PORTAL_CONTENT.refuse(&ctx.principal));
-    }
     let body = ctx.optional_json_body()?;
     let comment = comment(&body)?;
     let entry = set_state(&ctx.app, &ctx.context, &state, ctx.principal.actor(), &comment).await?;

@@ -9,7 +9,7 @@ use wcs_core::http::{ApiResult, Ctx, Json};
 use wcs_core::poem_reexports::Method;
 use wcs_core::records::{RecordDef, RecordKind};
 use wcs_core::security::{Csrf, Permission, Role};
-use wcs_core::service::{ContentKind, Route, Service};
+use wcs_core::service::{ContentKind, Guard, Route, Service};
 
 /// Being greeted: a permission of the plugin's own, so a site can give it to some roles only.
 pub const SAY_HELLO: Permission = Permission::new("wcs.example Hello: Say hello");
@@ -22,7 +22,7 @@ pub static HELLO: Service = Service {
     method: Method::GET,
     name: "@hello",
     kind: ContentKind::Any,
-    permission: SAY_HELLO,
+    guard: Guard::Has(SAY_HELLO),
     csrf: Csrf::Cookie,
     routes: &[Route::new("", "Say hello from the example plugin", endpoint!(hello))],
 };

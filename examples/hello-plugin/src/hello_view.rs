@@ -6,14 +6,14 @@ use wcs_core::endpoint;
 use wcs_core::http::{ApiResult, Ctx, Json};
 use wcs_core::poem_reexports::Method;
 use wcs_core::security::{Csrf, Permission};
-use wcs_core::service::{ContentKind, Route, Service};
+use wcs_core::service::{ContentKind, Guard, Route, Service};
 
 /// The view.
 pub static HELLO_VIEW: Service = Service {
     method: Method::GET,
     name: "hello_view",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[Route::new("", "A plain-named view of the example plugin", endpoint!(view))],
 };

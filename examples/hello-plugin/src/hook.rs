@@ -11,6 +11,7 @@ use wcs_core::service::RequestHook;
 pub static GREETING_AS_TEXT: RequestHook = RequestHook {
     name: "greeting-as-text",
     summary: "GET of a Greeting with Accept: text/plain answers the greeting as plain text",
+    permission: Permission::VIEW,
     run: |ctx| Box::pin(greeting_as_text(ctx)),
 };
 
@@ -20,8 +21,6 @@ async fn greeting_as_text(ctx: &Ctx) -> ApiResult<Option<Response>> {
     if ctx.request.method != Method::GET || ctx.context.portal_type != "Greeting" || !the_object_itself || !wants_text {
         return Ok(None);
     }
-    // A hook runs before the service's permission check, so it checks what it serves.
-    ctx.check(Permission::VIEW)?;
     let recipient = ctx.context.fields.get("recipient").and_then(Value::as_str).unwrap_or("world");
     Ok(Some(Response::builder().content_type("text/plain; charset=utf-8").body(format!("Hello, {recipient}!"))))
 }

@@ -24,6 +24,7 @@ pub static DIRECT_DOWNLOAD: RecordDef = RecordDef {
 pub static FILE_ITSELF: RequestHook = RequestHook {
     name: "directdownload",
     summary: "Anonymous API GET of a File answers the file itself while wcs.backend.api.directdownload is true",
+    permission: Permission::VIEW,
     run: |ctx| Box::pin(file_itself(ctx)),
 };
 
@@ -45,8 +46,6 @@ async fn file_itself(ctx: &Ctx) -> ApiResult<Option<Response>> {
     if is_streamed_media(&meta.content_type) {
         return Ok(None);
     }
-    // A hook runs before the service's permission check, so it checks what it serves.
-    ctx.check(Permission::VIEW)?;
     Ok(Some(file_response(ctx, &field.name).await?.into_response()))
 }
 

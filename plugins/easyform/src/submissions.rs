@@ -15,7 +15,7 @@ use wcs_core::http::{
 };
 use wcs_core::poem_reexports::{Method, Response};
 use wcs_core::security::{Csrf, Permission, Role};
-use wcs_core::service::{ContentKind, Route, Service};
+use wcs_core::service::{ContentKind, Guard, Route, Service};
 
 /// collective.easyform's permission for reading what was submitted.
 pub const DOWNLOAD_SAVED_INPUT: Permission = Permission::new("collective.easyform: Download Saved Input");
@@ -33,7 +33,7 @@ pub static SUBMISSIONS: Service = Service {
     method: Method::GET,
     name: "@submissions",
     kind: ContentKind::Type("EasyForm"),
-    permission: DOWNLOAD_SAVED_INPUT,
+    guard: Guard::Has(DOWNLOAD_SAVED_INPUT),
     csrf: Csrf::Cookie,
     routes: &[
         Route {

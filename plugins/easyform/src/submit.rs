@@ -18,7 +18,7 @@ use wcs_core::http::{ApiError, ApiResult, Ctx, ErrorCode, Json, Shape, shape_sch
 use wcs_core::mail::Mail;
 use wcs_core::poem_reexports::Method;
 use wcs_core::security::{Csrf, Permission};
-use wcs_core::service::{ContentKind, Route, Service};
+use wcs_core::service::{ContentKind, Guard, Route, Service};
 
 /// The largest submission body, in bytes (the server's own limit is far larger, for uploads).
 const MAX_BODY: usize = 256 * 1024;
@@ -28,7 +28,7 @@ pub static SUBMIT: Service = Service {
     method: Method::POST,
     name: "@submit",
     kind: ContentKind::Type("EasyForm"),
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Exempt,
     routes: &[Route {
         request: Some(shape_schema::<SubmissionShape>),

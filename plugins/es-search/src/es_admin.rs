@@ -15,14 +15,14 @@ use wcs_core::http::schema::Nullable;
 use wcs_core::http::{Accepted, ApiError, ApiResult, Ctx, ErrorCode, Json, body_schema};
 use wcs_core::poem_reexports::Method;
 use wcs_core::security::{Csrf, Permission};
-use wcs_core::service::{ContentKind, Route, Service};
+use wcs_core::service::{ContentKind, Guard, Route, Service};
 
 /// The status.
 pub static ES_ADMIN_STATUS: Service = Service {
     method: Method::GET,
     name: "@es-admin",
     kind: ContentKind::Any,
-    permission: Permission::MANAGE_PORTAL,
+    guard: Guard::Has(Permission::MANAGE_PORTAL),
     csrf: Csrf::Cookie,
     routes: &[Route::new(
         "",
@@ -36,7 +36,7 @@ pub static ES_ADMIN_REBUILD: Service = Service {
     method: Method::POST,
     name: "@es-admin",
     kind: ContentKind::Any,
-    permission: Permission::MANAGE_PORTAL,
+    guard: Guard::Has(Permission::MANAGE_PORTAL),
     csrf: Csrf::Cookie,
     routes: &[Route {
         request: Some(body_schema::<EsAdminAction>),

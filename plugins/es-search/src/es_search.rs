@@ -18,14 +18,14 @@ use wcs_core::http::{
 use wcs_core::poem_reexports::Method;
 use wcs_core::security::{Csrf, Permission};
 use wcs_core::serialize::{SummaryShape, summary};
-use wcs_core::service::{ContentKind, ParamKind, QueryParam, Route, Service};
+use wcs_core::service::{ContentKind, Guard, ParamKind, QueryParam, Route, Service};
 
 /// The service.
 pub static ES_SEARCH: Service = Service {
     method: Method::GET,
     name: "@es-search",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[Route {
         cacheable: true,

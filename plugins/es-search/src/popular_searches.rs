@@ -8,14 +8,14 @@ use wcs_core::endpoint;
 use wcs_core::http::{ApiResult, Ctx, Json, QUERY_COMPONENT};
 use wcs_core::poem_reexports::Method;
 use wcs_core::security::{Csrf, Permission};
-use wcs_core::service::{ContentKind, Route, Service};
+use wcs_core::service::{ContentKind, Guard, Route, Service};
 
 /// The service.
 pub static POPULAR: Service = Service {
     method: Method::GET,
     name: "@popular-searches",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[Route::new("", "Popular search terms, each with its @es-search URL", endpoint!(popular))],
 };

@@ -20,7 +20,7 @@ use wcs_core::http::schema::{any_object, boolean, integer, object};
 use wcs_core::http::{ApiError, ApiResult, Ctx, Raw, RawMeta, body_schema, media_response};
 use wcs_core::poem_reexports::{Method, Response, StatusCode};
 use wcs_core::security::{Csrf, Permission};
-use wcs_core::service::{ContentKind, Route, Service};
+use wcs_core::service::{ContentKind, Guard, Route, Service};
 
 /// Elasticsearch's `index.max_result_window`: `from + size` may not exceed it.
 const MAX_RESULT_WINDOW: usize = 10_000;
@@ -30,7 +30,7 @@ pub static RAW_ES_SEARCH: Service = Service {
     method: Method::POST,
     name: "@raw-es-search",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[Route {
         request: Some(body_schema::<RawEsQuery>),

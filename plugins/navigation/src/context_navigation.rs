@@ -15,14 +15,14 @@ use wcs_core::http::{ApiError, ApiResult, Ctx, Json};
 use wcs_core::poem_reexports::Method;
 use wcs_core::security::{Csrf, Permission};
 use wcs_core::serialize::{Component, SerializeCtx, Subject};
-use wcs_core::service::{ContentKind, ParamKind, QueryParam, Route, Service};
+use wcs_core::service::{ContentKind, Guard, ParamKind, QueryParam, Route, Service};
 
 /// The navigation of the object's section.
 pub static CONTEXT_NAVIGATION: Service = Service {
     method: Method::GET,
     name: "@contextnavigation",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[Route {
         cacheable: true,

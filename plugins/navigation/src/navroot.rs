@@ -7,14 +7,14 @@ use wcs_core::http::{ApiError, ApiResult, Ctx, Json, Shaped};
 use wcs_core::poem_reexports::Method;
 use wcs_core::security::{Csrf, Permission};
 use wcs_core::serialize::{Component, ContentShape, SerializeCtx, Subject, serialize_content};
-use wcs_core::service::{ContentKind, Route, Service};
+use wcs_core::service::{ContentKind, Guard, Route, Service};
 
 /// The navigation root of the object.
 pub static NAVROOT: Service = Service {
     method: Method::GET,
     name: "@navroot",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[Route::new("", "The navigation root of this object, serialized without @components", endpoint!(get))
         .cacheable()],

@@ -16,18 +16,21 @@ use wcs_core::http::{ApiError, ApiResult, Ctx, Dyn, Json, Shape};
 use wcs_core::poem_reexports::Method;
 use wcs_core::security::{Csrf, Permission};
 use wcs_core::serialize::serialize_content;
-use wcs_core::service::{ContentKind, Route, Service};
+use wcs_core::service::{ContentKind, Guard, Route, Service};
 
 /// `GET @history` and `GET @history/<n>`.
 pub static HISTORY: Service = Service {
     method: Method::GET,
     name: "@history",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[
         Route::new("", "Workflow history and versions in one timeline, newest first", endpoint!(timeline)),
-        Route::new("{version}", "The content as version n froze it (versioned content only)", endpoint!(frozen)),
+        Route {
+            guard: Some(Guard::Has(ACCESS_VERSIONS)),
+            ..Route::new("{version}", "The content as version n froze it (versioned content only)", endpoint!(frozen))
+        },
     ],
 };
 
@@ -110,7 +113,6 @@ async fn frozen(ctx: Ctx) -> ApiResult<Dyn<FrozenContentShape>> {
     if !versioned(&ctx) {
         return Err(ApiError::not_found(&ctx.request.service_url));
     }
-    ctx.check(ACCESS_VERSIONS)?;
     let (info, snapshot) = find_version(&ctx.app, &ctx.context, ctx.param("version"), &ctx.request.service_url).await?;
     let mut body = frozen_content(&ctx, &snapshot).await?;
     body.insert("version".into(), json!(info.seq));

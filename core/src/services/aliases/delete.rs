@@ -6,7 +6,7 @@ use super::paths::{MAX_ALIASES, alias_path};
 use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, FieldError, NoContent, body_schema};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 use poem_openapi::Object;
 use serde_json::Value;
@@ -16,7 +16,7 @@ pub static ALIASES_DELETE: Service = Service {
     method: Method::DELETE,
     name: "@aliases",
     kind: ContentKind::Any,
-    permission: Permission::MODIFY_PORTAL_CONTENT,
+    guard: Guard::Has(Permission::MODIFY_PORTAL_CONTENT),
     csrf: Csrf::Cookie,
     routes: &[Route {
         request: Some(body_schema::<RemovedAliases>),

@@ -7,7 +7,7 @@ use crate::endpoint;
 use crate::http::{ApiResult, Batch, Ctx, Json, batching_links};
 use crate::security::{Csrf, Permission};
 use crate::serialize::{Component, SerializeCtx, Subject};
-use crate::service::{ContentKind, ParamKind, QueryParam, Route, Service};
+use crate::service::{ContentKind, Guard, ParamKind, QueryParam, Route, Service};
 use crate::store::Alias;
 use poem::http::Method;
 use poem_openapi::Object;
@@ -19,7 +19,7 @@ pub static ALIASES: Service = Service {
     method: Method::GET,
     name: "@aliases",
     kind: ContentKind::Any,
-    permission: Permission::MODIFY_PORTAL_CONTENT,
+    guard: Guard::Has(Permission::MODIFY_PORTAL_CONTENT),
     csrf: Csrf::Cookie,
     routes: &[Route {
         query: &[

@@ -11,7 +11,7 @@ use crate::content::values::parse_datetime;
 use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, FieldError, NoContent, body_schema};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use chrono::{DateTime, Utc};
 use poem::http::Method;
 use poem_openapi::Object;
@@ -22,7 +22,7 @@ pub static ALIASES_POST: Service = Service {
     method: Method::POST,
     name: "@aliases",
     kind: ContentKind::Any,
-    permission: Permission::MODIFY_PORTAL_CONTENT,
+    guard: Guard::Has(Permission::MODIFY_PORTAL_CONTENT),
     csrf: Csrf::Cookie,
     routes: &[Route {
         request: Some(body_schema::<NewAliases>),

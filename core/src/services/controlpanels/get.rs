@@ -5,7 +5,7 @@ use crate::endpoint;
 use crate::http::schema::{any_object, array_of, map_of, object, string};
 use crate::http::{ApiError, ApiResult, Ctx, Json, Shape, Shaped};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 use poem_openapi::Object;
 use poem_openapi::registry::{MetaSchema, Registry};
@@ -16,7 +16,7 @@ pub static CONTROLPANELS: Service = Service {
     method: Method::GET,
     name: "@controlpanels",
     kind: ContentKind::Type("Plone Site"),
-    permission: Permission::MANAGE_PORTAL,
+    guard: Guard::Has(Permission::MANAGE_PORTAL),
     csrf: Csrf::Cookie,
     routes: &[
         Route::new("", "Site Setup's panels: @id, title and group of each", endpoint!(list)),

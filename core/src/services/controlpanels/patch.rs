@@ -8,7 +8,7 @@ use crate::http::schema::{any, object};
 use crate::http::{ApiError, ApiResult, Ctx, FieldError, NoContent, Refused, Shape, shape_schema};
 use crate::records::RecordKind;
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 use poem_openapi::registry::{MetaSchema, Registry};
 use serde_json::{Map, Value};
@@ -18,7 +18,7 @@ pub static CONTROLPANEL_PATCH: Service = Service {
     method: Method::PATCH,
     name: "@controlpanels",
     kind: ContentKind::Type("Plone Site"),
-    permission: Permission::MANAGE_PORTAL,
+    guard: Guard::Has(Permission::MANAGE_PORTAL),
     csrf: Csrf::Cookie,
     routes: &[
         Route {

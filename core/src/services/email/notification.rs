@@ -9,7 +9,7 @@ use crate::http::{ApiError, ApiResult, ClientLimiter, Ctx, NoContent, body_schem
 use crate::mail::{Mail, SENDER};
 use crate::records::{RecordDef, RecordKind};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 use poem_openapi::Object;
 use serde_json::json;
@@ -30,7 +30,7 @@ pub static EMAIL_NOTIFICATION: Service = Service {
     method: Method::POST,
     name: "@email-notification",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Exempt,
     routes: &[Route {
         request: Some(body_schema::<ContactMessage>),

@@ -6,7 +6,7 @@ use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, NoContent, body_schema};
 use crate::mail::Mail;
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 use poem_openapi::Object;
 
@@ -15,7 +15,7 @@ pub static EMAIL_SEND: Service = Service {
     method: Method::POST,
     name: "@email-send",
     kind: ContentKind::Type("Plone Site"),
-    permission: Permission::MANAGE_PORTAL,
+    guard: Guard::Has(Permission::MANAGE_PORTAL),
     csrf: Csrf::Cookie,
     routes: &[Route {
         request: Some(body_schema::<OutgoingMail>),

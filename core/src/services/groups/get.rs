@@ -8,7 +8,7 @@ use crate::endpoint;
 use crate::http::schema::{array_of, of};
 use crate::http::{ApiResult, Ctx, Dyn, Json, MAX_BATCH_SIZE, Shape};
 use crate::security::{AUTHENTICATED_GROUP, Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use crate::services::principal_forms::search_text;
 use crate::services::principal_items::{LISTING_QUERY, PrincipalList, principal_list};
 use crate::store::PrincipalQuery;
@@ -22,7 +22,7 @@ pub static GROUPS_GET: Service = Service {
     method: Method::GET,
     name: "@groups",
     kind: ContentKind::Type(SITE_TYPE),
-    permission: Permission::MANAGE_USERS,
+    guard: Guard::Has(Permission::MANAGE_USERS),
     csrf: Csrf::Cookie,
     routes: &[
         Route {

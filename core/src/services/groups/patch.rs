@@ -5,7 +5,7 @@ use crate::app::SITE_TYPE;
 use crate::endpoint;
 use crate::http::{ApiResult, Ctx, NoContent, body_schema};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use crate::services::principal_forms::{
     apply_text, check_may_manage, check_role_changes, finish, parse_roles, role_changes,
 };
@@ -20,7 +20,7 @@ pub static GROUPS_PATCH: Service = Service {
     method: Method::PATCH,
     name: "@groups",
     kind: ContentKind::Type(SITE_TYPE),
-    permission: Permission::MANAGE_USERS,
+    guard: Guard::Has(Permission::MANAGE_USERS),
     csrf: Csrf::Cookie,
     routes: &[Route {
         request: Some(body_schema::<GroupChanges>),

@@ -5,7 +5,7 @@ use crate::app::SITE_TYPE;
 use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json, body_schema};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use crate::services::principal_forms::{apply_text, check_id, check_role_changes, finish, parse_roles};
 use crate::services::principal_items::ListOrSwitches;
 use crate::store::StoredPrincipal;
@@ -18,7 +18,7 @@ pub static GROUPS_POST: Service = Service {
     method: Method::POST,
     name: "@groups",
     kind: ContentKind::Type(SITE_TYPE),
-    permission: Permission::MANAGE_USERS,
+    guard: Guard::Has(Permission::MANAGE_USERS),
     csrf: Csrf::Cookie,
     routes: &[Route {
         request: Some(body_schema::<NewGroup>),

@@ -5,7 +5,7 @@ use super::{LockInfo, current_lock, unlocked};
 use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json, body_schema};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 use poem_openapi::Object;
 use serde_json::Value;
@@ -15,7 +15,7 @@ pub static LOCK_DELETE: Service = Service {
     method: Method::DELETE,
     name: "@lock",
     kind: ContentKind::Any,
-    permission: Permission::MODIFY_PORTAL_CONTENT,
+    guard: Guard::Has(Permission::MODIFY_PORTAL_CONTENT),
     csrf: Csrf::Cookie,
     routes: &[Route {
         request: Some(body_schema::<Unlock>),

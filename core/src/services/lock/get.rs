@@ -4,7 +4,7 @@ use super::{LockInfo, current_lock, lock_info, unlocked};
 use crate::endpoint;
 use crate::http::{ApiResult, Ctx, Json};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 
 /// The service.
@@ -12,7 +12,7 @@ pub static LOCK_GET: Service = Service {
     method: Method::GET,
     name: "@lock",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[Route::new(
         "",

@@ -4,7 +4,7 @@ use super::{LockInfo, current_lock, lock_info};
 use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 
 /// The service.
@@ -12,7 +12,7 @@ pub static LOCK_PATCH: Service = Service {
     method: Method::PATCH,
     name: "@lock",
     kind: ContentKind::Any,
-    permission: Permission::MODIFY_PORTAL_CONTENT,
+    guard: Guard::Has(Permission::MODIFY_PORTAL_CONTENT),
     csrf: Csrf::Cookie,
     routes: &[Route::new("", "Refresh the caller's editing lock", endpoint!(patch))],
 };

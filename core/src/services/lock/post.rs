@@ -5,7 +5,7 @@ use super::{DEFAULT_TIMEOUT, LockInfo, MAX_TIMEOUT, current_lock, lock_info};
 use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json, body_schema};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use crate::store::ContentLock;
 use poem::http::Method;
 use poem_openapi::Object;
@@ -16,7 +16,7 @@ pub static LOCK_POST: Service = Service {
     method: Method::POST,
     name: "@lock",
     kind: ContentKind::Any,
-    permission: Permission::MODIFY_PORTAL_CONTENT,
+    guard: Guard::Has(Permission::MODIFY_PORTAL_CONTENT),
     csrf: Csrf::Cookie,
     routes: &[Route {
         request: Some(body_schema::<NewLock>),

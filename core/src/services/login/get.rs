@@ -3,7 +3,7 @@
 use crate::endpoint;
 use crate::http::{ApiResult, Ctx, Json};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 use poem_openapi::Object;
 use serde_json::Value;
@@ -13,7 +13,7 @@ pub static LOGIN_OPTIONS: Service = Service {
     method: Method::GET,
     name: "@login",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Exempt,
     routes: &[Route::new("", "External login options (none are configured)", endpoint!(options))],
 };

@@ -4,7 +4,7 @@ use super::AuthToken;
 use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json, body_schema};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 use poem_openapi::Object;
 use serde_json::Value;
@@ -14,7 +14,7 @@ pub static LOGIN: Service = Service {
     method: Method::POST,
     name: "@login",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Exempt,
     routes: &[Route {
         request: Some(body_schema::<Credentials>),

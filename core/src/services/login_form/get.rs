@@ -5,7 +5,7 @@ use crate::app::SITE_TYPE;
 use crate::endpoint;
 use crate::http::{ApiResult, Ctx, Html};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, ParamKind, QueryParam, Route, Service};
+use crate::service::{ContentKind, Guard, ParamKind, QueryParam, Route, Service};
 use poem::http::Method;
 
 /// The form; `came_from` is where a successful login returns to.
@@ -13,7 +13,7 @@ pub static LOGIN_FORM: Service = Service {
     method: Method::GET,
     name: "login",
     kind: ContentKind::Type(SITE_TYPE),
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Exempt,
     routes: &[Route {
         query: &[QueryParam::new("came_from", ParamKind::String, "The path on this server to return to after login")],

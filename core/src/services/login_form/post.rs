@@ -5,7 +5,7 @@ use crate::app::SITE_TYPE;
 use crate::endpoint;
 use crate::http::{ApiResult, Ctx, Html, parse_query};
 use crate::security::{Csrf, Permission, User};
-use crate::service::{ContentKind, FORM, Route, Service};
+use crate::service::{ContentKind, FORM, Guard, Route, Service};
 use poem::http::Method;
 use poem_openapi::ApiResponse;
 
@@ -14,7 +14,7 @@ pub static LOGIN_FORM_POST: Service = Service {
     method: Method::POST,
     name: "login",
     kind: ContentKind::Type(SITE_TYPE),
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Exempt,
     routes: &[Route {
         other_media: &[FORM],

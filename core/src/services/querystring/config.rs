@@ -6,7 +6,7 @@ use crate::endpoint;
 use crate::http::schema::Nullable;
 use crate::http::{ApiResult, Ctx, Json, OrderedMap};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 use poem_openapi::Object;
 
@@ -15,7 +15,7 @@ pub static QUERYSTRING: Service = Service {
     method: Method::GET,
     name: "@querystring",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[Route::new(
         "",

@@ -9,7 +9,7 @@ use crate::endpoint;
 use crate::http::{ApiResult, Batch, BatchLinksShape, Ctx, Json, Shaped, batch_links, body_schema};
 use crate::security::{Csrf, Permission};
 use crate::serialize::SummaryShape;
-use crate::service::{ContentKind, ParamKind, QueryParam, Route, Service};
+use crate::service::{ContentKind, Guard, ParamKind, QueryParam, Route, Service};
 use poem::http::Method;
 use poem_openapi::Object;
 use serde_json::{Map, Value};
@@ -19,7 +19,7 @@ pub static QUERYSTRING_SEARCH_POST: Service = Service {
     method: Method::POST,
     name: "@querystring-search",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[Route {
         request: Some(body_schema::<QuerystringQuery>),
@@ -32,7 +32,7 @@ pub static QUERYSTRING_SEARCH_GET: Service = Service {
     method: Method::GET,
     name: "@querystring-search",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[Route {
         query: &[QueryParam::new("query", ParamKind::String, "The POST body as JSON (URL-encoded once or twice)")],

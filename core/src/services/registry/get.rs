@@ -6,7 +6,7 @@ use crate::http::{
 };
 use crate::records::RecordDef;
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, ParamKind, QueryParam, Route, Service};
+use crate::service::{ContentKind, Guard, ParamKind, QueryParam, Route, Service};
 use poem::http::Method;
 use poem_openapi::Object;
 use poem_openapi::registry::{MetaSchema, Registry};
@@ -17,7 +17,7 @@ pub static REGISTRY_GET: Service = Service {
     method: Method::GET,
     name: "@registry",
     kind: ContentKind::Type("Plone Site"),
-    permission: Permission::MANAGE_PORTAL,
+    guard: Guard::Has(Permission::MANAGE_PORTAL),
     csrf: Csrf::Cookie,
     routes: &[
         Route {

@@ -4,7 +4,7 @@ use crate::endpoint;
 use crate::http::schema::{any, object};
 use crate::http::{ApiError, ApiResult, Ctx, FieldError, NoContent, Shape, shape_schema};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 use poem_openapi::registry::{MetaSchema, Registry};
 
@@ -13,7 +13,7 @@ pub static REGISTRY_PATCH: Service = Service {
     method: Method::PATCH,
     name: "@registry",
     kind: ContentKind::Type("Plone Site"),
-    permission: Permission::MANAGE_PORTAL,
+    guard: Guard::Has(Permission::MANAGE_PORTAL),
     csrf: Csrf::Cookie,
     routes: &[Route {
         request: Some(shape_schema::<RegistryChangesShape>),

@@ -6,7 +6,7 @@ use crate::endpoint;
 use crate::http::schema::Nullable;
 use crate::http::{ApiResult, Ctx, Json};
 use crate::security::{AUTHENTICATED_GROUP, Csrf, Permission};
-use crate::service::{ContentKind, ParamKind, QueryParam, Route, Service};
+use crate::service::{ContentKind, Guard, ParamKind, QueryParam, Route, Service};
 use crate::services::principal_forms::authenticated_group;
 use crate::store::{LocalRole, PrincipalQuery};
 use poem::http::Method;
@@ -20,7 +20,7 @@ pub static SHARING_GET: Service = Service {
     method: Method::GET,
     name: "@sharing",
     kind: ContentKind::Any,
-    permission: Permission::CHANGE_LOCAL_ROLES,
+    guard: Guard::Has(Permission::CHANGE_LOCAL_ROLES),
     csrf: Csrf::Cookie,
     routes: &[Route {
         query: &[QueryParam::new("search", ParamKind::String, "Also list the users and groups these words find")],

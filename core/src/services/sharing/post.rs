@@ -4,7 +4,7 @@ use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError, NoContent, body_schema};
 use crate::security::delegation::delegation_permission;
 use crate::security::{AUTHENTICATED_GROUP, Csrf, Permission, recompute_allowed};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 use poem_openapi::Object;
 use serde_json::{Map, Value, json};
@@ -15,7 +15,7 @@ pub static SHARING_POST: Service = Service {
     method: Method::POST,
     name: "@sharing",
     kind: ContentKind::Any,
-    permission: Permission::CHANGE_LOCAL_ROLES,
+    guard: Guard::Has(Permission::CHANGE_LOCAL_ROLES),
     csrf: Csrf::Cookie,
     routes: &[Route {
         request: Some(body_schema::<SharingChanges>),

@@ -11,7 +11,7 @@ use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json, NoContent};
 use crate::plugin::PluginDescriptor;
 use crate::plugin::SWITCHED_OFF_PLUGINS;
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 use poem_openapi::Object;
 use serde_json::json;
@@ -21,7 +21,7 @@ pub static ADDONS: Service = Service {
     method: Method::GET,
     name: "@addons",
     kind: ContentKind::Type("Plone Site"),
-    permission: Permission::MANAGE_PORTAL,
+    guard: Guard::Has(Permission::MANAGE_PORTAL),
     csrf: Csrf::Cookie,
     routes: &[Route::new("", "The plugins linked into this build; installed ones are on", endpoint!(get))],
 };
@@ -31,7 +31,7 @@ pub static ADDONS_POST: Service = Service {
     method: Method::POST,
     name: "@addons",
     kind: ContentKind::Type("Plone Site"),
-    permission: Permission::MANAGE_PORTAL,
+    guard: Guard::Has(Permission::MANAGE_PORTAL),
     csrf: Csrf::Cookie,
     routes: &[
         Route::new(

@@ -4,7 +4,7 @@ use super::backend_name;
 use crate::endpoint;
 use crate::http::{ApiResult, Ctx, Json};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 use poem_openapi::Object;
 
@@ -13,7 +13,7 @@ pub static DATABASE: Service = Service {
     method: Method::GET,
     name: "@database",
     kind: ContentKind::Type("Plone Site"),
-    permission: Permission::MANAGE_PORTAL,
+    guard: Guard::Has(Permission::MANAGE_PORTAL),
     csrf: Csrf::Cookie,
     routes: &[Route::new("", "The storage backend: its name, size in bytes and number of objects", endpoint!(get))],
 };

@@ -4,7 +4,7 @@
 use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json, Refused};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 use poem_openapi::Object;
 
@@ -16,7 +16,7 @@ pub static TRANSACTIONS: Service = Service {
     method: Method::GET,
     name: "@transactions",
     kind: ContentKind::Type("Plone Site"),
-    permission: Permission::MANAGE_PORTAL,
+    guard: Guard::Has(Permission::MANAGE_PORTAL),
     csrf: Csrf::Cookie,
     routes: &[Route::new("", "The latest changes (at most 200), newest first, from the change feed", endpoint!(get))],
 };
@@ -26,7 +26,7 @@ pub static TRANSACTIONS_UNDO: Service = Service {
     method: Method::PATCH,
     name: "@transactions",
     kind: ContentKind::Type("Plone Site"),
-    permission: Permission::MANAGE_PORTAL,
+    guard: Guard::Has(Permission::MANAGE_PORTAL),
     csrf: Csrf::Cookie,
     routes: &[Route::new(
         "",

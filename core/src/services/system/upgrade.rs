@@ -5,7 +5,7 @@ use super::VERSION;
 use crate::endpoint;
 use crate::http::{ApiResult, Ctx, Json};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 use poem_openapi::Object;
 
@@ -14,7 +14,7 @@ pub static UPGRADE: Service = Service {
     method: Method::GET,
     name: "@upgrade",
     kind: ContentKind::Type("Plone Site"),
-    permission: Permission::MANAGE_PORTAL,
+    guard: Guard::Has(Permission::MANAGE_PORTAL),
     csrf: Csrf::Cookie,
     routes: &[Route::new("", "Pending upgrade steps: none, since migrations run at start", endpoint!(get))],
 };
@@ -24,7 +24,7 @@ pub static UPGRADE_RUN: Service = Service {
     method: Method::POST,
     name: "@upgrade",
     kind: ContentKind::Type("Plone Site"),
-    permission: Permission::MANAGE_PORTAL,
+    guard: Guard::Has(Permission::MANAGE_PORTAL),
     csrf: Csrf::Cookie,
     routes: &[Route::new("", "Run pending upgrade steps: there are none; answers with the report", endpoint!(run))],
 };

@@ -7,7 +7,7 @@ use crate::http::schema::{array_of, integer, object, string};
 use crate::http::{ApiResult, Ctx, Dyn, Shape};
 use crate::security::{Csrf, Permission};
 use crate::serialize::{summary, summary_schema};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 use poem_openapi::registry::{MetaSchema, MetaSchemaRef, Registry};
 use serde_json::{Value, json};
@@ -17,7 +17,7 @@ pub static TRASH_LIST: Service = Service {
     method: Method::GET,
     name: "@trash",
     kind: ContentKind::Type(SITE_TYPE),
-    permission: Permission::MANAGE_PORTAL,
+    guard: Guard::Has(Permission::MANAGE_PORTAL),
     csrf: Csrf::Cookie,
     routes: &[Route::new("", "List the objects in the trash (not batched)", endpoint!(list))],
 };

@@ -3,7 +3,7 @@
 use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, NoContent};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 
 /// Moves the object and its subtree to the trash.
@@ -11,7 +11,7 @@ pub static TRASH: Service = Service {
     method: Method::POST,
     name: "@trash",
     kind: ContentKind::Any,
-    permission: Permission::DELETE_OBJECTS,
+    guard: Guard::Has(Permission::DELETE_OBJECTS),
     csrf: Csrf::Cookie,
     routes: &[Route::new("", "Move this object and its subtree to the trash", endpoint!(trash))],
 };

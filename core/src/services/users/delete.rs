@@ -5,7 +5,7 @@ use crate::app::SITE_TYPE;
 use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, NoContent};
 use crate::security::{Csrf, Permission, Principal};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use crate::services::principal_forms::check_may_manage;
 use poem::http::Method;
 use serde_json::json;
@@ -16,7 +16,7 @@ pub static USERS_DELETE: Service = Service {
     method: Method::DELETE,
     name: "@users",
     kind: ContentKind::Type(SITE_TYPE),
-    permission: Permission::MANAGE_USERS,
+    guard: Guard::Has(Permission::MANAGE_USERS),
     csrf: Csrf::Cookie,
     routes: &[Route::new("{id}", "Delete a user with its memberships and local roles", endpoint!(delete))],
 };

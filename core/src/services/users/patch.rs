@@ -1,11 +1,11 @@
 //! `PATCH @users/<id>`: details, password, roles.
 
-use super::{check_old_password, hash, load_user, password, require_self_or_manager};
+use super::{check_old_password, hash, load_user, password};
 use crate::app::SITE_TYPE;
 use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError, NoContent, body_schema};
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use crate::services::principal_forms::{
     apply_text, check_may_manage, check_role_changes, finish, parse_roles, role_changes,
 };
@@ -15,16 +15,17 @@ use poem_openapi::Object;
 use serde_json::{Value, json};
 
 /// Updates a user: details, password (`old_password` when changing one's own), roles (Manage
-/// users only). The table declares `Set own properties`, the floor every caller needs; the
-/// handler narrows it to the user themselves or `Manage users`.
+/// users only). The service declares `Set own properties`, the floor every caller needs; the
+/// route narrows it to the user themselves or `Manage users`.
 pub static USERS_PATCH: Service = Service {
     method: Method::PATCH,
     name: "@users",
     kind: ContentKind::Type(SITE_TYPE),
-    permission: Permission::SET_OWN_PROPERTIES,
+    guard: Guard::Has(Permission::SET_OWN_PROPERTIES),
     csrf: Csrf::Cookie,
     routes: &[Route {
         request: Some(body_schema::<UserChanges>),
+        guard: Some(Guard::SelfOr(Permission::MANAGE_USERS)),
         ..Route::new("{id}", "Update a user: details, password, roles (Manage users)", endpoint!(patch))
     }],
 };
@@ -54,7 +55,6 @@ pub struct UserChanges {
 
 async fn patch(ctx: Ctx) -> ApiResult<NoContent> {
     let id = ctx.param("id");
-    require_self_or_manager(&ctx, id)?;
     let body = ctx.json_body()?;
     let mut user = load_user(&ctx, id).await?;
     check_may_manage(&ctx, std::slice::from_ref(&user.id)).await?;

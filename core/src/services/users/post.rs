@@ -9,7 +9,7 @@ use crate::app::SITE_TYPE;
 use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError, Json, body_schema};
 use crate::security::{Csrf, Permission, Role};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use crate::services::principal_forms::{apply_text, check_id, check_role_changes, finish, parse_roles};
 use crate::services::principal_items::ListOrSwitches;
 use crate::store::StoredPrincipal;
@@ -23,7 +23,7 @@ pub static USERS_POST: Service = Service {
     method: Method::POST,
     name: "@users",
     kind: ContentKind::Type(SITE_TYPE),
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[
         Route {

@@ -8,7 +8,7 @@ use crate::ops::workflow::workflow_of;
 use crate::security::Access;
 use crate::security::{Csrf, Permission};
 use crate::serialize::Component;
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use crate::site::Site;
 use poem::http::Method;
 use poem_openapi::Object;
@@ -19,7 +19,7 @@ pub static WORKFLOW_GET: Service = Service {
     method: Method::GET,
     name: "@workflow",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[Route::new(
         "",

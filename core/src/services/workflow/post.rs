@@ -7,7 +7,7 @@ use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json, Refused, body_schema};
 use crate::ops::workflow::{TransitionRequest, transition, workflow_of};
 use crate::security::{Access, Csrf, Permission, denied};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use crate::store::ancestor_paths;
 use poem::http::Method;
 use serde_json::{Map, Value};
@@ -18,7 +18,7 @@ pub static WORKFLOW_POST: Service = Service {
     method: Method::POST,
     name: "@workflow",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[
         Route::new("", "Always refused: name the transition (400 workflow_error)", endpoint!(missing_transition)),

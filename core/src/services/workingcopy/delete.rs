@@ -5,7 +5,7 @@ use crate::endpoint;
 use crate::http::{ApiResult, Ctx, NoContent};
 use crate::ops::working_copy::cancel;
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 
 /// Cancels the working copy. Callable from the baseline or the copy, hence only View here:
@@ -14,7 +14,7 @@ pub static CANCEL: Service = Service {
     method: Method::DELETE,
     name: "@workingcopy",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[Route::new(
         "",

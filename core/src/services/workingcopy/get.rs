@@ -5,7 +5,7 @@ use crate::http::{ApiResult, Ctx, Json};
 use crate::ops::working_copy::pair_of;
 use crate::security::{Csrf, Permission};
 use crate::serialize::{WorkingCopyInfo, working_copy_info};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 
 /// Shows the baseline / working copy pair the object belongs to.
@@ -13,7 +13,7 @@ pub static INFO: Service = Service {
     method: Method::GET,
     name: "@workingcopy",
     kind: ContentKind::Any,
-    permission: Permission::VIEW,
+    guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
     routes: &[Route::new(
         "",

@@ -5,7 +5,7 @@ use crate::endpoint;
 use crate::http::{ApiResult, Ctx, NoContent};
 use crate::ops::working_copy::check_in;
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 
 /// Checks the working copy in onto its baseline.
@@ -13,7 +13,7 @@ pub static CHECK_IN: Service = Service {
     method: Method::PATCH,
     name: "@workingcopy",
     kind: ContentKind::Any,
-    permission: Permission::MODIFY_PORTAL_CONTENT,
+    guard: Guard::Has(Permission::MODIFY_PORTAL_CONTENT),
     csrf: Csrf::Cookie,
     routes: &[Route::new(
         "",

@@ -4,7 +4,7 @@ use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json};
 use crate::ops::working_copy::check_out;
 use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Route, Service};
+use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 use poem_openapi::{ApiResponse, Object};
 
@@ -13,7 +13,7 @@ pub static CHECK_OUT: Service = Service {
     method: Method::POST,
     name: "@workingcopy",
     kind: ContentKind::Any,
-    permission: Permission::MODIFY_PORTAL_CONTENT,
+    guard: Guard::Has(Permission::MODIFY_PORTAL_CONTENT),
     csrf: Csrf::Cookie,
     routes: &[Route::new("", "Check out a working copy (needs Modify here and Add on the container)", endpoint!(post))],
 };

@@ -8,14 +8,14 @@ use wcs_core::endpoint;
 use wcs_core::http::{ApiError, ApiResult, Ctx, Json};
 use wcs_core::poem_reexports::Method;
 use wcs_core::security::Csrf;
-use wcs_core::service::{ContentKind, Route, Service};
+use wcs_core::service::{ContentKind, Guard, Route, Service};
 
 /// `DELETE @versions/<id>`; X-CSRF-TOKEN for every authentication method.
 pub static DELETE: Service = Service {
     method: Method::DELETE,
     name: "@versions",
     kind: ContentKind::Behaviour(VERSIONING),
-    permission: CREATE_VERSIONS,
+    guard: Guard::Has(CREATE_VERSIONS),
     csrf: Csrf::Always,
     routes: &[Route::new(
         "{version_id}",

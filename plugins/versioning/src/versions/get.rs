@@ -8,14 +8,14 @@ use wcs_core::endpoint;
 use wcs_core::http::{ApiResult, Ctx, Json};
 use wcs_core::poem_reexports::Method;
 use wcs_core::security::Csrf;
-use wcs_core::service::{ContentKind, Route, Service};
+use wcs_core::service::{ContentKind, Guard, Route, Service};
 
 /// `GET @versions`, `GET @versions/<id>`, `GET @versions/<id>/comparison`.
 pub static GET: Service = Service {
     method: Method::GET,
     name: "@versions",
     kind: ContentKind::Behaviour(VERSIONING),
-    permission: ACCESS_VERSIONS,
+    guard: Guard::Has(ACCESS_VERSIONS),
     csrf: Csrf::Cookie,
     routes: &[
         Route::new("", "The object's versions, newest first (not batched)", endpoint!(list)),

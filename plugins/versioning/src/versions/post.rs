@@ -11,7 +11,7 @@ use wcs_core::http::{ApiError, ApiResult, Created, Ctx, Dyn, FieldError, body_sc
 use wcs_core::poem_reexports::Method;
 use wcs_core::security::Csrf;
 use wcs_core::serialize::{ContentShape, serialize_content};
-use wcs_core::service::{ContentKind, Route, Service};
+use wcs_core::service::{ContentKind, Guard, Route, Service};
 
 /// The longest comment a version takes.
 const MAX_COMMENT_CHARS: usize = 2000;
@@ -22,7 +22,7 @@ pub static POST: Service = Service {
     method: Method::POST,
     name: "@versions",
     kind: ContentKind::Behaviour(VERSIONING),
-    permission: CREATE_VERSIONS,
+    guard: Guard::Has(CREATE_VERSIONS),
     csrf: Csrf::Always,
     routes: &[
         Route {

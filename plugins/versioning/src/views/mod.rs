@@ -18,7 +18,7 @@ use wcs_core::http::{ApiError, ApiResult, Ctx, HtmlPage, Raw, SeeOther, parse_qu
 use wcs_core::i18n::Translator;
 use wcs_core::poem_reexports::{Method, Response, StatusCode};
 use wcs_core::security::{Csrf, Permission};
-use wcs_core::service::{ContentKind, ParamKind, QueryParam, Route, Service};
+use wcs_core::service::{ContentKind, Guard, ParamKind, QueryParam, Route, Service};
 
 /// The templates the views render (they extend core's `layout.html`).
 pub const TEMPLATES: [(&str, &str); 3] = [
@@ -39,7 +39,14 @@ pub const SERVICES: [&Service; 6] = [
 
 /// A browser view: addressed on versioned content, a CSRF token on every form post.
 const fn view(method: Method, name: &'static str, permission: Permission, routes: &'static [Route]) -> Service {
-    Service { method, name, kind: ContentKind::Behaviour(VERSIONING), permission, csrf: Csrf::Always, routes }
+    Service {
+        method,
+        name,
+        kind: ContentKind::Behaviour(VERSIONING),
+        guard: Guard::Has(permission),
+        csrf: Csrf::Always,
+        routes,
+    }
 }
 
 /// The query parameter (or form field) naming a version by position, 0 the oldest.
