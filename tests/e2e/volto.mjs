@@ -33,13 +33,27 @@ export async function typeInto(page, handle, text, { replace = false } = {}) {
   if (replace) {
     // Ctrl+A does not select a Slate block's text in Volto (what was typed landed in front of
     // the old text); the browser's own caret moves to the editable's start and end do, and
-    // Slate follows the selection they make.
-    await page.keyboard.down('Control');
-    await page.keyboard.press('Home');
-    await page.keyboard.down('Shift');
-    await page.keyboard.press('End');
-    await page.keyboard.up('Shift');
-    await page.keyboard.up('Control');
+    // Slate follows the selection they make. On a busy machine the first try can land before
+    // the editor has focus, so the selection is checked, and made again, before typing.
+    let selected = false;
+    for (let attempt = 0; attempt < 5 && !selected; attempt++) {
+      if (attempt > 0) {
+        await new Promise((r) => setTimeout(r, 200 * attempt));
+        await handle.click();
+      }
+      await page.keyboard.down('Control');
+      await page.keyboard.press('Home');
+      await page.keyboard.down('Shift');
+      await page.keyboard.press('End');
+      await page.keyboard.up('Shift');
+      await page.keyboard.up('Control');
+      selected = await handle.evaluate(
+        (el) => (window.getSelection()?.toString() ?? '').trim() === el.textContent.trim(),
+      );
+    }
+    if (!selected) {
+      throw new Error('the text to replace could not be selected');
+    }
   }
   await page.keyboard.type(text, { delay: 5 });
 }
