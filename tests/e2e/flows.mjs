@@ -147,6 +147,8 @@ flow('editor edits a page', async (page, s) => {
     before = (await editable.evaluate((el) => el.textContent)).trim();
     assert(before, 'the page to edit has text');
     await typeInto(page, editable, after, { replace: true });
+    // Save only once the editor holds exactly the new text, typed to its end.
+    await page.waitForFunction((el, t) => el.textContent.trim() === t, { timeout: 15000 }, editable, after);
   });
   await s('saves and sees the change', async () => {
     await save(page);
