@@ -151,7 +151,6 @@ impl Site {
         let hash = wcs_core::security::hash_password("redakteurin-bench").expect("hash");
         tx.upsert_user(EDITOR, &hash, &["Member"]).await.expect("user");
         tx.set_local_roles(&areas[3].uid, EDITOR, &["Editor".to_owned()]).await.expect("local roles");
-        wcs_core::security::recompute_allowed(&app, &mut tx, &areas[3].path).await.expect("allowed");
         tx.commit().await.expect("commit");
         wait_for_index(&app).await;
 

@@ -129,9 +129,6 @@ async fn seed(app: &wcs_core::app::App, documents: usize) {
     for folder in folders.iter().step_by(2) {
         tx.set_local_roles(&folder.uid, "reader", &["Reader".to_owned()]).await.expect("local roles");
     }
-    for folder in &folders {
-        wcs_core::security::recompute_allowed(app, &mut tx, &folder.path).await.expect("allowed");
-    }
     tx.commit().await.expect("commit");
 }
 

@@ -6,7 +6,7 @@ use crate::content::{ContentObject, TypeRegistry};
 use crate::i18n::{Catalogs, SITE_LANGUAGE, Translator};
 use crate::plugin::{PluginSelection, Registry, StartupError};
 use crate::render::Templates;
-use crate::security::{Policy, Role, Secrets, Security, hash_password, recompute_allowed};
+use crate::security::{Policy, Role, Secrets, Security, hash_password};
 use crate::site::Site;
 use crate::store::StoredPrincipal;
 use crate::store::Subscribers;
@@ -59,7 +59,7 @@ pub struct Settings {
 /// permission map), which is all the floors below the kernel see of it.
 pub struct App {
     /// The site's storage and definitions.
-    pub site: Site,
+    pub site: Arc<Site>,
     /// Services, serializers and components of all plugins.
     pub registry: Arc<Registry>,
     /// Authentication, tokens and secrets.
@@ -153,7 +153,7 @@ impl App {
         };
         let registry = Arc::new(registry);
         let app = App {
-            site: Site { store, types, workflows, policy, registrations: registry.clone() },
+            site: Site::new(store, types, workflows, policy, registry.clone()),
             registry,
             security: Security::new(secrets),
             templates,
@@ -206,7 +206,6 @@ impl App {
                 working_copy_of: None,
             };
             tx.insert_content(&site).await?;
-            recompute_allowed(self, &mut tx, &site.path).await?;
             report.site_created = true;
         }
         for (id, title, role) in DEFAULT_GROUPS {

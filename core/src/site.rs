@@ -10,7 +10,7 @@ use crate::security::Policy;
 use crate::store::Store;
 use crate::workflow::WorkflowRegistry;
 use serde_json::Value;
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 /// What the plugins registered, as writes and permission checks need it (the kernel's registry
 /// answers).
@@ -39,6 +39,20 @@ pub struct Site {
 }
 
 impl Site {
+    /// The site, keeping its objects' `allowed` tokens in every commit of its store.
+    pub fn new(
+        store: Store,
+        types: TypeRegistry,
+        workflows: WorkflowRegistry,
+        policy: Policy,
+        registrations: Arc<dyn Registrations>,
+    ) -> Arc<Site> {
+        let site = Arc::new(Site { store, types, workflows, policy, registrations });
+        let weak: Weak<Site> = Arc::downgrade(&site);
+        site.store.keep_derived(weak);
+        site
+    }
+
     /// The current value of a declared record: the stored one, else the default. A stored
     /// value that no longer fits the declared kind (a plugin changed it) yields the default.
     pub async fn record_value(&self, record: &RecordDef) -> ApiResult<Value> {

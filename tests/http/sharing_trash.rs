@@ -126,3 +126,32 @@ async fn a_change_to_local_roles_a_lock_or_a_working_copy_counts_on_the_next_req
     let (_, doc) = server.get_json("f/doc").await;
     assert_eq!(doc["title"], "7");
 }
+
+/// Listings filter on the `allowed` tokens; the site keeps them in every commit, so even a
+/// write straight through the store (as a plugin's own code might make one) leaves listings
+/// and search right, with no call to remember.
+#[tokio::test]
+async fn the_allowed_tokens_follow_any_write_that_commits() {
+    let server = TestServer::start().await;
+    server.user("rita", &["Member"], &[]).await;
+    server.create("", json!({"@type": "Folder", "title": "Archiv", "id": "archiv"})).await;
+    server.create("archiv", json!({"@type": "Document", "title": "Protokoll", "id": "protokoll"})).await;
+    server.settle().await;
+    let listed = |body: serde_json::Value| body["items_total"].as_i64().unwrap();
+    let search = || server.as_user("rita", Method::GET, "@search?SearchableText=Protokoll");
+    assert_eq!(listed(read(search().send().await.unwrap()).await.1), 0, "private: rita finds nothing");
+
+    let folder = server.app.store.content_at_path("/Plone/archiv").await.unwrap().unwrap();
+    let mut tx = server.app.store.begin().await.unwrap();
+    tx.set_local_roles(&folder.uid, "rita", &["Reader".to_owned()]).await.unwrap();
+    tx.commit().await.unwrap();
+    server.settle().await;
+    assert_eq!(listed(read(search().send().await.unwrap()).await.1), 1, "a Reader on the folder finds its page");
+
+    let mut tx = server.app.store.begin().await.unwrap();
+    tx.set_block_local_roles(&folder.uid, true).await.unwrap();
+    tx.set_local_roles(&folder.uid, "rita", &[]).await.unwrap();
+    tx.commit().await.unwrap();
+    server.settle().await;
+    assert_eq!(listed(read(search().send().await.unwrap()).await.1), 0, "the role taken, the page is hidden again");
+}

@@ -6,7 +6,6 @@ use crate::content::links::is_uid;
 use crate::content::values::{DEFAULT_PAGE, Mode, parse_changes};
 use crate::content::{ContentObject, TypeProfile};
 use crate::error::{ApiError, ApiResult, ErrorCode, FieldError};
-use crate::security::recompute_allowed;
 use crate::site::Site;
 use serde_json::{Map, Value};
 
@@ -58,7 +57,6 @@ pub async fn create(
     }
     index_relations(&mut tx, profile, &object).await?;
     initialise_security(site, &mut tx, &object, creator).await?;
-    recompute_allowed(site, &mut tx, &object.path).await?;
     tx.commit().await?;
     Ok(object)
 }

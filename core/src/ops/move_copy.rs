@@ -10,7 +10,7 @@ use crate::content::layout::LAYOUT_FIELD;
 use crate::content::remap::remap_uids;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::events::Event;
-use crate::security::{Visibility, recompute_allowed};
+use crate::security::Visibility;
 use crate::site::Site;
 use crate::store::Tx;
 use serde_json::Value;
@@ -73,7 +73,6 @@ pub async fn move_into(
         if !tx.move_subtree(source, &target.uid, &new_path, &id, position).await.map_err(conflict_or_internal)? {
             return Err(moved_meanwhile());
         }
-        recompute_allowed(site, &mut tx, &new_path).await?;
         position += 1;
         moved_paths.push((source.path.clone(), new_path));
     }
@@ -187,7 +186,6 @@ pub(super) async fn copy_objects(
         }
     }
     let root = root.ok_or_else(|| ApiError::internal("copied subtree lost its root"))?;
-    recompute_allowed(site, tx, &root.path).await?;
     tx.emit(Event::Copied { uid: root.uid.clone(), source: source.uid.clone() });
     Ok(Copied { root, uids })
 }

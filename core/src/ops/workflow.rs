@@ -5,7 +5,6 @@
 use super::profile_of;
 use crate::content::ContentObject;
 use crate::error::{ApiError, ApiResult, ErrorCode};
-use crate::security::recompute_allowed;
 use crate::site::Site;
 use crate::store::{HistoryEntry, Tx};
 use crate::workflow::Workflow;
@@ -37,7 +36,6 @@ pub fn workflow_of<'a>(site: &'a Site, object: &ContentObject) -> ApiResult<Opti
 
 /// Moves `object` to `new_state` and records `action`; the state must exist in its workflow.
 async fn change_state(
-    site: &Site,
     tx: &mut Tx,
     object: &ContentObject,
     new_state: &str,
@@ -66,7 +64,6 @@ async fn change_state(
         time: now,
     };
     tx.append_history(&object.uid, &entry).await?;
-    recompute_allowed(site, tx, &object.path).await?;
     Ok(entry)
 }
 
@@ -85,7 +82,7 @@ pub async fn transition(
         let Some(workflow) = workflow_of(site, object)? else { continue };
         let state = object.review_state.as_deref().unwrap_or_default();
         let Some(step) = workflow.transitions_from(state).find(|t| t.id == transition) else { continue };
-        let entry = change_state(site, &mut tx, object, &step.new_state, &step.id, actor, request).await?;
+        let entry = change_state(&mut tx, object, &step.new_state, &step.id, actor, request).await?;
         first_entry.get_or_insert(entry);
     }
     let entry = first_entry
@@ -112,7 +109,7 @@ pub async fn set_state(
     }
     let request = TransitionRequest { comment: comment.to_owned(), ..TransitionRequest::default() };
     let mut tx = site.store.begin().await?;
-    let entry = change_state(site, &mut tx, object, state, "set state", actor, &request).await?;
+    let entry = change_state(&mut tx, object, state, "set state", actor, &request).await?;
     tx.commit().await?;
     Ok(entry)
 }

@@ -10,7 +10,6 @@ use crate::content::ids::unique;
 use crate::content::remap::remap_uids;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::events::Event;
-use crate::security::recompute_allowed;
 use crate::site::Site;
 use crate::store::Tx;
 use serde_json::{Map, Value};
@@ -156,7 +155,6 @@ pub async fn check_in(site: &Site, pair: &WorkingCopyPair) -> ApiResult<ContentO
         }
     }
     tx.delete_subtree(working_copy).await?;
-    recompute_allowed(site, &mut tx, &baseline.path).await?;
     tx.emit(Event::CheckedIn { uid: baseline.uid.clone(), working_copy: working_copy.uid.clone() });
     tx.commit().await?;
     Ok(updated_root)

@@ -34,7 +34,6 @@ pub use principal::{Principal, User};
 pub use role::Role;
 use std::net::IpAddr;
 use std::time::Instant;
-pub use tokens::recompute_allowed;
 
 /// How the caller proved who they are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,8 +5,11 @@
 use super::policy::permission_roles;
 use super::{Access, Permission, Principal, Role};
 use crate::content::ContentObject;
+use crate::error::ApiResult;
+use crate::events::Event;
+use crate::future::BoxFuture;
 use crate::site::Site;
-use crate::store::{LocalRole, Tx, Visibility, ancestor_paths};
+use crate::store::{DerivedFacts, LocalRole, Tx, Visibility, ancestor_paths};
 use chrono::Utc;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -27,9 +30,49 @@ impl Visibility {
     }
 }
 
-/// Recomputes the tokens of the object at `path` and its whole subtree, inside `tx` (after
-/// a create, move, workflow change or sharing change).
-pub async fn recompute_allowed(site: &Site, tx: &mut Tx, path: &str) -> Result<(), sqlx::Error> {
+/// The site keeps every object's tokens: whatever a transaction creates, moves, moves through
+/// the workflow, re-shares, checks in or restores gets its tokens, and its subtree's, again
+/// before the transaction commits.
+impl DerivedFacts for Site {
+    fn update<'a>(&'a self, tx: &'a mut Tx, events: &'a [Event]) -> BoxFuture<'a, ApiResult<()>> {
+        Box::pin(async move {
+            for root in changed_roots(tx, events).await? {
+                recompute_allowed(self, tx, &root).await?;
+            }
+            Ok(())
+        })
+    }
+}
+
+/// The roots of the subtrees whose tokens `events` may have changed, none inside another.
+async fn changed_roots(tx: &mut Tx, events: &[Event]) -> Result<Vec<String>, sqlx::Error> {
+    let mut paths = Vec::new();
+    let mut uids = Vec::new();
+    for event in events {
+        match event {
+            Event::Added { path, .. } => paths.push(path.clone()),
+            Event::Moved { to, .. } => paths.push(to.clone()),
+            Event::WorkflowChanged { uid, .. }
+            | Event::LocalRolesChanged { uid }
+            | Event::CheckedIn { uid, .. }
+            | Event::VersionRestored { uid, .. } => uids.push(uid.clone()),
+            _ => {}
+        }
+    }
+    paths.extend(tx.paths_of(&uids).await?);
+    // Shorter paths first, so an ancestor is a root before its descendants are looked at.
+    paths.sort_by_key(|path| path.len());
+    let mut roots: BTreeSet<String> = BTreeSet::new();
+    for path in paths {
+        if !ancestor_paths(&path).iter().any(|above| roots.contains(above)) {
+            roots.insert(path);
+        }
+    }
+    Ok(roots.into_iter().collect())
+}
+
+/// Recomputes the tokens of the object at `path` and its whole subtree, inside `tx`.
+async fn recompute_allowed(site: &Site, tx: &mut Tx, path: &str) -> Result<(), sqlx::Error> {
     let above = tx.content_at_paths_with_trash(&ancestor_paths(path)).await?;
     let subtree = tx.subtree_with_trash(path).await?;
     let uids: Vec<String> = above.iter().chain(&subtree).map(|o| o.uid.clone()).collect();

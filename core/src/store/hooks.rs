@@ -18,6 +18,16 @@ pub enum Phase {
     AfterCommit(fn(Store, Arc<[Event]>) -> BoxFuture<'static, ()>),
 }
 
+/// What the store keeps derived from content by rules it does not know itself (who may view
+/// each object: the site's roles, workflows and permission map). The site installs one at
+/// start-up ([`Store::keep_derived`]), and every commit runs it first, inside the transaction,
+/// with the transaction's events, so no write can leave it stale and no caller has to
+/// remember it.
+pub trait DerivedFacts: Send + Sync {
+    /// Brings the derived facts up to date with `events`, inside `tx`.
+    fn update<'a>(&'a self, tx: &'a mut Tx, events: &'a [Event]) -> BoxFuture<'a, ApiResult<()>>;
+}
+
 /// A plugin's handler of events.
 pub struct Subscriber {
     /// A name for listings and logs.

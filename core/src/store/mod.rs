@@ -46,7 +46,7 @@ pub use changes::ORDERING;
 pub use dump::{DumpError, ExportSummary, ImportSummary, Manifest, TableManifest};
 pub use feed::Change;
 use group_commit::{Member, Writer};
-pub use hooks::{Phase, Subscriber, Subscribers};
+pub use hooks::{DerivedFacts, Phase, Subscriber, Subscribers};
 pub use listing::{Listing, ListingOrder, TypeFilter};
 pub use lock::{ContentLock, LockInfo, unlocked};
 pub use migrations::Migration;
@@ -60,7 +60,7 @@ pub use security::{HistoryEntry, LocalRole, ancestor_paths};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{Any, AnyConnection, AnyPool};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, OnceLock, Weak};
 pub use visibility::Visibility;
 
 /// How long a request waits for a database connection.
@@ -84,6 +84,8 @@ pub struct Store {
     writer: Option<Writer>,
     queries: Arc<AtomicU64>,
     subscribers: Arc<OnceLock<Subscribers>>,
+    /// Held weakly: the site that installs it holds the store.
+    derived: Arc<OnceLock<Weak<dyn DerivedFacts>>>,
     records: Arc<records::RecordMemory>,
     /// What writes check first, remembered on SQLite.
     memo: Arc<memo::ObjectMemo>,
@@ -150,10 +152,17 @@ impl Store {
             writer,
             queries: Arc::new(AtomicU64::new(0)),
             subscribers: Arc::new(OnceLock::new()),
+            derived: Arc::new(OnceLock::new()),
             records: Arc::default(),
             memo: Arc::default(),
             generation: Arc::new(AtomicU64::new(0)),
         })
+    }
+
+    /// Keeps `facts` up to date in every commit from now on (once, at start-up, before the
+    /// first write).
+    pub(crate) fn keep_derived(&self, facts: Weak<dyn DerivedFacts>) {
+        let _ = self.derived.set(facts);
     }
 
     /// Hands every commit's events to `subscribers` from now on (once, at start-up, before the
@@ -280,11 +289,16 @@ impl Tx {
         self.events.push(event);
     }
 
-    /// Runs the in-transaction subscribers (an error rolls everything back), makes every
+    /// Updates the derived facts, runs the in-transaction subscribers (an error rolls
+    /// everything back), makes every
     /// change durable at once, then starts the after-commit subscribers without waiting.
     pub async fn commit(mut self) -> Result<(), ApiError> {
         let events = coalesce(std::mem::take(&mut self.events));
         let store = self.store.clone();
+        let derived = store.derived.get().and_then(Weak::upgrade).filter(|_| !events.is_empty());
+        if let Some(derived) = derived {
+            derived.update(&mut self, &events).await?;
+        }
         let subscribers = store.subscribers.get().filter(|_| !events.is_empty());
         for subscriber in subscribers.into_iter().flat_map(Subscribers::in_transaction) {
             if let Phase::InTransaction(run) = subscriber.phase {

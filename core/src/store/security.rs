@@ -188,6 +188,23 @@ impl Tx {
         row.as_ref().map(content_from_row).transpose()
     }
 
+    /// The paths of the objects `uids` name (trashed included; a uid of nothing is left out),
+    /// as this transaction sees them.
+    pub async fn paths_of(&mut self, uids: &[String]) -> Result<Vec<String>, sqlx::Error> {
+        const CHUNK: usize = 200;
+        let mut paths = Vec::with_capacity(uids.len());
+        for chunk in uids.chunks(CHUNK) {
+            self.count();
+            let sql = format!("SELECT path FROM content WHERE uid IN ({})", placeholders(1, chunk.len()));
+            let mut query = sqlx::query_scalar::<_, String>(AssertSqlSafe(sql));
+            for uid in chunk {
+                query = query.bind(uid.as_str());
+            }
+            paths.extend(query.fetch_all(&mut *self.inner).await?);
+        }
+        Ok(paths)
+    }
+
     /// An object and its descendants (trashed included), parents first.
     pub async fn subtree_with_trash(&mut self, path: &str) -> Result<Vec<ContentObject>, sqlx::Error> {
         self.count();

@@ -19,7 +19,7 @@ use wcs_core::events::Event;
 use wcs_core::http::{ApiError, ApiResult};
 use wcs_core::ops::working_copy::page_part;
 use wcs_core::ops::{check_unlocked, index_relations, initialise_security, new_uid};
-use wcs_core::security::{Principal, recompute_allowed};
+use wcs_core::security::Principal;
 use wcs_core::store::{HistoryEntry, Tx};
 
 /// The page's record of which live copy stands for a frozen block that had been deleted:
@@ -86,7 +86,6 @@ pub async fn restore(
         time: restoring.now,
     };
     tx.append_history(&page.uid, &entry).await?;
-    recompute_allowed(app, &mut tx, &page.path).await?;
     tx.emit(Event::VersionRestored { uid: page.uid.clone(), version: version.seq });
     tx.commit().await?;
     Ok(restored_page)

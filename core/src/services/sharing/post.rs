@@ -3,7 +3,7 @@
 use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError, NoContent, body_schema};
 use crate::security::delegation::delegation_permission;
-use crate::security::{AUTHENTICATED_GROUP, Csrf, Permission, recompute_allowed};
+use crate::security::{AUTHENTICATED_GROUP, Csrf, Permission};
 use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 use poem_openapi::Object;
@@ -148,7 +148,6 @@ async fn post(ctx: Ctx) -> ApiResult<NoContent> {
         }
         tx.append_audit(&ctx.audit("sharing", &object.path, details)).await?;
     }
-    recompute_allowed(&ctx.app, &mut tx, &object.path).await?;
     tx.commit().await?;
     Ok(NoContent::NoContent)
 }
