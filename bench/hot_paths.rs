@@ -308,18 +308,18 @@ fn query(c: &mut Criterion, site: &Site) {
     .collect();
     let visibility = Visibility { active_at: Some(chrono::Utc::now()), ..Visibility::of(&site.editor) };
     let scope = Scope::new(app, "/Plone", visibility);
-    let parsed = SearchQuery::parse(&pairs, "/Plone").expect("the query parses");
+    let parsed = SearchQuery::parse(&pairs, "/Plone", &[]).expect("the query parses");
     assert_eq!(parsed.portal_type.any_of, ["Document", "News Item"]);
     assert_eq!(parsed.uid.none_of.len(), 1);
     assert_eq!(parsed.path.depth, Some(1));
-    assert!(parsed.dates.contains_key("effective") && parsed.sort.len() == 1);
+    assert!(parsed.dates.contains_key(&wcs_core::catalog::DateIndex::Effective) && parsed.sort.len() == 1);
     let sql = SearchSql::build(&parsed, &scope);
     assert!(sql.condition.contains("portal_type IN") && sql.condition.contains("allowed"), "{}", sql.condition);
     assert!(sql.order.contains("effective"), "{}", sql.order);
 
     let mut group = c.benchmark_group("query");
     group.bench_function("catalog_parse_listing", |b| {
-        b.iter(|| SearchQuery::parse(black_box(&pairs), "/Plone").expect("parses"))
+        b.iter(|| SearchQuery::parse(black_box(&pairs), "/Plone", &[]).expect("parses"))
     });
     group.bench_function("catalog_build_sql", |b| b.iter(|| SearchSql::build(black_box(&parsed), &scope)));
     #[cfg(feature = "es-search")]

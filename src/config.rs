@@ -106,7 +106,7 @@ pub struct StorageArgs {
     /// of the embedded index; several instances may share it.
     #[arg(long, env = "WCS_SEARCH_URL")]
     pub search: Option<String>,
-    /// Load the example content of examples/demo into an empty site.
+    /// Load the demo content the linked plugins ship into an empty site.
     #[arg(long, env = "WCS_DEMO")]
     pub demo: bool,
 }

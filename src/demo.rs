@@ -1,5 +1,6 @@
-//! Example content for `serve --demo` / `init --demo`, from `examples/demo/content.json`: a
-//! German/English municipal site with topics, subtopics, block pages, news and files.
+//! Example content for `serve --demo` / `init --demo`: what the linked plugins ship, in plugin
+//! order (the site profile's is a German/English municipal site with topics, subtopics, block
+//! pages, news and files).
 //!
 //! An entry either creates an object (`parent` path plus a POST body) or changes one
 //! (`patch` path plus a PATCH body, e.g. a default page, a page layout or the home page's
@@ -16,8 +17,6 @@ use wcs_core::ops::WriteOrigin;
 use wcs_core::ops::workflow::TransitionRequest;
 use wcs_core::security::Visibility;
 
-const DEMO: &str = include_str!("../examples/demo/content.json");
-
 /// Loads the demo tree into an empty site; returns how many objects it created (0 when the
 /// site already has content, so restarting with `--demo` is harmless).
 pub async fn load_demo(app: &App) -> Result<usize, ApiError> {
@@ -25,7 +24,16 @@ pub async fn load_demo(app: &App) -> Result<usize, ApiError> {
     if app.store.count_children(&site.uid, &Visibility::ALL).await? > 0 {
         return Ok(0);
     }
-    let entries: Vec<Value> = serde_json::from_str(DEMO).map_err(ApiError::internal)?;
+    let mut entries: Vec<Value> = Vec::new();
+    for (plugin, json) in app.registry.demo_contents() {
+        let shipped: Vec<Value> = serde_json::from_str(json)
+            .map_err(|e| ApiError::internal(format!("the demo content of plugin {plugin}: {e}")))?;
+        entries.extend(shipped);
+    }
+    if entries.is_empty() {
+        tracing::info!("no linked plugin ships demo content");
+        return Ok(0);
+    }
     let origin = WriteOrigin { base_url: "", visibility: &Visibility::ALL };
     let mut created = 0;
     for entry in &entries {

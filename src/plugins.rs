@@ -10,6 +10,8 @@ use wcs_plugin_easyform as _;
 use wcs_plugin_es_search as _;
 #[cfg(feature = "navigation")]
 use wcs_plugin_navigation as _;
+#[cfg(feature = "site-profile")]
+use wcs_plugin_site_profile as _;
 #[cfg(feature = "versioning")]
 use wcs_plugin_versioning as _;
 
@@ -23,6 +25,8 @@ pub const SHIPPED_PLUGINS: &[&str] = &[
     wcs_plugin_es_search::PLUGIN_ID,
     #[cfg(feature = "navigation")]
     wcs_plugin_navigation::PLUGIN_ID,
+    #[cfg(feature = "site-profile")]
+    wcs_plugin_site_profile::PLUGIN_ID,
     #[cfg(feature = "versioning")]
     wcs_plugin_versioning::PLUGIN_ID,
 ];

@@ -122,6 +122,9 @@ impl App {
         for (plugin, profile) in registry.type_profiles() {
             types.add_plugin_toml(plugin, profile)?;
         }
+        for (plugin, attached) in registry.type_behaviours() {
+            types.attach(plugin, attached)?;
+        }
         if let Some(dir) = &config.types_dir {
             types.add_dir(dir)?;
         }

@@ -3,11 +3,12 @@
 //! kernel's `App` holds one and dereferences to it, so whatever takes a `&Site` takes an
 //! `&App` too; nothing below the kernel sees the kernel itself.
 
+use crate::catalog::FieldIndex;
 use crate::content::{TypeProfile, TypeRegistry};
 use crate::error::ApiResult;
 use crate::records::{RecordDef, current_value};
 use crate::security::Policy;
-use crate::store::Store;
+use crate::store::{ListingOrder, Store};
 use crate::workflow::WorkflowRegistry;
 use serde_json::Value;
 use std::sync::{Arc, Weak};
@@ -22,6 +23,10 @@ pub trait Registrations: Send + Sync {
     fn is_on(&self, id: &str) -> bool;
     /// The names of the views and endpoints (without `@`) that answer on content of `profile`.
     fn view_names(&self, profile: &TypeProfile) -> Vec<&'static str>;
+    /// The date indexes plugins add to the catalog.
+    fn catalog_indexes(&self) -> &[&'static FieldIndex];
+    /// How a folder of this type orders its items.
+    fn listing_order(&self, profile: &TypeProfile) -> ListingOrder;
 }
 
 /// A site's storage and definitions.
@@ -39,6 +44,11 @@ pub struct Site {
 }
 
 impl Site {
+    /// The date indexes plugins add to the catalog, for parsing queries.
+    pub fn catalog_indexes(&self) -> &[&'static FieldIndex] {
+        self.registrations.catalog_indexes()
+    }
+
     /// The site, keeping its objects' `allowed` tokens in every commit of its store.
     pub fn new(
         store: Store,

@@ -20,7 +20,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     search(&parse_query(text));
     if let Ok(body) = serde_json::from_str::<Value>(text)
-        && let Ok(pairs) = querystring_search_pairs(&body, "/Plone/folder/page", SITE)
+        && let Ok(pairs) = querystring_search_pairs(&body, "/Plone/folder/page", SITE, &[])
     {
         search(&pairs);
     }
@@ -28,7 +28,7 @@ fuzz_target!(|data: &[u8]| {
 
 fn search(pairs: &[(String, String)]) {
     // A refused query is a 400; only a panic is a finding.
-    let Ok(query) = SearchQuery::parse(pairs, SITE) else { return };
+    let Ok(query) = SearchQuery::parse(pairs, SITE, &[]) else { return };
     let tokens = Visibility {
         tokens: Some(vec!["Anonymous".into(), "user:editor".into()]),
         active_at: Some(chrono::Utc::now()),

@@ -12,6 +12,8 @@ use wcs_plugin_easyform as _;
 use wcs_plugin_es_search as _;
 #[cfg(feature = "navigation")]
 use wcs_plugin_navigation as _;
+#[cfg(feature = "site-profile")]
+use wcs_plugin_site_profile as _;
 #[cfg(feature = "versioning")]
 use wcs_plugin_versioning as _;
 
@@ -20,8 +22,10 @@ mod answer_cache;
 mod api_mode;
 mod auth;
 mod backup;
+#[cfg(feature = "site-profile")]
 mod block_pages;
-#[cfg(feature = "versioning")]
+// The site profile's pages, topics and blocks are what these tests version and navigate.
+#[cfg(all(feature = "versioning", feature = "site-profile"))]
 mod comparison_embedded;
 mod concurrency;
 mod connections;
@@ -40,9 +44,10 @@ mod es_search;
 #[cfg(feature = "es-search")]
 mod es_search_stop;
 mod escalation;
-#[cfg(feature = "versioning")]
+// The site profile's pages, topics and blocks are what these tests version and navigate.
+#[cfg(all(feature = "versioning", feature = "site-profile"))]
 mod events;
-#[cfg(all(feature = "versioning", feature = "easyform"))]
+#[cfg(all(feature = "versioning", feature = "easyform", feature = "site-profile"))]
 mod export_import;
 mod files;
 mod folders;
@@ -52,7 +57,8 @@ mod locking;
 mod login_hardening;
 mod metrics;
 mod move_copy;
-#[cfg(feature = "navigation")]
+// The site profile's pages, topics and blocks are what these tests version and navigate.
+#[cfg(all(feature = "navigation", feature = "site-profile"))]
 mod navigation;
 mod object_memory;
 mod password_reset;
@@ -81,11 +87,14 @@ mod summary_metadata;
 mod support;
 mod system_pages;
 mod types_dir;
-#[cfg(feature = "versioning")]
+// The site profile's pages, topics and blocks are what these tests version and navigate.
+#[cfg(all(feature = "versioning", feature = "site-profile"))]
 mod version_comparison;
-#[cfg(feature = "versioning")]
+// The site profile's pages, topics and blocks are what these tests version and navigate.
+#[cfg(all(feature = "versioning", feature = "site-profile"))]
 mod versioning;
-#[cfg(feature = "versioning")]
+// The site profile's pages, topics and blocks are what these tests version and navigate.
+#[cfg(all(feature = "versioning", feature = "site-profile"))]
 mod versioning_rules;
 mod virtual_hosting;
 mod volto_blocks;

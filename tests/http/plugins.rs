@@ -225,9 +225,8 @@ async fn a_plugin_field_serializer_for_one_type_leaves_other_types_alone() {
     let when = "2026-12-24T09:30:00Z";
     let card = server.create("", json!({"@type": "Greeting", "title": "Card", "deliver_on": when})).await;
     assert_eq!(card["deliver_on"], "2026-12-24");
-    server.create("", json!({"@type": "NewsFolder", "id": "news", "title": "News"})).await;
-    let news = server.create("news", json!({"@type": "News", "title": "Item", "news_date": when})).await;
-    assert_eq!(news["news_date"], "2026-12-24T09:30:00+00:00");
+    let page = server.create("", json!({"@type": "Document", "title": "Item", "expires": when})).await;
+    assert_eq!(page["expires"], "2026-12-24T09:30:00+00:00");
     // What the card sends back is taken again: the day, at midnight.
     let put = server.admin(Method::PATCH, "card").json(&json!({"deliver_on": card["deliver_on"]}));
     assert_eq!(put.send().await.unwrap().status(), 204);
@@ -246,6 +245,38 @@ fn a_plugin_cannot_take_a_core_field_kind() {
         err,
         Some(StartupError::DuplicateKey { what: "field kind RichText".into(), first: "core", second: "alpha" })
     );
+}
+
+static TAKES_CREATED: wcs_core::catalog::FieldIndex = wcs_core::catalog::FieldIndex { name: "created", field: "x" };
+static INDEX_CLASH: PluginDescriptor =
+    PluginDescriptor { id: "alpha", depends_on: &[], build: |r| r.catalog_index(&TAKES_CREATED) };
+static SQL_IN_A_NAME: wcs_core::catalog::FieldIndex =
+    wcs_core::catalog::FieldIndex { name: "when", field: "x') OR 1=1 --" };
+static BAD_INDEX: PluginDescriptor =
+    PluginDescriptor { id: "beta", depends_on: &[], build: |r| r.catalog_index(&SQL_IN_A_NAME) };
+static BAD_ORDER_DEF: wcs_core::store::BehaviourOrder = wcs_core::store::BehaviourOrder {
+    behaviour: "dated",
+    order: wcs_core::store::ListingOrder::FieldDescending("a b"),
+};
+static BAD_ORDER: PluginDescriptor =
+    PluginDescriptor { id: "gamma", depends_on: &[], build: |r| r.listing_order(&BAD_ORDER_DEF) };
+
+/// A plugin's catalog index or listing order names a field that goes into SQL as an
+/// identifier, so start-up refuses anything but a plain name, and an index core already has.
+#[test]
+fn catalog_indexes_and_listing_orders_are_checked_at_start_up() {
+    let err = Registry::build_from(&[&INDEX_CLASH], &PluginSelection::default()).err();
+    assert_eq!(
+        err,
+        Some(StartupError::DuplicateKey { what: "catalog index created".into(), first: "core", second: "alpha" })
+    );
+    for plugin in [&BAD_INDEX, &BAD_ORDER] {
+        let err = Registry::build_from(&[plugin], &PluginSelection::default()).err();
+        assert!(
+            matches!(&err, Some(StartupError::Types(message)) if message.contains("not a plain field name")),
+            "{err:?}"
+        );
+    }
 }
 
 #[tokio::test]

@@ -10,22 +10,17 @@ use serde_json::{Value, json};
 /// An object of every shipped type (and the example plugin's), created with more than the
 /// required fields.
 async fn one_of_each(server: &TestServer) -> Vec<String> {
-    let topic = server.create("", json!({"@type": "Topic", "title": "Thema", "subjects": ["a", "b"]})).await;
+    let related = server.create("", json!({"@type": "Folder", "title": "Bezug", "subjects": ["a", "b"]})).await;
     let file = json!({"data": "aGFsbG8=", "encoding": "base64", "filename": "a.txt", "content-type": "text/plain"});
     let image = json!({"data": png(20, 10), "filename": "a.png", "content-type": "image/png"});
     let mut bodies = vec![
-        ("", json!({"@type": "Folder", "title": "Ordner"})),
         (
             "",
-            json!({"@type": "Document", "title": "Seite", "text": "<p>Hallo <b>Welt</b></p>", "relatedItems": [topic["UID"]]}),
+            json!({"@type": "Document", "title": "Seite", "text": "<p>Hallo <b>Welt</b></p>", "relatedItems": [related["UID"]]}),
         ),
         ("", json!({"@type": "File", "title": "Datei", "file": file})),
         ("", json!({"@type": "Image", "title": "Bild", "image": image})),
         ("", json!({"@type": "Link", "title": "Verweis", "remoteUrl": "https://example.org/"})),
-        ("", json!({"@type": "SubTopic", "title": "Unterthema", "main_topics": [topic["UID"]]})),
-        ("", json!({"@type": "ContentPage", "title": "Inhaltsseite"})),
-        ("inhaltsseite", json!({"@type": "Chapter", "title": "Kapitel"})),
-        ("", json!({"@type": "NewsFolder", "title": "News"})),
         ("", json!({"@type": "Greeting", "title": "Karte", "recipient": "Anna", "color": "#F80"})),
     ];
     if cfg!(feature = "easyform") {
@@ -35,8 +30,26 @@ async fn one_of_each(server: &TestServer) -> Vec<String> {
                           "recipients": ["info@example.org"], "submitLabel": "Senden"});
         bodies.push(("", form));
     }
-    let mut paths = vec![site_path(&topic["@id"])];
+    let mut paths = vec![site_path(&related["@id"])];
     for (parent, body) in bodies {
+        paths.push(site_path(&server.create(parent, body).await["@id"]));
+    }
+    if cfg!(feature = "site-profile") {
+        paths.extend(one_of_each_of_the_site_profile(server).await);
+    }
+    paths
+}
+
+/// The site profile's types: topics, block pages with every block type, news.
+async fn one_of_each_of_the_site_profile(server: &TestServer) -> Vec<String> {
+    let topic = server.create("", json!({"@type": "Topic", "title": "Thema", "subjects": ["a", "b"]})).await;
+    let mut paths = vec![site_path(&topic["@id"])];
+    for (parent, body) in [
+        ("", json!({"@type": "SubTopic", "title": "Unterthema", "main_topics": [topic["UID"]]})),
+        ("", json!({"@type": "ContentPage", "title": "Inhaltsseite"})),
+        ("inhaltsseite", json!({"@type": "Chapter", "title": "Kapitel"})),
+        ("", json!({"@type": "NewsFolder", "title": "News"})),
+    ] {
         paths.push(site_path(&server.create(parent, body).await["@id"]));
     }
     let news = json!({"@type": "News", "title": "Meldung", "news_date": "2026-11-24T10:00:00+00:00"});

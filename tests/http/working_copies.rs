@@ -1,8 +1,10 @@
 //! `@workingcopy`: check-out, the merged listing of a working copy, check-in and cancel.
 
-use crate::support::{TestServer, assert_error, read, site_path, uid};
+use crate::support::{TestServer, assert_error, read, site_path};
 use reqwest::Method;
-use serde_json::{Value, json};
+use serde_json::json;
+#[cfg(feature = "site-profile")]
+use {crate::support::uid, serde_json::Value};
 
 async fn check_out(server: &TestServer, path: &str) -> String {
     let response = server.admin(Method::POST, &format!("{path}/@workingcopy")).send().await.unwrap();
@@ -13,6 +15,8 @@ async fn check_out(server: &TestServer, path: &str) -> String {
     site_path(&body["@id"])
 }
 
+/// Block pages are the site profile's.
+#[cfg(feature = "site-profile")]
 #[tokio::test]
 async fn check_in_updates_the_baseline_in_place() {
     let server = TestServer::start().await;

@@ -1,11 +1,13 @@
 //! The catalog: the index-query model of `@search`, parsed from the request and evaluated in
 //! SQL over the catalog columns and the `allowed` tokens, so security is part of the query.
 
+mod field_index;
 mod query;
 mod searchable;
 mod sql;
 
 pub use crate::store::{Bind, SearchSql, json_field};
+pub use field_index::{DateIndex, FieldIndex};
 pub use query::{Criterion, DateRange, PathCriterion, SearchQuery, SortIndex};
 pub use searchable::is_searchable;
 pub use sql::Scope;

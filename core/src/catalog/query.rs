@@ -5,6 +5,7 @@
 //! understood. A dictionary with neither `query` nor `not` is a query-parsing error (400);
 //! unknown indexes are ignored, as upstream does.
 
+use super::{DateIndex, FieldIndex};
 use crate::api::{Batch, parse_bool};
 use crate::content::values::parse_datetime;
 use crate::error::{ApiError, ApiResult};
@@ -92,12 +93,12 @@ pub enum SortIndex {
     Position,
     /// The physical path.
     Path,
-    /// The date of a news entry (`news_date`), as ftw.news indexes it.
-    Start,
+    /// A plugin's date index.
+    Field(&'static FieldIndex),
 }
 
 impl SortIndex {
-    fn parse(name: &str) -> Option<SortIndex> {
+    fn parse(name: &str, registered: &[&'static FieldIndex]) -> Option<SortIndex> {
         Some(match name {
             "sortable_title" | "Title" | "title" => SortIndex::Title,
             "created" | "Date" => SortIndex::Created,
@@ -109,8 +110,7 @@ impl SortIndex {
             "review_state" => SortIndex::ReviewState,
             "getObjPositionInParent" => SortIndex::Position,
             "path" => SortIndex::Path,
-            "start" => SortIndex::Start,
-            _ => return None,
+            _ => return registered.iter().find(|index| index.name == name).map(|index| SortIndex::Field(index)),
         })
     }
 }
@@ -132,8 +132,9 @@ pub struct SearchQuery {
     pub id: Criterion,
     /// `path`.
     pub path: PathCriterion,
-    /// Date ranges by index name (`created`, `modified`, `effective`, `expires`, `start`).
-    pub dates: BTreeMap<&'static str, DateRange>,
+    /// Date ranges by index (`created`, `modified`, `effective`, `expires`, and the date
+    /// indexes plugins register).
+    pub dates: BTreeMap<DateIndex, DateRange>,
     /// Sort keys with descending flags.
     pub sort: Vec<(SortIndex, bool)>,
     /// At most this many results.
@@ -154,8 +155,13 @@ struct Raw {
 }
 
 impl SearchQuery {
-    /// Parses query pairs; `site_path` (e.g. `/Plone`) anchors relative paths.
-    pub fn parse(pairs: &[(String, String)], site_path: &str) -> ApiResult<SearchQuery> {
+    /// Parses query pairs; `site_path` (e.g. `/Plone`) anchors relative paths, and
+    /// `registered` are the date indexes plugins add to core's.
+    pub fn parse(
+        pairs: &[(String, String)],
+        site_path: &str,
+        registered: &[&'static FieldIndex],
+    ) -> ApiResult<SearchQuery> {
         check_bounds(pairs)?;
         let mut query = SearchQuery { batch: Batch::from_query(pairs)?, ..SearchQuery::default() };
         let mut sort_orders = Vec::new();
@@ -183,15 +189,9 @@ impl SearchQuery {
                 "Subject" => query.subject = criterion(&index, raw)?,
                 "id" | "getId" => query.id = criterion(&index, raw)?,
                 "path" => query.path = path(raw, site_path)?,
-                "created" | "modified" | "effective" | "expires" | "start" => {
-                    let range = date_range(&index, raw)?;
-                    if let Some(name) = DATE_INDEXES.iter().find(|n| **n == index) {
-                        query.dates.insert(*name, range);
-                    }
-                }
                 "sort_on" => {
                     for name in &raw.plain {
-                        let index = SortIndex::parse(name).ok_or_else(|| {
+                        let index = SortIndex::parse(name, registered).ok_or_else(|| {
                             ApiError::invalid_parameter("sort_on", format!("'{name}' is not a sortable index."))
                         })?;
                         query.sort.push((index, false));
@@ -199,16 +199,17 @@ impl SearchQuery {
                 }
                 "sort_order" => sort_orders = raw.plain,
                 "sort_limit" => query.sort_limit = Some(sort_limit(&raw)?),
-                _ => {}
+                name => {
+                    if let Some(date) = DateIndex::named(name, registered) {
+                        query.dates.insert(date, date_range(&index, raw)?);
+                    }
+                }
             }
         }
         apply_sort_orders(&mut query.sort, &sort_orders)?;
         Ok(query)
     }
 }
-
-/// The date indexes, by the names the query's date ranges are kept under.
-const DATE_INDEXES: [&str; 5] = ["created", "modified", "effective", "expires", "start"];
 
 /// The query string's parameters grouped by index: `portal_type=…` is a plain value,
 /// `path.depth=…` an option; `:list`-style suffixes are ignored, and so are the parameters
@@ -365,25 +366,41 @@ mod tests {
 
     #[test]
     fn dictionaries_need_query_or_not() {
-        assert!(SearchQuery::parse(&pairs("portal_type.operator=and"), "/Plone").is_err());
-        let q = SearchQuery::parse(&pairs("portal_type.not=Folder"), "/Plone").unwrap_or_default();
+        assert!(SearchQuery::parse(&pairs("portal_type.operator=and"), "/Plone", &[]).is_err());
+        let q = SearchQuery::parse(&pairs("portal_type.not=Folder"), "/Plone", &[]).unwrap_or_default();
         assert_eq!(q.portal_type.none_of, vec!["Folder"]);
     }
 
     #[test]
     fn sorting_and_paths() {
-        let q = SearchQuery::parse(&pairs("sort_on=modified&sort_order=reverse&path.query=/a&path.depth=1"), "/Plone")
-            .unwrap_or_default();
+        let q =
+            SearchQuery::parse(&pairs("sort_on=modified&sort_order=reverse&path.query=/a&path.depth=1"), "/Plone", &[])
+                .unwrap_or_default();
         assert_eq!(q.sort, vec![(SortIndex::Modified, true)]);
         assert_eq!(q.path.paths, vec!["/Plone/a"]);
         assert_eq!(q.path.depth, Some(1));
-        assert!(SearchQuery::parse(&pairs("sort_on=nope"), "/Plone").is_err());
+        assert!(SearchQuery::parse(&pairs("sort_on=nope"), "/Plone", &[]).is_err());
     }
 
     #[test]
     fn date_ranges() {
-        let q = SearchQuery::parse(&pairs("created.query=2026-01-01&created.range=min"), "/Plone").unwrap_or_default();
-        assert!(q.dates["created"].min.is_some() && q.dates["created"].max.is_none());
-        assert!(SearchQuery::parse(&pairs("created.query=soon&created.range=min"), "/Plone").is_err());
+        let q =
+            SearchQuery::parse(&pairs("created.query=2026-01-01&created.range=min"), "/Plone", &[]).unwrap_or_default();
+        assert!(q.dates[&DateIndex::Created].min.is_some() && q.dates[&DateIndex::Created].max.is_none());
+        assert!(SearchQuery::parse(&pairs("created.query=soon&created.range=min"), "/Plone", &[]).is_err());
+    }
+
+    static START: FieldIndex = FieldIndex { name: "start", field: "news_date" };
+
+    #[test]
+    fn a_registered_date_index_is_queried_and_sorted_like_core_ones() {
+        let query = "start.query=2026-01-01&start.range=min&sort_on=start&sort_order=descending";
+        let q = SearchQuery::parse(&pairs(query), "/Plone", &[&START]).unwrap_or_default();
+        assert!(q.dates[&DateIndex::Field(&START)].min.is_some());
+        assert_eq!(q.sort, vec![(SortIndex::Field(&START), true)]);
+        // Without the plugin that registers it, the index does not exist.
+        assert!(SearchQuery::parse(&pairs("sort_on=start"), "/Plone", &[]).is_err());
+        let ignored = SearchQuery::parse(&pairs("start.query=2026-01-01&start.range=min"), "/Plone", &[]);
+        assert!(ignored.is_ok_and(|q| q.dates.is_empty()), "unknown indexes are ignored, as upstream does");
     }
 }

@@ -1,6 +1,7 @@
 //! Turns a [`SearchQuery`] into one parameterised SQL condition and ordering. Every value is
 //! a bound parameter; only column names from fixed lists are spliced in.
 
+use super::DateIndex;
 use super::query::{Criterion, DateRange, PathCriterion, SearchQuery, SortIndex};
 use crate::content::values::format_time;
 use crate::site::Site;
@@ -133,9 +134,6 @@ impl Builder {
     }
 }
 
-/// Where ftw.news keeps the date its `start` index holds.
-const NEWS_DATE: &str = "news_date";
-
 fn sort_column(index: SortIndex, backend: Backend) -> String {
     let fixed = match index {
         SortIndex::Title => "LOWER(title)",
@@ -148,7 +146,7 @@ fn sort_column(index: SortIndex, backend: Backend) -> String {
         SortIndex::ReviewState => "COALESCE(review_state, '')",
         SortIndex::Position => "position",
         SortIndex::Path => "path",
-        SortIndex::Start => return format!("COALESCE({}, '')", json_field(backend, "content", NEWS_DATE)),
+        SortIndex::Field(index) => return format!("COALESCE({}, '')", json_field(backend, "content", index.field)),
     };
     fixed.to_owned()
 }
@@ -167,11 +165,13 @@ impl SearchSql {
         b.subjects(&query.subject, scope.backend);
         for (index, range) in &query.dates {
             match *index {
-                "created" => b.date("created", range, time_to_db),
-                "modified" => b.date("modified", range, time_to_db),
-                "effective" => b.date("effective", range, time_to_db),
-                "start" => b.date(&json_field(scope.backend, "content", NEWS_DATE), range, format_time),
-                _ => b.date("expires", range, time_to_db),
+                DateIndex::Created => b.date("created", range, time_to_db),
+                DateIndex::Modified => b.date("modified", range, time_to_db),
+                DateIndex::Effective => b.date("effective", range, time_to_db),
+                DateIndex::Expires => b.date("expires", range, time_to_db),
+                DateIndex::Field(index) => {
+                    b.date(&json_field(scope.backend, "content", index.field), range, format_time)
+                }
             }
         }
         let blocks = (!scope.block_types.is_empty()).then(|| b.list(&scope.block_types));

@@ -16,4 +16,4 @@ pub mod volto_blocks;
 
 pub use kind::ContentKind;
 pub use object::ContentObject;
-pub use types::{FieldDef, FieldKind, FieldKindDef, TypeProfile, TypeRegistry};
+pub use types::{FieldDef, FieldKind, FieldKindDef, TypeBehaviour, TypeProfile, TypeRegistry};

@@ -83,6 +83,15 @@ impl TypeProfile {
     }
 }
 
+/// A behaviour a plugin attaches to a type that may be another plugin's.
+#[derive(Debug)]
+pub struct TypeBehaviour {
+    /// The type's id.
+    pub portal_type: &'static str,
+    /// The behaviour's name.
+    pub behaviour: &'static str,
+}
+
 /// All content types known to this server, frozen after start-up.
 #[derive(Clone, Debug, Default)]
 pub struct TypeRegistry {
@@ -184,6 +193,19 @@ impl TypeRegistry {
                 Ok(())
             }
         }
+    }
+
+    /// Gives the type `attached.portal_type` the behaviour, once; `plugin` names the attaching
+    /// plugin in the error when no such type is registered.
+    pub fn attach(&mut self, plugin: &str, attached: &TypeBehaviour) -> Result<(), TypeError> {
+        let profile = self.types.get_mut(attached.portal_type).ok_or_else(|| TypeError::Invalid {
+            source_name: format!("plugin {plugin}"),
+            message: format!("gives behaviour '{}' to unknown type '{}'", attached.behaviour, attached.portal_type),
+        })?;
+        if !profile.has_behaviour(attached.behaviour) {
+            Arc::make_mut(profile).behaviours.push(attached.behaviour.to_owned());
+        }
+        Ok(())
     }
 
     /// Loads every `*.toml` file of a directory, in name order.
@@ -301,4 +323,28 @@ fn validate_fields(profile: &TypeProfile) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_behaviour_is_attached_once_and_only_to_a_known_type() {
+        let mut types = TypeRegistry::default();
+        let added = types.add_toml("test", "id = \"Document\"\ntitle = \"Page\"\nbehaviours = [\"blocks\"]\n");
+        assert!(added.is_ok(), "{added:?}");
+        let versioned = TypeBehaviour { portal_type: "Document", behaviour: "versioning" };
+        for _ in 0..2 {
+            assert!(types.attach("versioning", &versioned).is_ok());
+        }
+        let behaviours = types.get("Document").map(|p| p.behaviours.clone()).unwrap_or_default();
+        assert_eq!(behaviours, ["blocks", "versioning"]);
+        let unknown = TypeBehaviour { portal_type: "Event", behaviour: "versioning" };
+        let refused = types.attach("versioning", &unknown).map_err(|e| e.to_string());
+        assert_eq!(
+            refused,
+            Err("content type profile plugin versioning: gives behaviour 'versioning' to unknown type 'Event'".into())
+        );
+    }
 }

@@ -3,8 +3,10 @@
 
 use super::Registrar;
 use super::registry::{Registry, StartupError};
+use crate::catalog::FieldIndex;
 use crate::content::FieldKind;
 use crate::service::Service;
+use crate::store::ListingOrder;
 use poem::http::Method;
 use std::collections::HashMap;
 use std::sync::RwLock;
@@ -53,6 +55,30 @@ pub(super) fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result
                 message_ids(ftl).map(move |id| (plugin, format!("message {id} ({language})")))
             }),
     )?;
+    check_unique_keys(
+        crate::catalog::DateIndex::CORE
+            .iter()
+            .map(|(name, _)| ("core", format!("catalog index {name}")))
+            .chain(registrar.catalog_indexes.iter().map(|(plugin, i)| (*plugin, format!("catalog index {}", i.name)))),
+    )?;
+    check_unique(&registrar.listing_orders, |o| format!("listing order of behaviour {}", o.behaviour))?;
+    let fields = registrar
+        .catalog_indexes
+        .iter()
+        .map(|(plugin, index)| (*plugin, FieldIndex { name: index.name, field: index.field }))
+        .chain(registrar.listing_orders.iter().filter_map(|(plugin, o)| match o.order {
+            ListingOrder::FieldDescending(field) => Some((*plugin, FieldIndex { name: o.behaviour, field })),
+            ListingOrder::Position => None,
+        }));
+    for (plugin, index) in fields {
+        if !index.field_is_identifier() {
+            return Err(StartupError::Types(format!(
+                "plugin {plugin}: '{}' orders or indexes by '{}', which is not a plain field name \
+                 (ASCII letters, digits and _)",
+                index.name, index.field
+            )));
+        }
+    }
     let mut content_serializers = registrar.content_serializers;
     content_serializers.sort_by_key(|(_, s)| s.kind.specificity());
     Ok(Registry {
@@ -76,6 +102,10 @@ pub(super) fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result
         stop_hooks: registrar.stop_hooks,
         text_search: registrar.text_searches.first().copied(),
         control_panels: registrar.control_panels,
+        catalog_indexes: registrar.catalog_indexes.into_iter().map(|(_, i)| i).collect(),
+        listing_orders: registrar.listing_orders.into_iter().map(|(_, o)| o).collect(),
+        type_behaviours: registrar.type_behaviours,
+        demo_contents: registrar.demo_contents,
         switched_off: RwLock::default(),
         any_switched_off: AtomicBool::new(false),
     })

@@ -1,14 +1,15 @@
 //! What a plugin's `build` function receives: one method per kind of contribution.
 
-use crate::content::FieldKindDef;
+use crate::catalog::FieldIndex;
+use crate::content::{FieldKindDef, TypeBehaviour};
 use crate::controlpanel::ControlPanelDef;
 use crate::records::RecordDef;
 use crate::security::{Permission, Role};
 use crate::serialize::{Component, ContentSerializer, FieldSerializer};
 use crate::service::TextSearch;
 use crate::service::{CrumbTitle, RequestHook, Service, StartHook, StopHook};
-use crate::store::Migration;
 use crate::store::Subscriber;
+use crate::store::{BehaviourOrder, Migration};
 
 /// Collects contributions while plugins are built; each remembers which plugin added it.
 #[derive(Default)]
@@ -33,6 +34,10 @@ pub struct Registrar {
     pub(super) stop_hooks: Vec<(&'static str, &'static StopHook)>,
     pub(super) text_searches: Vec<(&'static str, &'static TextSearch)>,
     pub(super) control_panels: Vec<(&'static str, &'static ControlPanelDef)>,
+    pub(super) catalog_indexes: Vec<(&'static str, &'static FieldIndex)>,
+    pub(super) listing_orders: Vec<(&'static str, &'static BehaviourOrder)>,
+    pub(super) type_behaviours: Vec<(&'static str, &'static TypeBehaviour)>,
+    pub(super) demo_contents: Vec<(&'static str, &'static str)>,
 }
 
 impl Registrar {
@@ -138,5 +143,27 @@ impl Registrar {
     /// plugin order, each version once, recorded per plugin (see [`crate::store::Migration`]).
     pub fn migrations(&mut self, migrations: &'static [Migration]) {
         self.migrations.push((self.current, migrations));
+    }
+
+    /// Adds a date index over a content field to the catalog (`@search`, listings, blocks).
+    pub fn catalog_index(&mut self, index: &'static FieldIndex) {
+        self.catalog_indexes.push((self.current, index));
+    }
+
+    /// Orders the items of folders whose type has a behaviour (newest news first).
+    pub fn listing_order(&mut self, order: &'static BehaviourOrder) {
+        self.listing_orders.push((self.current, order));
+    }
+
+    /// Ships example content for `wcs serve --demo`: a JSON list of entries, each a POST
+    /// body with its `parent` path, or a PATCH body with the `patch` path it changes.
+    pub fn demo_content(&mut self, entries_json: &'static str) {
+        self.demo_contents.push((self.current, entries_json));
+    }
+
+    /// Gives a content type, whichever plugin defines it, a behaviour this plugin implements
+    /// (versioning gives Document its `versioning`).
+    pub fn type_behaviour(&mut self, attached: &'static TypeBehaviour) {
+        self.type_behaviours.push((self.current, attached));
     }
 }

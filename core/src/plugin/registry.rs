@@ -1,7 +1,8 @@
 //! Orders the linked plugins, builds them and freezes what they registered.
 
 use super::{PluginDescriptor, Registrar};
-use crate::content::{ContentObject, FieldKindDef};
+use crate::catalog::FieldIndex;
+use crate::content::{ContentObject, FieldKindDef, TypeBehaviour};
 use crate::content::{FieldKind, TypeProfile};
 use crate::controlpanel::ControlPanelDef;
 use crate::records::RecordDef;
@@ -9,8 +10,8 @@ use crate::security::{Permission, Role};
 use crate::serialize::{Component, ContentSerializer, FieldSerializer};
 use crate::service::TextSearch;
 use crate::service::{CrumbTitle, RequestHook, Service, StartHook, StopHook};
-use crate::store::Migration;
 use crate::store::Subscriber;
+use crate::store::{BehaviourOrder, ListingOrder, Migration};
 use poem::http::Method;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::RwLock;
@@ -98,6 +99,10 @@ pub struct Registry {
     pub(super) stop_hooks: Vec<(&'static str, &'static StopHook)>,
     pub(super) text_search: Option<(&'static str, &'static TextSearch)>,
     pub(super) control_panels: Vec<(&'static str, &'static ControlPanelDef)>,
+    pub(super) catalog_indexes: Vec<&'static FieldIndex>,
+    pub(super) listing_orders: Vec<&'static BehaviourOrder>,
+    pub(super) type_behaviours: Vec<(&'static str, &'static TypeBehaviour)>,
+    pub(super) demo_contents: Vec<(&'static str, &'static str)>,
     /// Plugins switched off while running (Site Setup's add-ons): built, but their endpoints,
     /// serializer layers, components, panels, request hooks and full-text search are left out.
     pub(super) switched_off: RwLock<BTreeSet<&'static str>>,
@@ -343,6 +348,30 @@ impl Registry {
         }
     }
 
+    /// The date indexes plugins add to the catalog.
+    pub fn catalog_indexes(&self) -> &[&'static FieldIndex] {
+        &self.catalog_indexes
+    }
+
+    /// The demo content of each plugin that ships some, in plugin order.
+    pub fn demo_contents(&self) -> &[(&'static str, &'static str)] {
+        &self.demo_contents
+    }
+
+    /// The behaviours plugins attach to types, with the attaching plugin.
+    pub fn type_behaviours(&self) -> &[(&'static str, &'static TypeBehaviour)] {
+        &self.type_behaviours
+    }
+
+    /// How a folder of type `profile` orders its items: the first registered order whose
+    /// behaviour the type has, else the editors' order.
+    pub fn listing_order(&self, profile: &TypeProfile) -> ListingOrder {
+        self.listing_orders
+            .iter()
+            .find(|o| profile.has_behaviour(o.behaviour))
+            .map_or(ListingOrder::Position, |o| o.order)
+    }
+
     /// The workflow definitions, with the plugin that registered each.
     pub fn workflows(&self) -> &[(&'static str, &'static str)] {
         &self.workflows
@@ -408,6 +437,14 @@ impl crate::site::Registrations for Registry {
 
     fn is_on(&self, id: &str) -> bool {
         Registry::is_on(self, id)
+    }
+
+    fn catalog_indexes(&self) -> &[&'static FieldIndex] {
+        Registry::catalog_indexes(self)
+    }
+
+    fn listing_order(&self, profile: &TypeProfile) -> ListingOrder {
+        Registry::listing_order(self, profile)
     }
 
     fn view_names(&self, profile: &TypeProfile) -> Vec<&'static str> {

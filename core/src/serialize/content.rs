@@ -8,7 +8,7 @@ use crate::content::{ContentObject, FieldKind};
 use crate::error::{ApiError, ApiResult};
 use crate::ops::working_copy::pair_of;
 use crate::security::Permission;
-use crate::store::{Listing, ListingOrder, TypeFilter};
+use crate::store::{Listing, TypeFilter};
 use poem_openapi::types::ToJSON;
 use serde_json::{Map, Value, json};
 
@@ -159,8 +159,7 @@ async fn folder(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<Stri
     let block_types = ctx.site.types.block_types();
     // A working copy's own children come first, then its baseline's (SPEC folder rule 1).
     let parents: Vec<String> = std::iter::once(object.uid.clone()).chain(object.working_copy_of.clone()).collect();
-    let order =
-        if profile.has_behaviour(NEWS_FOLDER) { ListingOrder::NewsDateDescending } else { ListingOrder::Position };
+    let order = ctx.site.registrations.listing_order(profile);
     let listing = Listing { parents: &parents, types: TypeFilter::Except(&block_types), order };
     let visibility = ctx.visibility.in_listings(ctx.site, ctx.access);
     let children = ctx.site.store.list(&listing, &visibility, batch.start, batch.size).await?;
@@ -182,9 +181,6 @@ async fn folder(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<Stri
     }
     Ok(())
 }
-
-/// The behaviour of folders that list news newest first.
-pub const NEWS_FOLDER: &str = "news_folder";
 
 /// `default_page` (the setting: a child id or null) and `default_page_object`: the serialized
 /// child, without items or expansions, or null when it is gone or hidden from the caller.

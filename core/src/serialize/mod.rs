@@ -16,8 +16,8 @@ mod shapes;
 mod staging;
 mod summary;
 
-pub use blocks::{BLOCK, BLOCK_CONFIGURATION, BLOCK_PAGE, NEWS_LISTING_BLOCK, visible_blocks};
-pub use content::{CORE_BASE, CORE_FOLDER, DEFAULT_PAGE_OBJECT, NEWS_FOLDER, serialize_content};
+pub use blocks::{BLOCK, BLOCK_CONFIGURATION, BLOCK_PAGE, visible_blocks};
+pub use content::{CORE_BASE, CORE_FOLDER, DEFAULT_PAGE_OBJECT, serialize_content};
 pub use fields::{
     BLOCKS_FIELD, FILE_FIELD, IMAGE_FIELD, LINK_FIELD, RELATION_CHOICE_FIELD, RELATION_LIST_FIELD, RICH_TEXT_FIELD,
     URI_LINK_FIELD, download_url, image_url,

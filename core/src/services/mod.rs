@@ -186,7 +186,6 @@ fn serializers(r: &mut Registrar) {
     r.content_serializer(&serialize::CORE_FOLDER);
     r.content_serializer(&serialize::BLOCK_PAGE);
     r.content_serializer(&serialize::BLOCK);
-    r.content_serializer(&serialize::NEWS_LISTING_BLOCK);
     r.field_serializer(&serialize::RICH_TEXT_FIELD);
     r.field_serializer(&serialize::BLOCKS_FIELD);
     r.field_serializer(&serialize::FILE_FIELD);
@@ -197,7 +196,7 @@ fn serializers(r: &mut Registrar) {
     r.field_serializer(&serialize::RELATION_LIST_FIELD);
 }
 
-/// Core's content types, workflows and records.
+/// Core's content types (Plone's standard ones), workflows and records.
 fn content(r: &mut Registrar) {
     for profile in [
         include_str!("../../types/plone_site.toml"),
@@ -206,17 +205,6 @@ fn content(r: &mut Registrar) {
         include_str!("../../types/file.toml"),
         include_str!("../../types/image.toml"),
         include_str!("../../types/link.toml"),
-        include_str!("../../types/topic.toml"),
-        include_str!("../../types/subtopic.toml"),
-        include_str!("../../types/content_page.toml"),
-        include_str!("../../types/chapter.toml"),
-        include_str!("../../types/news_folder.toml"),
-        include_str!("../../types/news.toml"),
-        include_str!("../../types/text_block.toml"),
-        include_str!("../../types/file_listing_block.toml"),
-        include_str!("../../types/gallery_block.toml"),
-        include_str!("../../types/video_block.toml"),
-        include_str!("../../types/news_listing_block.toml"),
     ] {
         r.content_type(profile);
     }

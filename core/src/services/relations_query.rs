@@ -108,7 +108,7 @@ async fn searched(ctx: &Ctx, visibility: &Visibility, parameter: &str) -> ApiRes
         ("SearchableText".to_owned(), text.to_owned())
     };
     let pairs = [criterion, ("b_size".to_owned(), MAX_QUERY_OBJECTS.to_string())];
-    let query = SearchQuery::parse(&pairs, &site_path)?;
+    let query = SearchQuery::parse(&pairs, &site_path, ctx.app.catalog_indexes())?;
     let scope = Scope::new(&ctx.app, &ctx.context.path, visibility.clone());
     let (found, _) = super::search::sql_search(ctx, &query, &scope).await?;
     Ok(Some(found.into_iter().map(|o| o.uid).collect()))

@@ -52,7 +52,7 @@ async fn search(ctx: Ctx) -> ApiResult<Dyn<SearchResultsShape>> {
 /// The page of results the request's query asks for, as `@search` answers it.
 pub(crate) async fn search_body(ctx: &Ctx) -> ApiResult<Value> {
     let site_path = format!("/{}", ctx.context.site_id());
-    let query = SearchQuery::parse(&ctx.request.query, &site_path)?;
+    let query = SearchQuery::parse(&ctx.request.query, &site_path, ctx.app.catalog_indexes())?;
     let scope = ctx.search_scope(&ctx.context.path);
     let visibility = &scope.visibility;
     let text_hits = match ctx.app.registry.text_search() {

@@ -155,7 +155,7 @@ async fn catalog_terms(ctx: &Ctx, filter: &Filter) -> ApiResult<Vec<(String, Str
         pairs.push(("SearchableText".to_owned(), title.clone()));
     }
     let site_path = format!("/{}", ctx.context.site_id());
-    let query = SearchQuery::parse(&pairs, &site_path)?;
+    let query = SearchQuery::parse(&pairs, &site_path, ctx.app.catalog_indexes())?;
     let scope = ctx.search_scope(&site_path);
     let sql = SearchSql::build(&query, &scope);
     let found = ctx.app.store.search(&sql, 0, MAX_BATCH_SIZE).await?;

@@ -24,8 +24,20 @@ pub enum TypeFilter<'a> {
 pub enum ListingOrder {
     /// The editors' order.
     Position,
-    /// Newest `news_date` first; entries without one last.
-    NewsDateDescending,
+    /// Newest first by a top-level date field (ISO 8601), entries without one last, then the
+    /// editors' order. The field is an identifier ([`BehaviourOrder`] checks it at start-up).
+    FieldDescending(&'static str),
+}
+
+/// Folders whose type has `behaviour` list their items in `order` (a news folder lists the
+/// newest news first); registered with
+/// [`Registrar::listing_order`](crate::plugin::Registrar::listing_order).
+#[derive(Debug)]
+pub struct BehaviourOrder {
+    /// The behaviour that selects the order.
+    pub behaviour: &'static str,
+    /// The order.
+    pub order: ListingOrder,
 }
 
 /// A listing of the children of one or more containers.
@@ -67,8 +79,8 @@ impl Listing<'_> {
         }
         match self.order {
             ListingOrder::Position => order.push("position".into()),
-            ListingOrder::NewsDateDescending => {
-                order.push(format!("COALESCE({}, '') DESC", json_field(store.backend(), "content", "news_date")));
+            ListingOrder::FieldDescending(field) => {
+                order.push(format!("COALESCE({}, '') DESC", json_field(store.backend(), "content", field)));
                 order.push("position".into());
             }
         }

@@ -47,7 +47,7 @@ pub use dump::{DumpError, ExportSummary, ImportSummary, Manifest, TableManifest}
 pub use feed::Change;
 use group_commit::{Member, Writer};
 pub use hooks::{DerivedFacts, Phase, Subscriber, Subscribers};
-pub use listing::{Listing, ListingOrder, TypeFilter};
+pub use listing::{BehaviourOrder, Listing, ListingOrder, TypeFilter};
 pub use lock::{ContentLock, LockInfo, unlocked};
 pub use migrations::Migration;
 pub use principal::{PrincipalQuery, StoredPrincipal};

@@ -29,7 +29,8 @@ pub struct SearchSql {
     pub binds: Vec<Bind>,
 }
 
-/// The SQL text of a top-level JSON field, e.g. `news_date`; `name` is a fixed identifier.
+/// The SQL text of a top-level JSON field, e.g. `subjects`; `name` is a fixed identifier
+/// (a plugin's is checked at start-up).
 pub fn json_field(backend: Backend, table: &str, name: &'static str) -> String {
     match backend {
         Backend::Sqlite => format!("json_extract({table}.fields, '$.{name}')"),

@@ -27,6 +27,7 @@ pub use compare::html::{
     DEFAULT_DEADLINE, DiffOptions, HtmlDiff, ImageFile, MAX_ALIGNED_BYTES, Side, diff_html, no_image_files,
 };
 pub use permissions::{ACCESS_VERSIONS, CREATE_VERSIONS};
+use wcs_core::content::TypeBehaviour;
 use wcs_core::events::Event;
 use wcs_core::plugin::Registrar;
 use wcs_core::store::{Phase, Subscriber};
@@ -36,6 +37,10 @@ pub const PLUGIN_ID: &str = "versioning";
 
 /// The behaviour that switches versioning on for a type.
 pub const VERSIONING: &str = "versioning";
+
+/// Plone's standard page keeps versions, as plone.app.versioningbehavior gives it them; other
+/// types (a site profile's pages) list the behaviour in their own profiles.
+static VERSIONED_DOCUMENT: TypeBehaviour = TypeBehaviour { portal_type: "Document", behaviour: VERSIONING };
 
 /// How many versions an object keeps; creating one more drops the oldest.
 pub const MAX_VERSIONS: usize = 10;
@@ -60,6 +65,7 @@ static DROP_VERSIONS_OF_REMOVED: Subscriber = Subscriber {
 
 fn build(r: &mut Registrar) {
     r.migrations(&tables::MIGRATIONS);
+    r.type_behaviour(&VERSIONED_DOCUMENT);
     r.subscriber(&DROP_VERSIONS_OF_REMOVED);
     r.permission(ACCESS_VERSIONS, permissions::ACCESS_ROLES);
     r.permission(CREATE_VERSIONS, permissions::CREATE_ROLES);

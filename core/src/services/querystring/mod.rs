@@ -6,6 +6,7 @@
 pub mod config;
 pub mod search;
 
+use crate::catalog::{DateIndex, FieldIndex};
 use crate::http::{ApiError, ApiResult};
 use chrono::{Duration, Utc};
 use serde_json::Value;
@@ -67,8 +68,14 @@ fn path_value(value: &str, context_path: &str, site_path: &str, relative: bool) 
     (format!("/{}", segments.join("/")), depth)
 }
 
-/// The catalog query (`@search`'s parameters) of a querystring query.
-pub fn to_search_pairs(body: &Value, context_path: &str, site_path: &str) -> ApiResult<Vec<(String, String)>> {
+/// The catalog query (`@search`'s parameters) of a querystring query; `registered` are the
+/// date indexes plugins add to core's.
+pub fn to_search_pairs(
+    body: &Value,
+    context_path: &str,
+    site_path: &str,
+    registered: &[&'static FieldIndex],
+) -> ApiResult<Vec<(String, String)>> {
     let criteria = body.get("query").and_then(Value::as_array).ok_or_else(|| invalid("No query supplied"))?;
     if criteria.len() > MAX_CRITERIA {
         return Err(invalid(format!("at most {MAX_CRITERIA} criteria")));
@@ -108,7 +115,7 @@ pub fn to_search_pairs(body: &Value, context_path: &str, site_path: &str) -> Api
                     }
                 }
             }
-            ("created" | "modified" | "effective" | "expires" | "start", date_op) => {
+            (index, date_op) if DateIndex::named(index, registered).is_some() => {
                 let (min, max) = date_bounds(date_op, &value, today)?;
                 let key = format!("{index}.query");
                 let range = match (&min, &max) {
@@ -193,7 +200,7 @@ mod tests {
             {"i": "review_state", "o": "plone.app.querystring.operation.selection.none", "v": ["private"]},
             {"i": "effective", "o": "plone.app.querystring.operation.date.largerThan", "v": "2026-01-01"}
         ], "sort_on": "effective", "sort_order": "reverse", "b_size": 2, "limit": 10});
-        let pairs = to_search_pairs(&body, "/Plone/a/b", "/Plone").unwrap_or_default();
+        let pairs = to_search_pairs(&body, "/Plone/a/b", "/Plone", &[]).unwrap_or_default();
         let has = |k: &str, v: &str| pairs.contains(&(k.to_owned(), v.to_owned()));
         assert!(has("portal_type", "Document") && has("portal_type", "News Item"));
         assert!(has("path.query", "/Plone/a") && has("path.depth", "1"));
@@ -201,9 +208,9 @@ mod tests {
         assert!(has("effective.query", "2026-01-01") && has("effective.range", "min"));
         assert!(has("sort_order", "ascending"), "only 'descending' reverses, as in Plone");
         assert!(has("b_size", "2") && has("sort_limit", "10"));
-        assert!(to_search_pairs(&json!({}), "/Plone", "/Plone").is_err());
+        assert!(to_search_pairs(&json!({}), "/Plone", "/Plone", &[]).is_err());
         let unknown = json!({"query": [{"i": "Creator", "o": "x.y.string.currentUser", "v": ""}]});
-        assert!(to_search_pairs(&unknown, "/Plone", "/Plone").is_err());
+        assert!(to_search_pairs(&unknown, "/Plone", "/Plone", &[]).is_err());
     }
 
     #[test]
@@ -211,10 +218,10 @@ mod tests {
         let path = "plone.app.querystring.operation.string.absolutePath";
         for v in [json!({"query": "/Plone/a"}), json!([["/Plone/a"]]), json!([{"query": "/Plone/a"}])] {
             let body = json!({"query": [{"i": "path", "o": path, "v": v}]});
-            let refused = to_search_pairs(&body, "/Plone", "/Plone").map(|_| ()).map_err(|e| e.message.clone());
+            let refused = to_search_pairs(&body, "/Plone", "/Plone", &[]).map(|_| ()).map_err(|e| e.message.clone());
             assert!(refused.as_ref().is_err_and(|m| m.contains("criterion on path")), "{v}: {refused:?}");
         }
         let missing = json!({"query": [{"i": "portal_type", "o": "plone.app.querystring.operation.selection.any"}]});
-        assert_eq!(to_search_pairs(&missing, "/Plone", "/Plone").map(|pairs| pairs.len()).ok(), Some(0));
+        assert_eq!(to_search_pairs(&missing, "/Plone", "/Plone", &[]).map(|pairs| pairs.len()).ok(), Some(0));
     }
 }

@@ -104,7 +104,7 @@ async fn get(ctx: Ctx) -> ApiResult<Json<QuerystringResults>> {
 
 async fn run(mut ctx: Ctx, body: &Value) -> ApiResult<Json<QuerystringResults>> {
     let site_path = format!("/{}", ctx.context.site_id());
-    let mut pairs = to_search_pairs(body, &ctx.context.path, &site_path)?;
+    let mut pairs = to_search_pairs(body, &ctx.context.path, &site_path, ctx.app.catalog_indexes())?;
     if !ctx.context.is_site_root() {
         pairs.push(("UID.not".into(), ctx.context.uid.clone()));
     }
