@@ -261,6 +261,20 @@ static BAD_ORDER_DEF: wcs_core::store::BehaviourOrder = wcs_core::store::Behavio
 static BAD_ORDER: PluginDescriptor =
     PluginDescriptor { id: "gamma", depends_on: &[], build: |r| r.listing_order(&BAD_ORDER_DEF) };
 
+static TAKES_ADDED: wcs_core::events::EventKind = wcs_core::events::EventKind { name: "added" };
+static EVENT_CLASH: PluginDescriptor =
+    PluginDescriptor { id: "delta", depends_on: &[], build: |r| r.event_kind(&TAKES_ADDED) };
+
+/// A plugin's events are its own kinds: one that would be told, and fed, as core's is refused.
+#[test]
+fn a_plugin_cannot_take_a_core_event_kind() {
+    let err = Registry::build_from(&[&EVENT_CLASH], &PluginSelection::default()).err();
+    assert_eq!(
+        err,
+        Some(StartupError::DuplicateKey { what: "event kind added".into(), first: "core", second: "delta" })
+    );
+}
+
 /// A plugin's catalog index or listing order names a field that goes into SQL as an
 /// identifier, so start-up refuses anything but a plain name, and an index core already has.
 #[test]

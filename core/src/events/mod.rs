@@ -2,8 +2,9 @@
 //!
 //! The events are data here; telling them is the store's (`store::hooks`): every write goes
 //! through a transaction, and the transaction records the events itself: its content writes (insert, update, move, delete, trash, workflow history,
-//! local roles, versions) each add theirs, so no write path can forget them; operations that
-//! mean more than one write (a copy, a check-in, a restore) add their own on top. When the
+//! local roles) each add theirs, so no write path can forget them; operations that
+//! mean more than one write (a copy, a check-in) add their own on top, and plugins add events
+//! of kinds they define ([`PluginEvent`]: versioning's version created, restored, deleted). When the
 //! transaction commits, the events go to the subscribers plugins registered
 //! ([`crate::plugin::Registrar::subscriber`]): those *in the transaction* first, with the
 //! open transaction, so an error rolls the whole write back (the change feed is one); then
@@ -92,27 +93,29 @@ pub enum Event {
         /// The working copy, gone now.
         working_copy: String,
     },
-    /// A version of an object was stored.
-    VersionCreated {
-        /// The object.
-        uid: String,
-        /// The version's number.
-        version: i64,
-    },
-    /// An object was restored from a version.
-    VersionRestored {
-        /// The object.
-        uid: String,
-        /// The version's number.
-        version: i64,
-    },
-    /// A version of an object was deleted.
-    VersionDeleted {
-        /// The object.
-        uid: String,
-        /// The version's number.
-        version: i64,
-    },
+    /// Something a plugin defines happened to an object (a version was stored).
+    Plugin(PluginEvent),
+}
+
+/// A kind of event a plugin defines, registered with
+/// [`Registrar::event_kind`](crate::plugin::Registrar::event_kind) so that two plugins, or a
+/// plugin and core, never tell different things under one name.
+#[derive(Debug, PartialEq, Eq)]
+pub struct EventKind {
+    /// The name the change feed stores (`version_created`).
+    pub name: &'static str,
+}
+
+/// An event of a kind a plugin defines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PluginEvent {
+    /// What happened.
+    pub kind: &'static EventKind,
+    /// The object it happened to.
+    pub uid: String,
+    /// What subscribers need besides (a version's number); the change feed keeps the kind and
+    /// the object only.
+    pub detail: serde_json::Value,
 }
 
 impl Event {
@@ -132,9 +135,7 @@ impl Event {
             | CheckedOut { uid, .. }
             | CheckedIn { uid, .. }
             | CheckoutCancelled { uid, .. }
-            | VersionCreated { uid, .. }
-            | VersionRestored { uid, .. }
-            | VersionDeleted { uid, .. } => uid,
+            | Plugin(PluginEvent { uid, .. }) => uid,
         }
     }
 
@@ -154,11 +155,25 @@ impl Event {
             CheckedOut { .. } => "checked_out",
             CheckedIn { .. } => "checked_in",
             CheckoutCancelled { .. } => "checkout_cancelled",
-            VersionCreated { .. } => "version_created",
-            VersionRestored { .. } => "version_restored",
-            VersionDeleted { .. } => "version_deleted",
+            Plugin(event) => event.kind.name,
         }
     }
+
+    /// The kinds of core's own events, which no plugin's may take.
+    pub const CORE_KINDS: [&'static str; 12] = [
+        "added",
+        "modified",
+        "moved",
+        "copied",
+        "trashed",
+        "untrashed",
+        "removed",
+        "workflow_changed",
+        "local_roles_changed",
+        "checked_out",
+        "checked_in",
+        "checkout_cancelled",
+    ];
 }
 
 /// The events of one transaction as subscribers get them: an object added in it is told only
@@ -202,6 +217,30 @@ mod tests {
 
     fn modified(uid: &str, fields: &[&str]) -> Event {
         Event::Modified { uid: uid.into(), fields: fields.iter().map(|f| (*f).to_owned()).collect() }
+    }
+
+    #[test]
+    fn core_kinds_are_the_kinds_of_core_events_and_plugins_name_their_own() {
+        let uid = || String::from("u");
+        let core = [
+            Event::Added { uid: uid(), path: "/p".into() },
+            Event::Modified { uid: uid(), fields: vec![] },
+            Event::Moved { uid: uid(), from: "/a".into(), to: "/b".into() },
+            Event::Copied { uid: uid(), source: uid() },
+            Event::Trashed { uid: uid() },
+            Event::Untrashed { uid: uid() },
+            Event::Removed { uid: uid(), path: "/p".into() },
+            Event::WorkflowChanged { uid: uid(), state: "published".into() },
+            Event::LocalRolesChanged { uid: uid() },
+            Event::CheckedOut { uid: uid(), working_copy: uid() },
+            Event::CheckedIn { uid: uid(), working_copy: uid() },
+            Event::CheckoutCancelled { uid: uid(), working_copy: uid() },
+        ];
+        let kinds: Vec<&str> = core.iter().map(Event::kind).collect();
+        assert_eq!(kinds, Event::CORE_KINDS);
+        static NOTED: EventKind = EventKind { name: "noted" };
+        let plugin = Event::Plugin(PluginEvent { kind: &NOTED, uid: uid(), detail: serde_json::Value::Null });
+        assert_eq!((plugin.kind(), plugin.uid()), ("noted", "u"));
     }
 
     #[test]

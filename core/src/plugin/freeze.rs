@@ -61,6 +61,12 @@ pub(super) fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result
             .map(|(name, _)| ("core", format!("catalog index {name}")))
             .chain(registrar.catalog_indexes.iter().map(|(plugin, i)| (*plugin, format!("catalog index {}", i.name)))),
     )?;
+    check_unique_keys(
+        crate::events::Event::CORE_KINDS
+            .iter()
+            .map(|name| ("core", format!("event kind {name}")))
+            .chain(registrar.event_kinds.iter().map(|(plugin, k)| (*plugin, format!("event kind {}", k.name)))),
+    )?;
     check_unique(&registrar.listing_orders, |o| format!("listing order of behaviour {}", o.behaviour))?;
     let fields = registrar
         .catalog_indexes

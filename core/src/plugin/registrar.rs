@@ -3,6 +3,7 @@
 use crate::catalog::FieldIndex;
 use crate::content::{FieldKindDef, TypeBehaviour};
 use crate::controlpanel::ControlPanelDef;
+use crate::events::EventKind;
 use crate::records::RecordDef;
 use crate::security::{Permission, Role};
 use crate::serialize::{Component, ContentSerializer, FieldSerializer};
@@ -38,6 +39,7 @@ pub struct Registrar {
     pub(super) listing_orders: Vec<(&'static str, &'static BehaviourOrder)>,
     pub(super) type_behaviours: Vec<(&'static str, &'static TypeBehaviour)>,
     pub(super) demo_contents: Vec<(&'static str, &'static str)>,
+    pub(super) event_kinds: Vec<(&'static str, &'static EventKind)>,
 }
 
 impl Registrar {
@@ -153,6 +155,12 @@ impl Registrar {
     /// Orders the items of folders whose type has a behaviour (newest news first).
     pub fn listing_order(&mut self, order: &'static BehaviourOrder) {
         self.listing_orders.push((self.current, order));
+    }
+
+    /// Declares a kind of event the plugin tells ([`crate::events::PluginEvent`]); start-up
+    /// refuses a name core or another plugin already uses.
+    pub fn event_kind(&mut self, kind: &'static EventKind) {
+        self.event_kinds.push((self.current, kind));
     }
 
     /// Ships example content for `wcs serve --demo`: a JSON list of entries, each a POST

@@ -31,8 +31,8 @@ impl Visibility {
 }
 
 /// The site keeps every object's tokens: whatever a transaction creates, moves, moves through
-/// the workflow, re-shares, checks in or restores gets its tokens, and its subtree's, again
-/// before the transaction commits.
+/// the workflow, re-shares or checks in gets its tokens, and its subtree's, again before the
+/// transaction commits (a plugin's writes, such as restoring a version, tell these events too).
 impl DerivedFacts for Site {
     fn update<'a>(&'a self, tx: &'a mut Tx, events: &'a [Event]) -> BoxFuture<'a, ApiResult<()>> {
         Box::pin(async move {
@@ -52,10 +52,9 @@ async fn changed_roots(tx: &mut Tx, events: &[Event]) -> Result<Vec<String>, sql
         match event {
             Event::Added { path, .. } => paths.push(path.clone()),
             Event::Moved { to, .. } => paths.push(to.clone()),
-            Event::WorkflowChanged { uid, .. }
-            | Event::LocalRolesChanged { uid }
-            | Event::CheckedIn { uid, .. }
-            | Event::VersionRestored { uid, .. } => uids.push(uid.clone()),
+            Event::WorkflowChanged { uid, .. } | Event::LocalRolesChanged { uid } | Event::CheckedIn { uid, .. } => {
+                uids.push(uid.clone())
+            }
             _ => {}
         }
     }

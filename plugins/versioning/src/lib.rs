@@ -10,6 +10,7 @@
 
 mod compare;
 mod component;
+pub mod events;
 mod history;
 mod items;
 mod panel;
@@ -66,6 +67,9 @@ static DROP_VERSIONS_OF_REMOVED: Subscriber = Subscriber {
 fn build(r: &mut Registrar) {
     r.migrations(&tables::MIGRATIONS);
     r.type_behaviour(&VERSIONED_DOCUMENT);
+    for kind in [&events::VERSION_CREATED, &events::VERSION_RESTORED, &events::VERSION_DELETED] {
+        r.event_kind(kind);
+    }
     r.subscriber(&DROP_VERSIONS_OF_REMOVED);
     r.permission(ACCESS_VERSIONS, permissions::ACCESS_ROLES);
     r.permission(CREATE_VERSIONS, permissions::CREATE_ROLES);

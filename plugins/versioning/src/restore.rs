@@ -7,6 +7,7 @@
 //! added since the version go to the trash, where they can be brought back. Links among the
 //! page and its blocks, and the layout, are rewritten to the uids that now stand for them.
 
+use crate::events::{VERSION_RESTORED, version_event};
 use crate::snapshot::{FrozenObject, Snapshot, is_bookkeeping};
 use crate::tables::{VersionInfo, frozen_files};
 use serde_json::{Map, Value};
@@ -15,7 +16,6 @@ use wcs_core::app::App;
 use wcs_core::content::ids::unique;
 use wcs_core::content::remap::remap_uids;
 use wcs_core::content::{ContentObject, TypeProfile};
-use wcs_core::events::Event;
 use wcs_core::http::{ApiError, ApiResult};
 use wcs_core::ops::working_copy::page_part;
 use wcs_core::ops::{check_unlocked, index_relations, initialise_security, new_uid};
@@ -86,7 +86,7 @@ pub async fn restore(
         time: restoring.now,
     };
     tx.append_history(&page.uid, &entry).await?;
-    tx.emit(Event::VersionRestored { uid: page.uid.clone(), version: version.seq });
+    tx.emit(version_event(&VERSION_RESTORED, &page.uid, version.seq));
     tx.commit().await?;
     Ok(restored_page)
 }

@@ -3,11 +3,11 @@
 //! reusing a number, pruned to a limit in the creating transaction, and the frozen files
 //! (bytes shared by hash, so ten versions of a page cost one copy of a file).
 
+use crate::events::{VERSION_CREATED, VERSION_DELETED, version_event};
 use chrono::{DateTime, Utc};
 use sqlx::any::AnyRow;
 use sqlx::{AssertSqlSafe, Row};
 use wcs_core::content::values::BlobUpload;
-use wcs_core::events::Event;
 use wcs_core::store::{Migration, Store, Tx, placeholders, time_from_db, time_to_db};
 
 /// The plugin's migrations.
@@ -136,7 +136,7 @@ pub async fn insert_version(tx: &mut Tx, new: &NewVersion<'_>) -> Result<Version
         .collect::<Result<_, _>>()?;
     let pruned: Vec<i64> = kept.into_iter().skip(new.keep).collect();
     remove_versions(tx, &info.object_uid, &pruned).await?;
-    tx.emit(Event::VersionCreated { uid: info.object_uid.clone(), version: seq });
+    tx.emit(version_event(&VERSION_CREATED, &info.object_uid, seq));
     Ok(info)
 }
 
@@ -178,7 +178,7 @@ async fn remove_versions(tx: &mut Tx, object_uid: &str, seqs: &[i64]) -> Result<
         query.execute(tx.connection()).await?;
     }
     for seq in seqs {
-        tx.emit(Event::VersionDeleted { uid: object_uid.to_owned(), version: *seq });
+        tx.emit(version_event(&VERSION_DELETED, object_uid, *seq));
     }
     Ok(())
 }
