@@ -99,7 +99,7 @@ impl Site {
             types_dir: None,
             plugins: PluginSelection::default(),
             data_dir: Some(dir.path().to_owned()),
-            search_url: None,
+            plugin_options: Default::default(),
             // Nothing here goes through HTTP; the cache would only hold memory.
             memory_max_age: wcs_core::http::CacheSettings::default().max_age,
         };

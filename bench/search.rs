@@ -46,7 +46,7 @@ async fn main() {
         types_dir: None,
         plugins: PluginSelection::default(),
         data_dir: Some(dir.path().to_owned()),
-        search_url: None,
+        plugin_options: Default::default(),
         // The engine's own speed is measured here, not the answer cache's.
         memory_max_age: Duration::ZERO,
     };

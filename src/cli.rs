@@ -20,9 +20,19 @@ fn app_config(storage: &StorageArgs, memory_max_age: Duration) -> anyhow::Result
         types_dir: storage.types_dir.clone(),
         plugins: PluginSelection { disabled: storage.disable_plugins.clone() },
         data_dir: Some(storage.data_dir.clone()),
-        search_url: storage.search.clone(),
+        plugin_options: plugin_options(storage)?,
         memory_max_age,
     })
+}
+
+/// What the flags give plugins: `--search` goes to the search plugin, which a build without it
+/// cannot honour.
+fn plugin_options(storage: &StorageArgs) -> anyhow::Result<std::collections::BTreeMap<String, String>> {
+    let Some(url) = &storage.search else { return Ok(Default::default()) };
+    #[cfg(feature = "es-search")]
+    return Ok([(wcs_plugin_es_search::SEARCH_URL_OPTION.to_owned(), url.clone())].into());
+    #[cfg(not(feature = "es-search"))]
+    anyhow::bail!("--search {url}: this build has no search plugin (cargo feature es-search)")
 }
 
 fn report(bootstrap: &Bootstrap, site_id: &str) {

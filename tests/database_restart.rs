@@ -190,7 +190,7 @@ async fn start(url: &str) -> String {
         types_dir: None,
         plugins: PluginSelection::default(),
         data_dir: None,
-        search_url: None,
+        plugin_options: Default::default(),
         memory_max_age: wcs_core::http::CacheSettings::default().max_age,
     };
     let (app, _) = wcs::open_app(config).await.expect("server starts");

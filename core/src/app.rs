@@ -13,6 +13,7 @@ use crate::store::Subscribers;
 use crate::store::{Store, StoreError};
 use crate::workflow::WorkflowRegistry;
 use rand::Rng;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -31,9 +32,8 @@ pub struct AppConfig {
     pub plugins: PluginSelection,
     /// Where plugins keep files of their own (a search index); `None` keeps them in memory.
     pub data_dir: Option<PathBuf>,
-    /// An Elasticsearch cluster (`http://host:9200`) the search plugin uses instead of its
-    /// embedded index.
-    pub search_url: Option<String>,
+    /// Options the binary's flags give plugins, by name (`es-search.url`); core reads none.
+    pub plugin_options: BTreeMap<String, String>,
     /// How long, on SQLite, the objects along requested paths and the facts every write checks
     /// are remembered between requests, so another process's changes show within it; zero
     /// reads them for every request. (The answer cache, at the edge, keeps answers as long.)
@@ -50,9 +50,15 @@ pub struct Settings {
     pub openapi: Option<fn(&crate::plugin::Registry) -> serde_json::Value>,
     /// Where plugins keep files of their own; `None` keeps them in memory.
     pub data_dir: Option<PathBuf>,
-    /// An Elasticsearch cluster (`http://host:9200`) the search plugin uses instead of its
-    /// embedded index.
-    pub search_url: Option<String>,
+    /// Options the binary's flags give plugins, by name.
+    pub plugin_options: BTreeMap<String, String>,
+}
+
+impl Settings {
+    /// The option `name` the binary gave plugins (`es-search.url`), if any.
+    pub fn plugin_option(&self, name: &str) -> Option<&str> {
+        self.plugin_options.get(name).map(String::as_str)
+    }
 }
 
 /// The shared application state. It dereferences to its [`Site`] (storage, types, workflows,
@@ -165,7 +171,7 @@ impl App {
                 site_id: config.site_id.clone(),
                 openapi: None,
                 data_dir: config.data_dir.clone(),
-                search_url: config.search_url.clone(),
+                plugin_options: config.plugin_options.clone(),
             },
             extensions: Default::default(),
         };

@@ -5,6 +5,7 @@
 use crate::support::{TestServer, read};
 use reqwest::Method;
 use serde_json::json;
+use wcs_plugin_es_search::SEARCH_URL_OPTION;
 
 /// A port nothing listens on.
 fn closed_port() -> u16 {
@@ -15,7 +16,10 @@ fn closed_port() -> u16 {
 #[tokio::test]
 async fn an_unreachable_cluster_answers_503_while_the_site_keeps_working() {
     let cluster = format!("http://127.0.0.1:{}", closed_port());
-    let server = TestServer::start_with(|config| config.search_url = Some(cluster.clone())).await;
+    let server = TestServer::start_with(|config| {
+        config.plugin_options.insert(SEARCH_URL_OPTION.to_owned(), cluster.clone());
+    })
+    .await;
     let created = server.create("", json!({"@type": "Document", "id": "rosen", "title": "Rosen"})).await;
     assert_eq!(created["title"], "Rosen", "writes go on without the cluster");
 
@@ -41,7 +45,7 @@ async fn an_unreachable_cluster_answers_503_while_the_site_keeps_working() {
 async fn a_cluster_url_that_is_no_url_stops_the_start_with_a_clear_error() {
     let dir = tempfile::tempdir().unwrap();
     let mut config = crate::support::config(crate::support::database_url(&dir).await);
-    config.search_url = Some("not a url".into());
+    config.plugin_options.insert(SEARCH_URL_OPTION.to_owned(), "not a url".into());
     let refused = wcs::open_app(config).await.err().map(|e| e.to_string()).unwrap_or_default();
     assert!(refused.contains("--search not a url"), "{refused}");
 }

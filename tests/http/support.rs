@@ -68,12 +68,20 @@ pub fn config(database_url: String) -> AppConfig {
         types_dir: None,
         plugins: PluginSelection::default(),
         data_dir: None,
-        // The contract run: every test's search goes to this cluster, in an index of its own.
-        search_url: std::env::var("WCS_TEST_ELASTICSEARCH_URL")
-            .ok()
-            .map(|cluster| format!("{}/wcs-test-{}", cluster.trim_end_matches('/'), uuid::Uuid::new_v4().simple())),
+        plugin_options: contract_cluster(),
         memory_max_age: CacheSettings::default().max_age,
     }
+}
+
+/// The contract run: with `WCS_TEST_ELASTICSEARCH_URL`, every test's search goes to this
+/// cluster, in an index of its own.
+fn contract_cluster() -> std::collections::BTreeMap<String, String> {
+    #[cfg(feature = "es-search")]
+    if let Ok(cluster) = std::env::var("WCS_TEST_ELASTICSEARCH_URL") {
+        let index = format!("{}/wcs-test-{}", cluster.trim_end_matches('/'), uuid::Uuid::new_v4().simple());
+        return [(wcs_plugin_es_search::SEARCH_URL_OPTION.to_owned(), index)].into();
+    }
+    Default::default()
 }
 
 /// A test server's settings: the application's, and its edge's (`config.edge`).

@@ -3,6 +3,7 @@
 //! SQL path answers everything else, and full-text queries when no engine is there or the
 //! engine declines one it cannot answer exactly.
 
+use crate::app::App;
 use crate::catalog::{Scope, SearchQuery};
 use crate::context::Ctx;
 use crate::error::ApiResult;
@@ -13,6 +14,9 @@ use std::collections::HashMap;
 pub struct TextSearch {
     /// A name for listings.
     pub name: &'static str,
+    /// What answers the queries in this application, for the system page (the embedded
+    /// index, or a cluster the plugin was pointed at).
+    pub engine: fn(&App) -> String,
     /// The page of hits for a query with text, within `scope` (the one the SQL path would
     /// answer in); `None` to leave the query to SQL.
     pub run: RunTextSearch,

@@ -62,6 +62,10 @@ use wcs_core::service::{StartHook, StopHook};
 /// The plugin's id, as named in `--disable-plugins` and the manifest.
 pub const PLUGIN_ID: &str = "es-search";
 
+/// The option (`wcs serve --search-url`) naming an Elasticsearch cluster
+/// (`http://host:9200`, credentials in the URL) to use instead of the embedded index.
+pub const SEARCH_URL_OPTION: &str = "es-search.url";
+
 /// The running engine of an application (kept in its extensions).
 pub struct Search {
     /// The engine.
@@ -75,10 +79,10 @@ pub struct Search {
 static START: StartHook = StartHook { name: "es-search-index", run: |app| Box::pin(start(app)) };
 
 async fn start(app: Arc<App>) -> Result<(), String> {
-    let engine: Arc<dyn SearchEngine> = match &app.settings.search_url {
+    let engine: Arc<dyn SearchEngine> = match app.settings.plugin_option(SEARCH_URL_OPTION) {
         Some(url) => {
             let index = format!("wcs-{}", app.settings.site_id.to_lowercase());
-            let (url, index) = (url.clone(), index.clone());
+            let (url, index) = (url.to_owned(), index.clone());
             let engine = tokio::task::spawn_blocking(move || ElasticEngine::connect(&url, &index))
                 .await
                 .map_err(|e| e.to_string())?;

@@ -12,8 +12,14 @@ use wcs_core::http::{ApiError, ApiResult, Ctx};
 use wcs_core::service::{TextHits, TextSearch};
 
 /// The plugin's full-text search for `@search`.
-pub static TEXT_SEARCH: TextSearch =
-    TextSearch { name: "es-search", run: |ctx, scope, query| Box::pin(run(ctx, scope, query)) };
+pub static TEXT_SEARCH: TextSearch = TextSearch {
+    name: "es-search",
+    engine: |app| match app.settings.plugin_option(crate::SEARCH_URL_OPTION) {
+        Some(_) => "Elasticsearch".to_owned(),
+        None => "es-search".to_owned(),
+    },
+    run: |ctx, scope, query| Box::pin(run(ctx, scope, query)),
+};
 
 /// Whether the engine answers `query` exactly as SQL would.
 fn answerable(query: &SearchQuery) -> bool {

@@ -34,9 +34,8 @@ fn backend_name(app: &App) -> &'static str {
 
 /// The search engine answering full-text queries.
 fn search_engine(app: &App) -> String {
-    match (app.registry.text_search(), &app.settings.search_url) {
-        (None, _) => "SQL (no search plugin)".to_owned(),
-        (Some(_), Some(_)) => "Elasticsearch".to_owned(),
-        (Some(search), None) => search.name.to_owned(),
+    match app.registry.text_search() {
+        None => "SQL (no search plugin)".to_owned(),
+        Some(search) => (search.engine)(app),
     }
 }
