@@ -1,6 +1,6 @@
 //! The plugin host: discovery, ordering, start-up errors and a third-party plugin over HTTP.
 
-use crate::support::{TestServer, read};
+use crate::support::{TestServer, assert_error, read};
 use reqwest::Method;
 use serde_json::json;
 use wcs_core::endpoint;
@@ -399,4 +399,24 @@ async fn plugins_list_their_contributions_and_switched_off_ones_leave_the_docume
         let (_, plugins) = server.get_json("@plugins").await;
         assert_eq!(find(&plugins, "navigation")["enabled"], false);
     }
+}
+
+/// Content whose type no plugin defines any longer (its plugin switched off) is kept, answers
+/// 404 with the reason, and leaves its container's listing working.
+#[tokio::test]
+async fn content_of_a_type_no_plugin_defines_is_a_404_that_says_why() {
+    let server = TestServer::start().await;
+    server.create("", json!({"@type": "Folder", "id": "f", "title": "F"})).await;
+    let page = server.create("f", json!({"@type": "Document", "id": "old", "title": "Alt"})).await;
+    let mut tx = server.app.store.begin().await.unwrap();
+    sqlx::query("UPDATE content SET portal_type = 'Vanished' WHERE uid = $1")
+        .bind(page["UID"].as_str().unwrap())
+        .execute(tx.connection())
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    let error = assert_error(server.admin(Method::GET, "f/old").send().await.unwrap(), 404, "not_found").await;
+    assert!(error["message"].as_str().unwrap().contains("type 'Vanished'"), "{error}");
+    let (status, folder) = server.get_json("f").await;
+    assert_eq!((status, &folder["items_total"]), (200, &json!(1)), "{folder}");
 }

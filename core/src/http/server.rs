@@ -207,11 +207,17 @@ async fn traverse(
     };
     let access = Access::load(app, &caller.principal, chain).await?;
     let object = access.object().cloned().ok_or_else(|| with_site(ApiError::not_found(&url)))?;
-    let profile = app
-        .types
-        .get(&object.portal_type)
-        .cloned()
-        .ok_or_else(|| ApiError::internal(format!("unknown portal type {}", object.portal_type)))?;
+    // Content of a type no linked plugin defines now (its plugin switched off) stays stored,
+    // but cannot be served: a 404 that says why, not a 500.
+    let profile = app.types.get(&object.portal_type).cloned().ok_or_else(|| {
+        ApiError::new(
+            ErrorCode::NotFound,
+            format!(
+                "{url} is of type '{}', which no plugin of this server defines (is its plugin switched off?)",
+                object.portal_type
+            ),
+        )
+    })?;
     let request = RequestInfo {
         method,
         headers: req.headers().clone(),
