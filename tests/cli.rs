@@ -136,6 +136,10 @@ async fn demo_shows_every_feature(client: &reqwest::Client, url: &str, password:
             .basic_auth("admin", Some(password))
             .send()
     };
+    // README's second example: a topic of the demo, its items two at a time, through ++api++.
+    let topic = client.get(format!("{url}/++api++/umwelt?b_size=2")).basic_auth("admin", Some(password)).send();
+    let topic: serde_json::Value = topic.await.unwrap().json().await.unwrap();
+    assert_eq!((topic["@type"].as_str(), topic["items"].as_array().map(Vec::len)), (Some("Topic"), Some(2)), "{topic}");
     let page: serde_json::Value = get("umwelt/abfall").await.unwrap().json().await.unwrap();
     assert_eq!(page["slblocks"].as_object().map(|b| b.len()), Some(3), "{page}");
     assert_eq!(page["simplelayout"]["default"][0]["cols"][0]["width"], 8);
