@@ -105,14 +105,29 @@ async fn the_login_form_sets_a_cookie_that_browser_views_use() {
 }
 
 #[tokio::test]
-async fn cookie_authenticated_writes_need_the_users_csrf_token() {
+async fn cookie_authenticated_form_posts_need_the_users_csrf_token_and_json_writes_none() {
     let server = TestServer::start().await;
     private_doc(&server).await;
     server.user("anna", &["Manager"], &[]).await;
     let cookie = cookie_login(&server, "admin", "secret").await;
-    let patch =
-        || server.anonymous(Method::PATCH, "private").header("Cookie", &cookie).json(&json!({"title": "Changed"}));
-    assert_error(patch().send().await.unwrap(), 403, "forbidden").await;
+    // What a foreign page can make a browser send without a preflight: a form's POST, here
+    // with a JSON-looking text/plain body, the classic way to forge a JSON write.
+    let forged = || {
+        server
+            .anonymous(Method::POST, "")
+            .header("Cookie", &cookie)
+            .header("Content-Type", "text/plain")
+            .body(r#"{"@type": "Document", "title": "Forged"}"#)
+    };
+    assert_error(forged().send().await.unwrap(), 403, "forbidden").await;
+    let form_post = server
+        .anonymous(Method::POST, "private/@workflow/publish")
+        .header("Cookie", &cookie)
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .body("comment=forged");
+    assert_error(form_post.send().await.unwrap(), 403, "forbidden").await;
+    assert_eq!(server.get_json("private").await.1["review_state"], "private", "the forged posts changed nothing");
+
     let token = server.anonymous(Method::GET, "@@authenticator/token").header("Cookie", &cookie).send().await.unwrap();
     assert_eq!(token.headers()["content-type"], "text/plain; charset=utf-8");
     let token = token.text().await.unwrap();
@@ -120,21 +135,61 @@ async fn cookie_authenticated_writes_need_the_users_csrf_token() {
     let annas =
         server.as_user("anna", Method::GET, "@@authenticator/token").send().await.unwrap().text().await.unwrap();
     assert_ne!(token, annas, "tokens are bound to their user");
-    assert_error(patch().header("X-CSRF-TOKEN", &annas).send().await.unwrap(), 403, "forbidden").await;
-    assert_eq!(patch().header("X-CSRF-TOKEN", &token).send().await.unwrap().status(), 204);
+    let publish = || {
+        server
+            .anonymous(Method::POST, "private/@workflow/publish")
+            .header("Cookie", &cookie)
+            .header("Content-Type", "application/x-www-form-urlencoded")
+    };
+    assert_error(publish().header("X-CSRF-TOKEN", &annas).send().await.unwrap(), 403, "forbidden").await;
+    assert_eq!(publish().header("X-CSRF-TOKEN", &token).send().await.unwrap().status(), 200);
+
+    // JSON, PATCH and DELETE need a CORS preflight cross-site, so, as in plone.restapi, a
+    // cookie alone authenticates them.
+    let patch =
+        server.anonymous(Method::PATCH, "private").header("Cookie", &cookie).json(&json!({"title": "Changed"}));
+    assert_eq!(patch.send().await.unwrap().status(), 204);
+    let create = server.anonymous(Method::POST, "").header("Cookie", &cookie).json(&json!({"@type": "Document", "title": "By cookie"}));
+    assert_eq!(create.send().await.unwrap().status(), 201);
+    assert_eq!(server.get_json("private").await.1["title"], "Changed");
     let response =
         server.admin(Method::PATCH, "private").json(&json!({"title": "Basic needs none"})).send().await.unwrap();
     assert_eq!(response.status(), 204, "Basic credentials cannot be forged cross-site");
+    let response = server.anonymous(Method::GET, "@@authenticator/other").send().await.unwrap();
+    assert_error(response, 404, "not_found").await;
+}
+
+#[tokio::test]
+async fn login_sets_the_auth_token_cookie_that_plone_client_relies_on() {
+    let server = TestServer::start().await;
+    private_doc(&server).await;
     let response = server
-        .anonymous(Method::POST, "private/@workflow-set-state/published")
-        .header("Cookie", &cookie)
-        .json(&json!({"comment": "exempt"}))
+        .anonymous(Method::POST, "@login")
+        .json(&json!({"login": "admin", "password": "secret"}))
         .send()
         .await
         .unwrap();
-    assert_eq!(response.status(), 200, "@workflow-set-state is exempt from CSRF");
-    let response = server.anonymous(Method::GET, "@@authenticator/other").send().await.unwrap();
-    assert_error(response, 404, "not_found").await;
+    assert_eq!(response.status(), 200);
+    let set_cookie = response.headers()["set-cookie"].to_str().unwrap().to_owned();
+    assert!(set_cookie.starts_with("auth_token=ey"), "{set_cookie}");
+    for attribute in ["HttpOnly", "SameSite=Lax", "Path=/"] {
+        assert!(set_cookie.contains(attribute), "{attribute} missing: {set_cookie}");
+    }
+    assert!(!set_cookie.contains("Secure"), "plain http: {set_cookie}");
+    let body: serde_json::Value = response.json().await.unwrap();
+    let cookie = set_cookie.split(';').next().unwrap().to_owned();
+    assert_eq!(cookie, format!("auth_token={}", body["token"].as_str().unwrap()));
+    // Everything after the login runs as the user, as @plone/client expects.
+    let response = server.anonymous(Method::GET, "private").header("Cookie", &cookie).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    let renewed = server.anonymous(Method::POST, "@login-renew").header("Cookie", &cookie).send().await.unwrap();
+    assert_eq!(renewed.status(), 200);
+    assert!(renewed.headers()["set-cookie"].to_str().unwrap().starts_with("auth_token=ey"));
+    let response = server.anonymous(Method::POST, "@logout").header("Cookie", &cookie).send().await.unwrap();
+    assert_eq!(response.status(), 204);
+    assert!(response.headers()["set-cookie"].to_str().unwrap().starts_with("auth_token=; "));
+    let response = server.anonymous(Method::GET, "private").header("Cookie", &cookie).send().await.unwrap();
+    assert_eq!(response.status(), 401, "the logout ended the token");
 }
 
 #[tokio::test]
@@ -179,4 +234,12 @@ async fn the_session_cookie_is_secure_when_the_site_is_reached_over_https() {
     assert!(cookie(&over_https).contains("; Secure"), "{}", cookie(&over_https));
     let over_http = login(None).await.unwrap();
     assert!(!cookie(&over_http).contains("Secure"), "{}", cookie(&over_http));
+    let api_login = server
+        .anonymous(Method::POST, "@login")
+        .header("X-Forwarded-Proto", "https")
+        .json(&json!({"login": "admin", "password": "secret"}))
+        .send()
+        .await
+        .unwrap();
+    assert!(cookie(&api_login).contains("; Secure"), "{}", cookie(&api_login));
 }

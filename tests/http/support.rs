@@ -139,6 +139,7 @@ impl TestServer {
         let mut config = ServerConfig { app: config(database_url(&dir).await), edge: edge_config() };
         customize(&mut config);
         let database_url = config.database_url.clone();
+        let site_id = config.site_id.clone();
         let edge = Edge::new(&config.edge).expect("the edge's settings");
         let (app, _) = wcs::open_app(config.app).await.expect("server starts");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
@@ -154,7 +155,7 @@ impl TestServer {
         let base = format!("http://{addr}");
         let client = Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client");
         TestServer {
-            site: format!("{base}/Plone"),
+            site: format!("{base}/{site_id}"),
             base,
             app,
             database_url,

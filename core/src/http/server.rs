@@ -320,7 +320,10 @@ fn check_csrf(ctx: &Ctx, policy: Csrf) -> ApiResult<()> {
     let needed = match policy {
         Csrf::Exempt => false,
         Csrf::Always => unsafe_method,
-        Csrf::Cookie => unsafe_method && ctx.auth == AuthMethod::Cookie,
+        Csrf::Cookie => {
+            ctx.auth == AuthMethod::Cookie
+                && crate::security::csrf::sent_without_preflight(ctx.request.method.as_str(), ctx.request.header("content-type"))
+        }
     };
     if !needed {
         return Ok(());

@@ -7,13 +7,30 @@ use sha2::Sha256;
 /// Which requests of a service must carry a token (in `X-CSRF-TOKEN`). Safe methods never do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Csrf {
-    /// Unsafe requests authenticated by cookie; Basic and Bearer credentials cannot be sent
-    /// by a foreign site, so they need none.
+    /// Unsafe requests authenticated by cookie that a foreign page can make a browser send
+    /// without asking first: a POST with a form's media type, `text/plain` or none. Anything
+    /// else (JSON, PATCH, PUT, DELETE) needs a CORS preflight, which this server answers only
+    /// for its configured origins, so as in plone.restapi JSON writes need no token. Basic and
+    /// Bearer credentials cannot be sent by a foreign site at all.
     Cookie,
     /// Every unsafe request, whatever the authentication (the versioning writes).
     Always,
     /// Never (e.g. `@submit`, `@workflow-set-state`, login).
     Exempt,
+}
+
+/// Whether a browser sends a request of this method and media type cross-site without a CORS
+/// preflight (a "simple request" of the Fetch standard: what an HTML form or `sendBeacon` can
+/// send).
+pub fn sent_without_preflight(method: &str, content_type: Option<&str>) -> bool {
+    if method != "POST" {
+        return false;
+    }
+    let Some(content_type) = content_type else {
+        return true;
+    };
+    let media_type = content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    matches!(media_type.as_str(), "application/x-www-form-urlencoded" | "multipart/form-data" | "text/plain" | "")
 }
 
 /// The token for `user_id` (`Anonymous` for anonymous callers).
@@ -42,6 +59,17 @@ pub fn verify(secret: &[u8], user_id: &str, candidate: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_what_a_form_can_send_goes_without_preflight() {
+        assert!(sent_without_preflight("POST", None));
+        assert!(sent_without_preflight("POST", Some("application/x-www-form-urlencoded")));
+        assert!(sent_without_preflight("POST", Some("Multipart/Form-Data; boundary=x")));
+        assert!(sent_without_preflight("POST", Some("text/plain;charset=UTF-8")));
+        assert!(!sent_without_preflight("POST", Some("application/json")));
+        assert!(!sent_without_preflight("PATCH", Some("text/plain")));
+        assert!(!sent_without_preflight("DELETE", None));
+    }
 
     #[test]
     fn tokens_are_bound_to_the_user() {

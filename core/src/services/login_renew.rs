@@ -1,6 +1,7 @@
 //! `POST @login-renew` → a fresh token for the authenticated caller.
 
-use super::login::AuthToken;
+use super::login::{AuthToken, TokenIssued};
+use super::login_form::session_cookie;
 use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json};
 use crate::security::{Csrf, Permission, Principal};
@@ -17,9 +18,11 @@ pub static LOGIN_RENEW: Service = Service {
     routes: &[Route::new("", "Renew the caller's JWT", endpoint!(renew))],
 };
 
-async fn renew(ctx: Ctx) -> ApiResult<Json<AuthToken>> {
+async fn renew(ctx: Ctx) -> ApiResult<TokenIssued> {
     let Principal::User(user) = &ctx.principal else {
         return Err(ApiError::new(ErrorCode::Unauthorized, "Invalid or expired authentication token."));
     };
-    Ok(Json(AuthToken { token: ctx.app.security.issue_token(user)? }))
+    let token = ctx.app.security.issue_token(user)?;
+    let cookie = session_cookie(&ctx, &token);
+    Ok(TokenIssued::Issued(Json(AuthToken { token }), cookie))
 }

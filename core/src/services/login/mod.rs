@@ -4,11 +4,23 @@
 pub mod get;
 pub mod post;
 
-use poem_openapi::Object;
+use crate::http::Json;
+use poem_openapi::{ApiResponse, Object};
 
 /// A fresh authentication token, as `@login` and `@login-renew` answer.
 #[derive(Object)]
 pub struct AuthToken {
     /// The JWT, for `Authorization: Bearer`.
     pub token: String,
+}
+
+/// A token issued by `@login` or `@login-renew`, in the body and as the `auth_token` cookie.
+/// @plone/client never sends the token itself: it relies on the cookie, as plone.restapi sets
+/// it, so a client that logs in this way stays logged in.
+#[derive(ApiResponse)]
+pub enum TokenIssued {
+    /// The token; `Set-Cookie` sets it as the `auth_token` cookie (HttpOnly, SameSite=Lax,
+    /// Secure when the site is reached over https).
+    #[oai(status = 200)]
+    Issued(Json<AuthToken>, #[oai(header = "Set-Cookie")] String),
 }

@@ -1,6 +1,7 @@
 //! `POST @login {login, password}` → `{token}`.
 
-use super::AuthToken;
+use super::{AuthToken, TokenIssued};
+use crate::services::login_form::session_cookie;
 use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json, body_schema};
 use crate::security::{Csrf, Permission};
@@ -37,7 +38,7 @@ fn wrong_credentials() -> ApiError {
         .with_header("WWW-Authenticate", "Basic realm=\"wcs\"")
 }
 
-async fn login(ctx: Ctx) -> ApiResult<Json<AuthToken>> {
+async fn login(ctx: Ctx) -> ApiResult<TokenIssued> {
     let body = ctx.json_body()?;
     let (Some(Value::String(login)), Some(Value::String(password))) = (body.get("login"), body.get("password")) else {
         return Err(ApiError::new(ErrorCode::MissingProperty, "Login and password must be provided in body.")
@@ -49,5 +50,7 @@ async fn login(ctx: Ctx) -> ApiResult<Json<AuthToken>> {
         .login(&ctx.app.store, login, password, ctx.request.client)
         .await?
         .ok_or_else(wrong_credentials)?;
-    Ok(Json(AuthToken { token: ctx.app.security.issue_token(&user)? }))
+    let token = ctx.app.security.issue_token(&user)?;
+    let cookie = session_cookie(&ctx, &token);
+    Ok(TokenIssued::Issued(Json(AuthToken { token }), cookie))
 }

@@ -8,7 +8,8 @@ use crate::http::{ApiError, ApiResult, Ctx};
 use crate::security::{AUTH_COOKIE, TOKEN_LIFETIME_SECS};
 use serde_json::json;
 
-fn session_cookie(ctx: &Ctx, token: &str) -> String {
+/// The session cookie carrying `token`, set by the login form, `@login` and `@login-renew`.
+pub fn session_cookie(ctx: &Ctx, token: &str) -> String {
     format!("{AUTH_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={TOKEN_LIFETIME_SECS}{}", secure(ctx))
 }
 
