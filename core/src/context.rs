@@ -37,6 +37,16 @@ pub struct RequestInfo {
 }
 
 impl RequestInfo {
+    /// The URL this request was sent to: the service's URL with the query as sent (what
+    /// plone.restapi echoes as the `@id` of lists it answers).
+    pub fn request_url(&self) -> String {
+        if self.raw_query.is_empty() {
+            self.service_url.clone()
+        } else {
+            format!("{}?{}", self.service_url, self.raw_query)
+        }
+    }
+
     /// The URL a client of this request sees for the server URL `url`: through a virtual host,
     /// on its public base and root (what responses get at the edge; mails need it themselves).
     pub fn public_url(&self, url: &str) -> String {

@@ -146,10 +146,12 @@ async fn cookie_authenticated_form_posts_need_the_users_csrf_token_and_json_writ
 
     // JSON, PATCH and DELETE need a CORS preflight cross-site, so, as in plone.restapi, a
     // cookie alone authenticates them.
-    let patch =
-        server.anonymous(Method::PATCH, "private").header("Cookie", &cookie).json(&json!({"title": "Changed"}));
+    let patch = server.anonymous(Method::PATCH, "private").header("Cookie", &cookie).json(&json!({"title": "Changed"}));
     assert_eq!(patch.send().await.unwrap().status(), 204);
-    let create = server.anonymous(Method::POST, "").header("Cookie", &cookie).json(&json!({"@type": "Document", "title": "By cookie"}));
+    let create = server
+        .anonymous(Method::POST, "")
+        .header("Cookie", &cookie)
+        .json(&json!({"@type": "Document", "title": "By cookie"}));
     assert_eq!(create.send().await.unwrap().status(), 201);
     assert_eq!(server.get_json("private").await.1["title"], "Changed");
     let response =

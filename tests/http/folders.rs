@@ -44,7 +44,7 @@ async fn batching_links_always_carry_b_size() {
     assert_eq!(ids(&page["items"]), vec!["doc-003", "doc-004", "doc-005"]);
     let url = server.url("f");
     let batching = &page["batching"];
-    assert_eq!(batching["@id"], format!("{url}?b_start=3&b_size=3&sort_on=x"));
+    assert_eq!(batching["@id"], format!("{url}?b_size=3&b_start=3&sort_on=x"), "the URL as requested, as in Plone");
     assert_eq!(batching["first"], format!("{url}?b_start=0&b_size=3&sort_on=x"));
     assert_eq!(batching["prev"], format!("{url}?b_start=0&b_size=3&sort_on=x"));
     assert_eq!(batching["next"], format!("{url}?b_start=6&b_size=3&sort_on=x"));

@@ -153,7 +153,7 @@ async fn principal_search_hides_authenticated_users_from_non_managers() {
         assert!(user.get(key).is_some(), "user item lacks {key}: {user}");
     }
     assert_eq!(user["@type"], "user");
-    assert_eq!(user["@id"], format!("{}/@principals/carla", server.site).as_str());
+    assert_eq!(user["@id"], format!("{}/@users/carla", server.site).as_str(), "as plone.restapi: the user's resource");
     let (_, found) = read(server.as_user("carla", Method::GET, "@principals?search=auth").send().await.unwrap()).await;
     assert!(found["groups"].as_array().unwrap().iter().all(|g| g["id"] != "AuthenticatedUsers"));
     let (_, found) = server.get_json("@principals?search=auth").await;

@@ -127,7 +127,7 @@ async fn sorting_limits_batches_and_shapes() {
     let body = search(&server, "@search?sort_on=path&b_size=3&b_start=3").await;
     assert_eq!(body["items"].as_array().unwrap().len(), 3);
     assert_eq!(body["items_total"], 8);
-    assert_eq!(body["@id"], format!("{}/@search?sort_on=path", server.site).as_str());
+    assert_eq!(body["@id"], format!("{}/@search", server.site).as_str(), "without sorting or batching, as in Plone");
     let batching = &body["batching"];
     assert_eq!(batching["next"], format!("{}/@search?b_start=6&b_size=3&sort_on=path", server.site).as_str());
     assert_eq!(batching["prev"], format!("{}/@search?b_start=0&b_size=3&sort_on=path", server.site).as_str());

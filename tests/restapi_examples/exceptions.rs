@@ -34,24 +34,40 @@ pub struct Deliberate {
 
 #[derive(Deserialize)]
 pub struct Extra {
-    /// Why the keys are there; README's compatibility notes say so too.
+    /// Why we answer so; README's compatibility notes say so too.
     #[allow(dead_code)]
     pub reason: String,
-    /// Where the keys may be: JSON pointers whose segments may be `*`.
+    /// Keys we add: JSON pointers whose segments may be `*`, and which may start with `**/`
+    /// to match at any depth.
+    #[serde(default)]
     pub keys: Vec<String>,
+    /// Places whose values differ on purpose (same pointer syntax).
+    #[serde(default)]
+    pub values: Vec<String>,
 }
 
 impl Exceptions {
     /// Whether a difference is one kept on purpose for `example`.
     fn accepted(&self, example: &str, (place, what): &(String, String)) -> bool {
         let extra = what == NOT_IN_PLONE && self.everywhere.iter().any(|e| e.keys.iter().any(|k| matches(place, k)));
-        extra || self.deliberate.get(example).is_some_and(|d| ignored(place, &d.ignore))
+        let value = what != NOT_IN_PLONE
+            && what != "missing"
+            && self.everywhere.iter().any(|e| e.values.iter().any(|v| matches(place, v)));
+        extra || value || self.deliberate.get(example).is_some_and(|d| ignored(place, &d.ignore))
     }
 }
 
-/// Whether `place` is exactly `pattern` (whose segments may be `*`).
+/// Whether `place` is `pattern`, whose segments may be `*` and which may start with `**/` to
+/// match the end of `place` at any depth.
 fn matches(place: &str, pattern: &str) -> bool {
-    let (place, pattern): (Vec<&str>, Vec<&str>) = (place.split('/').collect(), pattern.split('/').collect());
+    let place: Vec<&str> = place.split('/').collect();
+    let (pattern, anywhere) = match pattern.strip_prefix("**/") {
+        Some(rest) => (rest, true),
+        None => (pattern, false),
+    };
+    let pattern: Vec<&str> = pattern.split('/').collect();
+    let place =
+        if anywhere && place.len() >= pattern.len() { &place[place.len() - pattern.len()..] } else { &place[..] };
     place.len() == pattern.len() && place.iter().zip(&pattern).all(|(p, q)| *q == "*" || p == q)
 }
 
@@ -123,5 +139,19 @@ impl Report {
             }
         }
         problems
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::matches;
+
+    #[test]
+    fn patterns_match_exact_places_or_any_depth() {
+        assert!(matches("/items/3/icon", "/items/*/icon"));
+        assert!(!matches("/items/3/items/0/icon", "/items/*/icon"));
+        assert!(matches("/items/3/items/0/icon", "**/items/*/icon"));
+        assert!(matches("/@components/navigation/items/1/icon", "**/items/*/icon"));
+        assert!(!matches("/icon", "**/items/*/icon"));
     }
 }

@@ -322,7 +322,10 @@ fn check_csrf(ctx: &Ctx, policy: Csrf) -> ApiResult<()> {
         Csrf::Always => unsafe_method,
         Csrf::Cookie => {
             ctx.auth == AuthMethod::Cookie
-                && crate::security::csrf::sent_without_preflight(ctx.request.method.as_str(), ctx.request.header("content-type"))
+                && crate::security::csrf::sent_without_preflight(
+                    ctx.request.method.as_str(),
+                    ctx.request.header("content-type"),
+                )
         }
     };
     if !needed {

@@ -1,6 +1,6 @@
 //! Core's content serializer layers and the function that runs all layers for an object.
 
-use super::{ContentSerializer, References, SerializeCtx, Subject, summary, working_copy_info};
+use super::{ContentSerializer, References, SerializeCtx, Subject, plain_summary, summary, working_copy_info};
 use crate::api::batching_links;
 use crate::content::ContentKind;
 use crate::content::values::{DEFAULT_PAGE, format_time, is_column};
@@ -77,19 +77,25 @@ async fn base(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<String
     out.insert("description".into(), json!(object.description));
     out.insert("type_title".into(), json!(profile.title));
     let parent_summary = match parent {
-        Some(parent) => Value::Object(summary(ctx, parent, &[])),
+        Some(parent) => Value::Object(plain_summary(ctx, parent)),
         None => json!({}),
     };
     out.insert("parent".into(), parent_summary);
-    out.insert("created".into(), json!(format_time(object.created)));
-    out.insert("modified".into(), json!(format_time(object.modified)));
+    // plone.restapi's site root has no dates, version or neighbours.
+    let root = object.is_site_root();
+    if !root {
+        out.insert("created".into(), json!(format_time(object.created)));
+        out.insert("modified".into(), json!(format_time(object.modified)));
+    }
     out.insert("effective".into(), json!(object.effective.map(format_time)));
     out.insert("expires".into(), json!(object.expires.map(format_time)));
     out.insert("review_state".into(), json!(object.review_state));
     let layout = object.fields.get("layout").cloned().unwrap_or_else(|| json!(profile.layout));
     out.insert("layout".into(), layout);
     out.insert("is_folderish".into(), json!(profile.folderish));
-    out.insert("version".into(), json!("current"));
+    if !root {
+        out.insert("version".into(), json!("current"));
+    }
     // Only editors need to know (Volto reads it on entering an edit form): no query for readers.
     let editor_asks = ctx.access.object().is_some_and(|o| o.uid == object.uid)
         && ctx.access.allows(ctx.site, Permission::MODIFY_PORTAL_CONTENT);
@@ -101,7 +107,9 @@ async fn base(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<String
     out.insert("allow_discussion".into(), json!(false));
     out.insert("creators".into(), json!([object.creator]));
     out.insert("contributors".into(), json!([]));
-    out.insert("previous_item".into(), json!({}));
+    if !root {
+        out.insert("previous_item".into(), json!({}));
+    }
     let requested = ctx.access.object().is_some_and(|o| o.uid == object.uid);
     let staging = if requested && ctx.access.allows(ctx.site, Permission::MODIFY_PORTAL_CONTENT) {
         let pair = pair_of(ctx.site, object).await?;
@@ -111,7 +119,9 @@ async fn base(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<String
     };
     out.insert("working_copy".into(), staging.working_copy.to_json().unwrap_or_default());
     out.insert("working_copy_of".into(), staging.working_copy_of.to_json().unwrap_or_default());
-    out.insert("next_item".into(), json!({}));
+    if !root {
+        out.insert("next_item".into(), json!({}));
+    }
     let references = References::for_object(ctx, profile, object).await?;
     let ctx = &SerializeCtx { references: &references, ..*ctx };
     for field in &profile.fields {

@@ -27,7 +27,7 @@ pub use options::SerializeOptions;
 pub use references::{NO_REFERENCES, References};
 pub use shapes::{ContentShape, SearchResultsShape, SummaryShape, summary as summary_schema};
 pub use staging::{WorkingCopyBaseline, WorkingCopyInfo, WorkingCopyItem, working_copy_info};
-pub use summary::{relation_summary, summary};
+pub use summary::{plain_summary, relation_summary, summary};
 
 use crate::catalog::Scope;
 use crate::content::ContentKind;

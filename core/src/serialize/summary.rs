@@ -8,6 +8,28 @@ use serde_json::{Map, Value, json};
 /// The summary of `object`: `@id`, `@type`, `title`, `description`, `review_state`,
 /// `type_title`, Plone's default summary metadata, plus any requested `metadata_fields`.
 pub fn summary(ctx: &SerializeCtx<'_>, object: &ContentObject, metadata_fields: &[String]) -> Map<String, Value> {
+    let mut out = plain_summary(ctx, object);
+    if object.is_site_root() {
+        return out;
+    }
+    let profile = ctx.site.types.get(&object.portal_type);
+    let wants_all = metadata_fields.iter().any(|f| f == "_all");
+    let requested: Vec<&str> =
+        if wants_all { ALL_METADATA.to_vec() } else { metadata_fields.iter().map(String::as_str).collect() };
+    for name in DEFAULT_METADATA.into_iter().chain(requested) {
+        if name.starts_with('_') || matches!(name, "getObject" | "getDataOrigin" | "getUserData") {
+            continue;
+        }
+        let value = metadata(ctx, object, profile.map(|p| &**p), name);
+        out.insert(name.to_owned(), value);
+    }
+    out
+}
+
+/// plone.restapi's summary of an object that is no catalog hit (a content's `parent`): `@id`,
+/// `@type`, `title`, `description`, `review_state` and `type_title`, without plone.volto's
+/// listing metadata.
+pub fn plain_summary(ctx: &SerializeCtx<'_>, object: &ContentObject) -> Map<String, Value> {
     let profile = ctx.site.types.get(&object.portal_type);
     let mut out = Map::new();
     out.insert("@id".into(), json!(object.url(ctx.base_url)));
@@ -19,16 +41,6 @@ pub fn summary(ctx: &SerializeCtx<'_>, object: &ContentObject, metadata_fields: 
         return out;
     }
     out.insert("review_state".into(), json!(object.review_state));
-    let wants_all = metadata_fields.iter().any(|f| f == "_all");
-    let requested: Vec<&str> =
-        if wants_all { ALL_METADATA.to_vec() } else { metadata_fields.iter().map(String::as_str).collect() };
-    for name in DEFAULT_METADATA.into_iter().chain(requested) {
-        if name.starts_with('_') || matches!(name, "getObject" | "getDataOrigin" | "getUserData") {
-            continue;
-        }
-        let value = metadata(ctx, object, profile.map(|p| &**p), name);
-        out.insert(name.to_owned(), value);
-    }
     out
 }
 

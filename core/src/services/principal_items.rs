@@ -42,7 +42,7 @@ pub async fn principal_list<T: ParseFromJSON + ToJSON>(
     ctx: &Ctx,
     kind: &'static str,
     collection: &str,
-    item: fn(&str, &StoredPrincipal) -> T,
+    item: impl Fn(&StoredPrincipal) -> T,
 ) -> ApiResult<PrincipalList<T>> {
     let site = ctx.site_url();
     let mut batch = Batch::from_query(&ctx.request.query)?;
@@ -57,7 +57,7 @@ pub async fn principal_list<T: ParseFromJSON + ToJSON>(
     let total = ctx.app.store.count_principals(&query).await?;
     Ok(PrincipalList {
         url: format!("{site}/{collection}"),
-        items: principals.iter().map(|p| item(&site, p)).collect(),
+        items: principals.iter().map(item).collect(),
         items_total: total,
         batching: batching_links(&ctx.request.service_url, &ctx.request.query, batch, total),
     })

@@ -102,7 +102,8 @@ pub struct FoundGroup {
 
 fn found_user(site: &str, user: &StoredPrincipal, with_address: bool) -> FoundUser {
     FoundUser {
-        url: format!("{site}/@principals/{}", user.id),
+        // plone.restapi points each found principal at its own resource.
+        url: format!("{site}/@users/{}", user.id),
         kind: "user".to_owned(),
         id: user.id.clone(),
         username: user.login.clone().unwrap_or_else(|| user.id.clone()),
@@ -117,8 +118,7 @@ fn found_user(site: &str, user: &StoredPrincipal, with_address: bool) -> FoundUs
 }
 
 fn found_group(site: &str, group: &StoredPrincipal) -> FoundGroup {
-    let item = GroupItem { url: format!("{site}/@principals/{}", group.id), ..group_item(site, group) };
-    FoundGroup { group: item, kind: "group".to_owned() }
+    FoundGroup { group: group_item(site, group), kind: "group".to_owned() }
 }
 
 async fn search(ctx: Ctx) -> ApiResult<Json<PrincipalSearch>> {

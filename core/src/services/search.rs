@@ -123,13 +123,14 @@ async fn full_items(ctx: &Ctx, sctx: &SerializeCtx<'_>, results: &[ContentObject
     Ok(items)
 }
 
-/// The search URL without batching parameters, as upstream names the result set.
+/// The search URL without batching and sorting parameters, as upstream names the result set
+/// (its catalog query parser takes the sort options out of the request).
 fn canonical_url(ctx: &Ctx) -> String {
     let query: Vec<String> = ctx
         .request
         .query
         .iter()
-        .filter(|(k, _)| !matches!(k.as_str(), "b_start" | "b_size"))
+        .filter(|(k, _)| !matches!(k.as_str(), "b_start" | "b_size" | "sort_on" | "sort_order" | "sort_limit"))
         .map(|(k, v)| {
             format!(
                 "{}={}",

@@ -72,11 +72,16 @@ pub struct GroupMembers {
 
 async fn list(ctx: Ctx) -> ApiResult<Dyn<GroupListing>> {
     let batched = ctx.request.query.iter().any(|(key, _)| key == "b_start" || key == "b_size");
+    let site = ctx.site_url();
     if batched {
-        return Ok(Dyn::new(principal_list(&ctx, "group", "@groups", group_item).await?.to_json().unwrap_or_default()));
+        return Ok(Dyn::new(
+            principal_list(&ctx, "group", "@groups", |group| group_item(&site, group))
+                .await?
+                .to_json()
+                .unwrap_or_default(),
+        ));
     }
     // plone.restapi lists groups as a plain array, which Volto's group forms filter.
-    let site = ctx.site_url();
     let query = PrincipalQuery { kind: Some("group"), search: search_text(&ctx), match_email: true };
     let groups = ctx.app.store.principals(&query, 0, MAX_BATCH_SIZE).await?;
     let items: Vec<GroupItem> = groups.iter().map(|g| group_item(&site, g)).collect();

@@ -1,11 +1,11 @@
 //! `POST @login {login, password}` → `{token}`.
 
 use super::{AuthToken, TokenIssued};
-use crate::services::login_form::session_cookie;
 use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json, body_schema};
 use crate::security::{Csrf, Permission};
 use crate::service::{ContentKind, Guard, Route, Service};
+use crate::services::login_form::session_cookie;
 use poem::http::Method;
 use poem_openapi::Object;
 use serde_json::Value;

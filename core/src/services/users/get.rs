@@ -31,10 +31,11 @@ pub static USERS_GET: Service = Service {
 };
 
 async fn list(ctx: Ctx) -> ApiResult<Json<PrincipalList<UserItem>>> {
-    Ok(Json(principal_list(&ctx, "user", "@users", user_item).await?))
+    let (site, request) = (ctx.site_url(), ctx.request.request_url());
+    Ok(Json(principal_list(&ctx, "user", "@users", |user| user_item(&site, &request, user)).await?))
 }
 
 async fn one(ctx: Ctx) -> ApiResult<Json<UserItem>> {
     let id = ctx.param("id");
-    Ok(Json(user_item(&ctx.site_url(), &load_user(&ctx, id).await?)))
+    Ok(Json(user_item(&ctx.site_url(), &ctx.request.request_url(), &load_user(&ctx, id).await?)))
 }

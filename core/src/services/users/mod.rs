@@ -9,7 +9,7 @@ mod reset_password;
 
 use crate::http::schema::Nullable;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError};
-use crate::security::{Permission, hash_in_turn};
+use crate::security::{AUTHENTICATED_GROUP, Permission, hash_in_turn};
 use crate::store::StoredPrincipal;
 use poem_openapi::Object;
 use serde_json::{Map, Value};
@@ -47,7 +47,7 @@ pub struct UserItem {
 /// The groups a user is a member of.
 #[derive(Object)]
 pub struct UserGroups {
-    /// The URL of `@groups`.
+    /// The URL the request was sent to, as plone.restapi echoes it.
     #[oai(rename = "@id")]
     pub url: String,
     /// How many there are.
@@ -68,12 +68,16 @@ pub struct UserGroupRef {
     pub title: String,
 }
 
-/// `user` as `@users` answers it, on the site at `site_url`.
-pub fn user_item(site_url: &str, user: &StoredPrincipal) -> UserItem {
+/// `user` as `@users` answers it, on the site at `site_url`, for a request sent to
+/// `request_url`. Every user is a member of the virtual group `AuthenticatedUsers`, which
+/// Plone lists last.
+pub fn user_item(site_url: &str, request_url: &str, user: &StoredPrincipal) -> UserItem {
     let groups: Vec<UserGroupRef> = user
         .groups
         .iter()
-        .map(|g| UserGroupRef { url: format!("{site_url}/@groups/{g}"), id: g.clone(), title: g.clone() })
+        .map(String::as_str)
+        .chain(std::iter::once(AUTHENTICATED_GROUP))
+        .map(|g| UserGroupRef { url: format!("{site_url}/@groups/{g}"), id: g.to_owned(), title: g.to_owned() })
         .collect();
     UserItem {
         url: format!("{site_url}/@users/{}", user.id),
@@ -86,7 +90,7 @@ pub fn user_item(site_url: &str, user: &StoredPrincipal) -> UserItem {
         home_page: Nullable((!user.home_page.is_empty()).then(|| user.home_page.clone())),
         portrait: Nullable(None),
         roles: user.roles.clone(),
-        groups: UserGroups { url: format!("{site_url}/@groups"), items_total: groups.len(), items: groups },
+        groups: UserGroups { url: request_url.to_owned(), items_total: groups.len(), items: groups },
     }
 }
 

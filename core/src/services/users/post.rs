@@ -125,7 +125,7 @@ async fn create(ctx: Ctx) -> ApiResult<UserCreated> {
     tx.append_audit(&ctx.audit("user.create", &id, json!({"roles": user.roles}))).await?;
     tx.commit().await?;
     let site = ctx.site_url();
-    Ok(UserCreated::Created(Json(user_item(&site, &user)), format!("{site}/@users/{id}")))
+    Ok(UserCreated::Created(Json(user_item(&site, &ctx.request.request_url(), &user)), format!("{site}/@users/{id}")))
 }
 
 /// Whether visitors may register themselves (the security panel's setting).
