@@ -6,7 +6,7 @@ use crate::content::{ContentObject, TypeRegistry};
 use crate::i18n::{Catalogs, SITE_LANGUAGE, Translator};
 use crate::plugin::{PluginSelection, Registry, StartupError};
 use crate::render::Templates;
-use crate::security::{Policy, Role, Secrets, Security, hash_password};
+use crate::security::{Policy, Role, Secrets, Security, hash_password, verify_password};
 use crate::site::Site;
 use crate::store::StoredPrincipal;
 use crate::store::Subscribers;
@@ -242,9 +242,18 @@ impl App {
             if password.is_empty() {
                 return Err("the admin password must not be empty".into());
             }
-            let hash = hash_password(&password)?;
-            tx.upsert_user(ADMIN_USER, &hash, &[Role::MANAGER.name()]).await?;
-            self.security.forget_credentials();
+            // The same password at every start (`--admin-password` in a service file) changes
+            // nothing: rewriting it would end every token the admin holds.
+            let admin = self.store.principal(ADMIN_USER).await?;
+            let unchanged = admin.is_some_and(|admin| {
+                admin.roles.iter().any(|role| role == Role::MANAGER.name())
+                    && admin.password_hash.as_deref().is_some_and(|stored| verify_password(&password, stored))
+            });
+            if !unchanged {
+                let hash = hash_password(&password)?;
+                tx.upsert_user(ADMIN_USER, &hash, &[Role::MANAGER.name()]).await?;
+                self.security.forget_credentials();
+            }
         }
         tx.commit().await?;
         Ok(report)

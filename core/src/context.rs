@@ -28,6 +28,9 @@ pub struct RequestInfo {
     pub api: bool,
     /// The service's own URL (object URL plus `@name/…`), without query; batch links use it.
     pub service_url: String,
+    /// The service's URL as the client wrote it: with `++api++` after the site when it was
+    /// there, without query.
+    pub sent_url: String,
     /// The client's address, for limits per client and the audit log: the connection's other
     /// end, or, when that is a trusted proxy, the address it forwards for (`X-Forwarded-For`
     /// from anyone else is ignored, since it can be forged).
@@ -37,14 +40,11 @@ pub struct RequestInfo {
 }
 
 impl RequestInfo {
-    /// The URL this request was sent to: the service's URL with the query as sent (what
-    /// plone.restapi echoes as the `@id` of lists it answers).
+    /// The URL this request was sent to: the service's URL as sent, `++api++` included, with
+    /// the query as sent (what plone.restapi echoes as the `@id` of what it answers from the
+    /// request's URL).
     pub fn request_url(&self) -> String {
-        if self.raw_query.is_empty() {
-            self.service_url.clone()
-        } else {
-            format!("{}?{}", self.service_url, self.raw_query)
-        }
+        if self.raw_query.is_empty() { self.sent_url.clone() } else { format!("{}?{}", self.sent_url, self.raw_query) }
     }
 
     /// The URL a client of this request sees for the server URL `url`: through a virtual host,

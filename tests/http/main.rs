@@ -63,6 +63,7 @@ mod navigation;
 mod object_memory;
 mod password_reset;
 mod permission_matrix;
+mod plone_client;
 mod plone_shapes;
 mod plugins;
 mod principals;

@@ -67,7 +67,7 @@ pub fn batching_links(url: &str, query: &[(String, String)], batch: Batch, total
     let link = |start: i64| format!("{url}?b_start={start}&b_size={}{others}", batch.size);
     let last = if total == 0 { 0 } else { (total - 1) / batch.size * batch.size };
     // plone.restapi's `@id` is the URL as requested, the query in the order it was sent.
-    let current = if query.is_empty() { link(batch.start) } else { format!("{url}?{}", query_string(query)) };
+    let current = if query.is_empty() { url.to_owned() } else { format!("{url}?{}", query_string(query)) };
     let mut links = json!({
         "@id": current,
         "first": link(0),

@@ -134,14 +134,17 @@ fn relation_list(value: &Value) -> Result<Value, String> {
 const RELATION_LIST_EXPECTED: &str = "Expected a list of references: UIDs, paths, URLs or objects with a UID.";
 
 /// A relation target as the client named it: a UID, a path, a URL, or a summary with `UID` or
-/// `@id`. The write operation resolves it to a uid.
+/// `@id`. The write operation resolves it to a uid. An empty `UID` counts as none: Volto's
+/// object browser sends `{"@id": "/page-2", "UID": ""}` for a page it found by path, and Plone
+/// resolves it by `@id`.
 fn reference(value: &Value) -> Result<String, String> {
+    fn named<'a>(map: &'a serde_json::Map<String, Value>, key: &str) -> Option<&'a str> {
+        map.get(key).and_then(Value::as_str).map(str::trim).filter(|text| !text.is_empty())
+    }
     let text = match value {
         Value::String(text) => text.as_str(),
-        Value::Object(map) => map
-            .get("UID")
-            .or_else(|| map.get("@id"))
-            .and_then(Value::as_str)
+        Value::Object(map) => named(map, "UID")
+            .or_else(|| named(map, "@id"))
             .ok_or("A reference object needs a 'UID' or '@id' string.")?,
         _ => return Err("Expected a reference: a UID, a path, a URL or an object with a UID.".into()),
     };

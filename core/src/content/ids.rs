@@ -1,10 +1,12 @@
 //! Object ids: generated from titles the way German editors expect (ä → ae, ß → ss), and
 //! validated when given explicitly.
 
-/// The longest id accepted from a client.
-pub const MAX_ID_LENGTH: usize = 128;
-/// Generated ids are cut to this length at a word boundary.
-const GENERATED_ID_LENGTH: usize = 50;
+/// The longest id accepted: a generated id of the longest length with room for the suffix
+/// that makes it unique.
+pub const MAX_ID_LENGTH: usize = 300;
+/// Generated ids are cut to this length at a word boundary, as Plone's URL normaliser does
+/// (`MAX_URL_LENGTH`): a client that derives the id from the title as Plone does then finds it.
+const GENERATED_ID_LENGTH: usize = 255;
 
 /// Turns a title into an id: lower case, transliterated, runs of other characters as one `-`.
 pub fn normalize(title: &str) -> String {
@@ -107,10 +109,13 @@ mod tests {
     }
 
     #[test]
-    fn crops_long_titles_at_a_word() {
-        let id = normalize("Ein sehr langer Titel der weit mehr als fünfzig Zeichen hat und weiter");
-        assert!(id.len() <= 50, "{id}");
+    fn crops_long_titles_at_a_word_after_255_characters_as_plone() {
+        let sixty = "Ein sehr langer Titel der weit mehr als fünfzig Zeichen hat";
+        assert_eq!(normalize(sixty), "ein-sehr-langer-titel-der-weit-mehr-als-fuenfzig-zeichen-hat");
+        let id = normalize(&format!("{sixty} ").repeat(5));
+        assert!(id.len() <= 255 && id.len() > 240, "{} {id}", id.len());
         assert!(!id.ends_with('-'));
+        assert!(problem(&unique(&id, &[id.clone()])).is_none(), "a unique suffix keeps it valid");
     }
 
     #[test]

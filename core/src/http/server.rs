@@ -218,10 +218,17 @@ async fn traverse(
             ),
         )
     })?;
+    let service_url = service_url(&object.url(&base_url), &name, &subpath);
+    let site_url = format!("{base_url}/{}", object.site_id());
+    let sent_url = match service_url.strip_prefix(&site_url) {
+        Some(rest) if parsed.api_segment => format!("{site_url}/++api++{rest}"),
+        _ => service_url.clone(),
+    };
     let request = RequestInfo {
         method,
         headers: req.headers().clone(),
-        service_url: service_url(&object.url(&base_url), &name, &subpath),
+        service_url,
+        sent_url,
         base_url,
         query: parse_query(&raw_query),
         raw_query,

@@ -26,7 +26,7 @@ pub use crate::store::Visibility;
 pub use access::{AUTHENTICATED_GROUP, Access};
 pub use csrf::Csrf;
 pub use jwt::TOKEN_LIFETIME_SECS;
-pub use password::{hash_in_turn, hash_password};
+pub use password::{hash_in_turn, hash_password, verify_password};
 pub use permission::{Permission, Refusal};
 use poem::http::HeaderMap;
 pub use policy::Policy;

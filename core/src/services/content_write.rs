@@ -54,7 +54,9 @@ impl ApiResponse for Written {
 
 /// Applies the body to the context, `mode` saying what becomes of the fields not sent.
 async fn write(ctx: Ctx, mode: Mode) -> ApiResult<Written> {
-    let body = ctx.json_body()?;
+    // A PATCH without a body changes nothing, as in Plone: @plone/client refreshes a lock
+    // with an empty PATCH that sends only `Lock-Token`.
+    let body = if mode == Mode::Patch { ctx.optional_json_body()? } else { ctx.json_body()? };
     super::lock::check_edit_lock(&ctx).await?;
     if let Some(type_name) = body.get("@type")
         && type_name.as_str() != Some(ctx.context.portal_type.as_str())

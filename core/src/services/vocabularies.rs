@@ -108,7 +108,7 @@ async fn terms(ctx: Ctx) -> ApiResult<Json<VocabularyTerms>> {
         .map(|(token, title)| VocabularyTerm { token: token.clone(), title: title.clone() })
         .collect();
     let batching = if all { None } else { batch_links(&ctx.request.service_url, &ctx.request.query, batch, total) };
-    Ok(Json(VocabularyTerms { url: ctx.request.service_url.clone(), items: page, items_total: total, batching }))
+    Ok(Json(VocabularyTerms { url: ctx.request.request_url(), items: page, items_total: total, batching }))
 }
 
 fn names(ctx: &Ctx) -> Vec<String> {

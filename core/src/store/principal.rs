@@ -216,14 +216,14 @@ impl Tx {
         Ok(())
     }
 
-    /// Rewrites a principal's details, password hash and roles; a new password hash renews
+    /// Rewrites a principal's details, login name, password hash and roles; a new password hash renews
     /// the token generation.
     pub async fn update_principal(&mut self, principal: &StoredPrincipal) -> Result<(), sqlx::Error> {
         self.count();
         sqlx::query(
             "UPDATE principal SET token_generation = CASE WHEN COALESCE(password_hash, '') = COALESCE($1, '') \
              THEN token_generation ELSE $9 END, password_hash = $1, fullname = $2, email = $3, description = $4, \
-             location = $5, home_page = $6, roles = $7 WHERE id = $8",
+             location = $5, home_page = $6, roles = $7, login = $10 WHERE id = $8",
         )
         .bind(principal.password_hash.as_deref())
         .bind(&principal.fullname)
@@ -234,6 +234,7 @@ impl Tx {
         .bind(serde_json::json!(principal.roles).to_string())
         .bind(&principal.id)
         .bind(new_generation())
+        .bind(principal.login.as_deref())
         .execute(&mut *self.inner)
         .await?;
         Ok(())

@@ -114,6 +114,8 @@ async fn run(mut ctx: Ctx, body: &Value) -> ApiResult<Json<QuerystringResults>> 
     }
     let batch = Batch::from_query(&pairs)?;
     let service_url = ctx.request.service_url.clone();
+    // Plone names the results by the URL requested (a GET's query included).
+    let requested_url = ctx.request.request_url();
     ctx.request.query = pairs;
     let mut found = match crate::services::search::search_body(&ctx).await? {
         Value::Object(found) => found,
@@ -127,5 +129,5 @@ async fn run(mut ctx: Ctx, body: &Value) -> ApiResult<Json<QuerystringResults>> 
     // Pages of the service's own URL: the query itself stays in the request body.
     let paging: Vec<(String, String)> = vec![("b_size".into(), batch.size.to_string())];
     let batching = batch_links(&service_url, &paging, batch, total);
-    Ok(Json(QuerystringResults { url: service_url, items, items_total: total, batching }))
+    Ok(Json(QuerystringResults { url: requested_url, items, items_total: total, batching }))
 }

@@ -99,7 +99,7 @@ async fn list(ctx: Ctx) -> ApiResult<Json<RegistryList>> {
         .collect();
     Ok(Json(RegistryList {
         batching: batch_links(&ctx.request.service_url, &ctx.request.query, batch, total),
-        url: ctx.request.service_url.clone(),
+        url: ctx.request.request_url(),
         items,
         items_total: total,
     }))

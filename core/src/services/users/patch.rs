@@ -7,9 +7,10 @@ use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError, NoContent, bo
 use crate::security::{Csrf, Permission};
 use crate::service::{ContentKind, Guard, Route, Service};
 use crate::services::principal_forms::{
-    apply_text, check_may_manage, check_role_changes, finish, parse_roles, role_changes,
+    apply_text, check_id, check_may_manage, check_role_changes, finish, parse_roles, role_changes,
 };
 use crate::services::principal_items::ListOrSwitches;
+use crate::store::StoredPrincipal;
 use poem::http::Method;
 use poem_openapi::Object;
 use serde_json::{Value, json};
@@ -31,7 +32,8 @@ pub static USERS_PATCH: Service = Service {
 };
 
 /// What `PATCH @users/<id>` changes; what is left out stays. What `GET` answered may be sent
-/// back as it is: `@id`, `id`, `username`, `groups` and a null `portrait` are ignored.
+/// back as it is: `@id`, `id`, `groups`, an unchanged `username` and a null `portrait` are
+/// ignored.
 #[derive(Object)]
 pub struct UserChanges {
     /// The full name; null clears it.
@@ -48,6 +50,8 @@ pub struct UserChanges {
     pub password: Option<String>,
     /// The current password, needed when users change their own.
     pub old_password: Option<String>,
+    /// A new login name (Manage users only); the user id stays.
+    pub username: Option<String>,
     /// Global roles (Manage users only): a list replaces them, `{"<role>": true|false}`
     /// gives or takes single ones.
     pub roles: Option<ListOrSwitches>,
@@ -82,6 +86,10 @@ async fn patch(ctx: Ctx) -> ApiResult<NoContent> {
         }
     }
     apply_text(&body, &mut user, &mut errors);
+    let login_before = user.login.clone();
+    if let Some(username) = body.get("username") {
+        rename(&ctx, &mut user, username, &mut errors).await?;
+    }
     let roles_before = user.roles.clone();
     if let Some(roles) = body.get("roles") {
         ctx.check(Permission::MANAGE_USERS)?;
@@ -100,9 +108,19 @@ async fn patch(ctx: Ctx) -> ApiResult<NoContent> {
         user.password_hash = Some(hash(&new_password).await?);
     }
     let mut tx = ctx.app.store.begin().await?;
-    tx.update_principal(&user).await?;
+    tx.update_principal(&user).await.map_err(|e| {
+        // Another request took the login name meanwhile.
+        if crate::store::is_unique_violation(&e) {
+            ApiError::new(ErrorCode::Conflict, "The login name was taken meanwhile.")
+        } else {
+            ApiError::internal(e)
+        }
+    })?;
     if user.roles != roles_before {
         tx.append_audit(&ctx.audit("user.roles", id, role_changes(&roles_before, &user.roles))).await?;
+    }
+    if user.login != login_before {
+        tx.append_audit(&ctx.audit("user.username", id, json!({"from": login_before, "to": user.login}))).await?;
     }
     if body.contains_key("password") {
         tx.append_audit(&ctx.audit("user.password", id, json!({}))).await?;
@@ -110,4 +128,30 @@ async fn patch(ctx: Ctx) -> ApiResult<NoContent> {
     tx.commit().await?;
     ctx.app.credentials_changed();
     Ok(NoContent::NoContent)
+}
+
+/// Gives the user a new login name, as Plone's user panel does: only those who manage users,
+/// and only a name no other user logs in with or is called.
+async fn rename(
+    ctx: &Ctx,
+    user: &mut StoredPrincipal,
+    username: &Value,
+    errors: &mut Vec<FieldError>,
+) -> ApiResult<()> {
+    let Some(name) = username.as_str() else {
+        errors.push(FieldError::new("username", "Expected a string."));
+        return Ok(());
+    };
+    if name == user.login.as_deref().unwrap_or(&user.id) {
+        return Ok(());
+    }
+    ctx.check(Permission::MANAGE_USERS)?;
+    check_id("username", name, errors);
+    let login_taken = ctx.app.store.principal_by_login(name).await?.is_some_and(|other| other.id != user.id);
+    let id_taken = name != user.id && ctx.app.store.principal(name).await?.is_some();
+    if login_taken || id_taken {
+        errors.push(FieldError::new("username", format!("The login name '{name}' is taken.")));
+    }
+    user.login = Some(name.to_owned());
+    Ok(())
 }
