@@ -449,3 +449,26 @@ async fn the_engine_and_sql_find_the_same_objects_working_copies_and_the_site_ro
     assert_eq!(searched(&server, "SearchableText=Brunnen", true).await, ["", "p"]);
     assert_eq!(searched(&server, "SearchableText=Brunnen&sort_on=getId", true).await, ["", "p"]);
 }
+
+/// Plone's catalog is synchronous, and clients rely on finding what they have just written:
+/// a search that begins after a write was acknowledged finds it, through `@search` (which
+/// leaves a query to storage when the index lags too far) and through `@es-search` (which
+/// only the index answers, so it proves the index caught up).
+#[tokio::test]
+async fn a_search_begun_after_an_acknowledged_write_finds_it() {
+    let server = TestServer::start().await;
+    server.settle().await;
+    for n in 0..10 {
+        let word = format!("zaunkoenig{n}");
+        server.create("", json!({"@type": "Document", "title": format!("Ein {word}")})).await;
+        let (paths, total) = found(&server, &format!("SearchableText={word}"), false).await;
+        assert_eq!((paths, total), (vec![format!("ein-{word}")], 1), "@es-search right after the write");
+        let path = format!("ein-{word}");
+        let changed = json!({"title": format!("Ein {word} rotkehlchen{n}")});
+        assert_eq!(server.admin(Method::PATCH, &path).json(&changed).send().await.unwrap().status(), 204);
+        let (status, body) =
+            read(server.admin(Method::GET, &format!("@search?SearchableText=rotkehlchen{n}")).send().await.unwrap())
+                .await;
+        assert_eq!((status, &body["items_total"]), (200, &json!(1)), "@search right after the change: {body}");
+    }
+}

@@ -92,6 +92,9 @@ struct SuggestedOption {
 async fn es_search(ctx: Ctx) -> ApiResult<Json<EsSearchResults>> {
     let search = ctx.app.extensions.get::<Search>().ok_or_else(|| ApiError::internal("search engine not started"))?;
     let batch = Batch::from_query(&ctx.request.query)?;
+    // What was written before the search began is found; past the wait's limit (a backlog),
+    // the index answers as it is.
+    search.caught_up(&ctx.app.store).await?;
     let text: Vec<&str> =
         ctx.request.query.iter().filter(|(k, _)| k == "SearchableText").map(|(_, v)| v.as_str()).collect();
     let [aggregations, suggesters]: [Value; 2] = ctx

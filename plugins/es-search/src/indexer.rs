@@ -50,6 +50,8 @@ pub struct Applied {
     pub changes: usize,
     /// Whether the feed held more than one commit takes: a backlog to work through at once.
     pub backlog: bool,
+    /// The feed position the index now holds everything up to.
+    pub indexed: i64,
 }
 
 /// The longest wait between attempts while indexing fails (a cluster that is down).
@@ -130,16 +132,21 @@ pub async fn rebuild(
 /// Applies the next batch of changes.
 pub async fn apply_next(app: &App, store: &Store, engine: &dyn SearchEngine) -> Result<Applied, IndexError> {
     let position = engine.position()?.unwrap_or(0);
+    // Read first: when the feed holds nothing after the index's position, the index holds
+    // everything written up to here.
+    let end = store.feed_end().await?;
     let read = store.changes_after(position, BATCH_CHANGES).await?;
     let changes = naming_at_most(&read, BATCH_OBJECTS);
-    let Some(last) = changes.last().map(|c| c.seq) else { return Ok(Applied { changes: 0, backlog: false }) };
+    let Some(last) = changes.last().map(|c| c.seq) else {
+        return Ok(Applied { changes: 0, backlog: false, indexed: end.max(position) });
+    };
     apply(app, store, engine, changes).await?;
     engine.commit(last)?;
     store.note_change();
     // For trimming only; the index's own position is what counts.
     let _ = FeedConsumer::new(consumer_name(app)).acknowledge(store, last).await;
     let backlog = changes.len() < read.len() || read.len() as i64 >= BATCH_CHANGES;
-    Ok(Applied { changes: changes.len(), backlog })
+    Ok(Applied { changes: changes.len(), backlog, indexed: last })
 }
 
 /// The leading changes that name at most `objects` different objects.
@@ -257,7 +264,7 @@ pub fn spawn(app: &Arc<App>, engine: Arc<dyn SearchEngine>, state: Arc<IndexStat
     tokio::spawn(async move {
         let mut pause = POLL;
         loop {
-            tokio::time::sleep(pause).await;
+            state.pause(pause).await;
             let Some(app) = app.upgrade() else { return };
             // Its own statement counter: the index's reads are no request's cost.
             let store = app.store.background();
@@ -266,7 +273,11 @@ pub fn spawn(app: &Arc<App>, engine: Arc<dyn SearchEngine>, state: Arc<IndexStat
             let waited = pause;
             pause = POLL;
             loop {
-                match apply_next(&app, &store, engine.as_ref()).await {
+                let applied = apply_next(&app, &store, engine.as_ref()).await;
+                if let Ok(applied) = &applied {
+                    state.indexed_up_to(applied.indexed);
+                }
+                match applied {
                     Ok(Applied { changes: 0, .. }) => break,
                     Ok(Applied { backlog: true, .. }) => state.record(Ok(())),
                     // Writes keep coming while a batch is indexed: going on at once would

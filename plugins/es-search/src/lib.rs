@@ -74,6 +74,20 @@ pub struct Search {
     pub state: Arc<index_state::IndexState>,
 }
 
+/// How long a search waits for the index to take in what was written before it began.
+/// Indexing a write takes milliseconds once the indexer is woken; this bounds a backlog.
+const READ_YOUR_WRITES_LIMIT: std::time::Duration = std::time::Duration::from_secs(2);
+
+impl Search {
+    /// Waits until the index holds every write committed before now (one read of the feed's
+    /// end), so a client finds what it has just written, as Plone's synchronous catalog lets
+    /// it. `false` when the index did not catch up within the limit.
+    pub async fn caught_up(&self, store: &wcs_core::store::Store) -> wcs_core::http::ApiResult<bool> {
+        let written = store.feed_end().await?;
+        Ok(self.state.wait_for(written, READ_YOUR_WRITES_LIMIT).await)
+    }
+}
+
 /// Opens the index (`<data dir>/index`, or in memory without a data directory), catches it up
 /// with storage and starts the indexer.
 static START: StartHook = StartHook { name: "es-search-index", run: |app| Box::pin(start(app)) };
@@ -102,6 +116,7 @@ async fn start(app: Arc<App>) -> Result<(), String> {
         other => other.map_err(|e| e.to_string())?,
     }
     let state = Arc::new(index_state::IndexState::default());
+    state.indexed_up_to(engine.position().ok().flatten().unwrap_or(0));
     app.extensions.insert(Arc::new(Search { engine: engine.clone(), state: state.clone() }));
     indexer::spawn(&app, engine, state);
     Ok(())

@@ -1,7 +1,9 @@
 //! `@search` with `SearchableText` answered by the engine: relevance first, the other
 //! criteria as filters, descriptions replaced by highlighted fragments when the highlight
 //! records say so. Queries the engine cannot answer exactly (by uid or id, by date, sorted,
-//! with a path depth, with excluded values) stay with SQL.
+//! with a path depth, with excluded values) stay with SQL, as do queries the index cannot
+//! answer with every write acknowledged before them (it lags behind a burst of writes for
+//! longer than a search waits).
 
 use crate::Search;
 use crate::engine::SearchRequest;
@@ -38,7 +40,8 @@ fn answerable(query: &SearchQuery) -> bool {
 
 async fn run(ctx: &Ctx, scope: &Scope, query: &SearchQuery) -> ApiResult<Option<TextHits>> {
     let Some(search) = ctx.app.extensions.get::<Search>() else { return Ok(None) };
-    if !answerable(query) {
+    // Storage answers what the index has not taken in yet: it is never behind.
+    if !answerable(query) || !search.caught_up(&ctx.app.store).await? {
         return Ok(None);
     }
     let mut filters = filters_within(scope);
