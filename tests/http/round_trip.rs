@@ -21,6 +21,13 @@ async fn one_of_each(server: &TestServer) -> Vec<String> {
         ("", json!({"@type": "File", "title": "Datei", "file": file})),
         ("", json!({"@type": "Image", "title": "Bild", "image": image})),
         ("", json!({"@type": "Link", "title": "Verweis", "remoteUrl": "https://example.org/"})),
+        ("", json!({"@type": "News Item", "title": "Meldung", "image": image.clone(), "image_caption": "Das Rathaus"})),
+        (
+            "",
+            json!({"@type": "Event", "title": "Fest", "start": "2027-07-12T18:00:00+02:00",
+                   "end": "2027-07-12T23:00:00+02:00", "location": "Marktplatz", "attendees": ["Rat"],
+                   "recurrence": "RRULE:FREQ=WEEKLY;COUNT=3"}),
+        ),
         ("", json!({"@type": "Greeting", "title": "Karte", "recipient": "Anna", "color": "#F80"})),
     ];
     if cfg!(feature = "easyform") {

@@ -8,10 +8,10 @@ use serde_json::json;
 async fn extra_types_load_and_existing_types_can_be_extended() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
-        dir.path().join("event.toml"),
+        dir.path().join("meeting.toml"),
         r#"
-id = "Event"
-title = "Event"
+id = "Meeting"
+title = "Meeting"
 workflow = ["one_state_workflow"]
 
 [[fields]]
@@ -39,14 +39,14 @@ default = "public"
     .unwrap();
     let types_dir = dir.path().to_owned();
     let server = TestServer::start_with(|c| c.types_dir = Some(types_dir)).await;
-    let event =
-        server.create("", json!({"@type": "Event", "title": "Fest", "start": "2027-07-12T18:00:00+02:00"})).await;
-    assert_eq!(event["start"], "2027-07-12T16:00:00+00:00");
-    assert_eq!(event["audience"], "public");
-    assert_eq!(event["review_state"], "published");
+    let meeting =
+        server.create("", json!({"@type": "Meeting", "title": "Fest", "start": "2027-07-12T18:00:00+02:00"})).await;
+    assert_eq!(meeting["start"], "2027-07-12T16:00:00+00:00");
+    assert_eq!(meeting["audience"], "public");
+    assert_eq!(meeting["review_state"], "published");
     let response = server
         .admin(Method::POST, "")
-        .json(&json!({"@type": "Event", "title": "x", "start": "2027-01-01", "audience": "aliens"}))
+        .json(&json!({"@type": "Meeting", "title": "x", "start": "2027-01-01", "audience": "aliens"}))
         .send()
         .await
         .unwrap();

@@ -16,8 +16,9 @@ static RANDOM: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
         (r"SomeUUID\d{24}|\b[0-9a-f]{32}\b", "<uid>"),
         (r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?", "<date>"),
         (r"eyJ[\w-]+\.[\w-]+\.[\w-]+", "<token>"),
-        // Image scales are named by a hash of their parameters.
-        (r"@@images/[^\s/]+", "@@images/<scale>"),
+        // Image scales: Plone names them by a hash of their parameters, we by field and scale
+        // with a cache-busting `_t` (both forms are Plone's).
+        (r"@@images/[^\s]*", "@@images/<scale>"),
         // A download URL may name the file after the field (ours do, Plone's need not).
         (r"@@download/([^\s/]+)/[^\s/]+", "@@download/$1"),
     ]

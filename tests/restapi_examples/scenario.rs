@@ -111,7 +111,7 @@ pub async fn run(server: &TestServer, scenario: &Scenario, examples: &Path) -> V
                     has just installed Plone. Do not contact the Plone Team or the Plone mailing lists about this.";
         let fields = json!({"title": "Welcome to Plone",
             "description": "Congratulations! You have successfully installed Plone.",
-            "text": {"data": text, "content-type": "text/html", "encoding": "utf-8"}});
+            "text": {"data": text, "content-type": "text/plain", "encoding": "utf-8"}});
         replay.create("front-page", "Document", fields.as_object().cloned().unwrap_or_default()).await;
     }
     let mut outcomes = Vec::new();

@@ -138,7 +138,12 @@ impl SiteEndpoint {
             Traversed::Redirect(response) => return Ok(response),
             Traversed::Context(ctx) => ctx,
         };
-        let mut response = dispatch(*ctx).await?;
+        // A 401 says where the caller was, as plone.rest's does (`context`), like a 404.
+        let context_url = ctx.context.url(&ctx.request.base_url);
+        let mut response = dispatch(*ctx).await.map_err(|error| match (error.code, &error.context) {
+            (ErrorCode::Unauthorized, None) => error.with_context(context_url),
+            _ => error,
+        })?;
         if head {
             let _ = response.take_body();
         }

@@ -205,6 +205,8 @@ fn content(r: &mut Registrar) {
         include_str!("../../types/file.toml"),
         include_str!("../../types/image.toml"),
         include_str!("../../types/link.toml"),
+        include_str!("../../types/news_item.toml"),
+        include_str!("../../types/event.toml"),
     ] {
         r.content_type(profile);
     }

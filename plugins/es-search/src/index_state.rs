@@ -40,7 +40,11 @@ impl IndexState {
 
     /// Records the outcome of indexing work: a failure is kept until work succeeds again.
     pub fn record(&self, outcome: Result<(), String>) {
+        let failed = outcome.is_err();
         *self.last_error.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = outcome.err();
+        if failed {
+            self.advanced.notify_waiters();
+        }
     }
 
     /// Notes that the index holds everything up to `position` of the change feed.
@@ -50,14 +54,15 @@ impl IndexState {
     }
 
     /// Waits until the index holds everything up to `position`, waking the indexer if it
-    /// pauses; `false` when that took longer than `limit`.
+    /// pauses, or until indexing fails; `false` when that took longer than `limit`.
     pub async fn wait_for(&self, position: i64, limit: Duration) -> bool {
         let caught_up = async {
             loop {
                 let advanced = self.advanced.notified();
                 tokio::pin!(advanced);
                 advanced.as_mut().enable();
-                if self.indexed.load(Ordering::Acquire) >= position {
+                // An engine that fails answers the search itself, with its error, at once.
+                if self.indexed.load(Ordering::Acquire) >= position || self.last_error().is_some() {
                     return;
                 }
                 self.wake.notify_one();
