@@ -148,6 +148,20 @@ async fn demo_shows_every_feature(client: &reqwest::Client, url: &str, password:
     let news: serde_json::Value = get("aktuelles").await.unwrap().json().await.unwrap();
     let first = news["items"][0]["title"].as_str().unwrap_or_default().to_owned();
     assert_eq!(first, "Straßenfest im Sommer", "newest first: {news}");
+    // Every news item has a lead image, so Volto's listings show pictures.
+    let items: Vec<&serde_json::Value> =
+        news["items"].as_array().into_iter().flatten().filter(|i| i["@type"] == "News").collect();
+    assert_eq!(items.len(), 3, "{news}");
+    for item in items {
+        assert_eq!(item["image_field"], "image", "{item}");
+        let thumb = item["image_scales"]["image"][0]["scales"]["thumb"]["download"].as_str().unwrap_or_default();
+        let scale = get(&format!(
+            "aktuelles/{}/{thumb}",
+            item["@id"].as_str().unwrap_or_default().rsplit('/').next().unwrap_or_default()
+        ));
+        let scale = scale.await.unwrap();
+        assert_eq!(scale.headers()["content-type"], "image/png", "{thumb}");
+    }
     let listing =
         news["slblocks"].as_object().and_then(|b| b.values().find(|b| b["@type"] == "NewsListingBlock")).cloned();
     assert_eq!(listing.map(|l| l["items_total"].clone()), Some(serde_json::json!(3)));

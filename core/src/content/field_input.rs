@@ -193,10 +193,29 @@ fn rich_text(value: &Value, limit: usize) -> Result<Value, String> {
     }
     let html = match content_type {
         "text/html" => crate::content::markup::sanitize_for_storage(data),
-        "text/plain" => format!("<p>{}</p>", ammonia::clean_text(data)),
+        "text/plain" => format!("<p>{}</p>", plain_text_as_html(data)),
         other => return Err(format!("Unsupported rich text content-type '{other}'.")),
     };
     Ok(json!({"data": html, "content-type": "text/html", "encoding": "utf-8"}))
+}
+
+/// Plain text as the content of an HTML paragraph, as Plone's text/plain transform makes it:
+/// the markup characters escaped, line breaks kept as `<br />`.
+fn plain_text_as_html(text: &str) -> String {
+    let mut html = String::with_capacity(text.len() + 16);
+    for ch in text.chars() {
+        match ch {
+            '&' => html.push_str("&amp;"),
+            '<' => html.push_str("&lt;"),
+            '>' => html.push_str("&gt;"),
+            '"' => html.push_str("&quot;"),
+            '\'' => html.push_str("&#x27;"),
+            '\n' => html.push_str("<br />"),
+            '\r' => {}
+            c => html.push(c),
+        }
+    }
+    html
 }
 
 const SAFE_SCHEMES: [&str; 6] = ["http", "https", "mailto", "tel", "ftp", "ftps"];
@@ -296,5 +315,15 @@ mod tests {
         assert!(check_url("https://example.org/a:b").is_ok());
         assert!(check_url("/relative/path").is_ok());
         assert!(check_url("${portal_url}/doc").is_ok());
+    }
+
+    #[test]
+    fn plain_text_becomes_a_paragraph_with_markup_escaped_and_spaces_kept() {
+        let html =
+            rich_text(&json!({"data": "If you're <b>here</b> & there\nnext", "content-type": "text/plain"}), 1000);
+        assert_eq!(
+            html.unwrap_or_default()["data"],
+            "<p>If you&#x27;re &lt;b&gt;here&lt;/b&gt; &amp; there<br />next</p>"
+        );
     }
 }
