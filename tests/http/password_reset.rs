@@ -95,3 +95,30 @@ async fn users_change_their_password_with_the_old_one() {
         .send();
     assert_eq!(other.await.unwrap().status(), 403, "only one's own");
 }
+
+#[tokio::test]
+async fn a_user_created_without_a_password_is_mailed_a_link_to_choose_one() {
+    let server = TestServer::start().await;
+    let body = json!({"username": "noam", "email": "noam@example.org", "fullname": "Noam", "sendPasswordReset": true});
+    let response = server.admin(Method::POST, "@users").json(&body).send().await.unwrap();
+    assert_eq!(response.status(), 201);
+    let login = |password: &str| {
+        server.anonymous(Method::POST, "@login").json(&json!({"login": "noam", "password": password})).send()
+    };
+    assert_eq!(login("").await.unwrap().status(), 401, "no password: nothing to log in with");
+    assert_eq!(login("anything-at-all").await.unwrap().status(), 401);
+    let mails = reset_mails(&server).await;
+    assert_eq!(mails.len(), 1);
+    assert_eq!(mails[0].0, "noam@example.org");
+    let set = json!({"reset_token": token_in(&mails[0].1), "new_password": "selbst-gewaehlt"});
+    let response = server.anonymous(Method::POST, "@users/noam/reset-password").json(&set).send().await.unwrap();
+    assert_eq!(response.status(), 204);
+    assert_eq!(login("selbst-gewaehlt").await.unwrap().status(), 200);
+
+    let without_mail = json!({"username": "anon", "sendPasswordReset": true});
+    let response = server.admin(Method::POST, "@users").json(&without_mail).send().await.unwrap();
+    assert_error(response, 400, "validation_failed").await;
+    let neither = json!({"username": "anon", "email": "a@example.org"});
+    let response = server.admin(Method::POST, "@users").json(&neither).send().await.unwrap();
+    assert_error(response, 400, "validation_failed").await;
+}

@@ -1,4 +1,4 @@
-//! Answers whose shape Volto depends on: `@roles`, a 404's `context`, and a failed `@login`'s
+//! Answers whose shape Volto depends on: `@roles`, groups with their members, a 404's `context`, and a failed `@login`'s
 //! `{"error": {type, message}}` envelope (besides the catalogue's keys).
 
 use crate::support::{TestServer, read};
@@ -151,4 +151,31 @@ async fn the_user_schema_lists_what_users_keep() {
     for (field, value) in &values {
         assert_eq!(&user[field], value, "{field} is kept: {user}");
     }
+}
+
+#[tokio::test]
+async fn groups_carry_their_members_and_list_authenticated_among_their_roles() {
+    let server = TestServer::start().await;
+    server.user("anna", &["Member"], &[]).await;
+    let body = json!({"groupname": "redaktion", "title": "Redaktion", "roles": ["Editor"], "users": ["anna"]});
+    let (status, created) = read(server.admin(Method::POST, "@groups").json(&body).send().await.unwrap()).await;
+    assert_eq!(status, 201, "{created}");
+    assert_eq!(created["roles"], json!(["Editor", "Authenticated"]));
+    assert_eq!(created["members"]["items"], json!(["anna"]));
+    let (_, group) = server.get_json("@groups/redaktion").await;
+    assert_eq!((&group["members"]["items"], &group["members"]["items_total"]), (&json!(["anna"]), &json!(1)));
+    let (_, listing) = server.get_json("@groups").await;
+    let listed = listing.as_array().unwrap().iter().find(|g| g["id"] == "redaktion").cloned().unwrap();
+    assert_eq!(listed["members"]["items"], json!(["anna"]), "{listed}");
+    // What was listed may be sent back: Authenticated is every member's role anyway.
+    let back = json!({"roles": group["roles"].clone()});
+    let response = server.admin(Method::PATCH, "@groups/redaktion").json(&back).send().await.unwrap();
+    assert_eq!(response.status(), 204);
+    let (_, group) = server.get_json("@groups/redaktion").await;
+    assert_eq!(group["roles"], json!(["Editor", "Authenticated"]), "stored once, listed once");
+    // A user is a member of AuthenticatedUsers, listed last.
+    let (_, anna) = server.get_json("@users/anna").await;
+    let groups: Vec<&str> =
+        anna["groups"]["items"].as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap()).collect();
+    assert_eq!(groups, vec!["redaktion", "AuthenticatedUsers"]);
 }

@@ -93,6 +93,10 @@ pub fn parse_roles(value: &Value, current: &[String], errors: &mut Vec<FieldErro
     }
     let mut roles: Vec<String> = if value.is_object() { current.to_vec() } else { Vec::new() };
     for (role, on) in changes {
+        // Every logged-in principal has it; what was listed (a group's roles) may come back.
+        if role == Role::AUTHENTICATED.name() {
+            continue;
+        }
         if !ASSIGNABLE_ROLES.iter().any(|r| *r == role) {
             let known = ASSIGNABLE_ROLES.map(Role::name).join(", ");
             errors.push(FieldError::new("roles", format!("Unknown role '{role}'; use one of {known}.")));

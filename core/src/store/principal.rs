@@ -179,6 +179,30 @@ impl Store {
         with_text_binds(sql, &binds).fetch_one(&self.pool).await?.try_get(0)
     }
 
+    /// The members of each of `group_ids`, in one statement (a listing of groups).
+    pub async fn members_of_groups(
+        &self,
+        group_ids: &[String],
+    ) -> Result<std::collections::HashMap<String, Vec<String>>, sqlx::Error> {
+        let mut members: std::collections::HashMap<String, Vec<String>> = std::collections::HashMap::new();
+        if group_ids.is_empty() {
+            return Ok(members);
+        }
+        self.count();
+        let sql = format!(
+            "SELECT group_id, member_id FROM membership WHERE group_id IN ({}) ORDER BY group_id, member_id",
+            placeholders(1, group_ids.len())
+        );
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for id in group_ids {
+            query = query.bind(id);
+        }
+        for row in query.fetch_all(&self.pool).await? {
+            members.entry(row.try_get(0)?).or_default().push(row.try_get(1)?);
+        }
+        Ok(members)
+    }
+
     /// The ids of a group's members, sorted.
     pub async fn group_members(&self, group_id: &str) -> Result<Vec<String>, sqlx::Error> {
         self.count();

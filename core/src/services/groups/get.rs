@@ -2,7 +2,7 @@
 //! plone.restapi gives it (at most the largest batch); with `b_start` or `b_size` it is batched
 //! like `@users`.
 
-use super::{GroupItem, group_item, load_group};
+use super::{GroupItem, GroupMembers, group_item, group_with_members, load_group, members_of};
 use crate::app::SITE_TYPE;
 use crate::endpoint;
 use crate::http::schema::{array_of, of};
@@ -51,23 +51,11 @@ impl Shape for GroupListing {
 /// A group with its members.
 #[derive(Object)]
 pub struct GroupDetail {
-    /// The group.
+    /// The group, with `members`.
     #[oai(flatten)]
     pub group: GroupItem,
-    /// Its members.
+    /// Its members again, under the name plone.restapi 8 gave them, for clients written then.
     pub users: GroupMembers,
-}
-
-/// The members of a group.
-#[derive(Object)]
-pub struct GroupMembers {
-    /// The group's URL.
-    #[oai(rename = "@id")]
-    pub url: String,
-    /// How many there are.
-    pub items_total: usize,
-    /// Their ids; none for the virtual AuthenticatedUsers.
-    pub items: Vec<String>,
 }
 
 async fn list(ctx: Ctx) -> ApiResult<Dyn<GroupListing>> {
@@ -75,7 +63,7 @@ async fn list(ctx: Ctx) -> ApiResult<Dyn<GroupListing>> {
     let site = ctx.site_url();
     if batched {
         return Ok(Dyn::new(
-            principal_list(&ctx, "group", "@groups", |group| group_item(&site, group))
+            with_members(&ctx, principal_list(&ctx, "group", "@groups", |group| group_item(&site, group)).await?)
                 .await?
                 .to_json()
                 .unwrap_or_default(),
@@ -84,8 +72,20 @@ async fn list(ctx: Ctx) -> ApiResult<Dyn<GroupListing>> {
     // plone.restapi lists groups as a plain array, which Volto's group forms filter.
     let query = PrincipalQuery { kind: Some("group"), search: search_text(&ctx), match_email: true };
     let groups = ctx.app.store.principals(&query, 0, MAX_BATCH_SIZE).await?;
-    let items: Vec<GroupItem> = groups.iter().map(|g| group_item(&site, g)).collect();
+    let mut members = ctx.app.store.members_of_groups(&groups.iter().map(|g| g.id.clone()).collect::<Vec<_>>()).await?;
+    let items: Vec<GroupItem> =
+        groups.iter().map(|g| group_with_members(&ctx, g, members.remove(&g.id).unwrap_or_default())).collect();
     Ok(Dyn::new(items.to_json().unwrap_or_default()))
+}
+
+/// A batched page of groups, each with its members (read in one statement).
+async fn with_members(ctx: &Ctx, mut page: PrincipalList<GroupItem>) -> ApiResult<PrincipalList<GroupItem>> {
+    let ids: Vec<String> = page.items.iter().map(|g| g.id.clone()).collect();
+    let mut members = ctx.app.store.members_of_groups(&ids).await?;
+    for item in &mut page.items {
+        item.members = Some(members_of(ctx, members.remove(&item.id).unwrap_or_default()));
+    }
+    Ok(page)
 }
 
 async fn one(ctx: Ctx) -> ApiResult<Json<GroupDetail>> {
@@ -93,8 +93,7 @@ async fn one(ctx: Ctx) -> ApiResult<Json<GroupDetail>> {
     let site = ctx.site_url();
     let group = load_group(&ctx, id).await?;
     let members = if id == AUTHENTICATED_GROUP { Vec::new() } else { ctx.app.store.group_members(id).await? };
-    Ok(Json(GroupDetail {
-        group: group_item(&site, &group),
-        users: GroupMembers { url: format!("{site}/@groups/{id}"), items_total: members.len(), items: members },
-    }))
+    let users =
+        GroupMembers { url: format!("{site}/@groups/{id}"), items_total: members.len(), items: members.clone() };
+    Ok(Json(GroupDetail { group: group_with_members(&ctx, &group, members), users }))
 }

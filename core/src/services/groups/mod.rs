@@ -7,7 +7,7 @@ pub mod patch;
 pub mod post;
 
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError};
-use crate::security::AUTHENTICATED_GROUP;
+use crate::security::{AUTHENTICATED_GROUP, Role};
 use crate::services::principal_forms::{authenticated_group, check_may_manage};
 use crate::store::StoredPrincipal;
 use poem_openapi::Object;
@@ -29,12 +29,29 @@ pub struct GroupItem {
     pub description: String,
     /// The group's e-mail address, `""` when none is set.
     pub email: String,
-    /// Global roles its members hold through it.
+    /// Global roles its members hold through it, then `Authenticated`, as Plone lists them.
     pub roles: Vec<String>,
+    /// Its members, users and groups (in `@groups`, not in `@principals`).
+    #[oai(skip_serializing_if_is_none)]
+    pub members: Option<GroupMembers>,
 }
 
-/// `group` as `@groups` lists it, on the site at `site_url`.
+/// The members of a group.
+#[derive(Object, Clone)]
+pub struct GroupMembers {
+    /// The URL requested.
+    #[oai(rename = "@id")]
+    pub url: String,
+    /// How many there are.
+    pub items_total: usize,
+    /// Their ids; none for the virtual AuthenticatedUsers.
+    pub items: Vec<String>,
+}
+
+/// `group` as `@groups` lists it, on the site at `site_url`, without its members.
 pub fn group_item(site_url: &str, group: &StoredPrincipal) -> GroupItem {
+    let mut roles = group.roles.clone();
+    roles.push(Role::AUTHENTICATED.name().to_owned());
     GroupItem {
         url: format!("{site_url}/@groups/{}", group.id),
         id: group.id.clone(),
@@ -42,8 +59,19 @@ pub fn group_item(site_url: &str, group: &StoredPrincipal) -> GroupItem {
         title: group.fullname.clone(),
         description: group.description.clone(),
         email: group.email.clone(),
-        roles: group.roles.clone(),
+        roles,
+        members: None,
     }
+}
+
+/// `group` with its `members`, whose `@id` is the URL requested, as plone.restapi echoes it.
+pub fn group_with_members(ctx: &Ctx, group: &StoredPrincipal, members: Vec<String>) -> GroupItem {
+    GroupItem { members: Some(members_of(ctx, members)), ..group_item(&ctx.site_url(), group) }
+}
+
+/// The `members` of a group answered to `ctx`.
+pub fn members_of(ctx: &Ctx, members: Vec<String>) -> GroupMembers {
+    GroupMembers { url: ctx.request.request_url(), items_total: members.len(), items: members }
 }
 
 async fn load_group(ctx: &Ctx, id: &str) -> ApiResult<StoredPrincipal> {

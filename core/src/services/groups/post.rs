@@ -1,6 +1,6 @@
 //! `POST @groups`: create a group.
 
-use super::{GroupItem, group_item, membership_changes};
+use super::{GroupItem, group_with_members, membership_changes};
 use crate::app::SITE_TYPE;
 use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json, body_schema};
@@ -80,5 +80,7 @@ async fn create(ctx: Ctx) -> ApiResult<GroupCreated> {
     tx.commit().await?;
     ctx.app.credentials_changed();
     let site = ctx.site_url();
-    Ok(GroupCreated::Created(Json(group_item(&site, &group)), format!("{site}/@groups/{id}")))
+    let mut added: Vec<String> = added.into_iter().cloned().collect();
+    added.sort();
+    Ok(GroupCreated::Created(Json(group_with_members(&ctx, &group, added)), format!("{site}/@groups/{id}")))
 }

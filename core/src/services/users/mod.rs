@@ -59,9 +59,6 @@ pub struct UserGroups {
 /// A group a user belongs to.
 #[derive(Object)]
 pub struct UserGroupRef {
-    /// The group's URL.
-    #[oai(rename = "@id")]
-    pub url: String,
     /// The group id.
     pub id: String,
     /// The group id again, as plone.restapi has it.
@@ -77,7 +74,7 @@ pub fn user_item(site_url: &str, request_url: &str, user: &StoredPrincipal) -> U
         .iter()
         .map(String::as_str)
         .chain(std::iter::once(AUTHENTICATED_GROUP))
-        .map(|g| UserGroupRef { url: format!("{site_url}/@groups/{g}"), id: g.to_owned(), title: g.to_owned() })
+        .map(|g| UserGroupRef { id: g.to_owned(), title: g.to_owned() })
         .collect();
     UserItem {
         url: format!("{site_url}/@users/{}", user.id),

@@ -43,7 +43,7 @@ pub static USERS_POST: Service = Service {
     ],
 };
 
-/// A new user. `username` (or `id`) and `password` are required.
+/// A new user. `username` (or `id`) is required, and `password` unless `sendPasswordReset`.
 #[derive(Object)]
 pub struct NewUser {
     /// The user id, also the login name.
@@ -52,6 +52,9 @@ pub struct NewUser {
     pub id: Option<String>,
     /// At least 8 characters.
     pub password: Option<String>,
+    /// Instead of a password: mail the user a link to choose one (needs `email`).
+    #[oai(rename = "sendPasswordReset")]
+    pub send_password_reset: Option<bool>,
     /// The e-mail address.
     pub email: Option<String>,
     /// The full name.
@@ -102,8 +105,13 @@ async fn create(ctx: Ctx) -> ApiResult<UserCreated> {
         None => vec![Role::MEMBER.into()],
     };
     let password = password(&body, &mut errors);
-    if password.is_none() && !errors.iter().any(|e| e.field == "password") {
-        errors.push(FieldError::new("password", "A password is required."));
+    // Plone's `sendPasswordReset`: the user gets no password but a mail to choose one.
+    let send_reset = body.get("sendPasswordReset").and_then(Value::as_bool).unwrap_or(false);
+    if send_reset && user.email.trim().is_empty() {
+        errors.push(FieldError::new("email", "An e-mail address is needed to send the password reset."));
+    }
+    if password.is_none() && !send_reset && !errors.iter().any(|e| e.field == "password") {
+        errors.push(FieldError::new("password", "Send a password, or sendPasswordReset to mail the user a link."));
     }
     finish(errors)?;
     check_role_changes(&ctx, &[], &user.roles)?;
@@ -123,6 +131,9 @@ async fn create(ctx: Ctx) -> ApiResult<UserCreated> {
         }
     })?;
     tx.append_audit(&ctx.audit("user.create", &id, json!({"roles": user.roles}))).await?;
+    if send_reset {
+        tx.queue_mail("reset-password", &super::reset_password::reset_mail(&ctx, &user)).await?;
+    }
     tx.commit().await?;
     let site = ctx.site_url();
     Ok(UserCreated::Created(Json(user_item(&site, &ctx.request.request_url(), &user)), format!("{site}/@users/{id}")))

@@ -117,13 +117,23 @@ async fn send_link(ctx: &Ctx, user: Option<StoredPrincipal>) -> ApiResult<NoCont
     let Some(user) = user.filter(|u| !u.email.trim().is_empty()) else {
         return Ok(NoContent::NoContent);
     };
+    let mail = reset_mail(ctx, &user);
+    let mut tx = ctx.app.store.begin().await?;
+    tx.queue_mail("reset-password", &mail).await?;
+    tx.commit().await?;
+    Ok(NoContent::NoContent)
+}
+
+/// The mail with a link that sets `user`'s password, valid for a day and one reset (also what
+/// a user created without a password gets, to choose one).
+pub fn reset_mail(ctx: &Ctx, user: &StoredPrincipal) -> Mail {
     let expires = chrono::Utc::now().timestamp() + VALID_FOR;
     let token = ctx.app.security.reset_token(&user.id, user.password_hash.as_deref().unwrap_or_default(), expires);
     // Front ends serve the reset form at their root's `passwordreset`: through a virtual host
     // that is the public site URL.
     let site = ctx.request.public_url(&ctx.site_url());
     let link = format!("{site}/passwordreset/{token}?userid={}", user.id);
-    let mail = Mail {
+    Mail {
         recipients: user.email.clone(),
         reply_to: None,
         subject: "Password reset".to_owned(),
@@ -132,9 +142,5 @@ async fn send_link(ctx: &Ctx, user: Option<StoredPrincipal>) -> ApiResult<NoCont
              within a day:\n{link}\n\nIf it was not you, ignore this message; your password stays as it is.",
             user.id
         ),
-    };
-    let mut tx = ctx.app.store.begin().await?;
-    tx.queue_mail("reset-password", &mail).await?;
-    tx.commit().await?;
-    Ok(NoContent::NoContent)
+    }
 }
