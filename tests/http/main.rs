@@ -52,6 +52,7 @@ mod export_import;
 mod files;
 mod folders;
 mod images;
+mod inherit;
 mod link_integrity;
 mod locking;
 mod login_hardening;

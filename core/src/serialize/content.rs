@@ -147,8 +147,10 @@ async fn components(ctx: &SerializeCtx<'_>, subject: Subject<'_>, url: &str) -> 
     for component in ctx.serializers.components(subject.profile) {
         let value = if ctx.options.expand.iter().any(|e| e == component.name) {
             (component.expand)(ctx, subject).await?
-        } else {
+        } else if component.listed {
             json!({"@id": format!("{url}/@{}", component.name)})
+        } else {
+            continue;
         };
         out.insert(component.name.to_owned(), value);
     }

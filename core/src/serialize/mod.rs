@@ -140,6 +140,9 @@ pub struct Component {
     pub name: &'static str,
     /// What content it applies to.
     pub kind: ContentKind,
+    /// Whether `@components` names it when it is not expanded (plone.restapi leaves out those
+    /// that only answer with parameters, such as `inherit`).
+    pub listed: bool,
     /// The expanded value; the same body its endpoint returns.
     pub expand: for<'a> fn(&'a SerializeCtx<'a>, Subject<'a>) -> BoxFuture<'a, ApiResult<Value>>,
 }

@@ -30,6 +30,7 @@ pub static ACTIONS: Service = Service {
 pub static ACTIONS_COMPONENT: Component = Component {
     name: "actions",
     kind: ContentKind::Any,
+    listed: true,
     expand: |ctx, subject| Box::pin(async move { Ok(actions(ctx, subject).to_json().unwrap_or_default()) }),
 };
 

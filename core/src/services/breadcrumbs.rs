@@ -27,6 +27,7 @@ pub static BREADCRUMBS: Service = Service {
 pub static BREADCRUMBS_COMPONENT: Component = Component {
     name: "breadcrumbs",
     kind: ContentKind::Any,
+    listed: true,
     expand: |ctx, subject| Box::pin(async move { Ok(crumbs(ctx, subject).to_json().unwrap_or_default()) }),
 };
 

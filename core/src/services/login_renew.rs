@@ -1,7 +1,7 @@
 //! `POST @login-renew` → a fresh token for the authenticated caller.
 
 use super::login::{AuthToken, TokenIssued};
-use super::login_form::session_cookie;
+use super::login_form::api_session_cookie;
 use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json};
 use crate::security::{Csrf, Permission, Principal};
@@ -23,6 +23,6 @@ async fn renew(ctx: Ctx) -> ApiResult<TokenIssued> {
         return Err(ApiError::new(ErrorCode::Unauthorized, "Invalid or expired authentication token."));
     };
     let token = ctx.app.security.issue_token(user)?;
-    let cookie = session_cookie(&ctx, &token);
+    let cookie = api_session_cookie(&ctx, &token);
     Ok(TokenIssued::Issued(Json(AuthToken { token }), cookie))
 }

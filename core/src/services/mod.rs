@@ -20,6 +20,7 @@ mod download;
 mod email;
 mod groups;
 mod images;
+mod inherit;
 mod linkintegrity;
 mod lock;
 mod login;
@@ -116,6 +117,7 @@ fn services(r: &mut Registrar) {
     r.service(&workingcopy::patch::CHECK_IN);
     r.service(&workingcopy::delete::CANCEL);
     r.service(&breadcrumbs::BREADCRUMBS);
+    r.service(&inherit::INHERIT);
     r.service(&site::SITE);
     r.service(&actions::ACTIONS);
     r.service(&lock::get::LOCK_GET);
@@ -178,6 +180,7 @@ fn services(r: &mut Registrar) {
 fn serializers(r: &mut Registrar) {
     r.component(&types::TYPES_COMPONENT);
     r.component(&breadcrumbs::BREADCRUMBS_COMPONENT);
+    r.component(&inherit::INHERIT_COMPONENT);
     r.component(&actions::ACTIONS_COMPONENT);
     r.component(&workflow::get::WORKFLOW_COMPONENT);
     r.component(&translations::TRANSLATIONS_COMPONENT);

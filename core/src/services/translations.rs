@@ -25,6 +25,7 @@ pub static TRANSLATIONS: Service = Service {
 pub static TRANSLATIONS_COMPONENT: Component = Component {
     name: "translations",
     kind: ContentKind::Any,
+    listed: true,
     expand: |ctx, subject| {
         Box::pin(async move { Ok(body(&subject.object.url(ctx.base_url)).to_json().unwrap_or_default()) })
     },

@@ -32,6 +32,7 @@ pub static TYPES: Service = Service {
 pub static TYPES_COMPONENT: Component = Component {
     name: "types",
     kind: ContentKind::Any,
+    listed: true,
     expand: |ctx, subject| Box::pin(async move { Ok(list(ctx, subject).to_json().unwrap_or_default()) }),
 };
 

@@ -57,6 +57,7 @@ pub static CONTEXT_NAVIGATION: Service = Service {
 pub static CONTEXT_NAVIGATION_COMPONENT: Component = Component {
     name: "contextnavigation",
     kind: ContentKind::Any,
+    listed: true,
     expand: |ctx, subject| {
         Box::pin(async move { Ok(context_navigation(ctx, subject).await?.to_json().unwrap_or_default()) })
     },

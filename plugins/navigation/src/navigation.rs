@@ -32,6 +32,7 @@ pub static NAVIGATION: Service = Service {
 pub static NAVIGATION_COMPONENT: Component = Component {
     name: "navigation",
     kind: ContentKind::Any,
+    listed: true,
     expand: |ctx, subject| Box::pin(async move { Ok(navigation(ctx, subject).await?.to_json().unwrap_or_default()) }),
 };
 

@@ -24,6 +24,7 @@ pub static NAVROOT: Service = Service {
 pub static NAVROOT_COMPONENT: Component = Component {
     name: "navroot",
     kind: ContentKind::Any,
+    listed: true,
     expand: |ctx, subject| Box::pin(async move { Ok(navroot(ctx, subject).await?.to_json().unwrap_or_default()) }),
 };
 

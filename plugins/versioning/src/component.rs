@@ -15,6 +15,7 @@ use wcs_core::service::ContentKind;
 pub static VERSIONS_COMPONENT: Component = Component {
     name: "versions",
     kind: ContentKind::Behaviour(VERSIONING),
+    listed: true,
     expand: |ctx, subject| Box::pin(expand(ctx, subject)),
 };
 

@@ -35,8 +35,12 @@ pub static ALIASES: Service = Service {
 };
 
 /// `@components.aliases`; expanded, the same body as the endpoint.
-pub static ALIASES_COMPONENT: Component =
-    Component { name: "aliases", kind: ContentKind::Any, expand: |ctx, subject| Box::pin(expanded(ctx, subject)) };
+pub static ALIASES_COMPONENT: Component = Component {
+    name: "aliases",
+    kind: ContentKind::Any,
+    listed: true,
+    expand: |ctx, subject| Box::pin(expanded(ctx, subject)),
+};
 
 /// A page of aliases.
 #[derive(Object)]

@@ -19,8 +19,8 @@ pub struct AuthToken {
 /// it, so a client that logs in this way stays logged in.
 #[derive(ApiResponse)]
 pub enum TokenIssued {
-    /// The token; `Set-Cookie` sets it as the `auth_token` cookie (HttpOnly, SameSite=Lax,
-    /// Secure when the site is reached over https).
+    /// The token; `Set-Cookie` sets it as the `auth_token` cookie (SameSite=Lax, Secure when
+    /// the site is reached over https; not HttpOnly, since Volto reads and rewrites it).
     #[oai(status = 200)]
     Issued(Json<AuthToken>, #[oai(header = "Set-Cookie")] String),
 }

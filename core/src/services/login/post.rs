@@ -5,7 +5,7 @@ use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json, body_schema};
 use crate::security::{Csrf, Permission};
 use crate::service::{ContentKind, Guard, Route, Service};
-use crate::services::login_form::session_cookie;
+use crate::services::login_form::api_session_cookie;
 use poem::http::Method;
 use poem_openapi::Object;
 use serde_json::Value;
@@ -51,6 +51,6 @@ async fn login(ctx: Ctx) -> ApiResult<TokenIssued> {
         .await?
         .ok_or_else(wrong_credentials)?;
     let token = ctx.app.security.issue_token(&user)?;
-    let cookie = session_cookie(&ctx, &token);
+    let cookie = api_session_cookie(&ctx, &token);
     Ok(TokenIssued::Issued(Json(AuthToken { token }), cookie))
 }

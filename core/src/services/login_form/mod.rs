@@ -8,9 +8,17 @@ use crate::http::{ApiError, ApiResult, Ctx};
 use crate::security::{AUTH_COOKIE, TOKEN_LIFETIME_SECS};
 use serde_json::json;
 
-/// The session cookie carrying `token`, set by the login form, `@login` and `@login-renew`.
+/// The session cookie carrying `token`, set by the HTML login form: no script needs it.
 pub fn session_cookie(ctx: &Ctx, token: &str) -> String {
     format!("{AUTH_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={TOKEN_LIFETIME_SECS}{}", secure(ctx))
+}
+
+/// The session cookie `@login` and `@login-renew` set, as plone.restapi does. Not HttpOnly:
+/// Volto reads and rewrites the same `auth_token` cookie from its scripts, and an HttpOnly
+/// one would hide the token from it and keep it from renewing it (every Volto login failed
+/// with one). @plone/client only needs the browser to send it.
+pub fn api_session_cookie(ctx: &Ctx, token: &str) -> String {
+    format!("{AUTH_COOKIE}={token}; Path=/; SameSite=Lax; Max-Age={TOKEN_LIFETIME_SECS}{}", secure(ctx))
 }
 
 /// The cookie that replaces the session cookie: same attributes, so the browser drops it.

@@ -32,6 +32,7 @@ pub static WORKFLOW_GET: Service = Service {
 pub static WORKFLOW_COMPONENT: Component = Component {
     name: "workflow",
     kind: ContentKind::Any,
+    listed: true,
     expand: |ctx, subject| {
         Box::pin(async move {
             Ok(body(ctx.site, ctx.access, subject.object, ctx.base_url).await?.to_json().unwrap_or_default())
