@@ -24,6 +24,7 @@ mod auth;
 mod backup;
 #[cfg(feature = "site-profile")]
 mod block_pages;
+mod collections;
 // The site profile's pages, topics and blocks are what these tests version and navigate.
 #[cfg(all(feature = "versioning", feature = "site-profile"))]
 mod comparison_embedded;

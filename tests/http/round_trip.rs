@@ -24,6 +24,11 @@ async fn one_of_each(server: &TestServer) -> Vec<String> {
         ("", json!({"@type": "News Item", "title": "Meldung", "image": image.clone(), "image_caption": "Das Rathaus"})),
         (
             "",
+            json!({"@type": "Collection", "title": "Sammlung", "sort_on": "effective", "sort_reversed": true, "limit": 5,
+                   "query": [{"i": "portal_type", "o": "plone.app.querystring.operation.selection.any", "v": ["Document"]}]}),
+        ),
+        (
+            "",
             json!({"@type": "Event", "title": "Fest", "start": "2027-07-12T18:00:00+02:00",
                    "end": "2027-07-12T23:00:00+02:00", "location": "Marktplatz", "attendees": ["Rat"],
                    "recurrence": "RRULE:FREQ=WEEKLY;COUNT=3"}),

@@ -187,6 +187,7 @@ fn serializers(r: &mut Registrar) {
     r.component(&aliases::ALIASES_COMPONENT);
     r.content_serializer(&serialize::CORE_BASE);
     r.content_serializer(&serialize::CORE_FOLDER);
+    r.content_serializer(&querystring::collection::COLLECTION_ITEMS);
     r.content_serializer(&serialize::BLOCK_PAGE);
     r.content_serializer(&serialize::BLOCK);
     r.field_serializer(&serialize::RICH_TEXT_FIELD);
@@ -201,6 +202,7 @@ fn serializers(r: &mut Registrar) {
 
 /// Core's content types (Plone's standard ones), workflows and records.
 fn content(r: &mut Registrar) {
+    r.field_kind(&querystring::collection::QUERY);
     for profile in [
         include_str!("../../types/plone_site.toml"),
         include_str!("../../types/folder.toml"),
@@ -210,6 +212,7 @@ fn content(r: &mut Registrar) {
         include_str!("../../types/link.toml"),
         include_str!("../../types/news_item.toml"),
         include_str!("../../types/event.toml"),
+        include_str!("../../types/collection.toml"),
     ] {
         r.content_type(profile);
     }

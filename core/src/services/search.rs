@@ -79,7 +79,7 @@ pub(crate) async fn search_body(ctx: &Ctx) -> ApiResult<Value> {
     };
     let sctx = ctx.serialize_ctx(&options, visibility);
     let mut items = if options.fullobjects {
-        full_items(ctx, &sctx, &results).await?
+        full_items(&sctx, &results).await?
     } else {
         results.iter().map(|o| Value::Object(summary(&sctx, o, &options.metadata_fields))).collect()
     };
@@ -109,10 +109,10 @@ pub(super) async fn sql_search(ctx: &Ctx, query: &SearchQuery, scope: &Scope) ->
 }
 
 /// Full serializations; the parents of all results are loaded in one query.
-async fn full_items(ctx: &Ctx, sctx: &SerializeCtx<'_>, results: &[ContentObject]) -> ApiResult<Vec<Value>> {
+pub(crate) async fn full_items(sctx: &SerializeCtx<'_>, results: &[ContentObject]) -> ApiResult<Vec<Value>> {
     let parent_uids: Vec<String> = results.iter().filter_map(|o| o.parent_uid.clone()).collect();
     let parents: HashMap<String, ContentObject> =
-        ctx.app.store.content_by_uids(&parent_uids).await?.into_iter().map(|p| (p.uid.clone(), p)).collect();
+        sctx.site.store.content_by_uids(&parent_uids).await?.into_iter().map(|p| (p.uid.clone(), p)).collect();
     let nested_options = sctx.options.for_nested_item();
     let nested = SerializeCtx { options: &nested_options, ..*sctx };
     let mut items = Vec::with_capacity(results.len());

@@ -3,6 +3,7 @@
 //! operations this server answers, `@querystring-search` runs such a query. The criteria become
 //! the catalog query `@search` takes, so both search alike, with the caller's security.
 
+pub mod collection;
 pub mod config;
 pub mod search;
 
