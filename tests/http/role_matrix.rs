@@ -167,6 +167,7 @@ fn rows() -> Vec<Row> {
         // Reading around the tree.
         row(M::GET, "@actions", "", "pub/@actions", ALL_200),
         row(M::GET, "@breadcrumbs", "", "pub/page/@breadcrumbs", ALL_200),
+        row(M::GET, "@inherit", "", "pub/page/@inherit?expand.inherit.behaviors=plone.basic,plone.richtext,plone.navigationroot", ALL_200),
         row(M::GET, "@navigation", "", "@navigation?expand.navigation.depth=3", ALL_200),
         row(M::GET, "@contextnavigation", "", "pub/page/@contextnavigation", ALL_200),
         row(M::GET, "@navroot", "", "pub/@navroot", ALL_200),
