@@ -65,6 +65,9 @@ pub enum ErrorCode {
     TooManyRequests,
     /// The request's headers are more or larger than the server reads.
     HeaderFieldsTooLarge,
+    /// Well-formed, but some of its items cannot be carried out (relations whose ends are not
+    /// found); `error.failed` lists them, and nothing was changed.
+    Unprocessable,
     /// A service the server depends on (an external search cluster) cannot be reached now; the
     /// request may be retried.
     ServiceUnavailable,
@@ -74,7 +77,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in catalogue order; the README table and tests iterate this.
-    pub const ALL: [ErrorCode; 27] = [
+    pub const ALL: [ErrorCode; 28] = [
         ErrorCode::InvalidJson,
         ErrorCode::ValidationFailed,
         ErrorCode::InvalidParameter,
@@ -100,6 +103,7 @@ impl ErrorCode {
         ErrorCode::RangeNotSatisfiable,
         ErrorCode::TooManyRequests,
         ErrorCode::HeaderFieldsTooLarge,
+        ErrorCode::Unprocessable,
         ErrorCode::ServiceUnavailable,
         ErrorCode::Internal,
     ];
@@ -123,6 +127,7 @@ impl ErrorCode {
             UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             RangeNotSatisfiable => StatusCode::RANGE_NOT_SATISFIABLE,
             TooManyRequests => StatusCode::TOO_MANY_REQUESTS,
+            Unprocessable => StatusCode::UNPROCESSABLE_ENTITY,
             ServiceUnavailable => StatusCode::SERVICE_UNAVAILABLE,
             Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -151,6 +156,7 @@ impl ErrorCode {
             UnsupportedMediaType => "UnsupportedMediaType",
             RangeNotSatisfiable => "RangeNotSatisfiable",
             TooManyRequests => "TooManyRequests",
+            Unprocessable => "Unprocessable Content",
             ServiceUnavailable => "ServiceUnavailable",
             Internal => "InternalError",
         }
@@ -185,6 +191,7 @@ impl ErrorCode {
             UnsupportedMediaType => "unsupported_media_type",
             RangeNotSatisfiable => "range_not_satisfiable",
             TooManyRequests => "too_many_requests",
+            Unprocessable => "unprocessable",
             ServiceUnavailable => "service_unavailable",
             Internal => "internal_error",
         }
@@ -222,9 +229,19 @@ pub struct ApiError {
     pub headers: Vec<(&'static str, String)>,
     /// The nearest URL the caller may go to instead (plone.rest's `context`, sent with 404s).
     pub context: Option<String>,
-    /// plone.restapi's own error type for services that answer `{"error": {type, message}}`
-    /// (login), sent in that envelope besides the catalogue's keys.
-    pub envelope: Option<&'static str>,
+    /// plone.restapi's own `{"error": {type, message, failed?}}` for services that answer in
+    /// it (login, relations), sent besides the catalogue's keys. Boxed: errors travel in
+    /// every `Result`, so they stay small.
+    pub envelope: Option<Box<Envelope>>,
+}
+
+/// plone.restapi's error envelope.
+#[derive(Debug)]
+pub struct Envelope {
+    /// plone.restapi's error type.
+    pub type_name: &'static str,
+    /// The items that failed, with why (`[[item, message]]`); none for most errors.
+    pub failed: Vec<serde_json::Value>,
 }
 
 impl ApiError {
@@ -286,7 +303,13 @@ impl ApiError {
     /// Also sends plone.restapi's `{"error": {"type": type_name, "message"}}` envelope, which
     /// clients of that service read.
     pub fn with_envelope(mut self, type_name: &'static str) -> Self {
-        self.envelope = Some(type_name);
+        self.envelope = Some(Box::new(Envelope { type_name, failed: Vec::new() }));
+        self
+    }
+
+    /// Also sends the envelope with the items that failed and why (`[[item, message]]`).
+    pub fn with_failed(mut self, type_name: &'static str, failed: Vec<serde_json::Value>) -> Self {
+        self.envelope = Some(Box::new(Envelope { type_name, failed }));
         self
     }
 
@@ -309,8 +332,11 @@ impl ApiError {
         if let Some(context) = &self.context {
             body["context"] = json!(context);
         }
-        if let Some(type_name) = self.envelope {
-            body["error"] = json!({"type": type_name, "message": self.message});
+        if let Some(envelope) = &self.envelope {
+            body["error"] = json!({"type": envelope.type_name, "message": self.message});
+            if !envelope.failed.is_empty() {
+                body["error"]["failed"] = json!(envelope.failed);
+            }
         }
         body
     }

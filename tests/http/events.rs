@@ -91,6 +91,10 @@ async fn every_write_service_records_its_events() {
     let sharing = json!({"entries": [{"id": "Reviewers", "type": "group", "roles": {"Reader": true}}]});
     walk.step(post.clone(), "@sharing", admin(post.clone(), "f/@sharing").json(&sharing), &["local_roles_changed"])
         .await;
+    // Relations are values of the source's field: writing one modifies the source.
+    let relation = json!({"items": [{"source": "/f", "target": "/f/d", "relation": "relatedItems"}]});
+    walk.step(post.clone(), "@relations", admin(post.clone(), "@relations").json(&relation), &["modified"]).await;
+    walk.step(delete.clone(), "@relations", admin(delete.clone(), "@relations").json(&relation), &["modified"]).await;
     walk.step(
         post.clone(),
         "@copy",

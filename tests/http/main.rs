@@ -77,6 +77,7 @@ mod redirects;
 mod registry_vocabularies;
 mod relations;
 mod relations_query;
+mod relations_write;
 mod request_hooks;
 mod role_matrix;
 mod round_trip;

@@ -180,6 +180,13 @@ fn rows() -> Vec<Row> {
         row(M::GET, "@querystring-search", "", "@querystring-search?query=%257B%2522query%2522%253A%255B%257B%2522i%2522%253A%2522portal_type%2522%252C%2522o%2522%253A%2522plone.app.querystring.operation.selection.any%2522%252C%2522v%2522%253A%255B%2522Document%2522%255D%257D%255D%257D", ALL_200),
         row(M::POST, "@querystring-search", "", "@querystring-search", ALL_200).body(json!({"query": [{"i": "portal_type", "o": "plone.app.querystring.operation.selection.any", "v": ["Document"]}], "b_size": 100})),
         row(M::GET, "@relations", "", "@relations?source=/Plone/pub/page", ALL_200),
+        row(M::POST, "@relations", "", "@relations", EDIT_204)
+            .fresh(Fresh::Document, "@relations")
+            .body(json!({"items": [{"source": "/{fresh}", "target": "/pub/page", "relation": "relatedItems"}]})),
+        row(M::DELETE, "@relations", "", "@relations", EDIT_204)
+            .fresh(Fresh::Document, "@relations")
+            .body(json!({"items": [{"source": "/{fresh}", "target": "/pub/page", "relation": "relatedItems"}]})),
+        row(M::POST, "@relations", "rebuild", "@relations/rebuild", MANAGE_204),
         row(M::GET, "@linkintegrity", "", "@linkintegrity?uids={private_uid}", ALL_200),
         row(M::GET, "@types", "", "pub/@types", ALL_200),
         row(M::GET, "@types", "{name}", "pub/@types/Document", ALL_200),

@@ -38,6 +38,7 @@ mod querystring;
 mod registry;
 mod relations;
 mod relations_query;
+mod relations_write;
 mod resolveuid;
 mod roles;
 mod search;
@@ -102,6 +103,8 @@ fn services(r: &mut Registrar) {
     r.service(&principal_search::PRINCIPALS);
     r.service(&audit_log::AUDIT_LOG);
     r.service(&relations::RELATIONS);
+    r.service(&relations_write::RELATIONS_POST);
+    r.service(&relations_write::RELATIONS_DELETE);
     r.service(&registry::get::REGISTRY_GET);
     r.service(&registry::patch::REGISTRY_PATCH);
     r.service(&vocabularies::VOCABULARIES);
