@@ -74,3 +74,31 @@ async fn only_those_who_may_edit_the_source_add_relations_and_managers_rebuild()
         "the index derived again from the fields: {found}"
     );
 }
+
+#[tokio::test]
+async fn a_relation_named_like_no_field_is_a_free_relation_that_writes_and_rebuilds_keep() {
+    let server = TestServer::start().await;
+    server.create("", json!({"@type": "Document", "id": "a", "title": "A"})).await;
+    server.create("", json!({"@type": "Document", "id": "b", "title": "B"})).await;
+    let part = json!({"items": [item("/a", "/b", "comprisesComponentPart")]});
+    assert_eq!(server.admin(Method::POST, "@relations").json(&part).send().await.unwrap().status(), 204);
+    let count = || async {
+        let (_, found) = server.get_json("@relations?source=/Plone/a&relation=comprisesComponentPart").await;
+        found["relations"]["comprisesComponentPart"]["items_total"].as_i64().unwrap_or(-1)
+    };
+    assert_eq!(count().await, 1);
+    let again = server.admin(Method::POST, "@relations").json(&part).send().await.unwrap();
+    assert_eq!(again.status(), 204, "adding it again changes nothing");
+    assert_eq!(count().await, 1);
+    assert!(related(&server, "a").await.is_empty(), "no field shows it");
+    let edit = server.admin(Method::PATCH, "a").json(&json!({"title": "A2", "relatedItems": ["/b"]})).send();
+    assert_eq!(edit.await.unwrap().status(), 204);
+    assert_eq!(server.admin(Method::POST, "@relations/rebuild").send().await.unwrap().status(), 204);
+    assert_eq!(count().await, 1, "a write of the source's fields and a rebuild keep it");
+    assert_eq!(related(&server, "a").await, vec!["B"]);
+    let bad = json!({"items": [item("/a", "/b", "no spaces please")]});
+    assert_error(server.admin(Method::POST, "@relations").json(&bad).send().await.unwrap(), 422, "unprocessable").await;
+    assert_eq!(server.admin(Method::DELETE, "@relations").json(&part).send().await.unwrap().status(), 204);
+    assert_eq!(count().await, 0);
+    assert_eq!(related(&server, "a").await, vec!["B"], "the field's relation stays");
+}

@@ -128,6 +128,12 @@ impl Report {
     pub fn problems(&self, exceptions: &Exceptions) -> Vec<String> {
         let mut problems = Vec::new();
         for (example, differences) in &self.failed {
+            // A server error is never an accepted difference, pending or not.
+            if let Some((_, what)) =
+                differences.iter().find(|(place, what)| place == "status" && what.contains(", got 5"))
+            {
+                problems.push(format!("{example} answered with a server error: {what}"));
+            }
             if !exceptions.pending.contains_key(example) {
                 let first: Vec<String> = differences.iter().take(5).map(|(p, w)| format!("    {p}: {w}")).collect();
                 problems.push(format!("{example} differs from Plone's answer:\n{}", first.join("\n")));

@@ -210,7 +210,6 @@ pub async fn index_relations(tx: &mut Tx, profile: &TypeProfile, object: &Conten
     let rows: Vec<(&str, Vec<String>)> = profile
         .relation_fields()
         .map(|f| (f.name.as_str(), object.fields.get(&f.name).map(stored_targets).unwrap_or_default()))
-        .filter(|(_, targets)| !targets.is_empty())
         .collect();
     tx.replace_relations(&object.uid, &rows).await
 }

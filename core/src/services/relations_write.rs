@@ -1,7 +1,9 @@
 //! `POST <site>/@relations`, `DELETE <site>/@relations` and `POST <site>/@relations/rebuild`
-//! (plone.restapi 9). A relation is a value of the source's relation field named `relation`
-//! (`relatedItems`, a type's own relation fields): adding and removing one writes that field
-//! through the ordinary write path, so the index, the change feed and versions follow. Every
+//! (plone.restapi 9). A relation named like one of the source's relation fields
+//! (`relatedItems`, a type's own) is a value of that field: adding and removing one writes the
+//! field through the ordinary write path, so the index, the change feed and versions follow.
+//! Any other name makes a free relation, as plone.api makes one, kept in the relation index
+//! only (no field shows it; `@relations` lists it; a rebuild keeps it). Every
 //! source needs `Modify portal content`, every end must be an object the caller may see, and
 //! a request with any item that cannot be carried out changes nothing (422 listing them).
 //! The rebuild derives the whole relation index from the fields again (Managers and Site Administrators: Manage portal).
@@ -61,6 +63,16 @@ struct Named {
     source: ContentObject,
     target: ContentObject,
     field: String,
+    /// Named like no field of the source: a free relation.
+    free: bool,
+}
+
+/// The longest name of a free relation.
+const MAX_NAME: usize = 100;
+
+/// Whether `name` may name a free relation: letters, digits, `_`, `-` and `.`.
+fn free_name(name: &str) -> bool {
+    name.len() <= MAX_NAME && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
 }
 
 /// The objects a reference (UID, path or URL) names and the caller may see.
@@ -107,19 +119,20 @@ async fn resolve(ctx: &Ctx, items: &[Value], verb: &str) -> ApiResult<Vec<Named>
             failed.push(json!([item, format!("Failed on {verb} a relation. Target not found.")]));
             continue;
         };
-        let is_relation_field = ctx
-            .app
-            .types
-            .get(&source.portal_type)
-            .and_then(|profile| profile.field(relation))
-            .is_some_and(|field| field.kind.is_relation());
-        if !is_relation_field {
-            let why =
-                format!("Failed on {verb} a relation. '{relation}' is no relation field of {}.", source.portal_type);
-            failed.push(json!([item, why]));
-            continue;
-        }
-        named.push(Named { source, target, field: relation.to_owned() });
+        let field = ctx.app.types.get(&source.portal_type).and_then(|profile| profile.field(relation).cloned());
+        let free = match field {
+            Some(field) if field.kind.is_relation() => false,
+            None if free_name(relation) => true,
+            _ => {
+                let type_name = &source.portal_type;
+                let why = format!(
+                    "Failed on {verb} a relation. '{relation}' is a field of {type_name} that holds no relations."
+                );
+                failed.push(json!([item, why]));
+                continue;
+            }
+        };
+        named.push(Named { source, target, field: relation.to_owned(), free });
     }
     if !failed.is_empty() {
         let message = format!("Failed on {verb} relations");
@@ -131,10 +144,28 @@ async fn resolve(ctx: &Ctx, items: &[Value], verb: &str) -> ApiResult<Vec<Named>
     Ok(named)
 }
 
-/// Writes each source's relation fields with `change` applied to their targets.
-async fn rewrite(ctx: &Ctx, named: Vec<Named>, change: impl Fn(&mut Vec<String>, &str, bool)) -> ApiResult<()> {
+/// Adds (or removes) the relations: free ones in the index, the others in their sources'
+/// fields.
+async fn rewrite(ctx: &Ctx, named: Vec<Named>, adding: bool) -> ApiResult<()> {
+    let (free, named): (Vec<Named>, Vec<Named>) = named.into_iter().partition(|n| n.free);
+    if !free.is_empty() {
+        let mut tx = ctx.app.store.begin().await?;
+        for Named { source, target, field, .. } in &free {
+            let written = if adding {
+                tx.add_free_relation(&source.uid, field, &target.uid).await
+            } else {
+                tx.remove_free_relation(&source.uid, field, &target.uid).await
+            };
+            // Another request added one to the same source meanwhile and took the position.
+            written.map_err(|e| match crate::store::is_unique_violation(&e) {
+                true => ApiError::new(ErrorCode::Conflict, "The relations changed meanwhile; try again."),
+                false => ApiError::from(e),
+            })?;
+        }
+        tx.commit().await?;
+    }
     let mut by_source: BTreeMap<String, (ContentObject, Vec<(String, String)>)> = BTreeMap::new();
-    for Named { source, target, field } in named {
+    for Named { source, target, field, .. } in named {
         by_source.entry(source.uid.clone()).or_insert_with(|| (source, Vec::new())).1.push((field, target.uid));
     }
     let visibility = ctx.visibility();
@@ -157,7 +188,14 @@ async fn rewrite(ctx: &Ctx, named: Vec<Named>, change: impl Fn(&mut Vec<String>,
                 )
             });
             let mut targets: Vec<String> = stored_targets(entry);
-            change(&mut targets, &target, single);
+            if !adding {
+                targets.retain(|t| *t != target);
+            } else if !targets.contains(&target) {
+                if single {
+                    targets.clear();
+                }
+                targets.push(target);
+            }
             *entry = json!(targets);
         }
         for field in body.keys().cloned().collect::<Vec<_>>() {
@@ -176,15 +214,7 @@ async fn rewrite(ctx: &Ctx, named: Vec<Named>, change: impl Fn(&mut Vec<String>,
 async fn post(ctx: Ctx) -> ApiResult<NoContent> {
     let body = ctx.json_body()?;
     let named = resolve(&ctx, items(&body)?, "creating").await?;
-    rewrite(&ctx, named, |targets, target, single| {
-        if single {
-            targets.clear();
-        }
-        if !targets.iter().any(|t| t == target) {
-            targets.push(target.to_owned());
-        }
-    })
-    .await?;
+    rewrite(&ctx, named, true).await?;
     Ok(NoContent::NoContent)
 }
 
@@ -195,7 +225,7 @@ async fn delete(ctx: Ctx) -> ApiResult<NoContent> {
     } else {
         matching(&ctx, &body).await?
     };
-    rewrite(&ctx, named, |targets, target, _| targets.retain(|t| t != target)).await?;
+    rewrite(&ctx, named, false).await?;
     Ok(NoContent::NoContent)
 }
 
@@ -240,7 +270,9 @@ async fn matching(ctx: &Ctx, body: &Map<String, Value>) -> ApiResult<Vec<Named>>
     let named: Vec<Named> = rows
         .iter()
         .filter_map(|row| {
-            Some(Named { source: object(&row.source_uid)?, target: object(&row.target_uid)?, field: row.field.clone() })
+            let source = object(&row.source_uid)?;
+            let is_field = ctx.app.types.get(&source.portal_type).and_then(|p| p.field(&row.field)).is_some();
+            Some(Named { source, target: object(&row.target_uid)?, field: row.field.clone(), free: !is_field })
         })
         .collect();
     for relation in &named {

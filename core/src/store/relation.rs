@@ -138,14 +138,25 @@ impl Store {
 }
 
 impl Tx {
-    /// Replaces the index rows of one source object with `fields`: (field name, targets in order).
+    /// Replaces the index rows of one source object's relation fields with `fields`: (field
+    /// name, targets in order), every relation field of its type named. Relations made under
+    /// names that are no field (plone.api's free relations) stay.
     pub async fn replace_relations(
         &mut self,
         source_uid: &str,
         fields: &[(&str, Vec<String>)],
     ) -> Result<(), sqlx::Error> {
+        if fields.is_empty() {
+            return Ok(());
+        }
         self.count();
-        sqlx::query("DELETE FROM relation WHERE source_uid = $1").bind(source_uid).execute(&mut *self.inner).await?;
+        let sql =
+            format!("DELETE FROM relation WHERE source_uid = $1 AND field IN ({})", placeholders(2, fields.len()));
+        let mut delete = sqlx::query(AssertSqlSafe(sql)).bind(source_uid);
+        for (field, _) in fields {
+            delete = delete.bind(*field);
+        }
+        delete.execute(&mut *self.inner).await?;
         for (field, targets) in fields {
             for (position, target) in targets.iter().enumerate() {
                 self.count();
@@ -158,6 +169,46 @@ impl Tx {
                     .await?;
             }
         }
+        Ok(())
+    }
+
+    /// Adds a relation under a name that is no field of the source (plone.api's free
+    /// relations), after the source's others of that name; nothing when it is there already.
+    pub async fn add_free_relation(
+        &mut self,
+        source_uid: &str,
+        name: &str,
+        target_uid: &str,
+    ) -> Result<(), sqlx::Error> {
+        self.count();
+        sqlx::query(
+            "INSERT INTO relation (source_uid, field, position, target_uid) \
+             SELECT $1, $2, next.position, $3 FROM \
+             (SELECT COALESCE(MAX(position) + 1, 0) AS position FROM relation WHERE source_uid = $1 AND field = $2) next \
+             WHERE NOT EXISTS (SELECT 1 FROM relation WHERE source_uid = $1 AND field = $2 AND target_uid = $3)",
+        )
+        .bind(source_uid)
+        .bind(name)
+        .bind(target_uid)
+        .execute(&mut *self.inner)
+        .await?;
+        Ok(())
+    }
+
+    /// Removes a relation made under a name that is no field of the source.
+    pub async fn remove_free_relation(
+        &mut self,
+        source_uid: &str,
+        name: &str,
+        target_uid: &str,
+    ) -> Result<(), sqlx::Error> {
+        self.count();
+        sqlx::query("DELETE FROM relation WHERE source_uid = $1 AND field = $2 AND target_uid = $3")
+            .bind(source_uid)
+            .bind(name)
+            .bind(target_uid)
+            .execute(&mut *self.inner)
+            .await?;
         Ok(())
     }
 }
