@@ -7,7 +7,7 @@
 use crate::catalog::{Scope, SearchQuery};
 use crate::content::ContentObject;
 use crate::content::links::SitePrefixes;
-use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, query_string};
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode};
 use crate::ops::lookup_references;
 use crate::security::Visibility;
 use crate::serialize::relation_summary;
@@ -66,10 +66,12 @@ pub async fn answer(ctx: &Ctx, visibility: &Visibility, limit: i64) -> ApiResult
         && let Some(entry) = grouped.get_mut(name)
     {
         entry["readonly"] = json!(false);
-        entry["staticCatalogVocabularyQuery"] = json!({});
+        // A relation field's vocabulary query; a free relation (named like no field) has none.
+        let is_field = ctx.app.types.all().any(|t| t.relation_fields().any(|f| f.name == *name));
+        entry["staticCatalogVocabularyQuery"] = if is_field { json!({}) } else { Value::Null };
     }
-    let url = format!("{}?{}", ctx.request.service_url, query_string(&ctx.request.query));
-    Ok(json!({"@id": url, "relations": grouped}))
+    // The URL as requested, as plone.restapi echoes it.
+    Ok(json!({"@id": ctx.request.request_url(), "relations": grouped}))
 }
 
 async fn stats(ctx: &Ctx, visibility: &Visibility) -> ApiResult<Value> {
