@@ -10,6 +10,8 @@ use serde_json::{Map, Value, json};
 pub fn summary(ctx: &SerializeCtx<'_>, object: &ContentObject, metadata_fields: &[String]) -> Map<String, Value> {
     let mut out = plain_summary(ctx, object);
     if object.is_site_root() {
+        // A catalog hit: the site root is one too, without a workflow.
+        out.insert("review_state".into(), Value::Null);
         return out;
     }
     let profile = ctx.site.types.get(&object.portal_type);

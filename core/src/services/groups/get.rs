@@ -9,7 +9,7 @@ use crate::http::schema::{array_of, of};
 use crate::http::{ApiResult, Ctx, Dyn, Json, MAX_BATCH_SIZE, Shape};
 use crate::security::{AUTHENTICATED_GROUP, Csrf, Permission};
 use crate::service::{ContentKind, Guard, Route, Service};
-use crate::services::principal_forms::search_text;
+use crate::services::principal_forms::{authenticated_group, search_text};
 use crate::services::principal_items::{LISTING_QUERY, PrincipalList, principal_list};
 use crate::store::PrincipalQuery;
 use poem::http::Method;
@@ -72,9 +72,16 @@ async fn list(ctx: Ctx) -> ApiResult<Dyn<GroupListing>> {
     // plone.restapi lists groups as a plain array, which Volto's group forms filter.
     let query = PrincipalQuery { kind: Some("group"), search: search_text(&ctx), match_email: true };
     let groups = ctx.app.store.principals(&query, 0, MAX_BATCH_SIZE).await?;
+    if query.search.is_some() {
+        // As plone.restapi: a search names the groups found, without their members.
+        let items: Vec<GroupItem> = groups.iter().map(|g| group_item(&site, g)).collect();
+        return Ok(Dyn::new(items.to_json().unwrap_or_default()));
+    }
     let mut members = ctx.app.store.members_of_groups(&groups.iter().map(|g| g.id.clone()).collect::<Vec<_>>()).await?;
-    let items: Vec<GroupItem> =
+    let mut items: Vec<GroupItem> =
         groups.iter().map(|g| group_with_members(&ctx, g, members.remove(&g.id).unwrap_or_default())).collect();
+    // The virtual group every logged-in user is in comes last, as Plone lists it.
+    items.push(group_with_members(&ctx, &authenticated_group(), Vec::new()));
     Ok(Dyn::new(items.to_json().unwrap_or_default()))
 }
 

@@ -51,7 +51,10 @@ pub struct GroupMembers {
 /// `group` as `@groups` lists it, on the site at `site_url`, without its members.
 pub fn group_item(site_url: &str, group: &StoredPrincipal) -> GroupItem {
     let mut roles = group.roles.clone();
-    roles.push(Role::AUTHENTICATED.name().to_owned());
+    // Its members hold Authenticated anyway; the virtual group of them all lists no roles.
+    if group.id != AUTHENTICATED_GROUP {
+        roles.push(Role::AUTHENTICATED.name().to_owned());
+    }
     GroupItem {
         url: format!("{site_url}/@groups/{}", group.id),
         id: group.id.clone(),
