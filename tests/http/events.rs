@@ -195,6 +195,13 @@ async fn every_write_service_records_its_events() {
         &["modified", "version_restored"],
     )
     .await;
+    walk.step(
+        patch.clone(),
+        "@history",
+        admin(patch.clone(), "p/@history").json(&json!({"version": 1})),
+        &["modified", "version_restored"],
+    )
+    .await;
     walk.step(delete.clone(), "@versions", versions(delete.clone(), "p/@versions/1"), &["version_deleted"]).await;
     walk.step(
         post.clone(),

@@ -252,6 +252,7 @@ fn rows() -> Vec<Row> {
         row(M::POST, "@versions", "", "", VERSIONS_WRITE_201).fresh(Fresh::Document, "{fresh}/@versions").body(json!({"comment": "by a role"})),
         row(M::POST, "@versions", "{version_id}/restore", "", VERSIONS_WRITE_200).fresh(Fresh::Document, "{fresh}/@versions/{fresh_version}/restore"),
         row(M::DELETE, "@versions", "{version_id}", "", VERSIONS_WRITE_200).fresh(Fresh::Document, "{fresh}/@versions/{fresh_version}"),
+        row(M::PATCH, "@history", "", "", VERSIONS_WRITE_200).fresh(Fresh::Document, "{fresh}/@history").body(json!({"version": "{fresh_version}"})),
         row(M::GET, "@history", "", "pub/page/@history", ALL_200),
         row(M::GET, "@history", "{version}", "pub/page/@history/{version}", VERSIONS_READ),
         row(M::GET, "list_versions", "", "pub/page/list_versions", VERSIONS_READ),

@@ -443,6 +443,29 @@ async fn history_lists_workflow_and_versions_in_one_timeline() {
 }
 
 #[tokio::test]
+async fn patching_history_reverts_to_a_version_as_volto_asks() {
+    let server = TestServer::start().await;
+    server.create("", json!({"@type": "Document", "id": "p", "title": "Erst"})).await;
+    let version = create_version(&server, "p", Some("erste Fassung")).await;
+    let number = version["version"].as_i64().unwrap_or_else(|| version["id"].as_str().unwrap().parse().unwrap());
+    let patch = json!({"title": "Dann"});
+    assert_eq!(server.admin(Method::PATCH, "p").json(&patch).send().await.unwrap().status(), 204);
+    // A JSON write: no CSRF token needed, as plone.restapi and Volto have it.
+    let revert = |body: Value| server.admin(Method::PATCH, "p/@history").json(&body).send();
+    let (status, answer) = read(revert(json!({"version": number})).await.unwrap()).await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["message"], format!("Erst has been reverted to revision {number}."));
+    assert_eq!(server.get_json("p").await.1["title"], "Erst");
+    assert_error(revert(json!({"version": 99})).await.unwrap(), 404, "not_found").await;
+    assert_error(revert(json!({"version": "eins"})).await.unwrap(), 400, "validation_failed").await;
+    assert_eq!(revert(json!({"version": number.to_string()})).await.unwrap().status(), 200, "a number as text too");
+    assert_error(revert(json!({})).await.unwrap(), 400, "missing_property").await;
+    server.user("leser", &["Reader"], &[]).await;
+    let response = server.as_user("leser", Method::PATCH, "p/@history").json(&json!({"version": number})).send();
+    assert!(matches!(response.await.unwrap().status().as_u16(), 401 | 403), "readers may not revert");
+}
+
+#[tokio::test]
 async fn comparison_lists_page_and_block_changes() {
     let server = TestServer::start().await;
     server.create("", json!({"@type": "ContentPage", "id": "p", "title": "Alt"})).await;

@@ -12,6 +12,7 @@ mod compare;
 mod component;
 pub mod events;
 mod history;
+mod history_revert;
 mod items;
 mod panel;
 mod permissions;
@@ -78,6 +79,7 @@ fn build(r: &mut Registrar) {
     r.service(&versions::delete::DELETE);
     r.component(&component::VERSIONS_COMPONENT);
     r.service(&history::HISTORY);
+    r.service(&history_revert::HISTORY_REVERT);
     r.control_panel(&panel::VERSIONING_PANEL);
     for service in views::SERVICES {
         r.service(service);

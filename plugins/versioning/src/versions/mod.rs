@@ -13,6 +13,6 @@ use wcs_core::http::{ApiError, ApiResult, Ctx};
 use wcs_core::security::Permission;
 
 /// Versions of an object the caller may not see do not exist for them.
-fn check_object_visible(ctx: &Ctx) -> ApiResult<()> {
+pub(crate) fn check_object_visible(ctx: &Ctx) -> ApiResult<()> {
     if ctx.allows(Permission::VIEW) { Ok(()) } else { Err(ApiError::not_found(&ctx.request.service_url)) }
 }
