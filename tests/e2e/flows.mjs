@@ -285,6 +285,32 @@ flow('editor opens sharing and history', async (page, s) => {
     await page.goto(`${V}${p}/historyview`, { waitUntil: 'networkidle2' });
     await waitSel(page, '#page-history table tbody tr', 15000);
   });
+  await s('reverts to a version from the history page (PATCH @history)', async () => {
+    // A version of the page as it is, then a change made after it.
+    const auth = { Authorization: `Basic ${Buffer.from(`admin:${env.password}`).toString('base64')}` };
+    const token = await (await fetch(`${SITE}/@@authenticator/token`, { headers: auth })).text();
+    const made = await fetch(`${SITE}${p}/@versions`, {
+      method: 'POST',
+      headers: { ...auth, Accept: 'application/json', 'Content-Type': 'application/json', 'X-CSRF-TOKEN': token },
+      body: JSON.stringify({ comment: 'before the change' }),
+    });
+    assert(made.status === 201, `POST @versions answered ${made.status}`);
+    await api('PATCH', p, { title: `Changed after the version ${RUN}` });
+    await page.goto(`${V}${p}/historyview`, { waitUntil: 'networkidle2' });
+    await waitText(page, '#page-history table tbody', 'before the change', 15000);
+    // The version's row has an actions menu; its last item reverts to it.
+    const menu = await page.waitForSelector('#page-history table tbody tr .ui.dropdown', { timeout: 15000 });
+    await menu.click();
+    await clickText(page, '#page-history .ui.dropdown .menu .item', 'Revert to this revision');
+    const deadline = Date.now() + 15000;
+    let title = '';
+    while (Date.now() < deadline) {
+      title = (await api('GET', p)).title;
+      if (title === `E2E sharing ${RUN}`) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    assert(title === `E2E sharing ${RUN}`, `after the revert the title is ${JSON.stringify(title)}`);
+  });
 });
 
 addVersionFlows(flow, RUN);
