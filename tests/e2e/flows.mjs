@@ -289,17 +289,28 @@ flow('editor opens sharing and history', async (page, s) => {
     // A version of the page as it is, then a change made after it.
     const auth = { Authorization: `Basic ${Buffer.from(`admin:${env.password}`).toString('base64')}` };
     const token = await (await fetch(`${SITE}/@@authenticator/token`, { headers: auth })).text();
-    const made = await fetch(`${SITE}${p}/@versions`, {
-      method: 'POST',
-      headers: { ...auth, Accept: 'application/json', 'Content-Type': 'application/json', 'X-CSRF-TOKEN': token },
-      body: JSON.stringify({ comment: 'before the change' }),
-    });
-    assert(made.status === 201, `POST @versions answered ${made.status}`);
+    const version = async (comment) => {
+      const made = await fetch(`${SITE}${p}/@versions`, {
+        method: 'POST',
+        headers: { ...auth, Accept: 'application/json', 'Content-Type': 'application/json', 'X-CSRF-TOKEN': token },
+        body: JSON.stringify({ comment }),
+      });
+      assert(made.status === 201, `POST @versions answered ${made.status}`);
+    };
+    // Volto offers to revert to any version but the newest, which it takes for the current state.
+    await version('before the change');
     await api('PATCH', p, { title: `Changed after the version ${RUN}` });
+    await version('after the change');
     await page.goto(`${V}${p}/historyview`, { waitUntil: 'networkidle2' });
     await waitText(page, '#page-history table tbody', 'before the change', 15000);
-    // The version's row has an actions menu; its last item reverts to it.
-    const menu = await page.waitForSelector('#page-history table tbody tr .ui.dropdown', { timeout: 15000 });
+    // The older version's row has an actions menu; its last item reverts to it.
+    const rows = await page.$$('#page-history table tbody tr');
+    let menu = null;
+    for (const row of rows) {
+      const text = await row.evaluate((r) => r.textContent);
+      if (text.includes('before the change')) menu = await row.$('.ui.dropdown');
+    }
+    assert(menu, 'the version "before the change" has no actions menu');
     await menu.click();
     await clickText(page, '#page-history .ui.dropdown .menu .item', 'Revert to this revision');
     const deadline = Date.now() + 15000;
