@@ -51,9 +51,12 @@ async fn queries_group_relations_by_name() {
     assert_eq!(group["readonly"], false);
 
     let (_, none) = server.get_json("@relations?relation=main_topics").await;
+    // `main_topics` is the navigation plugin's field; without it the name is a free relation's,
+    // which has no vocabulary query.
+    let query = if cfg!(feature = "navigation") { json!({}) } else { Value::Null };
     assert_eq!(
         none["relations"],
-        json!({"main_topics": {"items": [], "items_total": 0, "readonly": false, "staticCatalogVocabularyQuery": {}}})
+        json!({"main_topics": {"items": [], "items_total": 0, "readonly": false, "staticCatalogVocabularyQuery": query}})
     );
     let (_, searched) = server.get_json("@relations?query_target=Alpha").await;
     assert_eq!(targets(&searched["relations"]["relatedItems"]), ["a"]);
