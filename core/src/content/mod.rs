@@ -8,6 +8,7 @@ pub mod layout;
 pub mod links;
 pub mod markup;
 mod object;
+mod query_field;
 pub mod remap;
 pub mod scales;
 pub mod types;
@@ -16,4 +17,5 @@ pub mod volto_blocks;
 
 pub use kind::ContentKind;
 pub use object::ContentObject;
+pub use query_field::QUERY;
 pub use types::{FieldDef, FieldKind, FieldKindDef, TypeBehaviour, TypeProfile, TypeRegistry};

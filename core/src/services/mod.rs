@@ -205,7 +205,7 @@ fn serializers(r: &mut Registrar) {
 
 /// Core's content types (Plone's standard ones), workflows and records.
 fn content(r: &mut Registrar) {
-    r.field_kind(&querystring::collection::QUERY);
+    r.field_kind(&crate::content::QUERY);
     for profile in [
         include_str!("../../types/plone_site.toml"),
         include_str!("../../types/folder.toml"),

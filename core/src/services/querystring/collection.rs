@@ -1,58 +1,18 @@
 //! Plone's Collection: a stored querystring query (`query`, the criteria Volto's query widget
-//! writes, checked by the `Query` field kind), its sort and limit, and what it finds as the
-//! collection's `items`, with only what the caller may see, batched by the request.
+//! writes, checked by the `Query` field kind of `crate::content`), its sort and limit, and what
+//! it finds as the collection's `items`, with only what the caller may see, batched by the
+//! request.
 
 use super::to_search_pairs;
 use crate::api::{Batch, batching_links};
 use crate::catalog::{SearchQuery, SearchSql};
-use crate::content::{ContentKind, FieldDef, FieldKindDef};
+use crate::content::ContentKind;
 use crate::error::ApiResult;
 use crate::serialize::{ContentSerializer, SerializeCtx, Subject, summary};
 use serde_json::{Map, Value, json};
 
 /// The type's name.
 pub const COLLECTION: &str = "Collection";
-
-/// The most criteria one query may hold, as `@querystring-search` takes them.
-const MAX_CRITERIA: usize = 50;
-/// The longest index or operation name.
-const MAX_NAME: usize = 200;
-/// The most values one criterion may list.
-const MAX_VALUES: usize = 100;
-
-/// A querystring query: `[{i, o, v}]`.
-pub static QUERY: FieldKindDef = FieldKindDef {
-    name: "Query",
-    parse: parse_query,
-    json_schema: |_| {
-        json!({"type": "array", "widget": "querystring",
-               "items": {"type": "object", "properties": {"i": {"type": "string"}, "o": {"type": "string"}, "v": {}}}})
-    },
-};
-
-fn parse_query(_: &FieldDef, value: &Value) -> Result<Value, String> {
-    let criteria = value.as_array().ok_or("Expected a list of criteria {i, o, v}.")?;
-    if criteria.len() > MAX_CRITERIA {
-        return Err(format!("At most {MAX_CRITERIA} criteria."));
-    }
-    for criterion in criteria {
-        let name =
-            |key: &str| criterion.get(key).and_then(Value::as_str).filter(|s| !s.is_empty() && s.len() <= MAX_NAME);
-        if name("i").is_none() || name("o").is_none() {
-            return Err("Each criterion needs an index 'i' and an operation 'o'.".into());
-        }
-        let plain = |v: &Value| matches!(v, Value::String(s) if s.len() <= 1000) || v.is_number() || v.is_boolean();
-        let fine = match criterion.get("v") {
-            None | Some(Value::Null) => true,
-            Some(Value::Array(values)) => values.len() <= MAX_VALUES && values.iter().all(plain),
-            Some(other) => plain(other),
-        };
-        if !fine {
-            return Err("A criterion's value 'v' is text, a number, a truth value or a short list of them.".into());
-        }
-    }
-    Ok(value.clone())
-}
 
 /// A collection's `items`, `items_total` and `batching`: what its query finds.
 pub static COLLECTION_ITEMS: ContentSerializer = ContentSerializer {
