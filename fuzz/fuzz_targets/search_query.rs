@@ -45,8 +45,11 @@ fn search(pairs: &[(String, String)]) {
     let url = "http://localhost:8080/Plone/@search";
     for total in [0, 1, query.batch.size, query.batch.start, query.batch.start.saturating_add(1), i64::MAX] {
         if let Some(links) = batching_links(url, pairs, query.batch, total) {
-            // A link names only its own `b_start` (the client's is left out).
-            for key in ["@id", "first", "last", "prev", "next"] {
+            // `@id` is the URL as requested, as plone.restapi echoes it.
+            let current = links.get("@id").and_then(Value::as_str).unwrap_or_default();
+            assert!(current.starts_with(url), "@id: {current}");
+            // The links to pages name only their own `b_start` (the client's is left out).
+            for key in ["first", "last", "prev", "next"] {
                 let link = links.get(key).and_then(Value::as_str).unwrap_or_default();
                 let (_, query) = link.split_once('?').unwrap_or_default();
                 for (name, value) in parse_query(query) {
