@@ -2,6 +2,8 @@
 //! sees crates the binary names, so a plugin missing from this list would vanish silently.
 //! Start-up compares this list with the plugins actually found and fails loudly on a gap.
 
+#[cfg(feature = "comments")]
+use wcs_plugin_comments as _;
 #[cfg(feature = "directdownload")]
 use wcs_plugin_directdownload as _;
 #[cfg(feature = "easyform")]
@@ -17,6 +19,8 @@ use wcs_plugin_versioning as _;
 
 /// Plugins this binary was built with (by cargo feature), besides `core`.
 pub const SHIPPED_PLUGINS: &[&str] = &[
+    #[cfg(feature = "comments")]
+    wcs_plugin_comments::PLUGIN_ID,
     #[cfg(feature = "directdownload")]
     wcs_plugin_directdownload::PLUGIN_ID,
     #[cfg(feature = "easyform")]

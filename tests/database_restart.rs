@@ -7,6 +7,8 @@
 //! command that restarts its server (CI sets both).
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
+#[cfg(feature = "comments")]
+use wcs_plugin_comments as _;
 #[cfg(feature = "directdownload")]
 use wcs_plugin_directdownload as _;
 #[cfg(feature = "easyform")]

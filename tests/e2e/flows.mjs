@@ -26,6 +26,7 @@ import { addVersionFlows } from './version_views.mjs';
 import { addSiteSetupFlows } from './site_setup.mjs';
 import { addUsersSetupFlows } from './users_setup.mjs';
 import { addPanelsFlows } from './panels.mjs';
+import { addCommentsFlows } from './comments.mjs';
 
 const V = env.volto;
 const RUN = Date.now().toString(36); // keeps ids unique if the same site is reused
@@ -328,6 +329,7 @@ addVersionFlows(flow, RUN);
 addSiteSetupFlows(flow, RUN);
 addUsersSetupFlows(flow, RUN);
 addPanelsFlows(flow, RUN);
+addCommentsFlows(flow, RUN);
 
 // --- run them -----------------------------------------------------------------------------------
 const browser = await puppeteer.launch({

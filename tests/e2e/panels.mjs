@@ -59,6 +59,7 @@ const CHANGES = (RUN) => ({
   navigation: { field: 'displayed_types', edit: addEntry('Document'), want: (old) => [...old, 'Document'] },
   search: { field: 'highlight', edit: toggle(), want: (old) => !old },
   directdownload: { field: 'directdownload', edit: toggle(), want: (old) => !old },
+  discussion: { field: 'edit_comment_enabled', edit: toggle(), want: (old) => !old },
 });
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);

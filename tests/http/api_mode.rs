@@ -124,6 +124,7 @@ async fn the_openapi_document_lists_content_paths_and_plugin_services() {
 
 /// The snapshot is of the default build (every shipped plugin on).
 #[cfg(all(
+    feature = "comments",
     feature = "directdownload",
     feature = "easyform",
     feature = "es-search",

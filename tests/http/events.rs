@@ -152,6 +152,43 @@ async fn every_write_service_records_its_events() {
         let submission = json!({"form.widgets.name": "Anna"});
         walk.step(post.clone(), "@submit", admin(post.clone(), "form/@submit").json(&submission), &[]).await;
     }
+    if cfg!(feature = "comments") {
+        let allow = admin(patch.clone(), "f").json(&json!({"allow_discussion": true}));
+        walk.step(patch.clone(), "", allow, &["modified"]).await;
+        let edits = json!({"plone.app.discussion.interfaces.IDiscussionSettings.edit_comment_enabled": true});
+        assert_eq!(admin(patch.clone(), "@registry").json(&edits).send().await.unwrap().status(), 204);
+        walk.step(
+            post.clone(),
+            "@comments",
+            admin(post.clone(), "f/@comments").json(&json!({"text": "First"})),
+            &["comment_added"],
+        )
+        .await;
+        let (_, listed) = read(admin(Method::GET, "f/@comments").send().await.unwrap()).await;
+        let comment = listed["items"][0]["comment_id"].as_str().unwrap().to_owned();
+        walk.step(
+            post.clone(),
+            "@comments",
+            admin(post.clone(), &format!("f/@comments/{comment}")).json(&json!({"text": "Reply"})),
+            &["comment_added"],
+        )
+        .await;
+        walk.step(
+            patch.clone(),
+            "@comments",
+            admin(patch.clone(), &format!("f/@comments/{comment}")).json(&json!({"text": "Changed"})),
+            &["comment_modified"],
+        )
+        .await;
+        // Deleting a comment deletes its reply: one event each.
+        walk.step(
+            delete.clone(),
+            "@comments",
+            admin(delete.clone(), &format!("f/@comments/{comment}")),
+            &["comment_removed", "comment_removed"],
+        )
+        .await;
+    }
     walk.step(post.clone(), "@untrash", admin(post.clone(), "f/d-1/@untrash"), &["untrashed"]).await;
     walk.step(delete.clone(), "", admin(delete.clone(), "f/d-1"), &["removed"]).await;
 

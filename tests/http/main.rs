@@ -4,6 +4,8 @@
 
 // The example third-party plugin is linked into this test binary like any plugin crate.
 use wcs_example_hello as _;
+#[cfg(feature = "comments")]
+use wcs_plugin_comments as _;
 #[cfg(feature = "directdownload")]
 use wcs_plugin_directdownload as _;
 #[cfg(feature = "easyform")]
@@ -25,6 +27,8 @@ mod backup;
 #[cfg(feature = "site-profile")]
 mod block_pages;
 mod collections;
+#[cfg(feature = "comments")]
+mod comments;
 // The site profile's pages, topics and blocks are what these tests version and navigate.
 #[cfg(all(feature = "versioning", feature = "site-profile"))]
 mod comparison_embedded;

@@ -6,12 +6,12 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 #[tokio::test]
-async fn roles_are_listed_sorted_in_plone_restapis_shape() {
+async fn roles_are_listed_in_plone_restapis_shape_and_order() {
     let server = TestServer::start().await;
     let (status, roles) = server.get_json("@roles").await;
     assert_eq!(status, 200, "{roles}");
     let ids: Vec<&str> = roles.as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
-    assert_eq!(ids, ["Contributor", "Editor", "Manager", "Member", "Reader", "Reviewer", "Site Administrator"]);
+    assert_eq!(ids, ["Contributor", "Editor", "Member", "Reader", "Reviewer", "Site Administrator", "Manager"]);
     assert_eq!(
         roles[0],
         json!({"@id": format!("{}/@roles/Contributor", server.site), "@type": "role", "id": "Contributor", "title": "Contributor"})

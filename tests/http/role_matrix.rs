@@ -50,6 +50,8 @@ const ADD_201: [u16; 8] = [401, 403, 403, 201, 403, 403, 201, 201];
 const VERSIONS_READ: [u16; 8] = [401, 401, 200, 401, 200, 200, 200, 200];
 const VERSIONS_WRITE_201: [u16; 8] = [401, 401, 401, 401, 201, 401, 201, 201];
 const VERSIONS_WRITE_200: [u16; 8] = [401, 401, 401, 401, 200, 401, 200, 200];
+/// Reply to item: every logged-in user, on an object that takes comments.
+const REPLY_204: [u16; 8] = [401, 204, 204, 204, 204, 204, 204, 204];
 
 /// Where a row's request goes: a fixed path below the site, or a fresh object made for each
 /// role (the request may change or remove it), named in the path and body as `{fresh}`.
@@ -74,6 +76,9 @@ enum Fresh {
     User,
     /// A group without roles.
     Group,
+    /// A comment of admin's on a published document that takes comments (`{fresh}` is the
+    /// comment's path).
+    Comment,
 }
 
 /// One route asked by every role.
@@ -245,6 +250,16 @@ fn rows() -> Vec<Row> {
         row(M::POST, "@workingcopy", "", "", [401, 403, 403, 403, 403, 403, 201, 201]).fresh(Fresh::Document, "{fresh}/@workingcopy"),
         row(M::PATCH, "@workingcopy", "", "", EDIT_204).fresh(Fresh::WorkingCopy, "{fresh}/@workingcopy"),
         row(M::DELETE, "@workingcopy", "", "", EDIT_204).fresh(Fresh::WorkingCopy, "{fresh}/@workingcopy"),
+        // Comments: pub/page takes them; `{fresh}` is a comment of admin's on a fresh page.
+        row(M::GET, "@comments", "", "pub/page/@comments", ALL_200),
+        row(M::GET, "@comments", "{comment_id}", "pub/page/@comments/{comment}", ALL_200),
+        row(M::POST, "@comments", "", "pub/page/@comments", REPLY_204).body(json!({"text": "By a role"})),
+        row(M::POST, "@comments", "{comment_id}", "pub/page/@comments/{comment}", REPLY_204).body(json!({"text": "A reply"})),
+        // Editing comments is off by default: nobody may, not even a Manager.
+        row(M::PATCH, "@comments", "{comment_id}", "pub/page/@comments/{comment}", [401, 403, 403, 403, 403, 403, 403, 403]).body(json!({"text": "Changed"})),
+        row(M::PATCH, "@comments", "", "pub/page/@comments", [400; 8]).body(json!({"text": "Changed"})),
+        row(M::DELETE, "@comments", "{comment_id}", "", [401, 403, 403, 403, 403, 204, 204, 204]).fresh(Fresh::Comment, "{fresh}"),
+        row(M::DELETE, "@comments", "", "pub/page/@comments", [400; 8]),
         // Versions.
         row(M::GET, "@versions", "", "pub/page/@versions", VERSIONS_READ),
         row(M::GET, "@versions", "{version_id}", "pub/page/@versions/{version}", VERSIONS_READ),
@@ -381,6 +396,12 @@ async fn fixture() -> Fixture {
     if cfg!(feature = "versioning") {
         values.insert("version", create_version(&server, "pub/page").await);
     }
+    if cfg!(feature = "comments") {
+        let response = server.admin(Method::PATCH, "pub/page").json(&json!({"allow_discussion": true})).send().await;
+        assert_eq!(response.unwrap().status(), 204);
+        let path = comment(&server, "pub/page").await;
+        values.insert("comment", path.rsplit('/').next().unwrap().to_owned());
+    }
     server.settle().await;
     let mut csrf = BTreeMap::new();
     for role in ROLES {
@@ -388,6 +409,15 @@ async fn fixture() -> Fixture {
         csrf.insert(role, answer.text().await.unwrap());
     }
     Fixture { server, values, csrf }
+}
+
+/// Comments on `path` as admin; the comment's path.
+async fn comment(server: &TestServer, path: &str) -> String {
+    let response = server.admin(Method::POST, &format!("{path}/@comments")).json(&json!({"text": "Fixture"})).send();
+    let response = response.await.unwrap();
+    assert_eq!(response.status(), 204);
+    let location = response.headers()["location"].to_str().unwrap().to_owned();
+    location.strip_prefix(&format!("{}/", server.url(""))).unwrap().to_owned()
 }
 
 /// Makes a version of `path` as admin; its id.
@@ -442,6 +472,16 @@ async fn make_fresh(f: &Fixture, kind: Fresh, row: usize, role: &str) -> (String
         Fresh::User => {
             server.user(&id, &["Member"], &[]).await;
             (id, String::new())
+        }
+        Fresh::Comment => {
+            server
+                .create(
+                    "pub",
+                    json!({"@type": "Document", "id": id, "title": format!("Fresh {id}"), "allow_discussion": true}),
+                )
+                .await;
+            server.transition(&format!("pub/{id}"), "publish").await;
+            (comment(server, &format!("pub/{id}")).await, String::new())
         }
         Fresh::Group => {
             let response = server.admin(Method::POST, "@groups").json(&json!({"groupname": id})).send().await.unwrap();
@@ -541,6 +581,7 @@ fn plugin_of(name: &str) -> &'static str {
         "@versions" | "@history" | "list_versions" | "display_version" | "compare_version" | "create_version"
         | "restore_version" | "delete_version" => "versioning",
         "@submit" | "@submissions" => "easyform",
+        "@comments" => "comments",
         "@hello" | "hello_view" => "example-hello",
         _ => "core",
     }

@@ -13,6 +13,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 // The contract is that of the default build, every shipped plugin on (as the OpenAPI snapshot's).
 #![cfg(all(
+    feature = "comments",
     feature = "directdownload",
     feature = "easyform",
     feature = "es-search",

@@ -45,6 +45,9 @@ pub enum Step {
         request: String,
         body: Option<Value>,
         user: Option<String>,
+        /// The value the recording shows for the last segment of this request's `Location`
+        /// (a comment's id): later requests get ours in its place.
+        location_as: Option<String>,
     },
 }
 
@@ -103,9 +106,9 @@ pub async fn run(server: &TestServer, scenario: &Scenario, examples: &Path) -> V
     let mut replay =
         Replay { test: &scenario.test, server, examples, uids: Vec::new(), replaced: Vec::new(), setup_failure: None };
     // What plone.restapi's test layer gives every test: the site's title and the test user.
-    replay.request("PATCH /", Some(json!({"title": "Plone site"})), None).await;
+    replay.request("PATCH /", Some(json!({"title": "Plone site"})), None, None).await;
     let user = json!({"username": TEST_USER.0, "password": TEST_USER.1, "roles": ["Manager"]});
-    replay.request("POST /@users", Some(user), None).await;
+    replay.request("POST /@users", Some(user), None, None).await;
     if scenario.front_page {
         let text = "If you're seeing this instead of the web site you were expecting, the owner of this web site \
                     has just installed Plone. Do not contact the Plone Team or the Plone mailing lists about this.";
@@ -118,7 +121,9 @@ pub async fn run(server: &TestServer, scenario: &Scenario, examples: &Path) -> V
     for step in &scenario.step {
         match step {
             Step::Create { create, kind, fields } => replay.create(create, kind, fields.clone()).await,
-            Step::Request { request, body, user } => replay.request(request, body.clone(), user.as_deref()).await,
+            Step::Request { request, body, user, location_as } => {
+                replay.request(request, body.clone(), user.as_deref(), location_as.as_deref()).await
+            }
             Step::Example { example } => outcomes.push(replay.example(example).await),
         }
     }
@@ -168,7 +173,7 @@ impl Replay<'_> {
         }
     }
 
-    async fn request(&mut self, request: &str, body: Option<Value>, user: Option<&str>) {
+    async fn request(&mut self, request: &str, body: Option<Value>, user: Option<&str>, location_as: Option<&str>) {
         let (method, path) = request.split_once(' ').unwrap_or(("GET", request));
         let method = Method::from_bytes(method.as_bytes()).unwrap_or(Method::GET);
         let path = self.replace(path.trim_start_matches('/'));
@@ -186,6 +191,10 @@ impl Replay<'_> {
         }
         match builder.send().await {
             Ok(response) if response.status().is_success() => {
+                let location = response.headers().get("location").and_then(|v| v.to_str().ok());
+                if let (Some(recorded), Some(ours)) = (location_as, location.and_then(|l| l.rsplit('/').next())) {
+                    self.replaced.push((recorded.to_owned(), ours.to_owned()));
+                }
                 let created: Value = response.json().await.unwrap_or_default();
                 if let Some(uid) = created["UID"].as_str() {
                     self.uids.push(uid.to_owned());

@@ -92,7 +92,9 @@ pub fn parse_changes(
     let mut changes = ChangeSet::default();
     let mut errors = Vec::new();
     for (key, value) in body {
-        if read_only.contains(&key.as_str()) || consumed.contains(&key.as_str()) {
+        // A plugin may make a key core only shows into a field (comments' `allow_discussion`).
+        let shown_only = read_only.contains(&key.as_str()) && profile.field(key).is_none();
+        if shown_only || consumed.contains(&key.as_str()) {
             continue;
         }
         if let Some(setting) = setting(profile, key, value) {

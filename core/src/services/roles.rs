@@ -1,5 +1,6 @@
 //! `GET <obj>/@roles`: the global roles users and groups may be given, as Volto's user and
-//! group control panels list them (plone.restapi's shape, sorted by id).
+//! group control panels list them: plone.restapi's shape and order (by id, Manager last, as
+//! Plone's role map lists them).
 
 use crate::endpoint;
 use crate::http::{ApiResult, Ctx, Json};
@@ -16,7 +17,7 @@ pub static ROLES: Service = Service {
     kind: ContentKind::Any,
     guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
-    routes: &[Route::new("", "The roles users and groups may be given, sorted by id", endpoint!(get))],
+    routes: &[Route::new("", "The roles users and groups may be given, by id with Manager last", endpoint!(get))],
 };
 
 /// A global role that may be given to users and groups.
@@ -37,7 +38,7 @@ pub struct GlobalRole {
 async fn get(ctx: Ctx) -> ApiResult<Json<Vec<GlobalRole>>> {
     let site = ctx.site_url();
     let mut roles = ASSIGNABLE_ROLES.map(Role::name).to_vec();
-    roles.sort_unstable();
+    roles.sort_unstable_by_key(|role| (*role == Role::MANAGER.name(), *role));
     Ok(Json(
         roles
             .into_iter()
