@@ -100,3 +100,66 @@ async fn the_site_root_takes_targets_and_csv_files_but_not_the_trash() {
     let (_, site) = server.get_json("@aliases").await;
     assert_eq!(paths(&site), ["/c2"]);
 }
+
+/// Every entry says where it leads, since when and how it was made, on an object as on the
+/// site root, and `query` narrows the list as Plone's redirects panel does.
+#[tokio::test]
+async fn aliases_are_listed_with_their_target_and_narrowed_by_a_query() {
+    let server = TestServer::start().await;
+    server.create("", json!({"@type": "Document", "id": "seite", "title": "Seite"})).await;
+    let body = json!({"items": [{"path": "/fizzbuzz"}, {"path": "/alt/fizz"}, {"path": "/a_b"}]});
+    let response = server.admin(Method::POST, "seite/@aliases").json(&body).send().await.unwrap();
+    assert_eq!(response.status(), 204);
+    let (_, own) = server.get_json("seite/@aliases").await;
+    assert_eq!(own["items_total"], 3, "{own}");
+    let entry = &own["items"][2];
+    assert_eq!(
+        (&entry["path"], &entry["redirect-to"], &entry["manual"]),
+        (&json!("/fizzbuzz"), &json!("/seite"), &json!(true))
+    );
+    assert!(entry["datetime"].as_str().is_some_and(|d| d.starts_with("20")), "{entry}");
+
+    for (query, expected) in [
+        ("/fizz", vec!["/fizzbuzz"]),
+        ("fizz", vec!["/alt/fizz", "/fizzbuzz"]),
+        // LIKE's wildcards are taken as they are.
+        ("_", vec!["/a_b"]),
+        ("%25", vec![]),
+        ("/nichts", vec![]),
+    ] {
+        let (_, site) = server.get_json(&format!("@aliases?query={query}")).await;
+        assert_eq!(paths(&site), expected, "query {query}: {site}");
+        assert_eq!(site["items_total"], json!(expected.len()));
+        let (_, own) = server.get_json(&format!("seite/@aliases?query={query}")).await;
+        assert_eq!(paths(&own), expected, "query {query} on the object");
+    }
+}
+
+/// `Accept: text/csv` exports every alias as Plone's redirects panel does, and the file reads
+/// back in through `POST @aliases`, Plone's header line and date format included.
+#[tokio::test]
+async fn aliases_export_as_csv_and_read_back() {
+    let server = TestServer::start().await;
+    server.create("", json!({"@type": "Document", "id": "seite", "title": "Seite"})).await;
+    let items: Vec<Value> = (0..30).map(|i| json!({"path": format!("/alt-{i:02}")})).collect();
+    let response = server.admin(Method::POST, "seite/@aliases").json(&json!({"items": items})).send().await.unwrap();
+    assert_eq!(response.status(), 204);
+    let export =
+        server.raw(Method::GET, &server.url("@aliases")).basic_auth("admin", Some(crate::support::ADMIN_PASSWORD));
+    let response = export.header("Accept", "text/csv").send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    assert!(response.headers()["content-type"].to_str().unwrap().starts_with("text/csv"));
+    let file = response.text().await.unwrap();
+    let lines: Vec<&str> = file.lines().collect();
+    assert_eq!(lines[0], "old path,new path,datetime,manual");
+    assert_eq!(lines.len(), 31, "every alias, not a page of them");
+    assert!(lines[1].starts_with("/alt-00,/seite,20") && lines[1].ends_with(" GMT+0,True"), "{}", lines[1]);
+
+    let gone = json!({"items": (0..30).map(|i| json!({"path": format!("/alt-{i:02}")})).collect::<Vec<_>>()});
+    let response = server.admin(Method::DELETE, "@aliases").json(&gone).send().await.unwrap();
+    assert_eq!(response.status(), 204);
+    let response = server.admin(Method::POST, "@aliases").header("Content-Type", "text/csv").body(file).send().await;
+    assert_eq!(response.unwrap().status(), 204);
+    let (_, site) = server.get_json("@aliases?b_size=100").await;
+    assert_eq!(site["items_total"], 30, "{site}");
+}

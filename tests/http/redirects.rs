@@ -96,7 +96,11 @@ async fn aliases_list_the_old_paths_of_an_object_and_of_the_site() {
     assert!(site["batching"]["next"].is_string(), "batched: {site}");
 
     let (_, expanded) = server.get_json("new?expand=aliases").await;
-    assert_eq!(expanded["@components"]["aliases"]["items"], json!([{"path": "/old"}]));
+    let entry = &expanded["@components"]["aliases"]["items"][0];
+    assert_eq!(
+        (&entry["path"], &entry["redirect-to"], &entry["manual"]),
+        (&json!("/old"), &json!("/new"), &json!(false))
+    );
     let response = server.anonymous(Method::GET, "@aliases").send().await.unwrap();
     assert_eq!(response.status(), 401, "editors' business");
 }

@@ -51,7 +51,7 @@ pub use listing::{BehaviourOrder, Listing, ListingOrder, TypeFilter};
 pub use lock::{ContentLock, LockInfo, unlocked};
 pub use migrations::Migration;
 pub use principal::{PrincipalQuery, StoredPrincipal};
-pub use redirect::{Alias, RedirectHit};
+pub use redirect::{Alias, AliasQuery, RedirectHit};
 pub use relation::{RelationQuery, RelationRow};
 pub use rows::{placeholders, time_from_db, time_to_db};
 pub use scale::StoredScale;

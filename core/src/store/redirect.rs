@@ -60,35 +60,58 @@ pub struct Alias {
     pub manual: bool,
 }
 
+/// Which aliases a listing shows: the site's (or one object's), optionally narrowed as the
+/// redirects control panel narrows them.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AliasQuery<'a> {
+    /// Only the aliases of this object (uid).
+    pub target: Option<&'a str>,
+    /// Text from the listing's search box: an old path starting with it when it starts with
+    /// `/` (inside the site), else an old path containing it.
+    pub text: Option<&'a str>,
+}
+
 impl Store {
-    /// A page of the redirects to live objects below `root` (to `target` only, when given),
-    /// oldest path first, and how many there are.
+    /// A page of the redirects to live objects below `root` matching `query`, oldest path
+    /// first, and how many there are.
     pub async fn aliases(
         &self,
         root: &str,
-        target: Option<&str>,
+        query: AliasQuery<'_>,
         start: i64,
         size: i64,
     ) -> Result<(Vec<Alias>, i64), sqlx::Error> {
         let filter = "FROM redirect r JOIN content c ON c.uid = r.target_uid \
-                      WHERE c.trashed = 0 AND r.old_path >= $1 AND r.old_path < $2 AND ($3 = '' OR r.target_uid = $3)";
-        let (from, to) = (format!("{root}/"), subtree_end(root));
-        let target = target.unwrap_or_default();
+                      WHERE c.trashed = 0 AND r.old_path >= $1 AND r.old_path < $2 AND ($3 = '' OR r.target_uid = $3) \
+                      AND ($4 = '' OR r.old_path LIKE $4 ESCAPE '\\')";
+        let text = query.text.unwrap_or_default();
+        let (from, to, pattern) = match text.strip_prefix('/') {
+            Some(_) => {
+                let prefix = format!("{root}{text}");
+                let end = prefix_end(&prefix);
+                (prefix, end, String::new())
+            }
+            None if text.is_empty() => (format!("{root}/"), subtree_end(root), String::new()),
+            None => (format!("{root}/"), subtree_end(root), format!("%{}%", escape_like(text))),
+        };
+        let target = query.target.unwrap_or_default();
         self.count();
         let total: i64 = sqlx::query(AssertSqlSafe(format!("SELECT COUNT(*) {filter}")))
             .bind(&from)
             .bind(&to)
             .bind(target)
+            .bind(&pattern)
             .fetch_one(&self.pool)
             .await?
             .try_get(0)?;
         self.count();
         let sql =
-            format!("SELECT r.old_path, c.path, r.created, r.manual {filter} ORDER BY r.old_path LIMIT $4 OFFSET $5");
+            format!("SELECT r.old_path, c.path, r.created, r.manual {filter} ORDER BY r.old_path LIMIT $5 OFFSET $6");
         let rows = sqlx::query(AssertSqlSafe(sql))
             .bind(&from)
             .bind(&to)
             .bind(target)
+            .bind(&pattern)
             .bind(size)
             .bind(start)
             .fetch_all(&self.pool)
@@ -127,5 +150,40 @@ impl Tx {
         .execute(&mut *self.inner)
         .await?;
         Ok(())
+    }
+}
+
+/// The least string after every string that starts with `prefix` (`prefix` is not empty).
+fn prefix_end(prefix: &str) -> String {
+    let mut chars: Vec<char> = prefix.chars().collect();
+    match chars.pop() {
+        Some(last) => {
+            let next = char::from_u32(u32::from(last) + 1).unwrap_or(char::MAX);
+            chars.push(next);
+            chars.into_iter().collect()
+        }
+        None => String::new(),
+    }
+}
+
+/// `text` with LIKE's wildcards and the escape character escaped (escape character `\`).
+fn escape_like(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{escape_like, prefix_end};
+
+    #[test]
+    fn a_prefix_ends_before_the_next_string_without_it() {
+        assert_eq!(prefix_end("/plone/fizz"), "/plone/fiz{");
+        assert!("/plone/fizzbuzz" < prefix_end("/plone/fizz").as_str());
+        assert!("/plone/fj" > prefix_end("/plone/fizz").as_str());
+    }
+
+    #[test]
+    fn like_wildcards_are_taken_literally() {
+        assert_eq!(escape_like("50%_a\\b"), "50\\%\\_a\\\\b");
     }
 }

@@ -1,18 +1,23 @@
 //! `GET <obj>/@aliases` and `@components.aliases`: the old paths that redirect to an object,
-//! as plone.restapi lists them. On the site root, every alias of the site with where it leads
-//! and whether an editor added it, batched. Editors manage URLs, so the list needs `Modify
-//! portal content` on the object; others get an empty list in `@components`.
+//! as plone.restapi lists them; on the site root, every alias of the site. Each with where it
+//! leads, since when and whether an editor added it; batched, and narrowed by `query` as
+//! Plone's redirects panel narrows them. Editors manage URLs, so the list needs `Modify portal
+//! content` on the object; others get an empty list in `@components`.
 
+use super::answer::{AliasAnswer, wants_csv};
 use crate::endpoint;
-use crate::http::{ApiResult, Batch, Ctx, Json, batching_links};
+use crate::http::{ApiResult, Batch, Ctx, batching_links};
 use crate::security::{Csrf, Permission};
 use crate::serialize::{Component, SerializeCtx, Subject};
 use crate::service::{ContentKind, Guard, ParamKind, QueryParam, Route, Service};
-use crate::store::Alias;
+use crate::store::{Alias, AliasQuery};
 use poem::http::Method;
 use poem_openapi::Object;
 use poem_openapi::types::ToJSON;
 use serde_json::Value;
+
+/// The most aliases a CSV export holds.
+const MAX_CSV_ALIASES: i64 = 100_000;
 
 /// The service.
 pub static ALIASES: Service = Service {
@@ -25,6 +30,11 @@ pub static ALIASES: Service = Service {
         query: &[
             QueryParam::new("b_start", ParamKind::Integer, "The index of the page's first alias"),
             QueryParam::new("b_size", ParamKind::Integer, "Aliases per page (25 unless given)"),
+            QueryParam::new(
+                "query",
+                ParamKind::String,
+                "Only old paths starting with this text when it starts with `/` (inside the site), else containing it",
+            ),
         ],
         ..Route::new(
             "",
@@ -57,31 +67,36 @@ pub struct AliasList {
     pub batching: Option<Value>,
 }
 
-/// An alias; on the site root with where it leads, when and how it was made.
+/// An alias, with where it leads, when and how it was made.
 #[derive(Object)]
-#[oai(skip_serializing_if_is_none)]
 pub struct AliasEntry {
     /// The old path, inside the site.
     pub path: String,
-    /// Site root only: the path it leads to, inside the site.
+    /// The path it leads to, inside the site.
     #[oai(rename = "redirect-to")]
-    pub redirect_to: Option<String>,
-    /// Site root only: when it was made (ISO 8601).
-    pub datetime: Option<String>,
-    /// Site root only: whether an editor added it (rather than a move or rename).
-    pub manual: Option<bool>,
+    pub redirect_to: String,
+    /// When it was made (ISO 8601).
+    pub datetime: String,
+    /// Whether an editor added it (rather than a move or rename).
+    pub manual: bool,
 }
 
-async fn get(ctx: Ctx) -> ApiResult<Json<AliasList>> {
+async fn get(ctx: Ctx) -> ApiResult<AliasAnswer> {
     let options = ctx.serialize_options()?;
     let visibility = ctx.visibility();
     let sctx = ctx.serialize_ctx(&options, &visibility);
-    Ok(Json(aliases(&sctx, ctx.subject()).await?))
+    if wants_csv(ctx.request.header("accept")) {
+        // A file holds every alias (up to a bound), not a page of them.
+        let everything = Batch { start: 0, size: MAX_CSV_ALIASES };
+        AliasAnswer::csv(&aliases(&sctx, ctx.subject(), everything).await?)
+    } else {
+        Ok(AliasAnswer::Json(aliases(&sctx, ctx.subject(), Batch::from_query(&ctx.request.query)?).await?))
+    }
 }
 
 async fn expanded(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ApiResult<Value> {
     let list = if ctx.access.allows(ctx.site, Permission::MODIFY_PORTAL_CONTENT) {
-        aliases(ctx, subject).await?
+        aliases(ctx, subject, Batch::from_query(ctx.query)?).await?
     } else {
         let url = format!("{}/@aliases", subject.object.url(ctx.base_url));
         AliasList { url, items: Vec::new(), items_total: 0, batching: None }
@@ -89,21 +104,22 @@ async fn expanded(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ApiResult<Val
     Ok(list.to_json().unwrap_or_default())
 }
 
-async fn aliases(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ApiResult<AliasList> {
+async fn aliases(ctx: &SerializeCtx<'_>, subject: Subject<'_>, batch: Batch) -> ApiResult<AliasList> {
     let object = subject.object;
     let site_root = object.is_site_root();
-    let batch = Batch::from_query(ctx.query)?;
     let site_path = format!("/{}", object.site_id());
-    let target = (!site_root).then_some(object.uid.as_str());
-    let (found, total) = ctx.site.store.aliases(&site_path, target, batch.start, batch.size).await?;
+    let text =
+        ctx.query.iter().find(|(k, _)| k == "query" || k == "q").map(|(_, v)| v.trim()).filter(|v| !v.is_empty());
+    let query = AliasQuery { target: (!site_root).then_some(object.uid.as_str()), text };
+    let (found, total) = ctx.site.store.aliases(&site_path, query, batch.start, batch.size).await?;
     let in_site = |path: &str| path.strip_prefix(&site_path).unwrap_or(path).to_owned();
     let items = found
         .iter()
         .map(|Alias { old_path, target_path, created, manual }| AliasEntry {
             path: in_site(old_path),
-            redirect_to: site_root.then(|| in_site(target_path)),
-            datetime: site_root.then(|| created.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
-            manual: site_root.then_some(*manual),
+            redirect_to: in_site(target_path),
+            datetime: created.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            manual: *manual,
         })
         .collect();
     let url = format!("{}/@aliases", object.url(ctx.base_url));
