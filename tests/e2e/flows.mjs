@@ -27,6 +27,7 @@ import { addSiteSetupFlows } from './site_setup.mjs';
 import { addUsersSetupFlows } from './users_setup.mjs';
 import { addPanelsFlows } from './panels.mjs';
 import { addCommentsFlows } from './comments.mjs';
+import { addUploadFlows } from './uploads.mjs';
 
 const V = env.volto;
 const RUN = Date.now().toString(36); // keeps ids unique if the same site is reused
@@ -330,6 +331,7 @@ addSiteSetupFlows(flow, RUN);
 addUsersSetupFlows(flow, RUN);
 addPanelsFlows(flow, RUN);
 addCommentsFlows(flow, RUN);
+addUploadFlows(flow, RUN);
 
 // --- run them -----------------------------------------------------------------------------------
 const browser = await puppeteer.launch({

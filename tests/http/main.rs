@@ -94,6 +94,7 @@ mod site_actions;
 mod summary_metadata;
 mod support;
 mod system_pages;
+mod tus;
 mod types_dir;
 // The site profile's pages, topics and blocks are what these tests version and navigate.
 #[cfg(all(feature = "versioning", feature = "site-profile"))]

@@ -250,6 +250,11 @@ fn rows() -> Vec<Row> {
         row(M::POST, "@workingcopy", "", "", [401, 403, 403, 403, 403, 403, 201, 201]).fresh(Fresh::Document, "{fresh}/@workingcopy"),
         row(M::PATCH, "@workingcopy", "", "", EDIT_204).fresh(Fresh::WorkingCopy, "{fresh}/@workingcopy"),
         row(M::DELETE, "@workingcopy", "", "", EDIT_204).fresh(Fresh::WorkingCopy, "{fresh}/@workingcopy"),
+        // Resumable uploads: the guard, then the protocol (these requests lack Tus-Resumable: 412).
+        row(M::POST, "@tus-upload", "", "pub/@tus-upload", [401, 403, 403, 412, 403, 403, 412, 412]),
+        row(M::POST, "@tus-replace", "", "pub/page/@tus-replace", [401, 403, 403, 403, 412, 403, 412, 412]),
+        row(M::GET, "@tus-upload", "{upload_id}", "pub/@tus-upload/00000000000000000000000000000000", [401, 403, 403, 412, 412, 403, 412, 412]),
+        row(M::PATCH, "@tus-upload", "{upload_id}", "pub/@tus-upload/00000000000000000000000000000000", [401, 403, 403, 412, 412, 403, 412, 412]),
         // Comments: pub/page takes them; `{fresh}` is a comment of admin's on a fresh page.
         row(M::GET, "@comments", "", "pub/page/@comments", ALL_200),
         row(M::GET, "@comments", "{comment_id}", "pub/page/@comments/{comment}", ALL_200),

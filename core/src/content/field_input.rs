@@ -254,12 +254,23 @@ fn blob(field: &FieldDef, value: &Value) -> Result<Parsed, String> {
         .decode(data.trim())
         .map_err(|_| "'data' is not valid base64.".to_owned())?;
     let filename = map.get("filename").and_then(Value::as_str).unwrap_or(&field.name).to_owned();
+    let content_type = map.get("content-type").and_then(Value::as_str);
+    let (upload, metadata) = file_from_bytes(field, bytes, filename, content_type)?;
+    Ok(Parsed::Upload(upload, metadata))
+}
+
+/// A file for a blob field from its bytes, checked as a JSON upload is (file name, media type,
+/// an image's format): what is stored, and the field's value.
+pub(super) fn file_from_bytes(
+    field: &FieldDef,
+    bytes: Vec<u8>,
+    filename: String,
+    content_type: Option<&str>,
+) -> Result<(BlobUpload, Value), String> {
     if filename.is_empty() || filename.len() > 255 || filename.contains(['/', '\\', '\0']) {
         return Err("The filename must be 1 to 255 characters without slashes.".into());
     }
-    let content_type = map
-        .get("content-type")
-        .and_then(Value::as_str)
+    let content_type = content_type
         .filter(|ct| !ct.is_empty())
         .map(str::to_owned)
         .unwrap_or_else(|| guess_content_type(&filename).to_owned());
@@ -280,7 +291,7 @@ fn blob(field: &FieldDef, value: &Value) -> Result<Parsed, String> {
         metadata["height"] = json!(size.height);
     }
     let upload = BlobUpload { field: field.name.clone(), filename, content_type, sha256, data: bytes };
-    Ok(Parsed::Upload(upload, metadata))
+    Ok((upload, metadata))
 }
 
 fn guess_content_type(filename: &str) -> &'static str {

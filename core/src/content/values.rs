@@ -4,7 +4,7 @@
 use super::ContentObject;
 use super::field_input::{Parsed, parse_value};
 use super::types::TypeProfile;
-use crate::error::{ApiError, ApiResult, FieldError};
+use crate::error::{ApiError, ApiResult, ErrorCode, FieldError};
 use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 use serde_json::{Map, Value};
 
@@ -77,6 +77,31 @@ impl ChangeSet {
 
 fn parse_stored_time(text: &str) -> Option<DateTime<Utc>> {
     DateTime::parse_from_rfc3339(text).ok().map(|t| t.with_timezone(&Utc))
+}
+
+/// A file sent other than as base64 JSON (a resumable upload) for `field`, or the type's first
+/// file or image field: the changes that store it, checked as a JSON upload is.
+pub fn file_change(
+    profile: &TypeProfile,
+    field: Option<&str>,
+    bytes: Vec<u8>,
+    filename: String,
+    content_type: Option<&str>,
+) -> ApiResult<ChangeSet> {
+    let field = match field {
+        Some(name) => profile.field(name).filter(|f| f.kind.is_blob()),
+        None => profile.primary_blob_field(),
+    }
+    .ok_or_else(|| {
+        let named = field.map_or_else(|| "a file field".to_owned(), |name| format!("the file field '{name}'"));
+        ApiError::new(ErrorCode::BadRequest, format!("{} has no {named}.", profile.id))
+    })?;
+    let (upload, metadata) = super::field_input::file_from_bytes(field, bytes, filename, content_type)
+        .map_err(|message| ApiError::validation(vec![FieldError::new(&field.name, message)]))?;
+    let mut changes = ChangeSet::default();
+    changes.values.insert(field.name.clone(), metadata);
+    changes.uploads.push(upload);
+    Ok(changes)
 }
 
 /// Validates `body` against `profile`. `consumed` lists keys the caller handles itself

@@ -5,8 +5,11 @@ use poem::Response;
 use poem::http::{HeaderMap, HeaderValue, StatusCode};
 
 const ALLOWED_METHODS: &str = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
-const ALLOWED_HEADERS: &str = "Accept, Authorization, Content-Type, Lock-Token, Prefer, X-CSRF-TOKEN";
-const EXPOSED_HEADERS: &str = "Content-Length, Content-Range, Content-Disposition, Location";
+const ALLOWED_HEADERS: &str = "Accept, Authorization, Content-Type, Lock-Token, Prefer, X-CSRF-TOKEN, \
+                               Tus-Resumable, Upload-Length, Upload-Metadata, Upload-Offset";
+const EXPOSED_HEADERS: &str = "Content-Length, Content-Range, Content-Disposition, Location, \
+                               Tus-Resumable, Tus-Version, Tus-Extension, Tus-Max-Size, Upload-Offset, Upload-Length, \
+                               Upload-Expires";
 
 /// The configured origins; empty means no cross-origin access.
 #[derive(Clone, Debug, Default)]

@@ -17,6 +17,7 @@ mod request_limits;
 mod response;
 mod security_headers;
 mod server;
+pub mod tus;
 mod vhost;
 
 pub use crate::api::VirtualHost;

@@ -126,7 +126,11 @@ impl SiteEndpoint {
     ) -> ApiResult<Response> {
         let app = &self.app;
         if req.method() == Method::OPTIONS {
-            return Ok(self.edge.cors.preflight(req.headers()));
+            let mut response = self.edge.cors.preflight(req.headers());
+            if super::tus::is_endpoint(req.uri().path()) {
+                super::tus::advertise(response.headers_mut());
+            }
+            return Ok(response);
         }
         if req.uri().path() == "/openapi.json"
             && let Some(document) = app.settings.openapi

@@ -3,7 +3,7 @@
 use super::references::{WriteOrigin, index_relations, resolve_references};
 use super::{choose_id, conflict_or_internal, initial_state, initialise_security, new_uid, profile_of, reserved_ids};
 use crate::content::links::is_uid;
-use crate::content::values::{DEFAULT_PAGE, Mode, parse_changes};
+use crate::content::values::{DEFAULT_PAGE, Mode, file_change, parse_changes};
 use crate::content::{ContentObject, TypeProfile};
 use crate::error::{ApiError, ApiResult, ErrorCode, FieldError};
 use crate::site::Site;
@@ -19,7 +19,42 @@ pub async fn create(
     may_set_uid: bool,
     origin: &WriteOrigin<'_>,
 ) -> ApiResult<ContentObject> {
+    create_with_file(site, container, body, None, creator, may_set_uid, origin).await
+}
+
+/// A file that comes beside the body rather than in it (a resumable upload's bytes).
+pub struct SideFile {
+    /// The field; `None` is the type's first file or image field.
+    pub field: Option<String>,
+    /// The client's file name.
+    pub filename: String,
+    /// Its media type, if the client said.
+    pub content_type: Option<String>,
+    /// The bytes.
+    pub data: Vec<u8>,
+}
+
+/// [`create`], with a file for one of the type's file fields that is not in the body.
+pub async fn create_with_file(
+    site: &Site,
+    container: &ContentObject,
+    body: &Map<String, Value>,
+    file: Option<SideFile>,
+    creator: &str,
+    may_set_uid: bool,
+    origin: &WriteOrigin<'_>,
+) -> ApiResult<ContentObject> {
     let profile = requested_type(site, container, body)?;
+    let file = file
+        .map(|f| file_change(profile, f.field.as_deref(), f.data, f.filename, f.content_type.as_deref()))
+        .transpose()?;
+    // The file's field counts as sent, so a required one is not missing.
+    let mut body = std::borrow::Cow::Borrowed(body);
+    let file_fields: Vec<String> = file.iter().flat_map(|f| f.values.keys().cloned()).collect();
+    for name in &file_fields {
+        body.to_mut().insert(name.clone(), Value::Null);
+    }
+    let body = body.as_ref();
     let uid = requested_uid(body, may_set_uid)?;
     let requested_id = match body.get("id") {
         None | Some(Value::Null) => None,
@@ -28,8 +63,14 @@ pub async fn create(
             return Err(ApiError::invalid_parameter("id", "The id must be a string."));
         }
     };
+    let mut consumed = vec!["id", "UID"];
+    consumed.extend(file_fields.iter().map(String::as_str));
     let mut changes =
-        parse_changes(profile, body, Mode::Create, &["id", "UID"], &site.registrations.read_only_keys(profile))?;
+        parse_changes(profile, body, Mode::Create, &consumed, &site.registrations.read_only_keys(profile))?;
+    if let Some(file) = file {
+        changes.values.extend(file.values);
+        changes.uploads.extend(file.uploads);
+    }
     if changes.values.get(DEFAULT_PAGE).is_some_and(|v| !v.is_null()) {
         return Err(ApiError::validation(vec![FieldError::new(
             DEFAULT_PAGE,
@@ -62,7 +103,7 @@ pub async fn create(
 }
 
 /// The type named by `@type`, which must exist and be allowed in `container`.
-fn requested_type<'a>(
+pub fn requested_type<'a>(
     site: &'a Site,
     container: &ContentObject,
     body: &Map<String, Value>,

@@ -47,6 +47,7 @@ mod site;
 mod system;
 mod translations;
 mod trash;
+mod tus;
 mod types;
 mod untrash;
 mod users;
@@ -76,6 +77,10 @@ fn services(r: &mut Registrar) {
     r.service(&content_post::POST);
     r.service(&content_patch::PATCH);
     r.service(&content_put::PUT);
+    r.service(&tus::TUS_UPLOAD);
+    r.service(&tus::TUS_REPLACE);
+    r.service(&tus::TUS_STATUS);
+    r.service(&tus::TUS_WRITE);
     r.service(&content_delete::DELETE);
     r.service(&move_to::MOVE);
     r.service(&copy::COPY);
