@@ -113,7 +113,14 @@ async fn pages_carry_the_standard_behaviour_fields() {
     assert_eq!(response.status(), 204);
     let (_, page) = server.get_json("seite").await;
     assert_eq!(page["preview_image_link"]["@id"], Value::from(format!("{}/bild", server.site)), "{page}");
-    assert_eq!((&page["rights"], &page["language"]), (&json!("CC BY"), &json!("de")));
+    // The language as Plone sends it, the vocabulary's term; the term is taken back as sent.
+    let german = json!({"title": "German", "token": "de"});
+    assert_eq!((&page["rights"], &page["language"]), (&json!("CC BY"), &german));
+    let response = server.admin(Method::PATCH, "seite").json(&json!({"language": german})).send().await.unwrap();
+    assert_eq!(response.status(), 204);
+    assert_eq!(server.get_json("seite").await.1["language"], german);
+    let (_, site) = server.get_json("").await;
+    assert_eq!(site["language"], json!({"title": "English", "token": "en"}), "the site's language");
     let response = server.admin(Method::PATCH, "seite").json(&json!({"preview_image_link": page["UID"]})).send();
     let (status, refused) = read(response.await.unwrap()).await;
     assert_eq!((status, &refused["code"]), (400, &json!("validation_failed")), "only images: {refused}");

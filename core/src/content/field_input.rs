@@ -21,6 +21,11 @@ pub(super) enum Parsed {
 }
 
 pub(super) fn parse_value(field: &FieldDef, value: &Value) -> Result<Parsed, String> {
+    let value = if field.widget.as_deref() == Some(super::language::LANGUAGE_WIDGET) {
+        super::language::code(value)
+    } else {
+        value
+    };
     if value.is_null() {
         return Ok(Parsed::Value(Value::Null));
     }

@@ -4,6 +4,7 @@ mod field_input;
 mod fields;
 pub mod ids;
 mod kind;
+pub mod language;
 pub mod layout;
 pub mod links;
 pub mod markup;

@@ -3,6 +3,7 @@
 use super::{FieldSerializer, SerializeCtx, serialize_content};
 use crate::api::PATH_SEGMENT;
 use crate::content::ContentKind;
+use crate::content::language::{self, LANGUAGE_WIDGET};
 use crate::content::links::resolve_links;
 use crate::content::markup::stored_for_output;
 use crate::content::scales::{SCALES, scaled_size};
@@ -41,6 +42,14 @@ pub static URI_LINK_FIELD: FieldSerializer = FieldSerializer {
     kind: ContentKind::Any,
     widget: Some(LINK_WIDGET),
     serialize: |ctx, object, _, value| Box::pin(async move { Ok(link_value(ctx, object, value)) }),
+};
+
+/// The language field: its code as the vocabulary's term, `{title, token}`.
+pub static LANGUAGE_FIELD: FieldSerializer = FieldSerializer {
+    field_kind: FieldKind::TextLine,
+    kind: ContentKind::Any,
+    widget: Some(LANGUAGE_WIDGET),
+    serialize: |_, _, _, value| Box::pin(async move { Ok(language::term(value.as_str().unwrap_or_default())) }),
 };
 
 /// Volto blocks: the internal links inside them become absolute URLs, as in rich text.

@@ -19,8 +19,8 @@ mod summary;
 pub use blocks::{BLOCK, BLOCK_CONFIGURATION, BLOCK_PAGE, visible_blocks};
 pub use content::{CORE_BASE, CORE_FOLDER, DEFAULT_PAGE_OBJECT, serialize_content};
 pub use fields::{
-    BLOCKS_FIELD, FILE_FIELD, IMAGE_FIELD, LINK_FIELD, RELATION_CHOICE_FIELD, RELATION_LIST_FIELD, RICH_TEXT_FIELD,
-    URI_LINK_FIELD, download_url, image_url,
+    BLOCKS_FIELD, FILE_FIELD, IMAGE_FIELD, LANGUAGE_FIELD, LINK_FIELD, RELATION_CHOICE_FIELD, RELATION_LIST_FIELD,
+    RICH_TEXT_FIELD, URI_LINK_FIELD, download_url, image_url,
 };
 pub use memo::RequestMemo;
 pub use options::SerializeOptions;

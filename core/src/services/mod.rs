@@ -203,6 +203,7 @@ fn serializers(r: &mut Registrar) {
     r.field_serializer(&serialize::FILE_FIELD);
     r.field_serializer(&serialize::IMAGE_FIELD);
     r.field_serializer(&serialize::LINK_FIELD);
+    r.field_serializer(&serialize::LANGUAGE_FIELD);
     r.field_serializer(&serialize::URI_LINK_FIELD);
     r.field_serializer(&serialize::RELATION_CHOICE_FIELD);
     r.field_serializer(&serialize::RELATION_LIST_FIELD);

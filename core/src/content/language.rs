@@ -1,0 +1,42 @@
+//! The language field, as Plone has it: a choice from the content languages, stored as its code
+//! (`en`, `pt-br`), sent as the vocabulary's term `{"title": "English", "token": "en"}` (the
+//! empty code stays `""`), and taken back in either form, so a GET followed by a PUT
+//! round-trips. Profiles mark the field with `widget = "language"`.
+
+use serde_json::{Value, json};
+
+/// The widget hint of a language field.
+pub const LANGUAGE_WIDGET: &str = "language";
+
+/// The wire form of a stored code.
+pub fn term(code: &str) -> Value {
+    if code.is_empty() { json!("") } else { json!({"title": name(code), "token": code}) }
+}
+
+/// A language's name in English; a regional code (`pt-br`) by its language; an unknown code
+/// by itself.
+pub fn name(code: &str) -> String {
+    let base = code.split(['-', '_']).next().unwrap_or(code).to_ascii_lowercase();
+    isolang::Language::from_639_1(&base).map_or_else(|| code.to_owned(), |language| language.to_name().to_owned())
+}
+
+/// The code a client sent: a term's `token`, or the value itself.
+pub fn code(value: &Value) -> &Value {
+    value.get("token").unwrap_or(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_become_terms_and_terms_codes() {
+        assert_eq!(term("en"), json!({"title": "English", "token": "en"}));
+        assert_eq!(term("de"), json!({"title": "German", "token": "de"}));
+        assert_eq!(term("pt-br")["title"], "Portuguese");
+        assert_eq!(term("xx")["title"], "xx");
+        assert_eq!(term(""), json!(""));
+        assert_eq!(code(&json!({"title": "English", "token": "en"})), &json!("en"));
+        assert_eq!(code(&json!("de")), &json!("de"));
+    }
+}
