@@ -97,6 +97,25 @@ async fn vocabularies_list_terms_with_filters_and_batching() {
     let both = server.admin(Method::GET, "@vocabularies/plone.app.vocabularies.PortalTypes?title=a&token=b");
     assert_error(both.send().await.unwrap(), 400, "bad_request").await;
     assert_error(server.admin(Method::GET, "@vocabularies/nothing.here").send().await.unwrap(), 404, "not_found").await;
+
+    // The types editors add, by title: not the site root, not layout blocks.
+    let friendly = "@vocabularies/plone.app.vocabularies.ReallyUserFriendlyTypes";
+    let (_, types) = server.get_json(&format!("{friendly}?b_size=-1")).await;
+    let titles: Vec<&str> = types["items"].as_array().unwrap().iter().map(|t| t["title"].as_str().unwrap()).collect();
+    let mut sorted = titles.clone();
+    sorted.sort_by_key(|t| t.to_lowercase());
+    assert_eq!(titles, sorted);
+    assert!(tokens(&types).contains(&"Document".to_owned()) && !tokens(&types).contains(&"Plone Site".to_owned()));
+    assert!(!tokens(&types).contains(&"TextBlock".to_owned()), "layout blocks are not added by editors");
+    let (_, page) = server.get_json(&format!("{friendly}?token=Document")).await;
+    assert_eq!(page["items"], json!([{"title": "Page", "token": "Document"}]));
+    let (_, by_title) =
+        server.get_json("@vocabularies/plone.app.vocabularies.ReviewStates?sort_on=title&b_size=-1").await;
+    let titles: Vec<&str> =
+        by_title["items"].as_array().unwrap().iter().map(|t| t["title"].as_str().unwrap()).collect();
+    assert!(titles.windows(2).all(|w| w[0].to_lowercase() <= w[1].to_lowercase()), "{titles:?}");
+    let bad = server.admin(Method::GET, &format!("{friendly}?sort_on=token")).send().await.unwrap();
+    assert_error(bad, 400, "invalid_parameter").await;
 }
 
 #[tokio::test]

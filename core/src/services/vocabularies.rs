@@ -1,7 +1,9 @@
 //! `@vocabularies`: the terms clients offer in choice and relation widgets.
 //!
 //! Each `Choice` field has a vocabulary named `<Type>.<field>` (the `@types` schema links it);
-//! `plone.app.vocabularies.PortalTypes` and `…ReviewStates` list types and workflow states;
+//! `plone.app.vocabularies.PortalTypes` and `…ReviewStates` list types and workflow states,
+//! `…ReallyUserFriendlyTypes` the types editors add (not the site root, not layout blocks),
+//! by title;
 //! `plone.app.vocabularies.Catalog` searches the content the caller may see (relation widgets);
 //! `plone.app.vocabularies.Keywords` lists the tags in use on it (tag widgets).
 
@@ -18,6 +20,7 @@ use poem::http::Method;
 use poem_openapi::Object;
 
 const PORTAL_TYPES: &str = "plone.app.vocabularies.PortalTypes";
+const USER_FRIENDLY_TYPES: &str = "plone.app.vocabularies.ReallyUserFriendlyTypes";
 const REVIEW_STATES: &str = "plone.app.vocabularies.ReviewStates";
 
 /// Lists the vocabularies, or with a name segment, the terms of one.
@@ -34,6 +37,7 @@ pub static VOCABULARIES: Service = Service {
                 QueryParam::new("title", ParamKind::String, "Terms whose title contains this (any case)"),
                 QueryParam::new("token", ParamKind::String, "The term with this token (any case); not with title"),
                 QueryParam::new("tokens", ParamKind::StringList, "Only terms with these tokens"),
+                QueryParam::new("sort_on", ParamKind::String, "`title` sorts the terms by title"),
                 B_START,
                 QueryParam::new("b_size", ParamKind::Integer, "Terms per page (default 25); -1 for all, unbatched"),
             ],
@@ -99,7 +103,14 @@ async fn terms(ctx: Ctx) -> ApiResult<Json<VocabularyTerms>> {
     } else {
         static_terms(&ctx, name).ok_or_else(|| ApiError::not_found(&ctx.request.service_url))?
     };
-    let matching: Vec<&(String, String)> = terms.iter().filter(|term| filter.matches(term)).collect();
+    let mut matching: Vec<&(String, String)> = terms.iter().filter(|term| filter.matches(term)).collect();
+    match ctx.request.query_value("sort_on") {
+        None => {}
+        Some("title") => matching.sort_by_cached_key(|(token, title)| (title.to_lowercase(), token.clone())),
+        Some(other) => {
+            return Err(ApiError::invalid_parameter("sort_on", format!("Terms sort only on 'title', not '{other}'.")));
+        }
+    }
     let total = matching.len() as i64;
     let page = matching
         .iter()
@@ -116,6 +127,7 @@ fn names(ctx: &Ctx) -> Vec<String> {
         CATALOG_VOCABULARY.to_owned(),
         KEYWORDS_VOCABULARY.to_owned(),
         PORTAL_TYPES.to_owned(),
+        USER_FRIENDLY_TYPES.to_owned(),
         REVIEW_STATES.to_owned(),
     ];
     for profile in ctx.app.types.all() {
@@ -131,6 +143,17 @@ fn names(ctx: &Ctx) -> Vec<String> {
 fn static_terms(ctx: &Ctx, name: &str) -> Option<Vec<(String, String)>> {
     match name {
         PORTAL_TYPES => Some(ctx.app.types.all().map(|t| (t.id.clone(), t.title.clone())).collect()),
+        USER_FRIENDLY_TYPES => {
+            let mut types: Vec<(String, String)> = ctx
+                .app
+                .types
+                .all()
+                .filter(|t| t.id != crate::app::SITE_TYPE && !t.is_block())
+                .map(|t| (t.id.clone(), t.title.clone()))
+                .collect();
+            types.sort_by_cached_key(|(token, title)| (title.to_lowercase(), token.clone()));
+            Some(types)
+        }
         REVIEW_STATES => {
             let mut states: Vec<(String, String)> = Vec::new();
             for state in ctx.app.workflows.all().flat_map(|w| &w.states) {
