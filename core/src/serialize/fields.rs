@@ -126,18 +126,12 @@ async fn related(ctx: &SerializeCtx<'_>, uid: &str) -> ApiResult<Value> {
     Ok(Value::Object(super::relation_summary(ctx, target)))
 }
 
-/// A file: `{@type, content-type, download, filename, size}`.
+/// A file: `{content-type, download, filename, size}`, as plone.restapi serializes it.
 pub static FILE_FIELD: FieldSerializer = FieldSerializer {
     field_kind: FieldKind::File,
     kind: ContentKind::Any,
     widget: None,
-    serialize: |ctx, object, field, value| {
-        Box::pin(async move {
-            let mut out = blob_value(ctx, object, field, value);
-            out["@type"] = json!("File");
-            Ok(out)
-        })
-    },
+    serialize: |ctx, object, field, value| Box::pin(async move { Ok(blob_value(ctx, object, field, value)) }),
 };
 
 /// An image: the file keys plus `width`, `height` and `scales` (each with `download`,

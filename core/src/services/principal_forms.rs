@@ -32,7 +32,8 @@ pub fn authenticated_group() -> StoredPrincipal {
         id: AUTHENTICATED_GROUP.to_owned(),
         kind: "group".to_owned(),
         fullname: "Authenticated Users (Virtual Group)".to_owned(),
-        description: "Automatic group of every logged-in user".to_owned(),
+        // Plone names the plugin that provides it.
+        description: "Automatic Group Provider".to_owned(),
         ..StoredPrincipal::default()
     }
 }
