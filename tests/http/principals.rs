@@ -220,3 +220,59 @@ async fn volto_searches_users_and_sends_back_what_it_read() {
     let response = server.admin(Method::PATCH, "@users/anna").json(&portrait).send().await.unwrap();
     assert_error(response, 400, "validation_failed").await;
 }
+
+/// Plone's CSV upload creates a user per line, all or none, and `Accept: text/csv` exports them.
+#[tokio::test]
+async fn users_come_in_and_go_out_as_csv() {
+    let server = TestServer::start().await;
+    let file = "username,email,fullname,description,roles,home_page,password\n\
+                jdoe,jdoe@example.com,John Doe,Developer,\"Member, Contributor\",https://jdoe.dev,pass1234\n\
+                asmith,asmith@example.com,Alice Smith,Designer,,,alicePwd!\n";
+    let form = format!(
+        "--B0undary\r\nContent-Disposition: form-data; name=\"file\"; filename=\"users.csv\"\r\n\
+         Content-Type: text/csv\r\n\r\n{file}\r\n--B0undary--\r\n"
+    );
+    let upload = |body: String| {
+        server
+            .admin(reqwest::Method::POST, "@users")
+            .header("Content-Type", "multipart/form-data; boundary=B0undary")
+            .body(body)
+            .send()
+    };
+    let (status, created) = crate::support::read(upload(form).await.unwrap()).await;
+    assert_eq!(status, 201, "{created}");
+    assert_eq!(created["items_total"], 2);
+    let mut roles: Vec<&str> =
+        created["items"][0]["roles"].as_array().unwrap().iter().map(|r| r.as_str().unwrap()).collect();
+    roles.sort_unstable();
+    assert_eq!(roles, ["Contributor", "Member"]);
+    assert_eq!(created["items"][1]["roles"], serde_json::json!(["Member"]), "an empty cell gives Member");
+    let login = json!({"login": "asmith", "password": "alicePwd!"});
+    let response = server.anonymous(reqwest::Method::POST, "@login").json(&login).send().await.unwrap();
+    assert_eq!(response.status(), 200, "the password from the file works");
+
+    let bad = "username,email,password\nok-user,ok@example.org,longenough\nbad user,x@example.org,longenough\n";
+    let response = server.admin(reqwest::Method::POST, "@users").header("Content-Type", "text/csv").body(bad).send();
+    let error = crate::support::assert_error(response.await.unwrap(), 400, "validation_failed").await;
+    assert!(error["message"].as_str().unwrap().starts_with("Line 3:"), "{error}");
+    assert_eq!(server.get_json("@users/ok-user").await.0, 404, "all or nothing");
+    let unknown =
+        server.admin(reqwest::Method::POST, "@users").header("Content-Type", "text/csv").body("nickname\nx\n");
+    crate::support::assert_error(unknown.send().await.unwrap(), 400, "bad_request").await;
+    server.user("anna", &["Member"], &[]).await;
+    let member = server.as_user("anna", reqwest::Method::POST, "@users").header("Content-Type", "text/csv").body(file);
+    crate::support::assert_error(member.send().await.unwrap(), 403, "forbidden").await;
+
+    let export = server
+        .raw(reqwest::Method::GET, &server.url("@users"))
+        .basic_auth("admin", Some(crate::support::ADMIN_PASSWORD));
+    let response = export.header("Accept", "text/csv").send().await.unwrap();
+    assert!(response.headers()["content-type"].to_str().unwrap().starts_with("text/csv"));
+    let text = response.text().await.unwrap();
+    assert!(text.starts_with("id,username,fullname,email,roles,groups\n"), "{text}");
+    assert!(
+        text.contains("jdoe,jdoe,John Doe,jdoe@example.com,\"Member, Contributor\",AuthenticatedUsers\n")
+            || text.contains("jdoe,jdoe,John Doe,jdoe@example.com,\"Contributor, Member\",AuthenticatedUsers\n"),
+        "{text}"
+    );
+}

@@ -99,16 +99,20 @@ fn with_files(value: Value) -> Value {
 }
 
 /// plone.app.testing's test user, whom plone.restapi's documentation tests make a Manager and
-/// as whom they create content.
-const TEST_USER: (&str, &str) = ("test_user_1_", "secret-test-user");
+/// as whom they create content: its login name and password.
+const TEST_USER: (&str, &str) = ("test-user", "secret-test-user");
+/// The test user's id.
+const TEST_USER_ID: &str = "test_user_1_";
 
 pub async fn run(server: &TestServer, scenario: &Scenario, examples: &Path) -> Vec<Outcome> {
     let mut replay =
         Replay { test: &scenario.test, server, examples, uids: Vec::new(), replaced: Vec::new(), setup_failure: None };
     // What plone.restapi's test layer gives every test: the site's title and the test user.
     replay.request("PATCH /", Some(json!({"title": "Plone site"})), None, None).await;
-    let user = json!({"username": TEST_USER.0, "password": TEST_USER.1, "roles": ["Manager"]});
+    let user = json!({"username": TEST_USER_ID, "password": TEST_USER.1, "roles": ["Manager"]});
     replay.request("POST /@users", Some(user), None, None).await;
+    let login = json!({"username": TEST_USER.0});
+    replay.request(&format!("PATCH /@users/{TEST_USER_ID}"), Some(login), None, None).await;
     if scenario.front_page {
         let text = "If you're seeing this instead of the web site you were expecting, the owner of this web site \
                     has just installed Plone. Do not contact the Plone Team or the Plone mailing lists about this.";

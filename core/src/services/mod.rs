@@ -16,6 +16,7 @@ mod content_query;
 mod content_write;
 mod controlpanels;
 mod copy;
+mod csv_upload;
 mod download;
 mod email;
 mod groups;

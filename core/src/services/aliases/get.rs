@@ -4,9 +4,8 @@
 //! Plone's redirects panel narrows them. Editors manage URLs, so the list needs `Modify portal
 //! content` on the object; others get an empty list in `@components`.
 
-use super::answer::{AliasAnswer, wants_csv};
 use crate::endpoint;
-use crate::http::{ApiResult, Batch, Ctx, batching_links};
+use crate::http::{ApiResult, Batch, Ctx, JsonOrCsv, batching_links, csv_file, wants_csv};
 use crate::security::{Csrf, Permission};
 use crate::serialize::{Component, SerializeCtx, Subject};
 use crate::service::{ContentKind, Guard, ParamKind, QueryParam, Route, Service};
@@ -81,17 +80,28 @@ pub struct AliasEntry {
     pub manual: bool,
 }
 
-async fn get(ctx: Ctx) -> ApiResult<AliasAnswer> {
+async fn get(ctx: Ctx) -> ApiResult<JsonOrCsv<AliasList>> {
     let options = ctx.serialize_options()?;
     let visibility = ctx.visibility();
     let sctx = ctx.serialize_ctx(&options, &visibility);
     if wants_csv(ctx.request.header("accept")) {
         // A file holds every alias (up to a bound), not a page of them.
         let everything = Batch { start: 0, size: MAX_CSV_ALIASES };
-        AliasAnswer::csv(&aliases(&sctx, ctx.subject(), everything).await?)
+        Ok(JsonOrCsv::Csv(csv_export(&aliases(&sctx, ctx.subject(), everything).await?)?))
     } else {
-        Ok(AliasAnswer::Json(aliases(&sctx, ctx.subject(), Batch::from_query(&ctx.request.query)?).await?))
+        Ok(JsonOrCsv::Json(aliases(&sctx, ctx.subject(), Batch::from_query(&ctx.request.query)?).await?))
     }
+}
+
+/// Plone's redirects export: `old path,new path,datetime,manual`, dates as Plone writes them.
+fn csv_export(list: &AliasList) -> ApiResult<Vec<u8>> {
+    let rows = list.items.iter().map(|item| {
+        let when = chrono::DateTime::parse_from_rfc3339(&item.datetime)
+            .map_or_else(|_| item.datetime.clone(), |t| t.format("%Y/%m/%d %H:%M:%S GMT+0").to_string());
+        let manual = if item.manual { "True" } else { "False" };
+        vec![item.path.clone(), item.redirect_to.clone(), when, manual.to_owned()]
+    });
+    csv_file(&["old path", "new path", "datetime", "manual"], rows)
 }
 
 async fn expanded(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ApiResult<Value> {

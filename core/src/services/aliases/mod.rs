@@ -3,7 +3,6 @@
 //! (its own aliases) or on the site root (every alias; POST there also takes
 //! `redirect-to` per item and Plone's CSV upload; GET answers CSV to `Accept: text/csv`).
 
-mod answer;
 mod csv;
 mod delete;
 mod get;

@@ -3,7 +3,7 @@
 //! CSV upload) adds aliases of any object. All or nothing: each alias is checked (a clean path
 //! where no content lives, a live target outside the trash) before any is stored.
 
-use super::csv::{CsvAlias, csv_text, parse};
+use super::csv::{CsvAlias, parse};
 use super::paths::{MAX_ALIASES, alias_path, check_free};
 use crate::content::ContentObject;
 use crate::content::links::SitePrefixes;
@@ -12,6 +12,7 @@ use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, FieldError, NoContent, body_schema};
 use crate::security::{Csrf, Permission};
 use crate::service::{ContentKind, Guard, Route, Service};
+use crate::services::csv_upload::csv_text;
 use chrono::{DateTime, Utc};
 use poem::http::Method;
 use poem_openapi::Object;

@@ -1,8 +1,10 @@
 //! `@users` on the site root: list, read, create, update and delete users, one method per
 //! file. Users may read and change themselves; everything else needs `Manage users`.
 
+mod created;
 pub mod delete;
 pub mod get;
+mod import;
 pub mod patch;
 pub mod post;
 mod reset_password;
@@ -32,8 +34,8 @@ pub struct UserItem {
     pub email: String,
     /// Free text about the user.
     pub description: String,
-    /// Where the user is.
-    pub location: String,
+    /// Where the user is; null when none is set.
+    pub location: Nullable<String>,
     /// The user's web site; null when none is set.
     pub home_page: Nullable<String>,
     /// Always null: portraits are not kept (Volto's form sends the key back).
@@ -66,7 +68,7 @@ pub struct UserGroupRef {
 }
 
 /// `user` as `@users` answers it, on the site at `site_url`, for a request sent to
-/// `request_url`. Every user is a member of the virtual group `AuthenticatedUsers`, which
+/// `request_url`; roles by name. Every user is a member of the virtual group `AuthenticatedUsers`, which
 /// Plone lists last.
 pub fn user_item(site_url: &str, request_url: &str, user: &StoredPrincipal) -> UserItem {
     let groups: Vec<UserGroupRef> = user
@@ -83,12 +85,19 @@ pub fn user_item(site_url: &str, request_url: &str, user: &StoredPrincipal) -> U
         fullname: user.fullname.clone(),
         email: user.email.clone(),
         description: user.description.clone(),
-        location: user.location.clone(),
+        location: Nullable((!user.location.is_empty()).then(|| user.location.clone())),
         home_page: Nullable((!user.home_page.is_empty()).then(|| user.home_page.clone())),
         portrait: Nullable(None),
-        roles: user.roles.clone(),
+        roles: sorted(&user.roles),
         groups: UserGroups { url: request_url.to_owned(), items_total: groups.len(), items: groups },
     }
+}
+
+/// Roles in Plone's order: by name.
+fn sorted(roles: &[String]) -> Vec<String> {
+    let mut roles = roles.to_vec();
+    roles.sort_unstable();
+    roles
 }
 
 async fn load_user(ctx: &Ctx, id: &str) -> ApiResult<StoredPrincipal> {

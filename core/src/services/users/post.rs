@@ -1,21 +1,24 @@
 //! `POST @users`: create a user (Manage users, or anyone while self-registration is on, who
-//! then gets a Member account without further roles); `POST @users/<id>/reset-password` resets
+//! then gets a Member account without further roles), or (Manage users) one per line of a CSV
+//! file (see [`super::import`]); `POST @users/<id>/reset-password` resets
 //! a password (see [`super::reset_password`]), which visitors may ask for, so the service
 //! itself is open and creating checks its permission here.
 
+use super::created::UserCreated;
 use super::reset_password::{PasswordReset, reset};
-use super::{UserItem, hash, password, user_item};
+use super::{hash, password, user_item};
 use crate::app::SITE_TYPE;
 use crate::endpoint;
-use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError, Json, body_schema};
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError, body_schema};
 use crate::security::{Csrf, Permission, Role};
 use crate::service::{ContentKind, Guard, Route, Service};
+use crate::services::csv_upload::csv_text;
 use crate::services::principal_forms::{apply_text, check_id, check_role_changes, finish, parse_roles};
 use crate::services::principal_items::ListOrSwitches;
 use crate::store::StoredPrincipal;
 use poem::http::Method;
-use poem_openapi::{ApiResponse, Object};
-use serde_json::{Value, json};
+use poem_openapi::Object;
+use serde_json::{Map, Value, json};
 
 /// `POST @users {username, password, email, fullname, roles…}` and `POST
 /// @users/<id>/reset-password`.
@@ -28,7 +31,13 @@ pub static USERS_POST: Service = Service {
     routes: &[
         Route {
             request: Some(body_schema::<NewUser>),
-            ..Route::new("", "Create a user (Manage users, or anyone while self-registration is on)", endpoint!(create))
+            other_media: &["multipart/form-data", "text/csv"],
+            ..Route::new(
+                "",
+                "Create a user (Manage users, or anyone while self-registration is on); a CSV file (Manage \
+                 users) creates one per line",
+                endpoint!(create),
+            )
         },
         Route {
             request: Some(body_schema::<PasswordReset>),
@@ -70,20 +79,33 @@ pub struct NewUser {
     pub roles: Option<ListOrSwitches>,
 }
 
-/// 201 with the new user.
-#[derive(ApiResponse)]
-pub enum UserCreated {
-    /// Created; `Location` is the user's URL.
-    #[oai(status = 201)]
-    Created(Json<UserItem>, #[oai(header = "Location")] String),
-}
-
 async fn create(ctx: Ctx) -> ApiResult<UserCreated> {
+    let content_type = ctx.request.header("content-type").unwrap_or_default().to_owned();
+    if let Some(file) = csv_text(&content_type, &ctx.body)? {
+        return super::import::import(&ctx, &file).await;
+    }
     if !ctx.allows(Permission::MANAGE_USERS) && !self_registration(&ctx).await? {
         ctx.check(Permission::MANAGE_USERS)?;
     }
-    let may_give_roles = ctx.allows(Permission::MANAGE_USERS);
     let body = ctx.json_body()?;
+    let mut prepared = [prepare(&ctx, &body, ctx.allows(Permission::MANAGE_USERS))?];
+    store(&ctx, &mut prepared).await?;
+    let [Prepared { user, .. }] = prepared;
+    let site = ctx.site_url();
+    let location = format!("{site}/@users/{}", user.id);
+    Ok(UserCreated::One(Box::new(user_item(&site, &ctx.request.request_url(), &user)), location))
+}
+
+/// A new user, checked, before it is stored.
+pub struct Prepared {
+    /// The account (its password hash is set by [`store`]).
+    pub user: StoredPrincipal,
+    password: Option<String>,
+    send_reset: bool,
+}
+
+/// Checks a new user's fields (`may_give_roles`: whether the caller may give roles).
+pub fn prepare(ctx: &Ctx, body: &Map<String, Value>, may_give_roles: bool) -> ApiResult<Prepared> {
     let mut errors = Vec::new();
     let id = match body.get("username").or_else(|| body.get("id")) {
         Some(Value::String(id)) => id.clone(),
@@ -95,7 +117,7 @@ async fn create(ctx: Ctx) -> ApiResult<UserCreated> {
     check_id("username", &id, &mut errors);
     let mut user =
         StoredPrincipal { id: id.clone(), kind: "user".into(), login: Some(id.clone()), ..Default::default() };
-    apply_text(&body, &mut user, &mut errors);
+    apply_text(body, &mut user, &mut errors);
     user.roles = match body.get("roles") {
         Some(_) if !may_give_roles => {
             errors.push(FieldError::new("roles", "Roles are given by those who manage users."));
@@ -104,7 +126,7 @@ async fn create(ctx: Ctx) -> ApiResult<UserCreated> {
         Some(value) => parse_roles(value, &[], &mut errors).unwrap_or_default(),
         None => vec![Role::MEMBER.into()],
     };
-    let password = password(&body, &mut errors);
+    let password = password(body, &mut errors);
     // Plone's `sendPasswordReset`: the user gets no password but a mail to choose one.
     let send_reset = body.get("sendPasswordReset").and_then(Value::as_bool).unwrap_or(false);
     if send_reset && user.email.trim().is_empty() {
@@ -114,29 +136,35 @@ async fn create(ctx: Ctx) -> ApiResult<UserCreated> {
         errors.push(FieldError::new("password", "Send a password, or sendPasswordReset to mail the user a link."));
     }
     finish(errors)?;
-    check_role_changes(&ctx, &[], &user.roles)?;
-    if ctx.app.store.principal_exists(&id).await? {
-        return Err(ApiError::new(ErrorCode::Conflict, format!("The id '{id}' is already taken by a user or group.")));
-    }
-    user.password_hash = match &password {
-        Some(password) => Some(hash(password).await?),
-        None => None,
-    };
-    let mut tx = ctx.app.store.begin().await?;
-    tx.insert_principal(&user).await.map_err(|e| {
-        if crate::store::is_unique_violation(&e) {
-            ApiError::new(ErrorCode::Conflict, format!("The id '{id}' is already taken."))
-        } else {
-            ApiError::internal(e)
+    check_role_changes(ctx, &[], &user.roles)?;
+    Ok(Prepared { user, password, send_reset })
+}
+
+/// Stores new users in one transaction: all of them, or (an id taken) none.
+pub async fn store(ctx: &Ctx, prepared: &mut [Prepared]) -> ApiResult<()> {
+    let taken =
+        |id: &str| ApiError::new(ErrorCode::Conflict, format!("The id '{id}' is already taken by a user or group."));
+    for new in prepared.iter_mut() {
+        if ctx.app.store.principal_exists(&new.user.id).await? {
+            return Err(taken(&new.user.id));
         }
-    })?;
-    tx.append_audit(&ctx.audit("user.create", &id, json!({"roles": user.roles}))).await?;
-    if send_reset {
-        tx.queue_mail("reset-password", &super::reset_password::reset_mail(&ctx, &user)).await?;
+        new.user.password_hash = match &new.password {
+            Some(password) => Some(hash(password).await?),
+            None => None,
+        };
+    }
+    let mut tx = ctx.app.store.begin().await?;
+    for Prepared { user, send_reset, .. } in prepared.iter() {
+        tx.insert_principal(user)
+            .await
+            .map_err(|e| if crate::store::is_unique_violation(&e) { taken(&user.id) } else { ApiError::internal(e) })?;
+        tx.append_audit(&ctx.audit("user.create", &user.id, json!({"roles": user.roles}))).await?;
+        if *send_reset {
+            tx.queue_mail("reset-password", &super::reset_password::reset_mail(ctx, user)).await?;
+        }
     }
     tx.commit().await?;
-    let site = ctx.site_url();
-    Ok(UserCreated::Created(Json(user_item(&site, &ctx.request.request_url(), &user)), format!("{site}/@users/{id}")))
+    Ok(())
 }
 
 /// Whether visitors may register themselves (the security panel's setting).

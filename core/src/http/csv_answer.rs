@@ -1,19 +1,16 @@
-//! What `GET @aliases` answers: the JSON list, or, for a client that asks for `text/csv`, the
-//! same aliases as the CSV file Plone's redirects panel exports (and `POST @aliases` reads
-//! back): `old path,new path,datetime,manual`.
+//! Listings that answer CSV to a client that asks for it (`Accept: text/csv`), as Plone's
+//! `@users` and `@aliases` do: the JSON listing otherwise.
 
-use super::get::AliasList;
-use crate::error::ApiError;
 use poem::http::StatusCode;
 use poem::{IntoResponse, Response};
 use poem_openapi::ApiResponse;
 use poem_openapi::registry::{MetaMediaType, MetaResponse, MetaResponses, MetaSchema, MetaSchemaRef, Registry};
 use poem_openapi::types::{ToJSON, Type};
 
-/// The list as JSON or CSV.
-pub enum AliasAnswer {
+/// A listing as JSON, or the CSV file of it.
+pub enum JsonOrCsv<T> {
     /// `application/json`.
-    Json(AliasList),
+    Json(T),
     /// `text/csv`: the file's bytes.
     Csv(Vec<u8>),
 }
@@ -28,45 +25,41 @@ pub fn wants_csv(accept: Option<&str>) -> bool {
     })
 }
 
-impl AliasAnswer {
-    /// The CSV of a list: Plone's columns, dates as Plone writes them.
-    pub fn csv(list: &AliasList) -> Result<AliasAnswer, ApiError> {
-        let mut writer = csv::Writer::from_writer(Vec::new());
-        writer.write_record(["old path", "new path", "datetime", "manual"]).map_err(ApiError::internal)?;
-        for item in &list.items {
-            let when = chrono::DateTime::parse_from_rfc3339(&item.datetime)
-                .map_or_else(|_| item.datetime.clone(), |t| t.format("%Y/%m/%d %H:%M:%S GMT+0").to_string());
-            let manual = if item.manual { "True" } else { "False" };
-            writer
-                .write_record([item.path.as_str(), item.redirect_to.as_str(), when.as_str(), manual])
-                .map_err(ApiError::internal)?;
-        }
-        Ok(AliasAnswer::Csv(writer.into_inner().map_err(ApiError::internal)?))
+/// The CSV file of `rows` under `header`.
+pub fn csv_file(
+    header: &[&str],
+    rows: impl IntoIterator<Item = Vec<String>>,
+) -> Result<Vec<u8>, crate::error::ApiError> {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer.write_record(header).map_err(crate::error::ApiError::internal)?;
+    for row in rows {
+        writer.write_record(&row).map_err(crate::error::ApiError::internal)?;
     }
+    writer.into_inner().map_err(crate::error::ApiError::internal)
 }
 
-impl IntoResponse for AliasAnswer {
+impl<T: ToJSON + Send> IntoResponse for JsonOrCsv<T> {
     fn into_response(self) -> Response {
         match self {
-            AliasAnswer::Json(list) => {
+            JsonOrCsv::Json(list) => {
                 Response::builder().status(StatusCode::OK).content_type("application/json").body(list.to_json_string())
             }
-            AliasAnswer::Csv(bytes) => {
+            JsonOrCsv::Csv(bytes) => {
                 Response::builder().status(StatusCode::OK).content_type("text/csv; charset=utf-8").body(bytes)
             }
         }
     }
 }
 
-impl ApiResponse for AliasAnswer {
+impl<T: ToJSON + Type + Send> ApiResponse for JsonOrCsv<T> {
     fn meta() -> MetaResponses {
         MetaResponses {
             responses: vec![MetaResponse {
-                description: "The aliases, as JSON or (with `Accept: text/csv`) as Plone's CSV export",
+                description: "The listing, as JSON or (with `Accept: text/csv`) as a CSV file",
                 status: Some(200),
                 status_range: None,
                 content: vec![
-                    MetaMediaType { content_type: "application/json", schema: AliasList::schema_ref() },
+                    MetaMediaType { content_type: "application/json", schema: T::schema_ref() },
                     MetaMediaType {
                         content_type: "text/csv",
                         schema: MetaSchemaRef::Inline(Box::new(MetaSchema::new("string"))),
@@ -78,13 +71,13 @@ impl ApiResponse for AliasAnswer {
     }
 
     fn register(registry: &mut Registry) {
-        AliasList::register(registry);
+        T::register(registry);
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::wants_csv;
+    use super::{csv_file, wants_csv};
 
     #[test]
     fn csv_is_chosen_only_when_asked_for() {
@@ -92,5 +85,11 @@ mod tests {
         assert!(wants_csv(Some("text/csv; charset=utf-8, application/json;q=0.5")));
         assert!(!wants_csv(Some("application/json")));
         assert!(!wants_csv(None));
+    }
+
+    #[test]
+    fn cells_are_quoted_where_needed() {
+        let file = csv_file(&["a", "b"], [vec!["x".to_owned(), "Member, Editor".to_owned()]]).unwrap_or_default();
+        assert_eq!(String::from_utf8_lossy(&file), "a,b\nx,\"Member, Editor\"\n");
     }
 }
