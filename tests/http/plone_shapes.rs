@@ -180,9 +180,9 @@ async fn groups_carry_their_members_and_list_authenticated_among_their_roles() {
     assert_eq!(response.status(), 204);
     let (_, group) = server.get_json("@groups/redaktion").await;
     assert_eq!(group["roles"], json!(["Editor", "Authenticated"]), "stored once, listed once");
-    // A user is a member of AuthenticatedUsers, listed last.
+    // A user is a member of AuthenticatedUsers; groups are listed by name, as Plone lists them.
     let (_, anna) = server.get_json("@users/anna").await;
     let groups: Vec<&str> =
         anna["groups"]["items"].as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap()).collect();
-    assert_eq!(groups, vec!["redaktion", "AuthenticatedUsers"]);
+    assert_eq!(groups, vec!["AuthenticatedUsers", "redaktion"]);
 }

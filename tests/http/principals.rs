@@ -104,7 +104,7 @@ async fn groups_carry_members_and_roles() {
     assert_eq!(list["items_total"], 4, "three default groups and ours: {list}");
     assert!(list["batching"]["@id"].as_str().unwrap().contains("b_size=2"));
     let (_, ben) = read(server.as_user("ben", Method::GET, "@users/ben").send().await.unwrap()).await;
-    assert_eq!(ben["groups"]["items"][0]["id"], "editors");
+    assert_eq!(ben["groups"]["items"][1]["id"], "editors", "after AuthenticatedUsers, by name");
     server.create("", json!({"@type": "Document", "title": "D", "id": "d"})).await;
     let response =
         server.as_user("ben", Method::PATCH, "d").json(&json!({"title": "via group role"})).send().await.unwrap();
@@ -275,4 +275,26 @@ async fn users_come_in_and_go_out_as_csv() {
             || text.contains("jdoe,jdoe,John Doe,jdoe@example.com,\"Contributor, Member\",AuthenticatedUsers\n"),
         "{text}"
     );
+}
+
+/// Volto's user control panel narrows the list to the members of some groups.
+#[tokio::test]
+async fn users_are_filtered_by_their_groups() {
+    let server = TestServer::start().await;
+    server.user("anna", &["Member"], &["Reviewers"]).await;
+    server.user("ben", &["Member"], &["Site Administrators"]).await;
+    server.user("cleo", &["Member"], &[]).await;
+    let (status, listed) =
+        server.get_json("@users?groups-filter%3Alist=Reviewers&groups-filter%3Alist=Site+Administrators").await;
+    assert_eq!(status, 200, "{listed}");
+    let ids: Vec<&str> = listed["items"].as_array().unwrap().iter().map(|u| u["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["anna", "ben"]);
+    assert_eq!(listed["items_total"], 2);
+    let too_many: String = (0..51).map(|i| format!("groups-filter:list=g{i}&")).collect();
+    assert_error(
+        server.admin(Method::GET, &format!("@users?{too_many}")).send().await.unwrap(),
+        400,
+        "invalid_parameter",
+    )
+    .await;
 }

@@ -26,6 +26,23 @@ pub fn search_text(ctx: &Ctx) -> Option<String> {
     ctx.request.query_value("query").or_else(|| ctx.request.query_value("search")).map(str::to_owned)
 }
 
+/// The most groups `groups-filter` may name.
+const MAX_GROUPS_FILTER: usize = 50;
+
+/// `groups-filter:list` (Volto's user control panel): only users in any of these groups.
+pub fn groups_filter(ctx: &Ctx) -> ApiResult<Vec<String>> {
+    let mut groups = ctx.request.query_values("groups-filter:list");
+    groups.extend(ctx.request.query_values("groups-filter"));
+    groups.retain(|g| !g.trim().is_empty());
+    if groups.len() > MAX_GROUPS_FILTER {
+        return Err(ApiError::invalid_parameter(
+            "groups-filter",
+            format!("At most {MAX_GROUPS_FILTER} groups may be named."),
+        ));
+    }
+    Ok(groups)
+}
+
 /// The virtual group every authenticated user belongs to.
 pub fn authenticated_group() -> StoredPrincipal {
     StoredPrincipal {

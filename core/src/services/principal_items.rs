@@ -4,7 +4,7 @@
 use crate::http::schema::{array_of, boolean, map_of, string};
 use crate::http::{ApiError, ApiResult, Batch, Ctx, MAX_BATCH_SIZE, batching_links};
 use crate::service::{ParamKind, QueryParam};
-use crate::services::principal_forms::search_text;
+use crate::services::principal_forms::{groups_filter, search_text};
 use crate::store::{PrincipalQuery, StoredPrincipal};
 use poem_openapi::Object;
 use poem_openapi::registry::{MetaSchema, MetaSchemaRef};
@@ -13,12 +13,16 @@ use serde_json::Value;
 use std::borrow::Cow;
 
 /// The query parameters a principal listing reads.
-pub const LISTING_QUERY: &[QueryParam] = &[
+pub const LISTING_QUERY: &[QueryParam] = USER_LISTING_QUERY.split_at(5).0;
+
+/// The query parameters of the user listing: those of [`LISTING_QUERY`], and a group filter.
+pub const USER_LISTING_QUERY: &[QueryParam] = &[
     QueryParam::new("query", ParamKind::String, "Words to look for in ids, logins, names and e-mail addresses"),
     QueryParam::new("search", ParamKind::String, "The same as query, as plone.restapi 8 (and Volto) sends it"),
     QueryParam::new("limit", ParamKind::Integer, "The most principals a page shows, 1 to 1000"),
     QueryParam::new("b_start", ParamKind::Integer, "The index of the page's first principal"),
     QueryParam::new("b_size", ParamKind::Integer, "Principals per page (25 unless given)"),
+    QueryParam::new("groups-filter:list", ParamKind::StringList, "Only users in any of these groups (at most 50)"),
 ];
 
 /// A page of users or groups, as plone.restapi batches them.
@@ -52,7 +56,8 @@ pub async fn principal_list<T: ParseFromJSON + ToJSON>(
         })?;
         batch.size = batch.size.min(limit);
     }
-    let query = PrincipalQuery { kind: Some(kind), search: search_text(ctx), match_email: true };
+    let in_groups = if kind == "user" { groups_filter(ctx)? } else { Vec::new() };
+    let query = PrincipalQuery { kind: Some(kind), search: search_text(ctx), match_email: true, in_groups };
     let principals = ctx.app.store.principals(&query, batch.start, batch.size).await?;
     let total = ctx.app.store.count_principals(&query).await?;
     Ok(PrincipalList {

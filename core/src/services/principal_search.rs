@@ -130,8 +130,18 @@ async fn search(ctx: Ctx) -> ApiResult<Json<PrincipalSearch>> {
     let site = ctx.site_url();
     // E-mail addresses are personal data: only those who manage users read or search them.
     let addresses = ctx.allows(Permission::MANAGE_USERS);
-    let users_query = PrincipalQuery { kind: Some("user"), search: Some(term.clone()), match_email: addresses };
-    let groups_query = PrincipalQuery { kind: Some("group"), search: Some(term.clone()), match_email: addresses };
+    let users_query = PrincipalQuery {
+        kind: Some("user"),
+        search: Some(term.clone()),
+        match_email: addresses,
+        in_groups: Vec::new(),
+    };
+    let groups_query = PrincipalQuery {
+        kind: Some("group"),
+        search: Some(term.clone()),
+        match_email: addresses,
+        in_groups: Vec::new(),
+    };
     let users = ctx.app.store.principals(&users_query, 0, LIMIT).await?;
     let mut groups = ctx.app.store.principals(&groups_query, 0, LIMIT).await?;
     let mut total =

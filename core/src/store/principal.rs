@@ -65,6 +65,8 @@ pub struct PrincipalQuery {
     /// Whether the search also matches e-mail addresses: only for those who may read them, or
     /// searching would tell whose address it is.
     pub match_email: bool,
+    /// Only members of any of these groups (none: everyone).
+    pub in_groups: Vec<String>,
 }
 
 impl PrincipalQuery {
@@ -84,6 +86,14 @@ impl PrincipalQuery {
             clauses.push(format!(
                 "(LOWER(p.id) LIKE ${n} ESCAPE '\\' OR LOWER(COALESCE(p.login, '')) LIKE ${n} ESCAPE '\\' \
                  OR LOWER(p.fullname) LIKE ${n} ESCAPE '\\'{email})"
+            ));
+        }
+        if !self.in_groups.is_empty() {
+            let first = binds.len() + 1;
+            binds.extend(self.in_groups.iter().cloned());
+            clauses.push(format!(
+                "p.id IN (SELECT member_id FROM membership WHERE group_id IN ({}))",
+                placeholders(first, self.in_groups.len())
             ));
         }
         (clauses.join(" AND "), binds)

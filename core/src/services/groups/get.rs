@@ -70,7 +70,8 @@ async fn list(ctx: Ctx) -> ApiResult<Dyn<GroupListing>> {
         ));
     }
     // plone.restapi lists groups as a plain array, which Volto's group forms filter.
-    let query = PrincipalQuery { kind: Some("group"), search: search_text(&ctx), match_email: true };
+    let query =
+        PrincipalQuery { kind: Some("group"), search: search_text(&ctx), match_email: true, in_groups: Vec::new() };
     let groups = ctx.app.store.principals(&query, 0, MAX_BATCH_SIZE).await?;
     if query.search.is_some() {
         // As plone.restapi: a search names the groups found, without their members.

@@ -101,7 +101,12 @@ async fn get(ctx: Ctx) -> ApiResult<Json<SharingInfo>> {
     ids.remove(AUTHENTICATED_GROUP);
     let mut principals = ctx.app.store.principals_by_ids(&ids.into_iter().collect::<Vec<_>>()).await?;
     if let Some(term) = ctx.request.query_value("search").filter(|t| !t.trim().is_empty()) {
-        let query = PrincipalQuery { kind: None, search: Some(term.trim().to_owned()), match_email: false };
+        let query = PrincipalQuery {
+            kind: None,
+            search: Some(term.trim().to_owned()),
+            match_email: false,
+            in_groups: Vec::new(),
+        };
         for found in ctx.app.store.principals(&query, 0, 50).await? {
             if !principals.iter().any(|p| p.id == found.id) {
                 principals.push(found);

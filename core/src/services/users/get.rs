@@ -7,8 +7,8 @@ use crate::http::{ApiResult, Ctx, Json, JsonOrCsv, csv_file, wants_csv};
 use crate::security::AUTHENTICATED_GROUP;
 use crate::security::{Csrf, Permission};
 use crate::service::{ContentKind, Guard, Route, Service};
-use crate::services::principal_forms::search_text;
-use crate::services::principal_items::{LISTING_QUERY, PrincipalList, principal_list};
+use crate::services::principal_forms::{groups_filter, search_text};
+use crate::services::principal_items::{PrincipalList, USER_LISTING_QUERY, principal_list};
 use crate::store::PrincipalQuery;
 use poem::http::Method;
 
@@ -22,7 +22,7 @@ pub static USERS_GET: Service = Service {
     csrf: Csrf::Cookie,
     routes: &[
         Route {
-            query: LISTING_QUERY,
+            query: USER_LISTING_QUERY,
             guard: Some(Guard::Has(Permission::MANAGE_USERS)),
             ..Route::new(
                 "",
@@ -51,7 +51,8 @@ const MAX_CSV_USERS: i64 = 100_000;
 /// Plone's users export: `id,username,fullname,email,roles,groups`, roles and groups each in
 /// one cell, comma-separated (as the upload reads them back); `?query=` narrows it too.
 async fn csv_export(ctx: &Ctx) -> ApiResult<Vec<u8>> {
-    let query = PrincipalQuery { kind: Some("user"), search: search_text(ctx), match_email: true };
+    let in_groups = groups_filter(ctx)?;
+    let query = PrincipalQuery { kind: Some("user"), search: search_text(ctx), match_email: true, in_groups };
     let users = ctx.app.store.principals(&query, 0, MAX_CSV_USERS).await?;
     let rows = users.iter().map(|user| {
         let groups: Vec<&str> = user.groups.iter().map(String::as_str).chain([AUTHENTICATED_GROUP]).collect();

@@ -68,16 +68,14 @@ pub struct UserGroupRef {
 }
 
 /// `user` as `@users` answers it, on the site at `site_url`, for a request sent to
-/// `request_url`; roles by name. Every user is a member of the virtual group `AuthenticatedUsers`, which
-/// Plone lists last.
+/// `request_url`; roles and groups by name, as Plone lists them. Every user is a member of the
+/// virtual group `AuthenticatedUsers`.
 pub fn user_item(site_url: &str, request_url: &str, user: &StoredPrincipal) -> UserItem {
-    let groups: Vec<UserGroupRef> = user
-        .groups
-        .iter()
-        .map(String::as_str)
-        .chain(std::iter::once(AUTHENTICATED_GROUP))
-        .map(|g| UserGroupRef { id: g.to_owned(), title: g.to_owned() })
-        .collect();
+    let mut ids: Vec<&str> =
+        user.groups.iter().map(String::as_str).chain(std::iter::once(AUTHENTICATED_GROUP)).collect();
+    ids.sort_unstable_by_key(|id| id.to_lowercase());
+    let groups: Vec<UserGroupRef> =
+        ids.into_iter().map(|g| UserGroupRef { id: g.to_owned(), title: g.to_owned() }).collect();
     UserItem {
         url: format!("{site_url}/@users/{}", user.id),
         id: user.id.clone(),
