@@ -288,3 +288,27 @@ async fn the_discussion_panel_shows_and_saves_the_settings() {
         server.anonymous(Method::PATCH, "@controlpanels/discussion").json(&json!({"anonymous_comments": false}));
     assert_error(member.send().await.unwrap(), 401, "unauthorized").await;
 }
+
+/// A listing of many objects that take comments reads the site-wide switch once, not once
+/// per object. (It shows on PostgreSQL, where settings are read afresh; SQLite's store
+/// remembers them between requests.)
+#[tokio::test]
+async fn a_listing_reads_the_site_switch_once() {
+    let server = TestServer::start_uncached().await;
+    for (folder, allow) in [("open", true), ("closed", false)] {
+        server.create("", json!({"@type": "Folder", "id": folder, "title": folder})).await;
+        for i in 0..6 {
+            let page = json!({"@type": "Document", "id": format!("p{i}"), "title": "Page", "allow_discussion": allow});
+            server.create(folder, page).await;
+        }
+    }
+    let mut counts = Vec::new();
+    for folder in ["open", "closed"] {
+        let before = server.app.store.query_count();
+        let (status, listing) = server.get_json(&format!("{folder}?fullobjects=1")).await;
+        assert_eq!(status, 200);
+        assert_eq!(listing["items"][0]["allow_discussion"], json!(folder == "open"));
+        counts.push(server.app.store.query_count() - before);
+    }
+    assert!(counts[0] <= counts[1] + 1, "statements with and without discussion: {counts:?}");
+}

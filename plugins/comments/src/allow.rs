@@ -6,8 +6,10 @@
 use crate::access::ALLOW_DISCUSSION;
 use crate::settings::GLOBALLY_ENABLED;
 use serde_json::{Value, json};
+use std::sync::Arc;
 use wcs_core::content::{FieldDef, FieldKindDef};
-use wcs_core::serialize::ContentSerializer;
+use wcs_core::http::ApiResult;
+use wcs_core::serialize::{ContentSerializer, SerializeCtx};
 use wcs_core::service::ContentKind;
 
 /// The field kind: a truth value, also as Plone's form sends it (`"True"`, `"False"`).
@@ -35,19 +37,32 @@ fn parse_token(value: &Value) -> Result<Value, String> {
 }
 
 /// Replaces the stored setting in the output with whether the object takes comments. The
-/// site-wide switch is read only for objects that allow discussion themselves.
+/// site-wide switch is read only for objects that allow discussion themselves, and once per
+/// request (a listing of many such objects reads it once).
 pub static ALLOW_DISCUSSION_LAYER: ContentSerializer = ContentSerializer {
     kind: ContentKind::Any,
     read_only: &[],
     serialize: |ctx, subject, out| {
         Box::pin(async move {
-            let allowed = subject.object.fields.get(ALLOW_DISCUSSION).and_then(Value::as_bool) == Some(true)
-                && ctx.site.record_value(&GLOBALLY_ENABLED).await?.as_bool().unwrap_or(false);
+            let own = subject.object.fields.get(ALLOW_DISCUSSION).and_then(Value::as_bool) == Some(true);
+            let allowed = own && globally_enabled(ctx).await?;
             out.insert(ALLOW_DISCUSSION.into(), json!(allowed));
             Ok(())
         })
     },
 };
+
+/// The request memo's key for the site-wide switch.
+const GLOBALLY_ENABLED_MEMO: &str = "comments.globally_enabled";
+
+async fn globally_enabled(ctx: &SerializeCtx<'_>) -> ApiResult<bool> {
+    if let Some(known) = ctx.memo.get::<bool>(GLOBALLY_ENABLED_MEMO) {
+        return Ok(*known);
+    }
+    let enabled = ctx.site.record_value(&GLOBALLY_ENABLED).await?.as_bool().unwrap_or(false);
+    ctx.memo.put(GLOBALLY_ENABLED_MEMO.to_owned(), Arc::new(enabled));
+    Ok(enabled)
+}
 
 #[cfg(test)]
 mod tests {
