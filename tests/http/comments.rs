@@ -312,3 +312,20 @@ async fn a_listing_reads_the_site_switch_once() {
     }
     assert!(counts[0] <= counts[1] + 1, "statements with and without discussion: {counts:?}");
 }
+
+#[tokio::test]
+async fn comments_show_their_authors_portraits() {
+    let server = TestServer::start().await;
+    discussed_page(&server).await;
+    let gif = "R0lGODlhAQABAIAAAP///wAAACwAAAAAAQABAAACAkQBADs=";
+    let upload = json!({"portrait": {"data": gif, "encoding": "base64", "filename": "anna.gif"}});
+    let response = server.as_user("anna", Method::PATCH, "@users/anna").json(&upload).send().await.unwrap();
+    assert_eq!(response.status(), 204);
+    let by_anna = comment(&server, "anna", "page/@comments", "With a face").await;
+    comment(&server, "ben", "page/@comments", "Without one").await;
+    let listed = conversation(&server, None).await;
+    let images: Vec<&Value> = listed["items"].as_array().unwrap().iter().map(|c| &c["author_image"]).collect();
+    assert_eq!(images, vec![&json!(format!("{}/@portrait/anna", server.site)), &Value::Null]);
+    let (_, one) = read(server.anonymous(Method::GET, &by_anna).send().await.unwrap()).await;
+    assert_eq!(one["author_image"], json!(format!("{}/@portrait/anna", server.site)));
+}

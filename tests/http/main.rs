@@ -72,6 +72,7 @@ mod permission_matrix;
 mod plone_client;
 mod plone_shapes;
 mod plugins;
+mod portraits;
 mod principals;
 mod publication_window;
 mod querystring;

@@ -137,8 +137,10 @@ async fn the_user_schema_lists_what_users_keep() {
     let fields: Vec<String> =
         schema["fieldsets"][0]["fields"].as_array().unwrap().iter().map(|f| f.as_str().unwrap().to_owned()).collect();
     server.user("maria", &["Member"], &[]).await;
+    // Every text property; the portrait is an upload, kept as tests/http/portraits.rs shows.
     let values: serde_json::Map<String, Value> = fields
         .iter()
+        .filter(|f| *f != "portrait")
         .map(|f| {
             (
                 f.clone(),

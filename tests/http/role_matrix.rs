@@ -202,6 +202,9 @@ fn rows() -> Vec<Row> {
         row(M::GET, "@translations", "", "pub/page/@translations", ALL_200),
         row(M::GET, "@roles", "", "@roles", ALL_200),
         row(M::GET, "@userschema", "", "@userschema", ALL_200),
+        // Portraits are public; nobody in the fixture has one.
+        row(M::GET, "@portrait", "", "@portrait", [404; 8]),
+        row(M::GET, "@portrait", "{id}", "@portrait/member", [404; 8]),
         row(M::GET, "@openapi", "", "@openapi", ALL_200),
         row(M::GET, "resolveuid", "{uid}", "resolveuid/{page_uid}", [302; 8]),
         row(M::GET, "resolveuid", "{uid}/{rest}", "resolveuid/{page_uid}/@breadcrumbs", [302; 8]),

@@ -84,7 +84,8 @@ async fn image(ctx: &Ctx) -> ApiResult<Response> {
     Ok(image_response(stored.content_type, &meta.sha256, stored.data))
 }
 
-fn image_response(content_type: String, sha256: &str, data: Vec<u8>) -> Response {
+/// An image answer: its bytes, type and hash as ETag, never sniffed as anything else.
+pub(crate) fn image_response(content_type: String, sha256: &str, data: Vec<u8>) -> Response {
     let mut builder = Response::builder()
         .status(StatusCode::OK)
         .content_type(content_type.as_str())

@@ -32,6 +32,7 @@ mod move_copy_sources;
 mod move_to;
 mod openapi;
 mod plugins;
+pub mod portrait;
 mod principal_forms;
 mod principal_items;
 mod principal_search;
@@ -116,6 +117,7 @@ fn services(r: &mut Registrar) {
     r.service(&vocabularies::VOCABULARIES);
     r.service(&resolveuid::RESOLVEUID);
     r.service(&images::IMAGES);
+    r.service(&portrait::PORTRAIT);
     r.service(&sharing::get::SHARING_GET);
     r.service(&sharing::post::SHARING_POST);
     r.service(&trash::post::TRASH);

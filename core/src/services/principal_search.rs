@@ -9,6 +9,7 @@ use crate::http::schema::Nullable;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json};
 use crate::security::{AUTHENTICATED_GROUP, Csrf, Permission, Role};
 use crate::service::{ContentKind, Guard, ParamKind, QueryParam, Route, Service};
+use crate::services::portrait::portrait_urls;
 use crate::store::{PrincipalQuery, StoredPrincipal};
 use poem::http::Method;
 use poem_openapi::{Object, Union};
@@ -82,7 +83,7 @@ pub struct FoundUser {
     pub email: String,
     /// The user's web site; null when none is set.
     pub home_page: Nullable<String>,
-    /// Always null: portraits are not kept.
+    /// The URL of the user's portrait; null when the user has none.
     pub portrait: Nullable<String>,
     /// Global roles given to the user directly.
     pub roles: Vec<String>,
@@ -100,7 +101,7 @@ pub struct FoundGroup {
     pub kind: String,
 }
 
-fn found_user(site: &str, user: &StoredPrincipal, with_address: bool) -> FoundUser {
+fn found_user(site: &str, user: &StoredPrincipal, with_address: bool, portrait: Option<String>) -> FoundUser {
     FoundUser {
         // plone.restapi points each found principal at its own resource.
         url: format!("{site}/@users/{}", user.id),
@@ -112,7 +113,7 @@ fn found_user(site: &str, user: &StoredPrincipal, with_address: bool) -> FoundUs
         location: user.location.clone(),
         email: if with_address { user.email.clone() } else { String::new() },
         home_page: Nullable((!user.home_page.is_empty()).then(|| user.home_page.clone())),
-        portrait: Nullable(None),
+        portrait: Nullable(portrait),
         roles: user.roles.clone(),
     }
 }
@@ -155,7 +156,10 @@ async fn search(ctx: Ctx) -> ApiResult<Json<PrincipalSearch>> {
         total += 1;
     }
     groups.retain(|g| g.id != AUTHENTICATED_GROUP || ctx.principal.has_role(Role::MANAGER));
-    let users: Vec<FoundUser> = users.iter().map(|u| found_user(&site, u, addresses)).collect();
+    let ids: Vec<&str> = users.iter().map(|u| u.id.as_str()).collect();
+    let mut portraits = portrait_urls(&ctx, &ids).await?;
+    let users: Vec<FoundUser> =
+        users.iter().map(|u| found_user(&site, u, addresses, portraits.remove(&u.id))).collect();
     let groups: Vec<FoundGroup> = groups.iter().map(|g| found_group(&site, g)).collect();
     let items =
         users.iter().cloned().map(FoundPrincipal::User).chain(groups.iter().cloned().map(FoundPrincipal::Group));

@@ -1,7 +1,6 @@
 //! `GET <site>/@userschema`: the JSON Schema of a user's personal information, as Volto's
 //! personal-preferences and user control-panel forms render it (plone.restapi's shape). It
-//! lists exactly the properties `@users` stores; Plone's portrait is not kept here, so it is
-//! not offered.
+//! lists exactly the properties `@users` stores, the portrait among them.
 
 use crate::endpoint;
 use crate::http::{ApiResult, Ctx, Json};
@@ -19,7 +18,8 @@ pub static USER_SCHEMA: Service = Service {
     csrf: Csrf::Cookie,
     routes: &[Route::new(
         "",
-        "The schema of a user's personal information (fullname, email, home_page, description, location)",
+        "The schema of a user's personal information (fullname, email, home_page, description, location, \
+         portrait)",
         endpoint!(get),
     )],
 };
@@ -64,6 +64,65 @@ struct UserSchemaProperties {
     description: UserSchemaField,
     /// Where they are.
     location: UserSchemaField,
+    /// Their picture.
+    portrait: PortraitField,
+}
+
+/// The portrait: an image, as Volto's file widget uploads it.
+#[derive(Object)]
+struct PortraitField {
+    /// The label.
+    title: String,
+    /// The help text.
+    description: String,
+    /// `Image`.
+    factory: String,
+    /// `object`.
+    #[oai(rename = "type")]
+    kind: String,
+    /// The parts of the upload.
+    properties: PortraitParts,
+}
+
+/// The parts of an uploaded portrait, as plone.namedfile names them.
+#[derive(Object)]
+struct PortraitParts {
+    /// Its MIME type.
+    #[oai(rename = "portrait.contentType")]
+    content_type: PortraitPart,
+    /// Its bytes, base64-encoded.
+    #[oai(rename = "portrait.data")]
+    data: PortraitPart,
+    /// The name of the file.
+    #[oai(rename = "portrait.filename")]
+    filename: PortraitPart,
+}
+
+/// One part of an uploaded portrait.
+#[derive(Object)]
+struct PortraitPart {
+    /// The label.
+    title: String,
+    /// What it holds.
+    description: String,
+    /// `Text line (String)`.
+    factory: String,
+    /// `string`.
+    #[oai(rename = "type")]
+    kind: String,
+    /// `""` where the part has a default.
+    #[oai(skip_serializing_if_is_none)]
+    default: Option<String>,
+}
+
+fn portrait_part(title: &str, description: &str, default: Option<&str>) -> PortraitPart {
+    PortraitPart {
+        title: title.to_owned(),
+        description: description.to_owned(),
+        factory: "Text line (String)".to_owned(),
+        kind: "string".to_owned(),
+        default: default.map(str::to_owned),
+    }
 }
 
 /// One property, as Volto's form widgets read it.
@@ -111,8 +170,21 @@ async fn get(_: Ctx) -> ApiResult<Json<UserSchema>> {
             "Text line (String)",
             None,
         ),
+        portrait: PortraitField {
+            title: "Portrait".to_owned(),
+            description: "To add or change the portrait: click the \"Browse\" button; select a picture of yourself. \
+                          Recommended image size is 75 pixels wide by 100 pixels tall."
+                .to_owned(),
+            factory: "Image".to_owned(),
+            kind: "object".to_owned(),
+            properties: PortraitParts {
+                content_type: portrait_part("Content Type", "The content type identifies the type of data.", Some("")),
+                data: portrait_part("Data", "The actual content of the object.", Some("")),
+                filename: portrait_part("Filename", "", None),
+            },
+        },
     };
-    let fields = ["fullname", "email", "home_page", "description", "location"].map(str::to_owned).to_vec();
+    let fields = ["fullname", "email", "home_page", "description", "location", "portrait"].map(str::to_owned).to_vec();
     Ok(Json(UserSchema {
         kind: "object".to_owned(),
         fieldsets: vec![UserSchemaFieldset {

@@ -292,6 +292,7 @@ impl Tx {
             "DELETE FROM membership WHERE member_id = $1 OR group_id = $1",
             "DELETE FROM local_role WHERE principal_id = $1",
             "DELETE FROM allowed WHERE token = 'user:' || $1",
+            "DELETE FROM portrait WHERE user_id = $1",
             "DELETE FROM principal WHERE id = $1",
         ] {
             self.count();

@@ -13,6 +13,7 @@ use wcs_core::http::{ApiError, ApiResult, B_SIZE, B_START, Batch, BatchLinksShap
 use wcs_core::poem_reexports::Method;
 use wcs_core::security::{Csrf, Permission};
 use wcs_core::service::{ContentKind, Guard, Route, Service};
+use wcs_core::services::portrait::portrait_urls;
 
 /// Lists comments.
 pub static GET: Service = Service {
@@ -71,11 +72,15 @@ async fn list(ctx: Ctx) -> ApiResult<Json<Conversation>> {
     let total = i64::try_from(comments.len()).unwrap_or(i64::MAX);
     let start = usize::try_from(batch.start).unwrap_or(usize::MAX);
     let size = usize::try_from(batch.size).unwrap_or(usize::MAX);
-    let items = comments
-        .iter()
-        .skip(start)
-        .take(size)
-        .map(|comment| comment_item(comment, &url, &rights, replied.contains(&comment.id)))
+    let page: Vec<&store::Comment> = comments.iter().skip(start).take(size).collect();
+    let authors: Vec<&str> = page.iter().filter_map(|c| c.author_username.as_deref()).collect();
+    let portraits = portrait_urls(&ctx, &authors).await?;
+    let items = page
+        .into_iter()
+        .map(|comment| {
+            let portrait = comment.author_username.as_ref().and_then(|a| portraits.get(a)).cloned();
+            comment_item(comment, &url, &rights, replied.contains(&comment.id), portrait)
+        })
         .collect();
     Ok(Json(Conversation {
         id: ctx.request.service_url.clone(),
@@ -90,7 +95,9 @@ async fn one(ctx: Ctx) -> ApiResult<Json<CommentItem>> {
     let rights = CommentAccess::new(&ctx, Settings::load(&ctx.app).await?);
     let comment = find(&ctx, &rights).await?;
     let replied = store::has_replies(&ctx.app.store, &ctx.context.uid, comment.id).await?;
-    Ok(Json(comment_item(&comment, &ctx.url_of(&ctx.context), &rights, replied)))
+    let authors: Vec<&str> = comment.author_username.as_deref().into_iter().collect();
+    let portrait = portrait_urls(&ctx, &authors).await?.into_values().next();
+    Ok(Json(comment_item(&comment, &ctx.url_of(&ctx.context), &rights, replied, portrait)))
 }
 
 /// The comment the route's `{comment_id}` names, if the caller sees comments; else 404.

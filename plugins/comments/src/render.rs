@@ -34,7 +34,7 @@ pub struct CommentItem {
     pub author_username: Option<String>,
     /// The author's name.
     pub author_name: Option<String>,
-    /// The author's portrait; `null` (portraits are not kept).
+    /// The URL of the author's portrait; `null` when they have none.
     pub author_image: Option<String>,
     /// When it was made.
     pub creation_date: String,
@@ -59,8 +59,14 @@ pub struct CommentText {
     pub mime_type: String,
 }
 
-/// The comment as the caller sees it.
-pub fn comment_item(comment: &Comment, object_url: &str, rights: &CommentAccess<'_>, has_replies: bool) -> CommentItem {
+/// The comment as the caller sees it; `author_image` is the URL of the author's portrait.
+pub fn comment_item(
+    comment: &Comment,
+    object_url: &str,
+    rights: &CommentAccess<'_>,
+    has_replies: bool,
+    author_image: Option<String>,
+) -> CommentItem {
     let comments_url = format!("{object_url}/@comments");
     let text = if comment.mime_type == INTELLIGENT_TEXT {
         CommentText { data: intelligent_text(&comment.text), mime_type: "text/html".into() }
@@ -77,7 +83,7 @@ pub fn comment_item(comment: &Comment, object_url: &str, rights: &CommentAccess<
         user_notification: None,
         author_username: comment.author_username.clone(),
         author_name: comment.author_name.clone(),
-        author_image: None,
+        author_image,
         creation_date: format_time(comment.created),
         modification_date: format_time(comment.modified),
         is_editable: rights.is_editable(comment),

@@ -1,6 +1,6 @@
 //! `GET @users[?query=]` and `GET @users/<id>`.
 
-use super::{UserItem, load_user, user_item};
+use super::{UserItem, load_user, user_item, with_portraits};
 use crate::app::SITE_TYPE;
 use crate::endpoint;
 use crate::http::{ApiResult, Ctx, Json, JsonOrCsv, csv_file, wants_csv};
@@ -42,7 +42,9 @@ async fn list(ctx: Ctx) -> ApiResult<JsonOrCsv<PrincipalList<UserItem>>> {
     if wants_csv(ctx.request.header("accept")) {
         return Ok(JsonOrCsv::Csv(csv_export(&ctx).await?));
     }
-    Ok(JsonOrCsv::Json(principal_list(&ctx, "user", "@users", |user| user_item(&site, &request, user)).await?))
+    let mut list = principal_list(&ctx, "user", "@users", |user| user_item(&site, &request, user)).await?;
+    with_portraits(&ctx, &mut list.items).await?;
+    Ok(JsonOrCsv::Json(list))
 }
 
 /// The most users a CSV export holds.
@@ -71,5 +73,7 @@ async fn csv_export(ctx: &Ctx) -> ApiResult<Vec<u8>> {
 
 async fn one(ctx: Ctx) -> ApiResult<Json<UserItem>> {
     let id = ctx.param("id");
-    Ok(Json(user_item(&ctx.site_url(), &ctx.request.request_url(), &load_user(&ctx, id).await?)))
+    let mut user = user_item(&ctx.site_url(), &ctx.request.request_url(), &load_user(&ctx, id).await?);
+    with_portraits(&ctx, std::slice::from_mut(&mut user)).await?;
+    Ok(Json(user))
 }

@@ -6,12 +6,14 @@ pub mod delete;
 pub mod get;
 mod import;
 pub mod patch;
+mod portrait;
 pub mod post;
 mod reset_password;
 
 use crate::http::schema::Nullable;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError};
 use crate::security::{AUTHENTICATED_GROUP, Permission, hash_in_turn};
+use crate::services::portrait::portrait_urls;
 use crate::store::StoredPrincipal;
 use poem_openapi::Object;
 use serde_json::{Map, Value};
@@ -28,17 +30,17 @@ pub struct UserItem {
     pub id: String,
     /// The login name (the id unless set apart).
     pub username: String,
-    /// The full name, `""` when none is set.
-    pub fullname: String,
+    /// The full name; null when none is set.
+    pub fullname: Nullable<String>,
     /// The e-mail address, `""` when none is set.
     pub email: String,
-    /// Free text about the user.
-    pub description: String,
+    /// Free text about the user; null when none is set.
+    pub description: Nullable<String>,
     /// Where the user is; null when none is set.
     pub location: Nullable<String>,
     /// The user's web site; null when none is set.
     pub home_page: Nullable<String>,
-    /// Always null: portraits are not kept (Volto's form sends the key back).
+    /// The URL of the user's portrait (`@portrait/<id>`); null when the user has none.
     pub portrait: Nullable<String>,
     /// Global roles given to the user directly.
     pub roles: Vec<String>,
@@ -80,15 +82,30 @@ pub fn user_item(site_url: &str, request_url: &str, user: &StoredPrincipal) -> U
         url: format!("{site_url}/@users/{}", user.id),
         id: user.id.clone(),
         username: user.login.clone().unwrap_or_else(|| user.id.clone()),
-        fullname: user.fullname.clone(),
+        fullname: unless_empty(&user.fullname),
         email: user.email.clone(),
-        description: user.description.clone(),
-        location: Nullable((!user.location.is_empty()).then(|| user.location.clone())),
-        home_page: Nullable((!user.home_page.is_empty()).then(|| user.home_page.clone())),
+        description: unless_empty(&user.description),
+        location: unless_empty(&user.location),
+        home_page: unless_empty(&user.home_page),
         portrait: Nullable(None),
         roles: sorted(&user.roles),
         groups: UserGroups { url: request_url.to_owned(), items_total: groups.len(), items: groups },
     }
+}
+
+/// A text property as plone.restapi answers it: null when it is not set.
+fn unless_empty(text: &str) -> Nullable<String> {
+    Nullable((!text.is_empty()).then(|| text.to_owned()))
+}
+
+/// Points the users that have a portrait at it, with one query for all of them.
+async fn with_portraits(ctx: &Ctx, users: &mut [UserItem]) -> ApiResult<()> {
+    let ids: Vec<&str> = users.iter().map(|u| u.id.as_str()).collect();
+    let mut urls = portrait_urls(ctx, &ids).await?;
+    for user in users.iter_mut() {
+        user.portrait = Nullable(urls.remove(&user.id));
+    }
+    Ok(())
 }
 
 /// Roles in Plone's order: by name.

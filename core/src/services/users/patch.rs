@@ -1,11 +1,13 @@
 //! `PATCH @users/<id>`: details, password, roles.
 
+use super::portrait::{PortraitChange, portrait_change};
 use super::{check_old_password, hash, load_user, password};
 use crate::app::SITE_TYPE;
 use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError, NoContent, body_schema};
 use crate::security::{Csrf, Permission};
 use crate::service::{ContentKind, Guard, Route, Service};
+use crate::services::portrait::portrait_url;
 use crate::services::principal_forms::{
     apply_text, check_id, check_may_manage, check_role_changes, finish, parse_roles, role_changes,
 };
@@ -32,8 +34,8 @@ pub static USERS_PATCH: Service = Service {
 };
 
 /// What `PATCH @users/<id>` changes; what is left out stays. What `GET` answered may be sent
-/// back as it is: `@id`, `id`, `groups`, an unchanged `username` and a null `portrait` are
-/// ignored.
+/// back as it is: `@id`, `id`, `groups`, an unchanged `username` and the portrait's own URL
+/// are ignored.
 #[derive(Object)]
 pub struct UserChanges {
     /// The full name; null clears it.
@@ -55,6 +57,10 @@ pub struct UserChanges {
     /// Global roles (Manage users only): a list replaces them, `{"<role>": true|false}`
     /// gives or takes single ones.
     pub roles: Option<ListOrSwitches>,
+    /// A new portrait, `{"data": <base64>, "encoding": "base64", "filename", "content-type",
+    /// "scale": true}` (a PNG, JPEG, GIF or WebP of at most 2 MiB; `scale` fits it into
+    /// 200×200 pixels), or null to remove it.
+    pub portrait: Option<Value>,
 }
 
 async fn patch(ctx: Ctx) -> ApiResult<NoContent> {
@@ -63,10 +69,10 @@ async fn patch(ctx: Ctx) -> ApiResult<NoContent> {
     let mut user = load_user(&ctx, id).await?;
     check_may_manage(&ctx, std::slice::from_ref(&user.id)).await?;
     let mut errors = Vec::new();
-    for (key, value) in &body {
+    for key in body.keys() {
         // What GET answers comes back from Volto's personal-information form: the read-only
-        // keys are ignored, and so is an empty portrait (portraits are not kept).
-        if matches!(key.as_str(), "@id" | "groups") || (key == "portrait" && value.is_null()) {
+        // keys are ignored.
+        if matches!(key.as_str(), "@id" | "groups") {
             continue;
         }
         if !matches!(
@@ -80,6 +86,7 @@ async fn patch(ctx: Ctx) -> ApiResult<NoContent> {
                 | "old_password"
                 | "roles"
                 | "username"
+                | "portrait"
                 | "id"
         ) {
             errors.push(FieldError::new(key, format!("'{key}' cannot be changed.")));
@@ -96,6 +103,7 @@ async fn patch(ctx: Ctx) -> ApiResult<NoContent> {
         user.roles = parse_roles(roles, &user.roles, &mut errors).unwrap_or_default();
     }
     let new_password = password(&body, &mut errors);
+    let portrait = portrait_change(body.get("portrait"), &portrait_url(&ctx.site_url(), id), &mut errors).await?;
     finish(errors)?;
     check_role_changes(&ctx, &roles_before, &user.roles)?;
     if let Some(new_password) = new_password {
@@ -116,6 +124,11 @@ async fn patch(ctx: Ctx) -> ApiResult<NoContent> {
             ApiError::internal(e)
         }
     })?;
+    match &portrait {
+        PortraitChange::Keep => {}
+        PortraitChange::Remove => tx.delete_portrait(id).await?,
+        PortraitChange::Set(portrait) => tx.set_portrait(id, portrait).await?,
+    }
     if user.roles != roles_before {
         tx.append_audit(&ctx.audit("user.roles", id, role_changes(&roles_before, &user.roles))).await?;
     }
