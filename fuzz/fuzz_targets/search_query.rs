@@ -11,16 +11,18 @@ use serde_json::Value;
 use wcs_core::catalog::{Scope, SearchQuery, SearchSql};
 use wcs_core::http::{batching_links, parse_query};
 use wcs_core::security::Visibility;
-use wcs_core::services::querystring_search_pairs;
+use wcs_core::services::{QueryPlace, querystring_search_pairs};
 use wcs_core::store::Backend;
 
 const SITE: &str = "/Plone";
+const PLACE: QueryPlace<'static> =
+    QueryPlace { context_path: "/Plone/folder/page", site_path: SITE, registered: &[], user: Some("anna") };
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     search(&parse_query(text));
     if let Ok(body) = serde_json::from_str::<Value>(text)
-        && let Ok(pairs) = querystring_search_pairs(&body, "/Plone/folder/page", SITE, &[])
+        && let Ok(pairs) = querystring_search_pairs(&body, &PLACE)
     {
         search(&pairs);
     }
@@ -34,7 +36,14 @@ fn search(pairs: &[(String, String)]) {
         active_at: Some(chrono::Utc::now()),
     };
     for (backend, visibility) in [(Backend::Sqlite, Visibility::ALL), (Backend::Postgres, tokens)] {
-        let scope = Scope { context_path: SITE.to_owned(), visibility, backend, block_types: vec!["TextBlock".to_owned()] };
+        let scope = Scope {
+            context_path: SITE.to_owned(),
+            visibility,
+            backend,
+            block_types: vec!["TextBlock".to_owned()],
+            folderish_types: vec!["Folder".to_owned()],
+            field_indexes: Vec::new(),
+        };
         let sql = SearchSql::build(&query, &scope);
         // Every value is a bound parameter: the SQL names exactly as many as it binds.
         let highest = placeholders(&sql.condition).max().unwrap_or(0);

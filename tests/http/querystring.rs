@@ -97,7 +97,9 @@ async fn listing_queries_select_sort_and_page_like_plone() {
     // Refusals.
     for bad in [
         json!({}),
-        json!({"query": [{"i": "Creator", "o": format!("{OP}string.currentUser"), "v": ""}]}),
+        // Deliberately not run: no listing widens who sees inactive content.
+        json!({"query": [{"i": "show_inactive", "o": format!("{OP}string.showInactive"), "v": ["Manager"]}]}),
+        json!({"query": [{"i": "getObjPositionInParent", "o": format!("{OP}int.is"), "v": "first"}]}),
         json!({"query": [{"i": "created", "o": format!("{OP}date.between"), "v": ["2020-01-01"]}]}),
     ] {
         let (status, refused) = read(post("", bad.clone()).await.unwrap()).await;
@@ -113,12 +115,140 @@ async fn the_configuration_offers_what_the_search_runs() {
     let portal_type = &config["indexes"]["portal_type"];
     assert_eq!(portal_type["operations"], json!([format!("{OP}selection.any"), format!("{OP}selection.none")]));
     assert_eq!(portal_type["values"]["Document"]["title"], "Page");
-    assert_eq!(config["indexes"]["review_state"]["values"]["published"]["title"], "Published");
+    assert_eq!(config["indexes"]["review_state"]["values"]["published"]["title"], "Published [published]");
+    assert_eq!(config["indexes"]["Creator"]["vocabulary"], "plone.app.vocabularies.Users");
+    assert_eq!(config["indexes"]["isFolderish"]["enabled"], false, "offered as Plone offers it");
+    assert!(config["indexes"].get("show_inactive").is_none());
     assert!(config["sortable_indexes"]["sortable_title"].is_object());
     assert!(config["sortable_indexes"]["effective"].is_object());
     assert!(
         config["indexes"]["path"]["operators"][format!("{OP}string.relativePath")]["widget"] == "RelativePathWidget"
     );
+}
+
+/// Posts `criteria` (with `extra` keys) as `user`, and answers the titles found, sorted.
+async fn found(server: &TestServer, user: &str, criteria: Value) -> Vec<String> {
+    let body = json!({"query": criteria, "sort_on": "sortable_title"});
+    let request = match user {
+        "admin" => server.admin(Method::POST, "@querystring-search"),
+        user => server.as_user(user, Method::POST, "@querystring-search"),
+    };
+    let (status, answer) = read(request.json(&body).send().await.unwrap()).await;
+    assert_eq!(status, 200, "{body}: {answer}");
+    titles(&answer)
+}
+
+fn criterion(index: &str, op: &str, value: Value) -> Value {
+    json!([{"i": index, "o": format!("{OP}{op}"), "v": value}])
+}
+
+#[tokio::test]
+async fn plone_indexes_beyond_types_states_and_text_select_as_in_plone() {
+    let server = TestServer::start().await;
+    site(&server).await;
+    server.user("anna", &["Member"], &[]).await;
+    server.share("news", "anna", &["Contributor", "Editor", "Reader"]).await;
+    let mine = json!({"@type": "Document", "id": "mine", "title": "Annas Seite", "description": "Vom Rathaus"});
+    let response = server.as_user("anna", Method::POST, "news").json(&mine).send().await.unwrap();
+    assert_eq!(response.status(), 201);
+    let (_, alpha) = server.get_json("news/a").await;
+    let related = json!({"@type": "Document", "id": "r", "title": "Related", "relatedItems": [alpha["UID"]]});
+    server.create("", related).await;
+    let response = server.admin(Method::PATCH, "news").json(&json!({"default_page": "a"})).send().await.unwrap();
+    assert_eq!(response.status(), 204);
+
+    let current_user = criterion("Creator", "string.currentUser", json!(""));
+    assert_eq!(found(&server, "anna", current_user.clone()).await, ["Annas Seite"]);
+    assert!(!found(&server, "admin", current_user).await.contains(&"Annas Seite".to_owned()));
+    assert_eq!(found(&server, "admin", criterion("Creator", "selection.any", json!(["anna"]))).await, ["Annas Seite"]);
+    assert_eq!(
+        found(&server, "admin", criterion("Title", "string.contains", json!("seite annas"))).await,
+        ["Annas Seite"]
+    );
+    assert_eq!(
+        found(&server, "admin", criterion("Description", "string.contains", json!("rathaus"))).await,
+        ["Annas Seite"]
+    );
+    assert_eq!(found(&server, "admin", criterion("sortable_title", "string.is", json!("delta"))).await, ["Delta"]);
+    let not_d = json!([{"i": "getId", "o": format!("{OP}string.isNot"), "v": "d"},
+                       {"i": "path", "o": format!("{OP}string.absolutePath"), "v": "/"}]);
+    assert!(!found(&server, "admin", not_d).await.contains(&"Delta".to_owned()));
+    let folders = criterion("isFolderish", "boolean.isTrue", json!(""));
+    assert_eq!(
+        found(&server, "admin", folders).await,
+        ["Alpha", "Annas Seite", "Beta", "Delta", "Gamma", "News", "Related", "Site"],
+        "Documents are folderish, as in Plone 6 with Volto"
+    );
+    assert_eq!(found(&server, "admin", criterion("isDefaultPage", "boolean.isTrue", json!(""))).await, ["Alpha"]);
+    let first_two = json!([{"i": "getObjPositionInParent", "o": format!("{OP}int.lessThan"), "v": "1"},
+                           {"i": "path", "o": format!("{OP}string.absolutePath"), "v": "/news::1"}]);
+    assert_eq!(found(&server, "admin", first_two).await, ["Alpha", "Beta"]);
+    let uid = alpha["UID"].as_str().unwrap();
+    for target in [json!(uid), json!("/news/a")] {
+        assert_eq!(found(&server, "admin", criterion("getRawRelatedItems", "reference.is", target)).await, ["Related"]);
+    }
+    // Dates count whole days from today, as plone.app.querystring does.
+    let last_week = criterion("created", "date.largerThanRelativeDate", json!("7"));
+    assert_eq!(found(&server, "admin", last_week).await.len(), 8);
+    assert!(found(&server, "admin", criterion("created", "date.afterRelativeDate", json!("1"))).await.is_empty());
+    assert!(found(&server, "admin", criterion("created", "date.beforeRelativeDate", json!("1"))).await.is_empty());
+}
+
+#[tokio::test]
+async fn upcoming_events_are_found_by_their_start() {
+    let server = TestServer::start().await;
+    let soon = (chrono::Utc::now() + chrono::Duration::days(3)).to_rfc3339();
+    let past = (chrono::Utc::now() - chrono::Duration::days(3)).to_rfc3339();
+    for (id, start) in [("fest", &soon), ("markt", &past)] {
+        let event = json!({"@type": "Event", "id": id, "title": id, "start": start, "end": start});
+        server.create("", event).await;
+    }
+    let upcoming = json!({"query": criterion("start", "date.afterToday", json!("")), "sort_on": "start"});
+    let (status, answer) =
+        read(server.admin(Method::POST, "@querystring-search").json(&upcoming).send().await.unwrap()).await;
+    assert_eq!((status, titles(&answer)), (200, vec!["fest".to_owned()]), "{answer}");
+    let (_, by_end) = server.get_json("@search?end.query=2000-01-01&end.range=min&sort_on=end").await;
+    assert_eq!(titles(&by_end), ["markt", "fest"]);
+}
+
+#[tokio::test]
+async fn site_owners_shape_the_query_widget_through_the_registry() {
+    let server = TestServer::start().await;
+    let change = json!({
+        "plone.app.querystring.field.Title.title": "Überschrift",
+        "plone.app.querystring.field.isFolderish.enabled": true,
+        "plone.app.querystring.operation.string.contains.description": "Wörter des Titels",
+    });
+    assert_eq!(server.admin(Method::PATCH, "@registry").json(&change).send().await.unwrap().status(), 204);
+    let (_, config) = server.get_json("@querystring").await;
+    assert_eq!(config["indexes"]["Title"]["title"], "Überschrift");
+    assert_eq!(config["indexes"]["isFolderish"]["enabled"], true);
+    let contains = format!("{OP}string.contains");
+    assert_eq!(config["indexes"]["Title"]["operators"][&contains]["description"], "Wörter des Titels");
+    let (_, record) = server.get_json("@registry/plone.app.querystring.field.path.title").await;
+    assert_eq!(record, "Location");
+    // An operation the server does not run cannot be offered.
+    let unknown = json!({"plone.app.querystring.field.Title.operations": [format!("{OP}string.showInactive")]});
+    let response = server.admin(Method::PATCH, "@registry").json(&unknown).send().await.unwrap();
+    assert_eq!(response.status(), 400);
+    let (_, listed) = server.get_json("@registry?q=plone.app.querystring.field.Creator").await;
+    assert_eq!(listed["items_total"], 8);
+}
+
+#[tokio::test]
+async fn the_users_vocabulary_is_for_editors() {
+    let server = TestServer::start().await;
+    server.user("anna", &["Member"], &[]).await;
+    server.user("ed", &["Editor"], &[]).await;
+    let vocabulary = "@vocabularies/plone.app.vocabularies.Users?title=ann";
+    let (status, terms) = read(server.as_user("ed", Method::GET, vocabulary).send().await.unwrap()).await;
+    assert_eq!(status, 200, "{terms}");
+    let tokens: Vec<&str> = terms["items"].as_array().unwrap().iter().map(|t| t["token"].as_str().unwrap()).collect();
+    assert_eq!(tokens, ["anna"]);
+    assert_eq!(server.as_user("anna", Method::GET, vocabulary).send().await.unwrap().status(), 403);
+    assert_eq!(server.anonymous(Method::GET, vocabulary).send().await.unwrap().status(), 401);
+    let (_, states) = server.get_json("@vocabularies/plone.app.vocabularies.WorkflowStates").await;
+    assert!(states["items"].as_array().unwrap().iter().any(|t| t["title"] == "Private [private]"), "{states}");
 }
 
 fn url_encode(text: &str) -> String {

@@ -2,12 +2,14 @@
 //! SQL over the catalog columns and the `allowed` tokens, so security is part of the query.
 
 mod field_index;
+mod more_criteria;
 mod query;
 mod searchable;
 mod sql;
 
 pub use crate::store::{Bind, SearchSql, json_field};
 pub use field_index::{DateIndex, FieldIndex};
+pub use more_criteria::{IntRange, SqlCriteria};
 pub use query::{Criterion, DateRange, PathCriterion, SearchQuery, SortIndex};
 pub use searchable::is_searchable;
 pub use sql::Scope;

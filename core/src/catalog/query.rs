@@ -5,6 +5,7 @@
 //! understood. A dictionary with neither `query` nor `not` is a query-parsing error (400);
 //! unknown indexes are ignored, as upstream does.
 
+use super::more_criteria::SqlCriteria;
 use super::{DateIndex, FieldIndex};
 use crate::api::{Batch, parse_bool};
 use crate::content::values::parse_datetime;
@@ -89,6 +90,8 @@ pub enum SortIndex {
     PortalType,
     /// The workflow state.
     ReviewState,
+    /// The creator's user id.
+    Creator,
     /// Position in the container.
     Position,
     /// The physical path.
@@ -108,6 +111,7 @@ impl SortIndex {
             "id" | "getId" => SortIndex::Id,
             "portal_type" => SortIndex::PortalType,
             "review_state" => SortIndex::ReviewState,
+            "Creator" => SortIndex::Creator,
             "getObjPositionInParent" => SortIndex::Position,
             "path" => SortIndex::Path,
             _ => return registered.iter().find(|index| index.name == name).map(|index| SortIndex::Field(index)),
@@ -141,6 +145,8 @@ pub struct SearchQuery {
     pub sort_limit: Option<i64>,
     /// The page.
     pub batch: Batch,
+    /// Plone's indexes that only the SQL search answers.
+    pub more: SqlCriteria,
 }
 
 /// The parameters that shape the response rather than select content.
@@ -149,9 +155,9 @@ const RESPONSE_PARAMETERS: [&str; 5] =
 
 /// One index's parameters gathered from the query string.
 #[derive(Default)]
-struct Raw {
-    plain: Vec<String>,
-    options: BTreeMap<String, Vec<String>>,
+pub(super) struct Raw {
+    pub(super) plain: Vec<String>,
+    pub(super) options: BTreeMap<String, Vec<String>>,
 }
 
 impl SearchQuery {
@@ -199,11 +205,12 @@ impl SearchQuery {
                 }
                 "sort_order" => sort_orders = raw.plain,
                 "sort_limit" => query.sort_limit = Some(sort_limit(&raw)?),
-                name => {
-                    if let Some(date) = DateIndex::named(name, registered) {
+                name => match DateIndex::named(name, registered) {
+                    Some(date) => {
                         query.dates.insert(date, date_range(&index, raw)?);
                     }
-                }
+                    None => query.more.take(name, raw)?,
+                },
             }
         }
         apply_sort_orders(&mut query.sort, &sort_orders)?;
@@ -236,7 +243,7 @@ fn gather(pairs: &[(String, String)]) -> BTreeMap<String, Raw> {
 }
 
 /// The words of a full-text criterion, lowercased, without operators and wildcards.
-fn words(raw: &Raw) -> Vec<String> {
+pub(super) fn words(raw: &Raw) -> Vec<String> {
     raw.plain
         .iter()
         .chain(raw.options.get("query").into_iter().flatten())
@@ -274,12 +281,12 @@ fn apply_sort_orders(sort: &mut [(SortIndex, bool)], orders: &[String]) -> ApiRe
     Ok(())
 }
 
-fn parsing_error(index: &str, message: &str) -> ApiError {
+pub(super) fn parsing_error(index: &str, message: &str) -> ApiError {
     ApiError::invalid_parameter(index, format!("QueryParsingError: {message}"))
 }
 
 /// A dictionary must say what to match (`query`) or what to exclude (`not`).
-fn check_dictionary(index: &str, raw: &Raw) -> ApiResult<()> {
+pub(super) fn check_dictionary(index: &str, raw: &Raw) -> ApiResult<()> {
     if raw.plain.is_empty()
         && !raw.options.is_empty()
         && !raw.options.contains_key("query")
@@ -290,7 +297,7 @@ fn check_dictionary(index: &str, raw: &Raw) -> ApiResult<()> {
     Ok(())
 }
 
-fn criterion(index: &str, raw: Raw) -> ApiResult<Criterion> {
+pub(super) fn criterion(index: &str, raw: Raw) -> ApiResult<Criterion> {
     check_dictionary(index, &raw)?;
     let all = match raw.options.get("operator").and_then(|o| o.first()).map(String::as_str) {
         None | Some("or") => false,

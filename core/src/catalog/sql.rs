@@ -1,8 +1,9 @@
 //! Turns a [`SearchQuery`] into one parameterised SQL condition and ordering. Every value is
 //! a bound parameter; only column names from fixed lists are spliced in.
 
-use super::DateIndex;
+use super::more_criteria::SqlCriteria;
 use super::query::{Criterion, DateRange, PathCriterion, SearchQuery, SortIndex};
+use super::{DateIndex, FieldIndex};
 use crate::content::values::format_time;
 use crate::site::Site;
 use crate::store::{Backend, Bind, SearchSql, Visibility, json_field, time_to_db};
@@ -21,6 +22,11 @@ pub struct Scope {
     pub backend: Backend,
     /// Block types: never results themselves, but their text finds the page they belong to.
     pub block_types: Vec<String>,
+    /// Folderish types, for `is_folderish`.
+    pub folderish_types: Vec<String>,
+    /// The field indexes plugins register: one name may read several fields (an event's
+    /// `start` and a news entry's), each object the one it has.
+    pub field_indexes: Vec<&'static FieldIndex>,
 }
 
 impl Scope {
@@ -32,8 +38,31 @@ impl Scope {
             visibility,
             backend: site.store.backend(),
             block_types: site.types.block_types(),
+            folderish_types: site.types.all().filter(|t| t.folderish).map(|t| t.id.clone()).collect(),
+            field_indexes: site.catalog_indexes().to_vec(),
         }
     }
+
+    /// The SQL value of a field index: the first of the fields registered under its name
+    /// that the object has.
+    fn field_value(&self, index: &FieldIndex) -> String {
+        let fields: Vec<String> = self
+            .field_indexes
+            .iter()
+            .filter(|other| other.name == index.name)
+            .map(|other| json_field(self.backend, "content", other.field))
+            .collect();
+        match fields.as_slice() {
+            [] => json_field(self.backend, "content", index.field),
+            [one] => one.clone(),
+            many => format!("COALESCE({})", many.join(", ")),
+        }
+    }
+}
+
+/// A `LIKE` pattern that finds `word` anywhere, its wildcards taken literally (`ESCAPE '\'`).
+fn contains_pattern(word: &str) -> String {
+    format!("%{}%", word.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"))
 }
 
 struct Builder {
@@ -122,6 +151,52 @@ impl Builder {
     }
 
     /// `format` writes the bounds the way the column stores times.
+    /// Plone's indexes that only SQL answers (see [`SqlCriteria`]).
+    fn sql_criteria(&mut self, more: &SqlCriteria, scope: &Scope) {
+        self.column("creator", &more.creator);
+        self.column("LOWER(title)", &more.title);
+        for (column, words) in [("title", &more.title_words), ("description", &more.description_words)] {
+            for word in words {
+                let pattern = self.text(&contains_pattern(word));
+                self.clauses.push(format!("LOWER({column}) LIKE {pattern} ESCAPE '\\'"));
+            }
+        }
+        if let Some(min) = more.position.min {
+            let min = self.bind(Bind::Int(min));
+            self.clauses.push(format!("position >= {min}"));
+        }
+        if let Some(max) = more.position.max {
+            let max = self.bind(Bind::Int(max));
+            self.clauses.push(format!("position <= {max}"));
+        }
+        if !more.related_to.is_empty() {
+            let list = self.list(&more.related_to);
+            // Each value is a UID or a path; neither can be mistaken for the other.
+            self.clauses.push(format!(
+                "content.uid IN (SELECT r.source_uid FROM relation r WHERE r.field = 'relatedItems' \
+                 AND (r.target_uid IN ({list}) OR r.target_uid IN (SELECT t.uid FROM content t WHERE t.path IN ({list}))))"
+            ));
+        }
+        if let Some(wanted) = more.default_page {
+            let default_page = json_field(scope.backend, "p", crate::content::values::DEFAULT_PAGE);
+            let exists = format!(
+                "EXISTS (SELECT 1 FROM content p WHERE p.uid = content.parent_uid AND {default_page} = content.id)"
+            );
+            self.clauses.push(if wanted { exists } else { format!("NOT {exists}") });
+        }
+        if let Some(wanted) = more.folderish {
+            let folderish = Criterion { any_of: scope.folderish_types.clone(), ..Criterion::default() };
+            match (wanted, folderish.any_of.is_empty()) {
+                (true, true) => self.clauses.push("1 = 0".to_owned()),
+                (true, false) => self.column("portal_type", &folderish),
+                (false, true) => {}
+                (false, false) => {
+                    self.column("portal_type", &Criterion { none_of: folderish.any_of, ..Criterion::default() })
+                }
+            }
+        }
+    }
+
     fn date(&mut self, column: &str, range: &DateRange, format: fn(DateTime<Utc>) -> String) {
         if let Some(min) = range.min {
             let value = self.text(&format(min));
@@ -134,7 +209,7 @@ impl Builder {
     }
 }
 
-fn sort_column(index: SortIndex, backend: Backend) -> String {
+fn sort_column(index: SortIndex, scope: &Scope) -> String {
     let fixed = match index {
         SortIndex::Title => "LOWER(title)",
         SortIndex::Created => "created",
@@ -144,9 +219,10 @@ fn sort_column(index: SortIndex, backend: Backend) -> String {
         SortIndex::Id => "id",
         SortIndex::PortalType => "portal_type",
         SortIndex::ReviewState => "COALESCE(review_state, '')",
+        SortIndex::Creator => "creator",
         SortIndex::Position => "position",
         SortIndex::Path => "path",
-        SortIndex::Field(index) => return format!("COALESCE({}, '')", json_field(backend, "content", index.field)),
+        SortIndex::Field(index) => return format!("COALESCE({}, '')", scope.field_value(index)),
     };
     fixed.to_owned()
 }
@@ -169,18 +245,16 @@ impl SearchSql {
                 DateIndex::Modified => b.date("modified", range, time_to_db),
                 DateIndex::Effective => b.date("effective", range, time_to_db),
                 DateIndex::Expires => b.date("expires", range, time_to_db),
-                DateIndex::Field(index) => {
-                    b.date(&json_field(scope.backend, "content", index.field), range, format_time)
-                }
+                DateIndex::Field(index) => b.date(&scope.field_value(index), range, format_time),
             }
         }
         let blocks = (!scope.block_types.is_empty()).then(|| b.list(&scope.block_types));
         if let Some(blocks) = &blocks {
             b.clauses.push(format!("portal_type NOT IN ({blocks})"));
         }
+        b.sql_criteria(&query.more, scope);
         for word in &query.text {
-            let escaped = word.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
-            let pattern = b.text(&format!("%{escaped}%"));
+            let pattern = b.text(&contains_pattern(word));
             let own = format!("LOWER(title || ' ' || description || ' ' || fields) LIKE {pattern} ESCAPE '\\'");
             let clause = match &blocks {
                 // A page is found by the text of its blocks, which are not results themselves.
@@ -211,7 +285,7 @@ impl SearchSql {
             .sort
             .iter()
             .map(|(index, descending)| {
-                format!("{} {}", sort_column(*index, scope.backend), if *descending { "DESC" } else { "ASC" })
+                format!("{} {}", sort_column(*index, scope), if *descending { "DESC" } else { "ASC" })
             })
             .collect();
         order.push("path ASC".to_owned());

@@ -55,12 +55,19 @@ pub(super) fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result
                 message_ids(ftl).map(move |id| (plugin, format!("message {id} ({language})")))
             }),
     )?;
-    check_unique_keys(
-        crate::catalog::DateIndex::CORE
-            .iter()
-            .map(|(name, _)| ("core", format!("catalog index {name}")))
-            .chain(registrar.catalog_indexes.iter().map(|(plugin, i)| (*plugin, format!("catalog index {}", i.name)))),
-    )?;
+    // Several plugins may index one name over different fields (an event's `start`, a news
+    // entry's date): each object has one of them. Core's column indexes are never shared.
+    let core_dates = crate::catalog::DateIndex::CORE;
+    check_unique_keys(core_dates.iter().map(|(name, _)| ("core", format!("catalog index {name}"))).chain(
+        registrar.catalog_indexes.iter().map(|(plugin, i)| {
+            let key = if core_dates.iter().any(|(name, _)| *name == i.name) {
+                format!("catalog index {}", i.name)
+            } else {
+                format!("catalog index {} over {}", i.name, i.field)
+            };
+            (*plugin, key)
+        }),
+    ))?;
     check_unique_keys(
         crate::events::Event::CORE_KINDS
             .iter()

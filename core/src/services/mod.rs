@@ -63,7 +63,7 @@ mod workingcopy;
 use crate::plugin::Registrar;
 use crate::serialize;
 // `@querystring-search`'s parser of untrusted criteria, public for the fuzz targets.
-pub use querystring::to_search_pairs as querystring_search_pairs;
+pub use querystring::{QueryPlace, to_search_pairs as querystring_search_pairs};
 
 fn build(r: &mut Registrar) {
     services(r);
@@ -183,6 +183,10 @@ fn services(r: &mut Registrar) {
     r.service(&aliases::ALIASES_POST);
     r.service(&aliases::ALIASES_DELETE);
     r.service(&querystring::config::QUERYSTRING);
+    let querystring_records = querystring::records::FIELD_RECORDS.iter().flatten();
+    for record in querystring_records.chain(querystring::records::OPERATION_RECORDS.iter().flatten()) {
+        r.record(record);
+    }
     r.service(&querystring::search::QUERYSTRING_SEARCH_POST);
     r.service(&querystring::search::QUERYSTRING_SEARCH_GET);
 }
@@ -212,6 +216,12 @@ fn serializers(r: &mut Registrar) {
     r.field_serializer(&serialize::RELATION_LIST_FIELD);
 }
 
+/// `start`: when an event begins, as Plone's catalog indexes it (listing blocks' "upcoming
+/// events", `sort_on=start`).
+static EVENT_START: crate::catalog::FieldIndex = crate::catalog::FieldIndex { name: "start", field: "start" };
+/// `end`: when an event ends.
+static EVENT_END: crate::catalog::FieldIndex = crate::catalog::FieldIndex { name: "end", field: "end" };
+
 /// Core's content types (Plone's standard ones), workflows and records.
 fn content(r: &mut Registrar) {
     r.field_kind(&crate::content::QUERY);
@@ -228,6 +238,8 @@ fn content(r: &mut Registrar) {
     ] {
         r.content_type(profile);
     }
+    r.catalog_index(&EVENT_START);
+    r.catalog_index(&EVENT_END);
     r.record(&crate::i18n::SITE_LANGUAGE);
     for record in [&site::SITE_LOGO, &site::AVAILABLE_LANGUAGES, &site::PORTAL_TIMEZONE, &site::ROBOTS_TXT] {
         r.record(record);

@@ -16,12 +16,20 @@ use crate::http::{
 };
 use crate::security::{Csrf, Permission};
 use crate::service::{ContentKind, Guard, ParamKind, QueryParam, Route, Service};
+use crate::store::PrincipalQuery;
 use poem::http::Method;
 use poem_openapi::Object;
 
 const PORTAL_TYPES: &str = "plone.app.vocabularies.PortalTypes";
 const USER_FRIENDLY_TYPES: &str = "plone.app.vocabularies.ReallyUserFriendlyTypes";
 const REVIEW_STATES: &str = "plone.app.vocabularies.ReviewStates";
+/// The workflow states as `Title [id]`, as the query widget's review-state criterion shows them.
+const WORKFLOW_STATES: &str = "plone.app.vocabularies.WorkflowStates";
+/// The users, for the query widget's Creator criterion: to editors only, as plone.restapi
+/// guards it, since it names every account.
+const USERS: &str = "plone.app.vocabularies.Users";
+/// The most users the Users vocabulary reads for one request; narrow it with `title`.
+const MAX_USER_TERMS: i64 = 1000;
 
 /// Lists the vocabularies, or with a name segment, the terms of one.
 pub static VOCABULARIES: Service = Service {
@@ -98,6 +106,8 @@ async fn terms(ctx: Ctx) -> ApiResult<Json<VocabularyTerms>> {
     };
     let terms = if name == CATALOG_VOCABULARY {
         catalog_terms(&ctx, &filter).await?
+    } else if name == USERS {
+        user_terms(&ctx, &filter).await?
     } else if name == KEYWORDS_VOCABULARY {
         ctx.app.store.keywords(&ctx.visibility()).await?.into_iter().map(|tag| (tag.clone(), tag)).collect()
     } else {
@@ -129,6 +139,8 @@ fn names(ctx: &Ctx) -> Vec<String> {
         PORTAL_TYPES.to_owned(),
         USER_FRIENDLY_TYPES.to_owned(),
         REVIEW_STATES.to_owned(),
+        WORKFLOW_STATES.to_owned(),
+        USERS.to_owned(),
     ];
     for profile in ctx.app.types.all() {
         names.extend(
@@ -154,11 +166,16 @@ fn static_terms(ctx: &Ctx, name: &str) -> Option<Vec<(String, String)>> {
             types.sort_by_cached_key(|(token, title)| (title.to_lowercase(), token.clone()));
             Some(types)
         }
-        REVIEW_STATES => {
+        REVIEW_STATES | WORKFLOW_STATES => {
             let mut states: Vec<(String, String)> = Vec::new();
             for state in ctx.app.workflows.all().flat_map(|w| &w.states) {
                 if !states.iter().any(|(id, _)| *id == state.id) {
-                    states.push((state.id.clone(), state.title.clone()));
+                    let title = if name == WORKFLOW_STATES {
+                        format!("{} [{}]", state.title, state.id)
+                    } else {
+                        state.title.clone()
+                    };
+                    states.push((state.id.clone(), title));
                 }
             }
             Some(states)
@@ -169,6 +186,21 @@ fn static_terms(ctx: &Ctx, name: &str) -> Option<Vec<(String, String)>> {
             Some(field.vocabulary.iter().map(|v| (v.clone(), v.clone())).collect())
         }
     }
+}
+
+/// The users by id and full name (the id when they have none); `title` searches in the store.
+async fn user_terms(ctx: &Ctx, filter: &Filter) -> ApiResult<Vec<(String, String)>> {
+    ctx.check(Permission::MODIFY_PORTAL_CONTENT)?;
+    let query =
+        PrincipalQuery { kind: Some("user"), search: filter.title.clone(), match_email: false, in_groups: Vec::new() };
+    let users = ctx.app.store.principals(&query, 0, MAX_USER_TERMS).await?;
+    Ok(users
+        .into_iter()
+        .map(|user| {
+            let title = if user.fullname.is_empty() { user.id.clone() } else { user.fullname.clone() };
+            (user.id, title)
+        })
+        .collect())
 }
 
 /// Content the caller may see, best title matches first; the title filter runs in SQL.

@@ -36,6 +36,7 @@ fn answerable(query: &SearchQuery) -> bool {
         && plain(&query.portal_type)
         && plain(&query.review_state)
         && plain(&query.subject)
+        && query.more.is_empty()
 }
 
 async fn run(ctx: &Ctx, scope: &Scope, query: &SearchQuery) -> ApiResult<Option<TextHits>> {

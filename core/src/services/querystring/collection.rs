@@ -3,7 +3,7 @@
 //! it finds as the collection's `items`, with only what the caller may see, batched by the
 //! request.
 
-use super::to_search_pairs;
+use super::{QueryPlace, to_search_pairs};
 use crate::api::{Batch, batching_links};
 use crate::catalog::{SearchQuery, SearchSql};
 use crate::content::ContentKind;
@@ -37,7 +37,13 @@ async fn results(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<Str
                       "sort_order": if descending { "descending" } else { "ascending" },
                       "limit": field("limit")});
     let site_path = format!("/{}", collection.site_id());
-    let mut pairs = to_search_pairs(&body, &collection.path, &site_path, ctx.site.catalog_indexes())?;
+    let place = QueryPlace {
+        context_path: &collection.path,
+        site_path: &site_path,
+        registered: ctx.site.catalog_indexes(),
+        user: ctx.principal.user_id(),
+    };
+    let mut pairs = to_search_pairs(&body, &place)?;
     // The request's batch, as a folder's.
     pairs.extend(ctx.query.iter().filter(|(k, _)| k == "b_start" || k == "b_size").cloned());
     pairs.push(("UID.not".into(), collection.uid.clone()));

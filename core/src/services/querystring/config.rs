@@ -1,14 +1,19 @@
 //! `GET <obj>/@querystring`: the indexes a listing or search block may query and sort by, and
-//! their operations, in plone.app.querystring's shape. Only what `@querystring-search` runs
-//! is offered, so an editor can never build a query that fails.
+//! their operations, in plone.app.querystring's shape, from the registry records of
+//! [`super::records`]. The operations are those `@querystring-search` runs, and a record may
+//! name no other, so an editor can never build a query that fails.
 
+use super::records::{FIELD, FIELD_RECORDS, INDEXES, OPERATION_RECORDS};
 use crate::endpoint;
 use crate::http::schema::Nullable;
 use crate::http::{ApiResult, Ctx, Json, OrderedMap};
+use crate::records::RecordDef;
 use crate::security::{Csrf, Permission};
 use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 use poem_openapi::Object;
+use serde_json::Value;
+use std::collections::HashMap;
 
 /// The service.
 pub static QUERYSTRING: Service = Service {
@@ -27,26 +32,25 @@ pub static QUERYSTRING: Service = Service {
 /// `GET @querystring`: what Volto's query widget offers, in plone.app.querystring's shape.
 #[derive(Object)]
 struct QuerystringConfig {
-    /// The endpoint's URL on the site.
+    /// The endpoint's URL on the object it was asked of.
     #[oai(rename = "@id")]
     url: String,
-    /// The indexes a criterion may use, by index name.
+    /// Every index, by name; Volto offers those `enabled`.
     indexes: OrderedMap<QuerystringIndex>,
-    /// The keys results may be sorted on, by name.
+    /// The indexes results may be sorted on, by name.
     sortable_indexes: OrderedMap<QuerystringIndex>,
 }
 
-/// An index (or a sort key) and what may be done with it.
+/// An index and what may be done with it.
 #[derive(Object, Clone)]
-#[oai(skip_serializing_if_is_none)]
 struct QuerystringIndex {
     /// The label.
     title: String,
-    /// Always empty.
+    /// The help text.
     description: String,
     /// The group Volto lists it under (`Metadata`, `Text`, `Dates`).
     group: String,
-    /// Always true.
+    /// Whether the widget offers it.
     enabled: bool,
     /// Whether results can be sorted on it.
     sortable: bool,
@@ -54,10 +58,12 @@ struct QuerystringIndex {
     operations: Vec<String>,
     /// Its operations by id.
     operators: OrderedMap<QuerystringOperation>,
-    /// Whether the widget fetches `values`; absent on keys that only sort.
-    fetch_vocabulary: Option<bool>,
-    /// The values it takes, where they are known (types, workflow states), by value.
-    values: Option<OrderedMap<QuerystringValue>>,
+    /// The vocabulary its values come from; null for free input.
+    vocabulary: Nullable<String>,
+    /// Whether the widget fetches the vocabulary itself.
+    fetch_vocabulary: bool,
+    /// The values it takes where the server lists them (types, workflow states), by value.
+    values: OrderedMap<QuerystringValue>,
 }
 
 /// An operation of an index: what a criterion's `o` names.
@@ -65,9 +71,9 @@ struct QuerystringIndex {
 struct QuerystringOperation {
     /// The label.
     title: String,
-    /// Always empty.
-    description: String,
-    /// The id without plone.app.querystring's prefix, e.g. `selection.any`.
+    /// The help text; null for none.
+    description: Nullable<String>,
+    /// Plone's name of the function that runs it.
     operation: String,
     /// The widget Volto edits the value with; null when it takes none (`date.today`).
     widget: Nullable<String>,
@@ -80,110 +86,77 @@ struct QuerystringValue {
     title: String,
 }
 
-/// (operation suffix, title, widget)
-type Operation = (&'static str, &'static str, Option<&'static str>);
-
-const SELECTION: [Operation; 2] = [
-    ("selection.any", "Matches any of", Some("MultipleSelectionWidget")),
-    ("selection.none", "Matches none of", Some("MultipleSelectionWidget")),
-];
-const KEYWORDS: [Operation; 3] = [
-    ("selection.any", "Matches any of", Some("MultipleSelectionWidget")),
-    ("selection.all", "Matches all of", Some("MultipleSelectionWidget")),
-    ("selection.none", "Matches none of", Some("MultipleSelectionWidget")),
-];
-const TEXT: [Operation; 1] = [("string.contains", "Contains", Some("StringWidget"))];
-const PATH: [Operation; 2] = [
-    ("string.absolutePath", "Absolute path", Some("ReferenceWidget")),
-    ("string.relativePath", "Relative path", Some("RelativePathWidget")),
-];
-const DATES: [Operation; 8] = [
-    ("date.lessThan", "Before date", Some("DateWidget")),
-    ("date.largerThan", "After date", Some("DateWidget")),
-    ("date.between", "Between dates", Some("DateRangeWidget")),
-    ("date.today", "Today", None),
-    ("date.beforeToday", "Before today", None),
-    ("date.afterToday", "After today", None),
-    ("date.lessThanRelativeDate", "Within next days", Some("RelativeDateWidget")),
-    ("date.largerThanRelativeDate", "Within last days", Some("RelativeDateWidget")),
-];
-
-/// (index, title, group, operations, sortable)
-const INDEXES: [(&str, &str, &str, &[Operation], bool); 9] = [
-    ("portal_type", "Type", "Metadata", &SELECTION, true),
-    ("review_state", "Review state", "Metadata", &SELECTION, true),
-    ("Subject", "Tag", "Text", &KEYWORDS, false),
-    ("SearchableText", "Searchable text", "Text", &TEXT, false),
-    ("path", "Location", "Metadata", &PATH, false),
-    ("created", "Creation date", "Dates", &DATES, true),
-    ("modified", "Modification date", "Dates", &DATES, true),
-    ("effective", "Effective date", "Dates", &DATES, true),
-    ("expires", "Expiration date", "Dates", &DATES, true),
-];
-
-/// Sort keys that are not query indexes.
-const SORT_ONLY: [(&str, &str); 3] =
-    [("sortable_title", "Sortable Title"), ("getObjPositionInParent", "Order in folder"), ("getId", "Short name")];
-
 async fn get(ctx: Ctx) -> ApiResult<Json<QuerystringConfig>> {
+    let records: Vec<&RecordDef> = FIELD_RECORDS.iter().flatten().chain(OPERATION_RECORDS.iter().flatten()).collect();
+    let values = ctx.app.record_values(&records).await?;
+    let current: HashMap<&str, Value> = records.iter().map(|r| r.name).zip(values).collect();
+    let text = |name: String| current.get(name.as_str()).and_then(Value::as_str).map(str::to_owned);
+    let flag = |name: String| current.get(name.as_str()).and_then(Value::as_bool).unwrap_or(false);
     let mut indexes = OrderedMap::default();
     let mut sortable = OrderedMap::default();
-    for (index, title, group, operations, sorts) in INDEXES {
-        let operators: OrderedMap<QuerystringOperation> = operations
+    for index in INDEXES {
+        let field = |part: &str| format!("{FIELD}{index}.{part}");
+        let operations: Vec<String> = current
+            .get(field("operations").as_str())
+            .and_then(Value::as_array)
+            .map(|ops| ops.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+            .unwrap_or_default();
+        let operators = operations
             .iter()
-            .map(|(suffix, title, widget)| {
-                let id = format!("plone.app.querystring.operation.{suffix}");
+            .map(|id| {
+                let part = |name: &str| format!("{id}.{name}");
                 let operation = QuerystringOperation {
-                    title: (*title).to_owned(),
-                    description: String::new(),
-                    operation: (*suffix).to_owned(),
-                    widget: Nullable(widget.map(str::to_owned)),
+                    title: text(part("title")).unwrap_or_default(),
+                    description: Nullable(text(part("description"))),
+                    operation: text(part("operation")).unwrap_or_default(),
+                    widget: Nullable(text(part("widget"))),
                 };
-                (id, operation)
+                (id.clone(), operation)
             })
             .collect();
         let entry = QuerystringIndex {
-            operations: operators.0.iter().map(|(id, _)| id.clone()).collect(),
+            title: text(field("title")).unwrap_or_default(),
+            description: text(field("description")).unwrap_or_default(),
+            group: text(field("group")).unwrap_or_default(),
+            enabled: flag(field("enabled")),
+            sortable: flag(field("sortable")),
+            operations,
             operators,
-            fetch_vocabulary: Some(true),
-            values: vocabulary(&ctx, index),
-            ..sort_key(title, group, sorts)
+            vocabulary: Nullable(text(field("vocabulary")).filter(|v| !v.is_empty())),
+            fetch_vocabulary: flag(field("fetch_vocabulary")),
+            values: listed_values(&ctx, index),
         };
-        if sorts {
+        if entry.sortable {
             sortable.0.push((index.to_owned(), entry.clone()));
         }
         indexes.0.push((index.to_owned(), entry));
     }
-    for (index, title) in SORT_ONLY {
-        sortable.0.push((index.to_owned(), sort_key(title, "Metadata", true)));
-    }
-    let url = format!("{}/@querystring", ctx.site_url());
+    let url = format!("{}/@querystring", ctx.url_of(&ctx.context));
     Ok(Json(QuerystringConfig { url, indexes, sortable_indexes: sortable }))
 }
 
-/// An entry with no operations: what a key that only sorts is.
-fn sort_key(title: &str, group: &str, sortable: bool) -> QuerystringIndex {
-    QuerystringIndex {
-        title: title.to_owned(),
-        description: String::new(),
-        group: group.to_owned(),
-        enabled: true,
-        sortable,
-        operations: Vec::new(),
-        operators: OrderedMap::default(),
-        fetch_vocabulary: None,
-        values: None,
-    }
-}
-
-/// The values an index may take, where they are known: the addable types, the workflow states.
-fn vocabulary(ctx: &Ctx, index: &str) -> Option<OrderedMap<QuerystringValue>> {
-    let value = |id: &str, title: &str| (id.to_owned(), QuerystringValue { title: title.to_owned() });
+/// The values listed with an index, as Plone lists them: the types editors add, and the
+/// workflow states as `Title [id]`.
+fn listed_values(ctx: &Ctx, index: &str) -> OrderedMap<QuerystringValue> {
+    let value = |id: &str, title: String| (id.to_owned(), QuerystringValue { title });
     match index {
-        "portal_type" => Some(ctx.app.types.all().filter(|t| !t.is_block()).map(|t| value(&t.id, &t.title)).collect()),
+        "portal_type" => ctx
+            .app
+            .types
+            .all()
+            .filter(|t| t.id != crate::app::SITE_TYPE && !t.is_block())
+            .map(|t| value(&t.id, t.title.clone()))
+            .collect(),
         "review_state" => {
-            Some(ctx.app.workflows.all().flat_map(|w| w.states.iter()).map(|s| value(&s.id, &s.title)).collect())
+            let mut states = OrderedMap::default();
+            for state in ctx.app.workflows.all().flat_map(|w| w.states.iter()) {
+                if !states.0.iter().any(|(id, _)| *id == state.id) {
+                    states.0.push(value(&state.id, format!("{} [{}]", state.title, state.id)));
+                }
+            }
+            states.0.sort_by(|a, b| a.0.cmp(&b.0));
+            states
         }
-        _ => None,
+        _ => OrderedMap::default(),
     }
 }

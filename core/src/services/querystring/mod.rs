@@ -5,6 +5,7 @@
 
 pub mod collection;
 pub mod config;
+pub mod records;
 pub mod search;
 
 use crate::catalog::{DateIndex, FieldIndex};
@@ -12,8 +13,7 @@ use crate::http::{ApiError, ApiResult};
 use chrono::{Duration, Utc};
 use serde_json::Value;
 
-/// The prefix of every operation id.
-const OPERATION: &str = "plone.app.querystring.operation.";
+use records::OPERATION;
 
 /// The most criteria one query may have.
 const MAX_CRITERIA: usize = 50;
@@ -69,14 +69,21 @@ fn path_value(value: &str, context_path: &str, site_path: &str, relative: bool) 
     (format!("/{}", segments.join("/")), depth)
 }
 
-/// The catalog query (`@search`'s parameters) of a querystring query; `registered` are the
-/// date indexes plugins add to core's.
-pub fn to_search_pairs(
-    body: &Value,
-    context_path: &str,
-    site_path: &str,
-    registered: &[&'static FieldIndex],
-) -> ApiResult<Vec<(String, String)>> {
+/// Where a querystring query runs, which its relative criteria refer to.
+pub struct QueryPlace<'a> {
+    /// The physical path of the listing's object.
+    pub context_path: &'a str,
+    /// The physical path of the site.
+    pub site_path: &'a str,
+    /// The date indexes plugins add to core's.
+    pub registered: &'a [&'static FieldIndex],
+    /// The caller's user id (`string.currentUser`); `None` when anonymous.
+    pub user: Option<&'a str>,
+}
+
+/// The catalog query (`@search`'s parameters) of a querystring query.
+pub fn to_search_pairs(body: &Value, place: &QueryPlace<'_>) -> ApiResult<Vec<(String, String)>> {
+    let QueryPlace { context_path, site_path, registered, user } = *place;
     let criteria = body.get("query").and_then(Value::as_array).ok_or_else(|| invalid("No query supplied"))?;
     if criteria.len() > MAX_CRITERIA {
         return Err(invalid(format!("at most {MAX_CRITERIA} criteria")));
@@ -91,20 +98,60 @@ pub fn to_search_pairs(
         let value = criterion.get("v").cloned().unwrap_or(Value::Null);
         match (index, op) {
             (
-                "portal_type" | "review_state" | "Subject" | "UID" | "getId",
+                "portal_type" | "review_state" | "Subject" | "UID" | "getId" | "Creator" | "sortable_title",
                 "selection.any" | "selection.is" | "string.is",
             ) => {
                 values(index, &value)?.into_iter().for_each(|v| push(index, v));
+            }
+            ("Creator", "string.currentUser") => {
+                // Anonymous callers created nothing: a value no user id has.
+                push("Creator", user.unwrap_or_default().to_owned());
             }
             ("Subject", "selection.all") => {
                 values(index, &value)?.into_iter().for_each(|v| push("Subject.query", v));
                 push("Subject.operator", "and".into());
             }
-            ("portal_type" | "review_state" | "Subject", "selection.none") => {
+            (
+                "portal_type" | "review_state" | "Subject" | "Creator" | "getId" | "sortable_title",
+                "selection.none" | "string.isNot",
+            ) => {
                 values(index, &value)?.into_iter().for_each(|v| push(&format!("{index}.not"), v));
             }
-            ("SearchableText", "string.contains" | "string.is") => {
+            ("SearchableText" | "Title" | "Description", "string.contains" | "string.is") => {
                 values(index, &value)?.into_iter().for_each(|v| push(index, v))
+            }
+            // Plone's `_contains` on a field index is equality; words of the title are what
+            // an editor means.
+            ("sortable_title", "string.contains") => values(index, &value)?.into_iter().for_each(|v| push("Title", v)),
+            ("getObjPositionInParent", "int.is" | "int.lessThan" | "int.largerThan") => {
+                let number = values(index, &value)?
+                    .first()
+                    .and_then(|v| v.trim().parse::<i64>().ok())
+                    .ok_or_else(|| invalid(format!("{op} on {index} needs a whole number")))?;
+                push("getObjPositionInParent.query", number.to_string());
+                let range = match op {
+                    "int.lessThan" => Some("max"),
+                    "int.largerThan" => Some("min"),
+                    _ => None,
+                };
+                if let Some(range) = range {
+                    push("getObjPositionInParent.range", range.to_owned());
+                }
+            }
+            ("getRawRelatedItems", "reference.is") => {
+                for raw in values(index, &value)? {
+                    // A UID, or a path (its depth suffix dropped) anchored at the site.
+                    let target = raw.split("::").next().unwrap_or_default().trim().to_owned();
+                    let target = if target.contains('/') {
+                        path_value(&target, context_path, site_path, false).0
+                    } else {
+                        target
+                    };
+                    push("getRawRelatedItems", target);
+                }
+            }
+            ("isDefaultPage" | "isFolderish", "boolean.isTrue" | "boolean.isFalse") => {
+                push(index, (op == "boolean.isTrue").to_string());
             }
             ("path", "string.absolutePath" | "string.path" | "string.relativePath") => {
                 let relative = op == "string.relativePath";
@@ -168,8 +215,10 @@ fn date_bounds(op: &str, value: &Value, today: chrono::DateTime<Utc>) -> ApiResu
     let iso = |t: chrono::DateTime<Utc>| Some(t.to_rfc3339());
     let given = values("a date", value)?;
     let first = || given.first().cloned().ok_or_else(|| invalid(format!("{op} needs a value")));
-    let days =
-        || -> ApiResult<i64> { first()?.trim().parse().map_err(|_| invalid(format!("{op} needs a number of days"))) };
+    let days = || -> ApiResult<i64> {
+        let days: i64 = first()?.trim().parse().map_err(|_| invalid(format!("{op} needs a number of days")))?;
+        Ok(days.clamp(-36_500, 36_500))
+    };
     Ok(match op {
         "date.lessThan" => (None, Some(first()?)),
         "date.largerThan" => (Some(first()?), None),
@@ -180,10 +229,13 @@ fn date_bounds(op: &str, value: &Value, today: chrono::DateTime<Utc>) -> ApiResu
         "date.today" => (iso(today), iso(today + Duration::days(1) - Duration::seconds(1))),
         "date.beforeToday" => (None, iso(today - Duration::seconds(1))),
         "date.afterToday" => (iso(today + Duration::days(1)), None),
-        "date.lessThanRelativeDate" => {
-            (iso(Utc::now()), iso(Utc::now() + Duration::days(days()?.clamp(-36_500, 36_500))))
+        // Days as plone.app.querystring counts them: whole days from today's start.
+        "date.lessThanRelativeDate" => (iso(today), iso(today + Duration::days(days()? + 1) - Duration::seconds(1))),
+        "date.largerThanRelativeDate" => {
+            (iso(today - Duration::days(days()?)), iso(today + Duration::days(1) - Duration::seconds(1)))
         }
-        "date.largerThanRelativeDate" => (iso(Utc::now() + Duration::days(days()?.clamp(-36_500, 36_500))), None),
+        "date.beforeRelativeDate" => (None, iso(today - Duration::days(days()?))),
+        "date.afterRelativeDate" => (iso(today + Duration::days(days()?)), None),
         other => return Err(invalid(format!("the operation {other} is not supported on dates"))),
     })
 }
@@ -193,6 +245,10 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn place(context_path: &str) -> QueryPlace<'_> {
+        QueryPlace { context_path, site_path: "/Plone", registered: &[], user: None }
+    }
+
     #[test]
     fn criteria_become_the_catalog_query() {
         let body = json!({"query": [
@@ -201,7 +257,7 @@ mod tests {
             {"i": "review_state", "o": "plone.app.querystring.operation.selection.none", "v": ["private"]},
             {"i": "effective", "o": "plone.app.querystring.operation.date.largerThan", "v": "2026-01-01"}
         ], "sort_on": "effective", "sort_order": "reverse", "b_size": 2, "limit": 10});
-        let pairs = to_search_pairs(&body, "/Plone/a/b", "/Plone", &[]).unwrap_or_default();
+        let pairs = to_search_pairs(&body, &place("/Plone/a/b")).unwrap_or_default();
         let has = |k: &str, v: &str| pairs.contains(&(k.to_owned(), v.to_owned()));
         assert!(has("portal_type", "Document") && has("portal_type", "News Item"));
         assert!(has("path.query", "/Plone/a") && has("path.depth", "1"));
@@ -209,9 +265,12 @@ mod tests {
         assert!(has("effective.query", "2026-01-01") && has("effective.range", "min"));
         assert!(has("sort_order", "ascending"), "only 'descending' reverses, as in Plone");
         assert!(has("b_size", "2") && has("sort_limit", "10"));
-        assert!(to_search_pairs(&json!({}), "/Plone", "/Plone", &[]).is_err());
+        assert!(to_search_pairs(&json!({}), &place("/Plone")).is_err());
         let unknown = json!({"query": [{"i": "Creator", "o": "x.y.string.currentUser", "v": ""}]});
-        assert!(to_search_pairs(&unknown, "/Plone", "/Plone", &[]).is_err());
+        let mine = json!({"query": [{"i": "Creator", "o": "plone.app.querystring.operation.string.currentUser"}]});
+        let as_anna = QueryPlace { user: Some("anna"), ..place("/Plone") };
+        assert_eq!(to_search_pairs(&mine, &as_anna).ok(), Some(vec![("Creator".to_owned(), "anna".to_owned())]));
+        assert!(to_search_pairs(&unknown, &place("/Plone")).is_err());
     }
 
     #[test]
@@ -219,10 +278,10 @@ mod tests {
         let path = "plone.app.querystring.operation.string.absolutePath";
         for v in [json!({"query": "/Plone/a"}), json!([["/Plone/a"]]), json!([{"query": "/Plone/a"}])] {
             let body = json!({"query": [{"i": "path", "o": path, "v": v}]});
-            let refused = to_search_pairs(&body, "/Plone", "/Plone", &[]).map(|_| ()).map_err(|e| e.message.clone());
+            let refused = to_search_pairs(&body, &place("/Plone")).map(|_| ()).map_err(|e| e.message.clone());
             assert!(refused.as_ref().is_err_and(|m| m.contains("criterion on path")), "{v}: {refused:?}");
         }
         let missing = json!({"query": [{"i": "portal_type", "o": "plone.app.querystring.operation.selection.any"}]});
-        assert_eq!(to_search_pairs(&missing, "/Plone", "/Plone", &[]).map(|pairs| pairs.len()).ok(), Some(0));
+        assert_eq!(to_search_pairs(&missing, &place("/Plone")).map(|pairs| pairs.len()).ok(), Some(0));
     }
 }

@@ -4,7 +4,7 @@
 //! query covers the whole site unless a path criterion narrows it, and a context other than
 //! the site is not among its own results.
 
-use super::{invalid, to_search_pairs};
+use super::{QueryPlace, invalid, to_search_pairs};
 use crate::endpoint;
 use crate::http::{ApiResult, Batch, BatchLinksShape, Ctx, Json, Shaped, batch_links, body_schema};
 use crate::security::{Csrf, Permission};
@@ -104,7 +104,13 @@ async fn get(ctx: Ctx) -> ApiResult<Json<QuerystringResults>> {
 
 async fn run(mut ctx: Ctx, body: &Value) -> ApiResult<Json<QuerystringResults>> {
     let site_path = format!("/{}", ctx.context.site_id());
-    let mut pairs = to_search_pairs(body, &ctx.context.path, &site_path, ctx.app.catalog_indexes())?;
+    let place = QueryPlace {
+        context_path: &ctx.context.path,
+        site_path: &site_path,
+        registered: ctx.app.catalog_indexes(),
+        user: ctx.principal.user_id(),
+    };
+    let mut pairs = to_search_pairs(body, &place)?;
     if !ctx.context.is_site_root() {
         pairs.push(("UID.not".into(), ctx.context.uid.clone()));
     }
