@@ -318,9 +318,9 @@ impl Write {
 
 fn transitions(state: &str) -> &'static [(&'static str, &'static str)] {
     match state {
-        "private" => &[("submit", "pending"), ("publish", "published"), ("show", "published")],
+        "private" => &[("submit", "pending"), ("publish", "published")],
         "pending" => &[("publish", "published"), ("retract", "private"), ("reject", "private")],
-        _ => &[("retract", "private"), ("reject", "private"), ("hide", "private")],
+        _ => &[("retract", "private"), ("reject", "private")],
     }
 }
 

@@ -66,8 +66,9 @@ pub struct DateRange {
 pub struct PathCriterion {
     /// Physical paths (`/Plone/…`); empty means the context.
     pub paths: Vec<String>,
-    /// `None`: the path and everything below; `Some(0)`: only the path; `Some(n)`: up to n
-    /// levels below, the path itself excluded.
+    /// `None`: the path and everything below; `Some(0)`: only the path; `Some(1)`: its
+    /// children; `Some(n)`: the path and up to n levels below it, as Plone's ExtendedPathIndex
+    /// answers.
     pub depth: Option<i64>,
 }
 

@@ -140,9 +140,13 @@ impl Builder {
                     let (start, end) = (self.text(&format!("{path}/")), self.text(&format!("{path}0")));
                     let base = path.matches('/').count() as i64;
                     let max = self.bind(Bind::Int(base + depth));
-                    format!(
+                    let below = format!(
                         "(path >= {start} AND path < {end} AND (length(path) - length(replace(path, '/', ''))) <= CAST({max} AS INTEGER))"
-                    )
+                    );
+                    // Plone's ExtendedPathIndex answers depth 1 from its table of children,
+                    // and deeper queries level by level from the path's own: those include
+                    // the object at the path.
+                    if depth >= 2 { format!("(path = {} OR {below})", self.text(path)) } else { below }
                 }
             };
             alternatives.push(alternative);

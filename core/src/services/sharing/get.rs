@@ -8,7 +8,7 @@ use crate::http::{ApiResult, Ctx, Json};
 use crate::security::{AUTHENTICATED_GROUP, Csrf, Permission};
 use crate::service::{ContentKind, Guard, ParamKind, QueryParam, Route, Service};
 use crate::services::principal_forms::authenticated_group;
-use crate::store::{LocalRole, PrincipalQuery};
+use crate::store::{LocalRole, PrincipalQuery, StoredPrincipal};
 use poem::http::Method;
 use poem_openapi::Object;
 use serde_json::{Value, json};
@@ -97,7 +97,12 @@ async fn get(ctx: Ctx) -> ApiResult<Json<SharingInfo>> {
     let uids: Vec<String> = chain.iter().map(|o| o.uid.clone()).collect();
     let local = ctx.app.store.local_roles(&uids).await?;
     let (own, inherited) = split_roles(chain, &local);
-    let mut ids: BTreeSet<String> = own.keys().chain(inherited.keys()).cloned().collect();
+    let delegatable = delegatable_here(&ctx);
+    // As Plone's sharing page: those holding a role it shows, here or above (an `Owner` alone
+    // is not listed).
+    let shown = |roles: &BTreeSet<String>| roles.iter().any(|r| delegatable.iter().any(|(d, _)| d == r));
+    let mut ids: BTreeSet<String> =
+        own.iter().chain(inherited.iter()).filter(|(_, roles)| shown(roles)).map(|(id, _)| id.clone()).collect();
     ids.remove(AUTHENTICATED_GROUP);
     let mut principals = ctx.app.store.principals_by_ids(&ids.into_iter().collect::<Vec<_>>()).await?;
     if let Some(term) = ctx.request.query_value("search").filter(|t| !t.trim().is_empty()) {
@@ -113,9 +118,9 @@ async fn get(ctx: Ctx) -> ApiResult<Json<SharingInfo>> {
             }
         }
     }
-    principals.insert(0, authenticated_group());
-    let delegatable = delegatable_here(&ctx);
-    let entries: Vec<SharingEntry> = principals
+    // The sharing page's name for the virtual group.
+    principals.push(StoredPrincipal { fullname: "Logged-in users".to_owned(), ..authenticated_group() });
+    let mut entries: Vec<SharingEntry> = principals
         .iter()
         .map(|p| {
             let roles: BTreeMap<String, Value> = delegatable
@@ -143,6 +148,8 @@ async fn get(ctx: Ctx) -> ApiResult<Json<SharingInfo>> {
             }
         })
         .collect();
+    // By title, as Plone's sharing page sorts them.
+    entries.sort_by(|a, b| a.title.cmp(&b.title));
     let available_roles = delegatable
         .iter()
         .map(|(id, title)| SharingRole { id: (*id).to_owned(), title: (*title).to_owned() })
