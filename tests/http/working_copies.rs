@@ -38,6 +38,13 @@ async fn check_in_updates_the_baseline_in_place() {
     assert_eq!(info["working_copy"]["creator_name"], "admin");
     let (_, base) = server.get_json("p").await;
     assert_eq!(base["working_copy"]["@id"], server.url(&copy).as_str());
+    assert_eq!(base["working_copy_of"], Value::Null, "the baseline is no working copy");
+    // Locked as plone.app.iterate locks it, with no token to edit it anyway.
+    assert_eq!(base["lock"]["locked"], true);
+    assert_eq!((&base["lock"]["name"], &base["lock"]["stealable"]), (&json!("iterate.lock"), &json!(false)));
+    assert!(base["lock"].get("token").is_none(), "{}", base["lock"]);
+    let (_, lock) = server.get_json("p/@lock").await;
+    assert_eq!(lock["name"], "iterate.lock");
     let (_, public) = read(server.anonymous(Method::GET, "p").send().await.unwrap()).await;
     assert_eq!(public["working_copy"], Value::Null, "only editors see working copies");
 
@@ -115,6 +122,8 @@ async fn cancel_removes_the_copy_and_permissions_are_checked() {
     assert_error(server.admin(Method::GET, &copy).send().await.unwrap(), 404, "not_found").await;
     let response = server.admin(Method::PATCH, "f/doc").json(&json!({"title": "Again"})).send().await.unwrap();
     assert_eq!(response.status(), 204);
+    let (_, lock) = server.get_json("f/doc/@lock").await;
+    assert_eq!(lock, json!({"locked": false, "stealable": true}), "the check-out's lock went with the copy");
 
     // A folder's working copy lists its own children first, then the baseline's.
     let copy = check_out(&server, "f/box").await;

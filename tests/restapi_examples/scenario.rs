@@ -48,7 +48,18 @@ pub enum Step {
         /// The value the recording shows for the last segment of this request's `Location`
         /// (a comment's id): later requests get ours in its place.
         location_as: Option<String>,
+        /// The id the recording shows for the object whose URL this request's answer gives
+        /// as `@id` (a working copy's): later requests get ours in its place, and our
+        /// answers show the recorded one, as ids chosen by another rule.
+        id_as: Option<String>,
     },
+}
+
+/// What a setup request's answer tells later steps.
+#[derive(Default)]
+struct Captures<'a> {
+    location_as: Option<&'a str>,
+    id_as: Option<&'a str>,
 }
 
 impl Scenario {
@@ -77,6 +88,9 @@ struct Replay<'a> {
     examples: &'a Path,
     uids: Vec<String>,
     replaced: Vec<(String, String)>,
+    /// Ids our server chose by another rule than Plone (ours, recorded), written back as the
+    /// recording's in our answers.
+    renamed: Vec<(String, String)>,
     setup_failure: Option<String>,
 }
 
@@ -105,14 +119,21 @@ const TEST_USER: (&str, &str) = ("test-user", "secret-test-user");
 const TEST_USER_ID: &str = "test_user_1_";
 
 pub async fn run(server: &TestServer, scenario: &Scenario, examples: &Path) -> Vec<Outcome> {
-    let mut replay =
-        Replay { test: &scenario.test, server, examples, uids: Vec::new(), replaced: Vec::new(), setup_failure: None };
+    let mut replay = Replay {
+        test: &scenario.test,
+        server,
+        examples,
+        uids: Vec::new(),
+        replaced: Vec::new(),
+        renamed: Vec::new(),
+        setup_failure: None,
+    };
     // What plone.restapi's test layer gives every test: the site's title and the test user.
-    replay.request("PATCH /", Some(json!({"title": "Plone site"})), None, None).await;
+    replay.request("PATCH /", Some(json!({"title": "Plone site"})), None, Captures::default()).await;
     let user = json!({"username": TEST_USER_ID, "password": TEST_USER.1, "roles": ["Manager"]});
-    replay.request("POST /@users", Some(user), None, None).await;
+    replay.request("POST /@users", Some(user), None, Captures::default()).await;
     let login = json!({"username": TEST_USER.0});
-    replay.request(&format!("PATCH /@users/{TEST_USER_ID}"), Some(login), None, None).await;
+    replay.request(&format!("PATCH /@users/{TEST_USER_ID}"), Some(login), None, Captures::default()).await;
     if scenario.front_page {
         let text = "If you're seeing this instead of the web site you were expecting, the owner of this web site \
                     has just installed Plone. Do not contact the Plone Team or the Plone mailing lists about this.";
@@ -125,8 +146,9 @@ pub async fn run(server: &TestServer, scenario: &Scenario, examples: &Path) -> V
     for step in &scenario.step {
         match step {
             Step::Create { create, kind, fields } => replay.create(create, kind, fields.clone()).await,
-            Step::Request { request, body, user, location_as } => {
-                replay.request(request, body.clone(), user.as_deref(), location_as.as_deref()).await
+            Step::Request { request, body, user, location_as, id_as } => {
+                let captures = Captures { location_as: location_as.as_deref(), id_as: id_as.as_deref() };
+                replay.request(request, body.clone(), user.as_deref(), captures).await
             }
             Step::Example { example } => outcomes.push(replay.example(example).await),
         }
@@ -177,7 +199,7 @@ impl Replay<'_> {
         }
     }
 
-    async fn request(&mut self, request: &str, body: Option<Value>, user: Option<&str>, location_as: Option<&str>) {
+    async fn request(&mut self, request: &str, body: Option<Value>, user: Option<&str>, captures: Captures<'_>) {
         let (method, path) = request.split_once(' ').unwrap_or(("GET", request));
         let method = Method::from_bytes(method.as_bytes()).unwrap_or(Method::GET);
         let path = self.replace(path.trim_start_matches('/'));
@@ -196,10 +218,17 @@ impl Replay<'_> {
         match builder.send().await {
             Ok(response) if response.status().is_success() => {
                 let location = response.headers().get("location").and_then(|v| v.to_str().ok());
-                if let (Some(recorded), Some(ours)) = (location_as, location.and_then(|l| l.rsplit('/').next())) {
+                if let (Some(recorded), Some(ours)) =
+                    (captures.location_as, location.and_then(|l| l.rsplit('/').next()))
+                {
                     self.replaced.push((recorded.to_owned(), ours.to_owned()));
                 }
                 let created: Value = response.json().await.unwrap_or_default();
+                let id = created["@id"].as_str().and_then(|url| url.rsplit('/').next());
+                if let (Some(recorded), Some(ours)) = (captures.id_as, id) {
+                    self.replaced.push((recorded.to_owned(), ours.to_owned()));
+                    self.renamed.push((ours.to_owned(), recorded.to_owned()));
+                }
                 if let Some(uid) = created["UID"].as_str() {
                     self.uids.push(uid.to_owned());
                 }
@@ -292,9 +321,13 @@ impl Replay<'_> {
         Ok(Response { status, headers, body })
     }
 
-    /// Our base URL written as the recording's.
+    /// Our base URL written as the recording's, and our ids of renamed objects as its.
     fn to_recorded(&self, text: &str) -> String {
-        text.replace(&self.server.base, RECORDED_BASE)
+        let mut text = text.replace(&self.server.base, RECORDED_BASE);
+        for (ours, recorded) in &self.renamed {
+            text = text.replace(&format!("/{ours}"), &format!("/{recorded}"));
+        }
+        text
     }
 
     async fn admin_token(&self) -> Result<String, String> {

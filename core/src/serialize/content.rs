@@ -99,9 +99,11 @@ async fn base(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<String
     // Only editors need to know (Volto reads it on entering an edit form): no query for readers.
     let editor_asks = ctx.access.object().is_some_and(|o| o.uid == object.uid)
         && ctx.access.allows(ctx.site, Permission::MODIFY_PORTAL_CONTENT);
-    let now = chrono::Utc::now().timestamp();
-    let lock = if editor_asks { ctx.site.store.lock_of(&object.uid).await?.filter(|l| l.holds_at(now)) } else { None };
-    let lock = lock.map_or_else(crate::store::unlocked, |l| l.info(&ctx.site_url(object), ctx.principal.user_id()));
+    let lock = if editor_asks {
+        super::staging::shown_lock(ctx.site, object, &ctx.site_url(object), ctx.principal.user_id()).await?
+    } else {
+        crate::store::unlocked()
+    };
     let lock = lock.to_json().unwrap_or_default();
     out.insert("lock".into(), lock);
     out.insert("allow_discussion".into(), json!(false));
@@ -113,7 +115,7 @@ async fn base(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<String
     let requested = ctx.access.object().is_some_and(|o| o.uid == object.uid);
     let staging = if requested && ctx.access.allows(ctx.site, Permission::MODIFY_PORTAL_CONTENT) {
         let pair = pair_of(ctx.site, object).await?;
-        working_copy_info(ctx.site, ctx.base_url, pair.as_ref()).await?
+        working_copy_info(ctx.site, ctx.base_url, object, pair.as_ref()).await?
     } else {
         super::WorkingCopyInfo::none()
     };

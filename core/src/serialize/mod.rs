@@ -26,7 +26,7 @@ pub use memo::RequestMemo;
 pub use options::SerializeOptions;
 pub use references::{NO_REFERENCES, References};
 pub use shapes::{ContentShape, SearchResultsShape, SummaryShape, summary as summary_schema};
-pub use staging::{WorkingCopyBaseline, WorkingCopyInfo, WorkingCopyItem, working_copy_info};
+pub use staging::{WorkingCopyBaseline, WorkingCopyInfo, WorkingCopyItem, shown_lock, working_copy_info};
 pub use summary::{plain_summary, relation_summary, summary};
 
 use crate::catalog::Scope;

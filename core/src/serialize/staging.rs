@@ -1,10 +1,12 @@
 //! The working-copy keys of content serializations and of `GET @workingcopy`.
 
 use crate::api::schema::Nullable;
+use crate::content::ContentObject;
 use crate::content::values::format_time;
 use crate::error::ApiResult;
 use crate::ops::working_copy::WorkingCopyPair;
 use crate::site::Site;
+use crate::store::{LockInfo, checkout_lock, unlocked};
 use poem_openapi::Object;
 
 /// The baseline / working copy pair, as content serializations carry it too.
@@ -49,11 +51,13 @@ impl WorkingCopyInfo {
     }
 }
 
-/// `{working_copy, working_copy_of}` as plone.restapi shapes them, URLs on `base_url`; both
-/// null when nothing is checked out.
+/// `{working_copy, working_copy_of}` of `object` as plone.restapi shapes them, URLs on
+/// `base_url`: both null when nothing is checked out; on the baseline, the working copy only;
+/// on the working copy, both.
 pub async fn working_copy_info(
     site: &Site,
     base_url: &str,
+    object: &ContentObject,
     pair: Option<&WorkingCopyPair>,
 ) -> ApiResult<WorkingCopyInfo> {
     let Some(WorkingCopyPair { baseline, working_copy }) = pair else {
@@ -68,6 +72,27 @@ pub async fn working_copy_info(
         creator_name,
         creator_url: format!("{base_url}/{}/author/{}", working_copy.site_id(), working_copy.creator),
     };
-    let original = WorkingCopyBaseline { url: baseline.url(base_url), title: baseline.title.clone() };
-    Ok(WorkingCopyInfo { working_copy: Nullable(Some(copy)), working_copy_of: Nullable(Some(original)) })
+    let original = (object.uid != baseline.uid)
+        .then(|| WorkingCopyBaseline { url: baseline.url(base_url), title: baseline.title.clone() });
+    Ok(WorkingCopyInfo { working_copy: Nullable(Some(copy)), working_copy_of: Nullable(original) })
+}
+
+/// The lock `object` shows to `viewer`: its editing lock while that holds; else, while it is
+/// checked out, the working copy's; else none.
+pub async fn shown_lock(
+    site: &Site,
+    object: &ContentObject,
+    site_url: &str,
+    viewer: Option<&str>,
+) -> ApiResult<LockInfo> {
+    let now = chrono::Utc::now().timestamp();
+    if let Some(lock) = site.store.lock_of(&object.uid).await?.filter(|l| l.holds_at(now)) {
+        return Ok(lock.info(site_url, viewer));
+    }
+    if site.store.working_copy_path(&object.uid).await?.is_some()
+        && let Some(copy) = site.store.working_copy_of(&object.uid).await?
+    {
+        return Ok(checkout_lock(&copy.creator, copy.created, site_url));
+    }
+    Ok(unlocked())
 }

@@ -66,6 +66,27 @@ pub fn unlocked() -> LockInfo {
     }
 }
 
+/// The timeout Plone gives the lock of a checked-out object: the largest it has.
+const CHECKOUT_TIMEOUT: i64 = 4_294_967_280;
+
+/// How a checked-out object shows as locked, as plone.app.iterate's lock shows: by whoever
+/// made `copy`, since they made it, not stealable. It has no token: nothing but the check-in
+/// or the cancel of the working copy releases it (see `ops::update::check_unlocked`).
+pub fn checkout_lock(copy_creator: &str, copied_at: chrono::DateTime<chrono::Utc>, site_url: &str) -> LockInfo {
+    LockInfo {
+        created: Some(format_time(copied_at)),
+        creator: Some(copy_creator.to_owned()),
+        creator_name: Some(copy_creator.to_owned()),
+        creator_url: Some(format!("{site_url}/author/{copy_creator}")),
+        locked: true,
+        name: Some("iterate.lock".to_owned()),
+        stealable: false,
+        time: Some(copied_at.timestamp()),
+        timeout: Some(CHECKOUT_TIMEOUT),
+        token: None,
+    }
+}
+
 impl ContentLock {
     /// The lock in plone.restapi's shape; the token only for its holder (`viewer`), since it
     /// lets a request edit despite the lock.

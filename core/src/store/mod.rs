@@ -49,7 +49,7 @@ pub use feed::Change;
 use group_commit::{Member, Writer};
 pub use hooks::{DerivedFacts, Phase, Subscriber, Subscribers};
 pub use listing::{BehaviourOrder, Listing, ListingOrder, TypeFilter};
-pub use lock::{ContentLock, LockInfo, unlocked};
+pub use lock::{ContentLock, LockInfo, checkout_lock, unlocked};
 pub use migrations::Migration;
 pub use portrait::StoredPortrait;
 pub use principal::{PrincipalQuery, StoredPrincipal};

@@ -1,9 +1,10 @@
 //! `GET <obj>/@lock`: the object's lock, or that it has none.
 
-use super::{LockInfo, current_lock, lock_info, unlocked};
+use super::LockInfo;
 use crate::endpoint;
 use crate::http::{ApiResult, Ctx, Json};
 use crate::security::{Csrf, Permission};
+use crate::serialize::shown_lock;
 use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
 
@@ -22,6 +23,5 @@ pub static LOCK_GET: Service = Service {
 };
 
 async fn get(ctx: Ctx) -> ApiResult<Json<LockInfo>> {
-    let lock = current_lock(&ctx.app, &ctx.context.uid).await?;
-    Ok(Json(lock.map_or_else(unlocked, |lock| lock_info(&ctx, &lock))))
+    Ok(Json(shown_lock(&ctx.app, &ctx.context, &ctx.site_url(), ctx.principal.user_id()).await?))
 }

@@ -26,5 +26,5 @@ async fn get(ctx: Ctx) -> ApiResult<Json<WorkingCopyInfo>> {
     // As in content serializations, only editors learn about working copies.
     let pair =
         if ctx.allows(Permission::MODIFY_PORTAL_CONTENT) { pair_of(&ctx.app, &ctx.context).await? } else { None };
-    Ok(Json(working_copy_info(&ctx.app, &ctx.request.base_url, pair.as_ref()).await?))
+    Ok(Json(working_copy_info(&ctx.app, &ctx.request.base_url, &ctx.context, pair.as_ref()).await?))
 }
