@@ -265,6 +265,8 @@ fn serialization(c: &mut Criterion, runtime: &Runtime, site: &Site) {
             query: &[],
             references: &NO_REFERENCES,
             memo: &memo,
+            i18n: &app.i18n,
+            accept_language: None,
         };
         serialize_content(&ctx, page, parent).await.expect("serializes")
     };

@@ -10,6 +10,9 @@ type-Document = Seite
 type-File = Datei
 type-Image = Bild
 type-Link = Link
+type-Collection = Kollektion
+type-Event = Termin
+type-News-Item = Nachricht
 type-Topic = Thema
 type-SubTopic = Unterthema
 type-ContentPage = Inhaltsseite
@@ -52,3 +55,12 @@ field-remoteUrl = Linkziel
 field-relatedItems = Verwandte Inhalte
 field-main_topics = Hauptthemen
 field-link = Link
+
+# Workflow states and transitions, as Plone's German translation has them.
+state-private = Privat
+state-pending = Zur Redaktion eingereicht
+state-published = Veröffentlicht
+transition-submit = Zur Veröffentlichung einreichen
+transition-publish = Veröffentlichen
+transition-retract = Zurückziehen
+transition-reject = Zurückweisen

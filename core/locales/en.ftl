@@ -1,5 +1,6 @@
 # Core messages, English. Type titles are `type-<portal type>` (spaces become dashes), field
-# labels `field-<field name>`; both fall back to the type profile when missing.
+# labels `field-<field name>`; both fall back to the type profile when missing. Workflow
+# states are `state-<id>` and transitions `transition-<id>`, falling back to the workflow's own.
 datetime-format = %b %-d, %Y %-I:%M %p UTC
 date-format = %b %-d, %Y
 yes = Yes
@@ -11,6 +12,9 @@ type-Document = Page
 type-File = File
 type-Image = Image
 type-Link = Link
+type-Collection = Collection
+type-Event = Event
+type-News-Item = News Item
 type-Topic = Topic
 type-SubTopic = Subtopic
 type-ContentPage = Content page

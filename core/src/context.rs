@@ -213,6 +213,12 @@ impl Ctx {
         SerializeOptions::from_query(&self.request.query, &self.request.service_url)
     }
 
+    /// The caller's language for the titles Plone translates: `Accept-Language`, else the
+    /// site's.
+    pub async fn translator(&self) -> ApiResult<crate::i18n::Translator<'_>> {
+        self.app.translator(self.request.header("accept-language")).await
+    }
+
     /// A serialization context over `options` and what the caller may see.
     pub fn serialize_ctx<'a>(&'a self, options: &'a SerializeOptions, visibility: &'a Visibility) -> SerializeCtx<'a> {
         SerializeCtx {
@@ -226,6 +232,8 @@ impl Ctx {
             query: &self.request.query,
             references: &crate::serialize::NO_REFERENCES,
             memo: &self.memo,
+            i18n: &self.app.i18n,
+            accept_language: self.request.header("accept-language"),
         }
     }
 }

@@ -1,5 +1,6 @@
 //! Translations for HTML views and display values, from Fluent message catalogs. Core ships
-//! English and German for type titles, field labels and date formats; plugins add their own
+//! English and German for type titles, field labels, workflow titles and date formats, and
+//! Spanish for the titles plone.restapi translates; plugins add their own
 //! messages through [`crate::plugin::Registrar::messages`]. The language comes from the
 //! client's `Accept-Language` when it names one we have, else from the site language record.
 
@@ -11,8 +12,11 @@ use fluent_bundle::{FluentArgs, FluentResource};
 use unic_langid::LanguageIdentifier;
 
 /// The catalogs core itself ships.
-pub(crate) const CORE_MESSAGES: [(&str, &str); 2] =
-    [("en", include_str!("../locales/en.ftl")), ("de", include_str!("../locales/de.ftl"))];
+pub(crate) const CORE_MESSAGES: [(&str, &str); 3] = [
+    ("en", include_str!("../locales/en.ftl")),
+    ("de", include_str!("../locales/de.ftl")),
+    ("es", include_str!("../locales/es.ftl")),
+];
 
 /// The language used when neither the client nor the site names one we have.
 pub const FALLBACK_LANGUAGE: &str = "en";
@@ -138,6 +142,17 @@ impl Translator<'_> {
     /// A content type's title in this language, else the profile's own.
     pub fn type_title(&self, profile: &TypeProfile) -> String {
         self.lookup(&format!("type-{}", message_key(&profile.id)), &[]).unwrap_or_else(|| profile.title.clone())
+    }
+
+    /// A workflow state's title in this language, else the workflow's own.
+    pub fn state_title(&self, state: &crate::workflow::State) -> String {
+        self.lookup(&format!("state-{}", message_key(&state.id)), &[]).unwrap_or_else(|| state.title.clone())
+    }
+
+    /// A workflow transition's title in this language, else the workflow's own.
+    pub fn transition_title(&self, transition: &crate::workflow::Transition) -> String {
+        self.lookup(&format!("transition-{}", message_key(&transition.id)), &[])
+            .unwrap_or_else(|| transition.title.clone())
     }
 
     /// A field's label in this language, else the profile's own.

@@ -95,6 +95,7 @@ mod site_actions;
 mod summary_metadata;
 mod support;
 mod system_pages;
+mod translated_titles;
 mod tus;
 mod types_dir;
 // The site profile's pages, topics and blocks are what these tests version and navigate.

@@ -34,6 +34,7 @@ use crate::content::ContentKind;
 use crate::content::{ContentObject, FieldDef, FieldKind, TypeProfile};
 use crate::error::ApiResult;
 use crate::future::BoxFuture;
+use crate::i18n::{Catalogs, SITE_LANGUAGE, Translator};
 use crate::security::{Access, Principal, Visibility};
 use crate::site::Site;
 use serde_json::{Map, Value};
@@ -79,6 +80,20 @@ pub struct SerializeCtx<'a> {
     pub references: &'a References,
     /// Values computed once for the request.
     pub memo: &'a RequestMemo,
+    /// The messages of every language, for titles shown in the caller's.
+    pub i18n: &'a Catalogs,
+    /// The request's `Accept-Language`.
+    pub accept_language: Option<&'a str>,
+}
+
+impl<'a> SerializeCtx<'a> {
+    /// The caller's language: the one `Accept-Language` prefers among those with messages,
+    /// else the site's; for titles Plone translates (types, workflow states and transitions).
+    pub async fn translator(&self) -> ApiResult<Translator<'a>> {
+        let site_language = self.site.record_value(&SITE_LANGUAGE).await?;
+        let language = self.i18n.negotiate(self.accept_language, site_language.as_str().unwrap_or_default());
+        Ok(self.i18n.translator(&language))
+    }
 }
 
 impl SerializeCtx<'_> {

@@ -33,7 +33,7 @@ pub static TYPES_COMPONENT: Component = Component {
     name: "types",
     kind: ContentKind::Any,
     listed: true,
-    expand: |ctx, subject| Box::pin(async move { Ok(list(ctx, subject).to_json().unwrap_or_default()) }),
+    expand: |ctx, subject| Box::pin(async move { Ok(list(ctx, subject).await?.to_json().unwrap_or_default()) }),
 };
 
 /// A type in the `@types` listing.
@@ -103,14 +103,18 @@ async fn types(ctx: Ctx) -> ApiResult<Json<Vec<ContentTypeEntry>>> {
     let options = ctx.serialize_options()?;
     let visibility = ctx.visibility();
     let sctx = ctx.serialize_ctx(&options, &visibility);
-    Ok(Json(list(&sctx, ctx.subject())))
+    Ok(Json(list(&sctx, ctx.subject()).await?))
 }
 
-fn list(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> Vec<ContentTypeEntry> {
+/// The types addable here or anywhere, titled in the caller's language and sorted by those
+/// titles, as Plone lists them.
+async fn list(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ApiResult<Vec<ContentTypeEntry>> {
     let site_url = format!("{}/{}", ctx.base_url, subject.object.site_id());
     let may_add = ctx.access.object().is_some_and(|o| o.uid == subject.object.uid)
         && ctx.access.allows(ctx.site, Permission::ADD_PORTAL_CONTENT);
-    ctx.site
+    let translator = ctx.translator().await?;
+    let mut entries: Vec<ContentTypeEntry> = ctx
+        .site
         .types
         .all()
         .filter(|t| t.global_allow || subject.profile.allowed_types.as_ref().is_some_and(|a| a.contains(&t.id)))
@@ -119,12 +123,14 @@ fn list(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> Vec<ContentTypeEntry> {
             ContentTypeEntry {
                 url: format!("{site_url}/@types/{}", t.id),
                 id: t.id.clone(),
-                title: t.title.clone(),
+                title: translator.type_title(t),
                 addable,
                 immediately_addable: addable,
             }
         })
-        .collect()
+        .collect();
+    entries.sort_by(|a, b| a.title.cmp(&b.title));
+    Ok(entries)
 }
 
 async fn type_schema_of(ctx: Ctx) -> ApiResult<Raw<TypeSchemaReply>> {

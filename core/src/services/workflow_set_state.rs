@@ -36,5 +36,5 @@ async fn post_set_state(ctx: Ctx) -> ApiResult<Json<WorkflowEntry>> {
     let comment = comment(&body)?;
     let entry = set_state(&ctx.app, &ctx.context, &state, ctx.principal.actor(), &comment).await?;
     let workflow = workflow_of(&ctx.app, &ctx.context)?;
-    Ok(Json(workflow_entry(workflow, &entry)))
+    Ok(Json(workflow_entry(workflow, &entry, &ctx.translator().await?)))
 }

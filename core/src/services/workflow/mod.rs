@@ -7,6 +7,7 @@ pub mod post;
 use crate::content::values::format_time;
 use crate::http::schema::Nullable;
 use crate::http::{ApiError, ApiResult};
+use crate::i18n::Translator;
 use crate::store::HistoryEntry;
 use crate::workflow::Workflow;
 use poem_openapi::Object;
@@ -33,9 +34,8 @@ pub struct WorkflowEntry {
 }
 
 /// A history entry on the wire.
-pub fn workflow_entry(workflow: Option<&Workflow>, entry: &HistoryEntry) -> WorkflowEntry {
-    let title =
-        workflow.and_then(|w| w.state(&entry.review_state)).map_or(entry.review_state.as_str(), |s| s.title.as_str());
+pub fn workflow_entry(workflow: Option<&Workflow>, entry: &HistoryEntry, translator: &Translator<'_>) -> WorkflowEntry {
+    let state = workflow.and_then(|w| w.state(&entry.review_state));
     WorkflowEntry {
         action: Nullable(entry.action.clone()),
         actor: entry.actor.clone(),
@@ -43,7 +43,7 @@ pub fn workflow_entry(workflow: Option<&Workflow>, entry: &HistoryEntry) -> Work
         comments: entry.comment.clone(),
         review_state: entry.review_state.clone(),
         time: format_time(entry.time),
-        title: title.to_owned(),
+        title: state.map_or_else(|| entry.review_state.clone(), |s| translator.state_title(s)),
     }
 }
 

@@ -58,7 +58,7 @@ async fn post(ctx: Ctx) -> ApiResult<Json<WorkflowEntry>> {
         objects.extend(children_allowing(&ctx, &id, &workflow.id).await?);
     }
     let entry = transition(&ctx.app, &objects, &id, ctx.principal.actor(), &request).await?;
-    Ok(Json(workflow_entry(Some(workflow), &entry)))
+    Ok(Json(workflow_entry(Some(workflow), &entry, &ctx.translator().await?)))
 }
 
 /// The descendants on which the caller may fire `transition` too (two queries in all).
