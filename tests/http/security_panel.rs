@@ -28,6 +28,35 @@ async fn visitors_register_only_while_the_panel_allows_it() {
 }
 
 #[tokio::test]
+async fn the_registration_form_is_described_and_its_fields_are_taken() {
+    let server = TestServer::start().await;
+    let (status, schema) = read(server.anonymous(Method::GET, "@userschema/registration").send().await.unwrap()).await;
+    assert_eq!(status, 200, "{schema}");
+    let fields: Vec<&str> =
+        schema["fieldsets"][0]["fields"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
+    assert_eq!(fields, ["fullname", "email", "username", "password", "password_ctl", "mail_me"]);
+    assert_eq!(schema["properties"]["mail_me"]["type"], "boolean");
+    assert_eq!(schema["required"], json!(["email", "username", "password", "password_ctl"]));
+
+    panel(&server, json!({"enable_self_reg": true})).await;
+    let mistyped = json!({"username": "neu", "email": "neu@example.org", "password": "ein-gutes-passwort",
+                          "password_ctl": "ein-gutes-paswort"});
+    let error = assert_error(
+        server.anonymous(Method::POST, "@users").json(&mistyped).send().await.unwrap(),
+        400,
+        "validation_failed",
+    )
+    .await;
+    assert_eq!(error["errors"][0]["field"], "password_ctl");
+    let mail_me = json!({"username": "neu", "email": "neu@example.org", "fullname": "Neu", "mail_me": true});
+    let response = server.anonymous(Method::POST, "@users").json(&mail_me).send().await.unwrap();
+    assert_eq!(response.status(), 201, "mail_me stands for a password: a link to set one is mailed");
+    let matching = json!({"username": "zwei", "email": "zwei@example.org", "password": "ein-gutes-passwort",
+                          "password_ctl": "ein-gutes-passwort"});
+    assert_eq!(server.anonymous(Method::POST, "@users").json(&matching).send().await.unwrap().status(), 201);
+}
+
+#[tokio::test]
 async fn users_log_in_with_their_address_when_the_panel_says_so() {
     let server = TestServer::start().await;
     server.user("maria", &["Member"], &[]).await;

@@ -64,6 +64,10 @@ pub struct NewUser {
     /// Instead of a password: mail the user a link to choose one (needs `email`).
     #[oai(rename = "sendPasswordReset")]
     pub send_password_reset: Option<bool>,
+    /// The registration form's confirmation: must repeat `password`.
+    pub password_ctl: Option<String>,
+    /// The registration form's `sendPasswordReset`.
+    pub mail_me: Option<bool>,
     /// The e-mail address.
     pub email: Option<String>,
     /// The full name.
@@ -127,8 +131,16 @@ pub fn prepare(ctx: &Ctx, body: &Map<String, Value>, may_give_roles: bool) -> Ap
         None => vec![Role::MEMBER.into()],
     };
     let password = password(body, &mut errors);
-    // Plone's `sendPasswordReset`: the user gets no password but a mail to choose one.
-    let send_reset = body.get("sendPasswordReset").and_then(Value::as_bool).unwrap_or(false);
+    // The registration form's confirmation must repeat the password.
+    if let Some(repeated) = body.get("password_ctl").filter(|v| !v.is_null())
+        && repeated.as_str() != password.as_deref()
+    {
+        errors.push(FieldError::new("password_ctl", "The passwords do not match."));
+    }
+    // Plone's `sendPasswordReset`, and the registration form's `mail_me`: a mail with a link
+    // to choose a password.
+    let flag = |key: &str| body.get(key).and_then(Value::as_bool).unwrap_or(false);
+    let send_reset = flag("sendPasswordReset") || flag("mail_me");
     if send_reset && user.email.trim().is_empty() {
         errors.push(FieldError::new("email", "An e-mail address is needed to send the password reset."));
     }

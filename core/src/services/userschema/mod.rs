@@ -1,6 +1,10 @@
 //! `GET <site>/@userschema`: the JSON Schema of a user's personal information, as Volto's
 //! personal-preferences and user control-panel forms render it (plone.restapi's shape). It
 //! lists exactly the properties `@users` stores, the portrait among them.
+//! `GET <site>/@userschema/registration` is the self-registration form's (see
+//! [`registration`]).
+
+mod registration;
 
 use crate::endpoint;
 use crate::http::{ApiResult, Ctx, Json};
@@ -16,12 +20,20 @@ pub static USER_SCHEMA: Service = Service {
     kind: ContentKind::Type("Plone Site"),
     guard: Guard::Has(Permission::VIEW),
     csrf: Csrf::Cookie,
-    routes: &[Route::new(
-        "",
-        "The schema of a user's personal information (fullname, email, home_page, description, location, \
-         portrait)",
-        endpoint!(get),
-    )],
+    routes: &[
+        Route::new(
+            "",
+            "The schema of a user's personal information (fullname, email, home_page, description, location, \
+             portrait)",
+            endpoint!(get),
+        ),
+        Route::new(
+            "registration",
+            "The schema of the self-registration form (fullname, email, username, password, password_ctl, \
+             mail_me)",
+            endpoint!(registration::get),
+        ),
+    ],
 };
 
 /// The form's JSON Schema: the properties `@users` stores, in one fieldset.
@@ -40,7 +52,7 @@ struct UserSchema {
 
 /// A tab of the form.
 #[derive(Object)]
-struct UserSchemaFieldset {
+pub(super) struct UserSchemaFieldset {
     /// `default`.
     id: String,
     /// `Default`.
@@ -127,7 +139,7 @@ fn portrait_part(title: &str, description: &str, default: Option<&str>) -> Portr
 
 /// One property, as Volto's form widgets read it.
 #[derive(Object)]
-struct UserSchemaField {
+pub(super) struct UserSchemaField {
     /// The label.
     title: String,
     /// The help text.
@@ -154,8 +166,8 @@ fn field(title: &str, description: &str, factory: &str, widget: Option<&str>) ->
 
 async fn get(_: Ctx) -> ApiResult<Json<UserSchema>> {
     let properties = UserSchemaProperties {
-        fullname: field("Full Name", "Enter full name, for example, John Smith.", "Text line (String)", None),
-        email: field("Email", "We will use this address if you need to recover your password", "Email", Some("email")),
+        fullname: fullname_field(),
+        email: email_field(),
         home_page: field("Home page", "The URL for your external home page, if you have one.", "URL", Some("url")),
         description: field(
             "Biography",
@@ -184,16 +196,28 @@ async fn get(_: Ctx) -> ApiResult<Json<UserSchema>> {
             },
         },
     };
-    let fields = ["fullname", "email", "home_page", "description", "location", "portrait"].map(str::to_owned).to_vec();
     Ok(Json(UserSchema {
         kind: "object".to_owned(),
-        fieldsets: vec![UserSchemaFieldset {
-            id: "default".to_owned(),
-            title: "Default".to_owned(),
-            behavior: "plone".to_owned(),
-            fields,
-        }],
+        fieldsets: one_fieldset(&["fullname", "email", "home_page", "description", "location", "portrait"]),
         properties,
         required: vec!["email".to_owned()],
     }))
+}
+
+/// The one tab both forms have, with `fields` in order.
+fn one_fieldset(fields: &[&str]) -> Vec<UserSchemaFieldset> {
+    vec![UserSchemaFieldset {
+        id: "default".to_owned(),
+        title: "Default".to_owned(),
+        behavior: "plone".to_owned(),
+        fields: fields.iter().map(|f| (*f).to_owned()).collect(),
+    }]
+}
+
+fn fullname_field() -> UserSchemaField {
+    field("Full Name", "Enter full name, for example, John Smith.", "Text line (String)", None)
+}
+
+fn email_field() -> UserSchemaField {
+    field("Email", "We will use this address if you need to recover your password", "Email", Some("email"))
 }
