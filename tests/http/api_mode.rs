@@ -158,9 +158,26 @@ async fn types_describe_their_fields_as_json_schema() {
     assert_eq!(
         schema["properties"]["exclude_from_nav"],
         json!({"type": "boolean", "title": "Exclude from navigation",
-        "description": "", "factory": "Yes/No", "behavior": "Document", "default": false})
+        "description": "If selected, this item will not appear in the navigation tree",
+        "factory": "Yes/No", "behavior": "plone.excludefromnavigation", "default": false})
     );
-    assert!(schema["fieldsets"][0]["fields"].as_array().unwrap().contains(&json!("subjects")));
+    assert_eq!(schema["properties"]["text"]["behavior"], "Document", "a type's own field");
+    // Plone 6's tabs, in its order, each standard field on its own.
+    let tabs: Vec<(&str, Vec<&str>)> = schema["fieldsets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let fields = f["fields"].as_array().unwrap().iter().map(|n| n.as_str().unwrap()).collect();
+            (f["id"].as_str().unwrap(), fields)
+        })
+        .collect();
+    let ids: Vec<&str> = tabs.iter().map(|(id, _)| *id).collect();
+    assert_eq!(ids, ["default", "preview_image", "categorization", "dates", "ownership", "settings", "layout"]);
+    let tab = |id: &str| tabs.iter().find(|(t, _)| *t == id).map(|(_, f)| f.clone()).unwrap_or_default();
+    assert!(tab("categorization").contains(&"subjects") && tab("ownership") == ["rights"]);
+    assert!(tab("dates").contains(&"effective") && tab("dates").contains(&"expires"));
+    assert!(tab("settings").contains(&"exclude_from_nav") && tab("default").contains(&"title"));
     let (status, field) = read(server.admin(Method::GET, "@types/Link/remoteUrl").send().await.unwrap()).await;
     assert_eq!(status, 200);
     assert_eq!(field["widget"], "LinkFieldWidget");

@@ -50,6 +50,7 @@ mod system;
 mod translations;
 mod trash;
 mod tus;
+mod type_fieldsets;
 mod types;
 mod untrash;
 mod users;

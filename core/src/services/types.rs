@@ -7,6 +7,7 @@ use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json, Raw, RawMeta, media
 use crate::security::{Csrf, Permission};
 use crate::serialize::{Component, SerializeCtx, Subject};
 use crate::service::{ContentKind, Guard, Route, Service};
+use crate::services::type_fieldsets::{FIELDSETS, standard_field};
 use poem::Response;
 use poem::http::Method;
 use poem_openapi::Object;
@@ -171,9 +172,22 @@ pub fn type_schema(profile: &TypeProfile, site_url: &str) -> Value {
         profile.fields.iter().map(|f| (f.name.clone(), property(profile, f, site_url))).collect();
     let required: Vec<&str> = profile.fields.iter().filter(|f| f.required).map(|f| f.name.as_str()).collect();
     let is_layout = |f: &&FieldDef| matches!(f.kind, FieldKind::Blocks | FieldKind::BlocksLayout);
-    let fields: Vec<&str> = profile.fields.iter().filter(|f| !is_layout(f)).map(|f| f.name.as_str()).collect();
+    let tab_of = |f: &FieldDef| standard_field(&f.name).map_or("default", |s| s.fieldset);
+    // Plone's tabs, in its order, with the fields on each; empty ones are left out.
+    let mut fieldsets: Vec<Value> = FIELDSETS
+        .iter()
+        .filter_map(|(id, title)| {
+            let fields: Vec<&str> =
+                profile.fields.iter().filter(|f| !is_layout(f) && tab_of(f) == *id).map(|f| f.name.as_str()).collect();
+            let tab = match *id {
+                "default" => json!({"id": id, "title": title, "behavior": "plone", "fields": fields}),
+                _ if fields.is_empty() => return None,
+                _ => json!({"id": id, "title": title, "behavior": "plone", "description": "", "fields": fields}),
+            };
+            Some(tab)
+        })
+        .collect();
     let layout: Vec<&str> = profile.fields.iter().filter(is_layout).map(|f| f.name.as_str()).collect();
-    let mut fieldsets = vec![json!({"id": "default", "title": "Default", "behavior": "plone", "fields": fields})];
     if !layout.is_empty() {
         // Plone keeps the blocks in a fieldset of their own, which Volto edits as the page itself.
         fieldsets.push(json!({"id": "layout", "title": "Layout", "behavior": "plone", "fields": layout}));
@@ -260,11 +274,13 @@ fn property(profile: &TypeProfile, field: &FieldDef, site_url: &str) -> Value {
         FieldKind::Plugin(kind) => ((kind.json_schema)(field), kind.name),
     };
     schema["title"] = json!(if field.title.is_empty() { field.name.clone() } else { field.title.clone() });
-    schema["description"] = json!("");
+    let standard = standard_field(&field.name);
+    schema["description"] = json!(standard.as_ref().map_or("", |s| s.description));
     schema["factory"] = json!(factory);
-    schema["behavior"] = json!(match field.kind {
-        FieldKind::Blocks | FieldKind::BlocksLayout => VOLTO_BLOCKS_BEHAVIOUR,
-        _ => profile.id.as_str(),
+    schema["behavior"] = json!(match (&standard, field.kind) {
+        (_, FieldKind::Blocks | FieldKind::BlocksLayout) => VOLTO_BLOCKS_BEHAVIOUR,
+        (Some(standard), _) => standard.behavior,
+        (None, _) => profile.id.as_str(),
     });
     if let Some(widget) = &field.widget {
         schema["widget"] = json!(widget);
