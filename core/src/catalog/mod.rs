@@ -3,6 +3,7 @@
 
 mod field_index;
 mod more_criteria;
+mod path;
 mod query;
 mod searchable;
 mod sql;
@@ -10,6 +11,7 @@ mod sql;
 pub use crate::store::{Bind, SearchSql, json_field};
 pub use field_index::{DateIndex, FieldIndex};
 pub use more_criteria::{IntRange, SqlCriteria};
-pub use query::{Criterion, DateRange, PathCriterion, SearchQuery, SortIndex};
+pub use path::PathCriterion;
+pub use query::{Criterion, DateRange, SearchQuery, SortIndex};
 pub use searchable::is_searchable;
 pub use sql::Scope;

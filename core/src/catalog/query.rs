@@ -6,8 +6,9 @@
 //! unknown indexes are ignored, as upstream does.
 
 use super::more_criteria::SqlCriteria;
+use super::path::PathCriterion;
 use super::{DateIndex, FieldIndex};
-use crate::api::{Batch, parse_bool};
+use crate::api::Batch;
 use crate::content::values::parse_datetime;
 use crate::error::{ApiError, ApiResult};
 use chrono::{DateTime, Utc};
@@ -59,17 +60,6 @@ pub struct DateRange {
     pub min: Option<DateTime<Utc>>,
     /// Inclusive upper bound.
     pub max: Option<DateTime<Utc>>,
-}
-
-/// A path criterion: physical paths and how deep below them.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PathCriterion {
-    /// Physical paths (`/Plone/…`); empty means the context.
-    pub paths: Vec<String>,
-    /// `None`: the path and everything below; `Some(0)`: only the path; `Some(1)`: its
-    /// children; `Some(n)`: the path and up to n levels below it, as Plone's ExtendedPathIndex
-    /// answers.
-    pub depth: Option<i64>,
 }
 
 /// What results are sorted by.
@@ -195,7 +185,7 @@ impl SearchQuery {
                 "UID" => query.uid = criterion(&index, raw)?,
                 "Subject" => query.subject = criterion(&index, raw)?,
                 "id" | "getId" => query.id = criterion(&index, raw)?,
-                "path" => query.path = path(raw, site_path)?,
+                "path" => query.path = super::path::parse(raw, site_path)?,
                 "sort_on" => {
                     for name in &raw.plain {
                         let index = SortIndex::parse(name, registered).ok_or_else(|| {
@@ -332,36 +322,6 @@ fn date_range(index: &str, raw: Raw) -> ApiResult<DateRange> {
         None => DateRange { min: first, max: first },
         Some(other) => return Err(parsing_error(index, &format!("unknown range '{other}'."))),
     })
-}
-
-fn path(raw: Raw, site_path: &str) -> ApiResult<PathCriterion> {
-    let depth = match raw.options.get("depth").and_then(|d| d.first()) {
-        None => None,
-        Some(d) => Some(
-            d.trim()
-                .parse::<i64>()
-                .ok()
-                .filter(|n| *n >= -1)
-                .ok_or_else(|| ApiError::invalid_parameter("path.depth", "path.depth must be a whole number."))?,
-        )
-        .filter(|n| *n >= 0),
-    };
-    if let Some(navtree) = raw.options.get("navtree").and_then(|v| v.first()) {
-        parse_bool("path.navtree", navtree)?;
-    }
-    let paths =
-        raw.plain.iter().chain(raw.options.get("query").into_iter().flatten()).map(|p| anchor(p, site_path)).collect();
-    Ok(PathCriterion { paths, depth })
-}
-
-/// A physical path for `value`: kept when it starts at the site, else taken as site-relative.
-fn anchor(value: &str, site_path: &str) -> String {
-    let trimmed = value.trim().trim_end_matches('/');
-    if trimmed == site_path || trimmed.starts_with(&format!("{site_path}/")) {
-        trimmed.to_owned()
-    } else {
-        format!("{site_path}/{}", trimmed.trim_start_matches('/')).trim_end_matches('/').to_owned()
-    }
 }
 
 #[cfg(test)]

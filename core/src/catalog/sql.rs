@@ -2,7 +2,8 @@
 //! a bound parameter; only column names from fixed lists are spliced in.
 
 use super::more_criteria::SqlCriteria;
-use super::query::{Criterion, DateRange, PathCriterion, SearchQuery, SortIndex};
+use super::path::PathCriterion;
+use super::query::{Criterion, DateRange, SearchQuery, SortIndex};
 use super::{DateIndex, FieldIndex};
 use crate::content::values::format_time;
 use crate::site::Site;
