@@ -9,12 +9,15 @@
 //! No CSRF token is asked for: every request must carry `Tus-Resumable`, which no form or
 //! other request a foreign page can send without a CORS preflight has, and it is checked first.
 
-mod create;
 mod headers;
+mod replace;
+mod start;
 mod status;
+mod upload;
 mod uploads;
 mod write;
 
-pub use create::{TUS_REPLACE, TUS_UPLOAD};
+pub use replace::TUS_REPLACE;
 pub use status::TUS_STATUS;
+pub use upload::TUS_UPLOAD;
 pub use write::TUS_WRITE;

@@ -1,8 +1,8 @@
 //! `HEAD <context>/@tus-upload/<id>` (also GET): how far an upload got, to resume it after a
 //! broken connection: `Upload-Offset` of `Upload-Length`.
 
-use super::create::started_on;
 use super::headers::{check_version, documented, documented_response};
+use super::start::started_on;
 use super::uploads::{Mode, Upload, Uploads};
 use crate::endpoint;
 use crate::error::{ApiError, ApiResult};

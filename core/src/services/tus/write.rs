@@ -2,8 +2,8 @@
 //! the bytes so far end). 204 with the new offset; with the last chunk the object is created
 //! (or its file replaced) through the ordinary write path, and `Location` names it.
 
-use super::create::create_body;
 use super::headers::{check_version, documented, documented_response, number};
+use super::start::create_body;
 use super::status::own_upload;
 use super::uploads::{Mode, Upload, Uploads};
 use crate::content::ContentObject;

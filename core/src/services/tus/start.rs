@@ -1,56 +1,19 @@
-//! `POST <folder>/@tus-upload` and `POST <object>/@tus-replace`: start an upload (`Upload-Length`,
-//! `Upload-Metadata` with `filename`, `content-type`, and optionally `@type` and `fieldname`).
-//! 201 with the upload's URL in `Location`. What the upload will make is checked now (the
+//! Starting an upload, for `@tus-upload` and `@tus-replace` (`Upload-Length`, `Upload-Metadata`
+//! with `filename`, `content-type`, and optionally `@type` and `fieldname`): 201 with the
+//! upload's URL in `Location`. What the upload will make is checked now (the
 //! type may be added here, it has the file field), not after the last byte.
 
 use super::headers::{check_version, documented, documented_response, metadata, upload_length};
 use super::uploads::{Mode, Upload, Uploads};
 use crate::content::{ContentObject, TypeProfile};
-use crate::endpoint;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::http::tus::TUS_VERSION;
 use crate::http::{Ctx, Raw, RawMeta};
-use crate::security::{Csrf, Permission};
-use crate::service::{ContentKind, Guard, Route, Service};
 use crate::site::Site;
 use poem::Response;
-use poem::http::{Method, StatusCode};
+use poem::http::StatusCode;
 use poem_openapi::registry::MetaResponses;
 use serde_json::{Map, Value, json};
-
-/// Starts an upload that creates an object here.
-pub static TUS_UPLOAD: Service = Service {
-    method: Method::POST,
-    name: "@tus-upload",
-    kind: ContentKind::Folderish,
-    guard: Guard::Has(Permission::ADD_PORTAL_CONTENT),
-    csrf: Csrf::Exempt,
-    routes: &[Route {
-        body_required: false,
-        ..Route::new(
-            "",
-            "Start a resumable upload that creates an object here (headers Tus-Resumable, Upload-Length, Upload-Metadata)",
-            endpoint!(start_create),
-        )
-    }],
-};
-
-/// Starts an upload that replaces this object's file.
-pub static TUS_REPLACE: Service = Service {
-    method: Method::POST,
-    name: "@tus-replace",
-    kind: ContentKind::Any,
-    guard: Guard::Has(Permission::MODIFY_PORTAL_CONTENT),
-    csrf: Csrf::Exempt,
-    routes: &[Route {
-        body_required: false,
-        ..Route::new(
-            "",
-            "Start a resumable upload that replaces this object's file (headers as for @tus-upload)",
-            endpoint!(start_replace),
-        )
-    }],
-};
 
 /// 201 with the upload's URL.
 pub struct UploadStarted;
@@ -66,15 +29,7 @@ impl RawMeta for UploadStarted {
     }
 }
 
-async fn start_create(ctx: Ctx) -> ApiResult<Raw<UploadStarted>> {
-    start(ctx, Mode::Create).await
-}
-
-async fn start_replace(ctx: Ctx) -> ApiResult<Raw<UploadStarted>> {
-    start(ctx, Mode::Replace).await
-}
-
-async fn start(ctx: Ctx, mode: Mode) -> ApiResult<Raw<UploadStarted>> {
+pub(super) async fn start(ctx: Ctx, mode: Mode) -> ApiResult<Raw<UploadStarted>> {
     check_version(&ctx)?;
     let length = upload_length(&ctx)?;
     let meta = metadata(&ctx)?;
