@@ -62,7 +62,23 @@ impl ControlPanelDef {
     pub fn field(&self, name: &str) -> Option<&PanelField> {
         self.fields.iter().find(|f| f.name == name)
     }
+
+    /// What Site Setup's filter matches the panel by, as plone.restapi lists it: its title,
+    /// its group and its fields' labels.
+    pub fn searchable_text(&self) -> Vec<String> {
+        let labels = self.fields.iter().map(|f| match f.source {
+            PanelSource::Record(record) => record.title,
+            PanelSource::SiteTitle => SITE_TITLE_LABEL,
+        });
+        [self.title, self.group].into_iter().chain(labels).map(str::to_owned).collect()
+    }
 }
+
+/// The label of the site title's field.
+const SITE_TITLE_LABEL: &str = "Site title";
+
+/// The order Site Setup lists groups in, as Plone's overview does; others come after.
+pub const GROUP_ORDER: [&str; 5] = ["General", "Content", "Users", "Security", "Add-on Configuration"];
 
 impl PanelField {
     fn schema(&self) -> Value {
@@ -97,7 +113,7 @@ impl PanelField {
             }
             PanelSource::SiteTitle => json!({
                 "type": "string",
-                "title": "Site title",
+                "title": SITE_TITLE_LABEL,
                 "description": "The name of the site, shown in the header and in browser tabs.",
                 "factory": "Text line (String)",
             }),

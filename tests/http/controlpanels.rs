@@ -14,6 +14,14 @@ async fn panels_are_listed_for_managers_only() {
     for id in ["site", "language", "date-and-time", "dexterity-types", "security", "usergroup", "mail"] {
         assert!(ids.contains(&id), "{id} in {ids:?}");
     }
+    // As Plone lists them: by group in Site Setup's order, then by title.
+    let place = |id: &str| ids.iter().position(|i| *i == id).unwrap_or(usize::MAX);
+    assert!(place("date-and-time") < place("site") && place("site") < place("dexterity-types"), "{ids:?}");
+    assert!(place("dexterity-types") < place("usergroup") && place("usergroup") < place("security"), "{ids:?}");
+    let date_and_time = panels.as_array().unwrap().iter().find(|p| p["title"] == "Date and Time").unwrap();
+    let words = date_and_time["searchable_text"].as_array().unwrap();
+    assert_eq!((&words[0], &words[1]), (&json!("Date and Time"), &json!("General")));
+    assert!(words.len() > 2, "the fields' labels: {words:?}");
     #[cfg(feature = "es-search")]
     assert!(ids.contains(&"search"));
     assert!(ids.contains(&"mail"));

@@ -1,6 +1,6 @@
 //! `GET @controlpanels` and `GET @controlpanels/<id>`.
 
-use crate::controlpanel::{ControlPanelDef, PanelSource};
+use crate::controlpanel::{ControlPanelDef, GROUP_ORDER, PanelSource};
 use crate::endpoint;
 use crate::http::schema::{any_object, array_of, map_of, object, string};
 use crate::http::{ApiError, ApiResult, Ctx, Json, Shape, Shaped};
@@ -34,6 +34,8 @@ struct ControlPanelEntry {
     title: String,
     /// Where Site Setup lists it (`General`, `Content`, `Security`, …).
     group: String,
+    /// What Site Setup's filter matches it by: title, group and field labels.
+    searchable_text: Vec<String>,
 }
 
 /// One panel as plone.restapi answers it: Volto renders `schema` as a form filled with
@@ -79,18 +81,20 @@ impl Shape for PanelSchemaShape {
 
 async fn list(ctx: Ctx) -> ApiResult<Json<Vec<ControlPanelEntry>>> {
     let site_url = ctx.site_url();
-    let panels = ctx
-        .app
-        .registry
-        .control_panels()
-        .iter()
+    let mut panels = ctx.app.registry.control_panels();
+    // By group in Site Setup's order, then by title, as Plone lists them.
+    let group_rank = |group: &str| GROUP_ORDER.iter().position(|g| *g == group).unwrap_or(GROUP_ORDER.len());
+    panels.sort_by(|a, b| (group_rank(a.group), a.title).cmp(&(group_rank(b.group), b.title)));
+    let entries = panels
+        .into_iter()
         .map(|p| ControlPanelEntry {
             url: format!("{site_url}/@controlpanels/{}", p.id),
             title: p.title.to_owned(),
             group: p.group.to_owned(),
+            searchable_text: p.searchable_text(),
         })
         .collect();
-    Ok(Json(panels))
+    Ok(Json(entries))
 }
 
 async fn one(ctx: Ctx) -> ApiResult<Json<ControlPanel>> {
