@@ -66,7 +66,7 @@ struct Wanted {
 async fn post(ctx: Ctx) -> ApiResult<NoContent> {
     let site_root = ctx.context.is_site_root();
     let content_type = ctx.request.header("content-type").unwrap_or_default().to_owned();
-    let wanted = match csv_text(&content_type, &ctx.body)? {
+    let wanted = match csv_text(&content_type, &ctx.body).await? {
         Some(_) if !site_root => {
             return Err(ApiError::invalid_parameter("file", "CSV files of aliases go to the site root's @aliases."));
         }

@@ -85,7 +85,7 @@ pub struct NewUser {
 
 async fn create(ctx: Ctx) -> ApiResult<UserCreated> {
     let content_type = ctx.request.header("content-type").unwrap_or_default().to_owned();
-    if let Some(file) = csv_text(&content_type, &ctx.body)? {
+    if let Some(file) = csv_text(&content_type, &ctx.body).await? {
         return super::import::import(&ctx, &file).await;
     }
     if !ctx.allows(Permission::MANAGE_USERS) && !self_registration(&ctx).await? {
