@@ -100,7 +100,7 @@ fn actions(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ActionMenus {
         object.push(action("history", "History", "toolbar-action/history", format!("{here}/@@historyview")));
     }
     if may(Permission::CHANGE_LOCAL_ROLES) {
-        object.push(action("local_roles", "Sharing", "toolbar-action/share", format!("{here}/@@sharing")));
+        object.push(action("local_roles", "Sharing", "toolbar-action/sharing", format!("{here}/@@sharing")));
     }
 
     let mut buttons = Vec::new();
@@ -109,12 +109,15 @@ fn actions(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ActionMenus {
         buttons.push(action("cut", "Cut", "plone-cut", format!("{here}/object_cut")));
     }
     buttons.push(action("copy", "Copy", "plone-copy", format!("{here}/object_copy")));
-    if folderish && may(Permission::ADD_PORTAL_CONTENT) {
-        buttons.push(action("paste", "Paste", "plone-paste", format!("{here}/object_paste")));
-    }
+    // No `paste`: Plone offers it only while its clipboard cookie holds something, and Volto
+    // keeps its clipboard itself.
     if deletable {
         buttons.push(action("delete", "Delete", "plone-delete", format!("{here}/delete_confirmation")));
         buttons.push(action("rename", "Rename", "plone-rename", format!("{here}/object_rename")));
+    }
+    // Volto's "URL Management" (the object's aliases, `@aliases`).
+    if editor && !subject.object.is_site_root() {
+        buttons.push(action("redirection", "URL Management", "plone-redirection", format!("{here}/@@manage-aliases")));
     }
 
     let user = if ctx.principal.user_id().is_some() {
