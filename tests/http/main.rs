@@ -51,6 +51,7 @@ mod es_search_stop;
 mod escalation;
 // The site profile's pages, topics and blocks are what these tests version and navigate.
 #[cfg(all(feature = "versioning", feature = "site-profile"))]
+mod event_calendar;
 mod events;
 #[cfg(all(feature = "versioning", feature = "easyform", feature = "site-profile"))]
 mod export_import;

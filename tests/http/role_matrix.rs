@@ -202,6 +202,8 @@ fn rows() -> Vec<Row> {
         row(M::GET, "@translations", "", "pub/page/@translations", ALL_200),
         row(M::GET, "@roles", "", "@roles", ALL_200),
         row(M::GET, "@userschema", "", "@userschema", ALL_200),
+        // Nothing in the fixture is an event or a folder of events the roles differ on.
+        row(M::GET, "ics_view", "", "pub/ics_view", ALL_200),
         row(M::GET, "@userschema", "registration", "@userschema/registration", ALL_200),
         // Portraits are public; nobody in the fixture has one.
         row(M::GET, "@portrait", "", "@portrait", [404; 8]),

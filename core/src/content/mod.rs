@@ -1,5 +1,6 @@
 //! Content objects, their types and the rules for their ids and field values.
 
+mod event_dates;
 mod field_input;
 mod fields;
 pub mod ids;
@@ -16,6 +17,7 @@ pub mod types;
 pub mod values;
 pub mod volto_blocks;
 
+pub use event_dates::check_event_dates;
 pub use kind::ContentKind;
 pub use object::ContentObject;
 pub use query_field::QUERY;

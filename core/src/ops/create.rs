@@ -80,6 +80,7 @@ pub async fn create_with_file(
     resolve_references(site, origin, container.site_id(), profile, &mut changes).await?;
     let mut object = new_object(site, profile, uid, container, creator);
     changes.apply(&mut object);
+    crate::content::check_event_dates(profile, &object)?;
     if object.title.is_empty()
         && let Some(upload) = changes.uploads.first()
     {

@@ -61,6 +61,7 @@ pub async fn update(
     for _ in 0..ATTEMPTS {
         let mut updated = ContentObject::clone(&base);
         changes.apply(&mut updated);
+        crate::content::check_event_dates(profile, &updated)?;
         let renaming = new_id.is_some_and(|id| id != base.id);
         if updated == *base && changes.uploads.is_empty() && changes.cleared_blobs.is_empty() && !renaming {
             return Ok(Arc::new(updated));

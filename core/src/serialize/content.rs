@@ -96,11 +96,14 @@ async fn base(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<String
     if !root {
         out.insert("version".into(), json!("current"));
     }
-    // Only editors need to know (Volto reads it on entering an edit form): no query for readers.
+    // Only editors need to know of locks and working copies (Volto reads them on entering an
+    // edit form): no query for readers, and one for the working copy, whose lock it shows.
     let editor_asks = ctx.access.object().is_some_and(|o| o.uid == object.uid)
         && ctx.access.allows(ctx.site, Permission::MODIFY_PORTAL_CONTENT);
+    let pair = if editor_asks { pair_of(ctx.site, object).await? } else { None };
     let lock = if editor_asks {
-        super::staging::shown_lock(ctx.site, object, &ctx.site_url(object), ctx.principal.user_id()).await?
+        super::staging::shown_lock(ctx.site, object, pair.as_ref(), &ctx.site_url(object), ctx.principal.user_id())
+            .await?
     } else {
         crate::store::unlocked()
     };
@@ -112,9 +115,7 @@ async fn base(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<String
     if !root {
         out.insert("previous_item".into(), json!({}));
     }
-    let requested = ctx.access.object().is_some_and(|o| o.uid == object.uid);
-    let staging = if requested && ctx.access.allows(ctx.site, Permission::MODIFY_PORTAL_CONTENT) {
-        let pair = pair_of(ctx.site, object).await?;
+    let staging = if editor_asks {
         working_copy_info(ctx.site, ctx.base_url, object, pair.as_ref()).await?
     } else {
         super::WorkingCopyInfo::none()

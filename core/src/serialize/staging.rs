@@ -78,10 +78,12 @@ pub async fn working_copy_info(
 }
 
 /// The lock `object` shows to `viewer`: its editing lock while that holds; else, while it is
-/// checked out, the working copy's; else none.
+/// checked out (`pair`, as [`crate::ops::working_copy::pair_of`] found it), the working
+/// copy's; else none.
 pub async fn shown_lock(
     site: &Site,
     object: &ContentObject,
+    pair: Option<&WorkingCopyPair>,
     site_url: &str,
     viewer: Option<&str>,
 ) -> ApiResult<LockInfo> {
@@ -89,10 +91,10 @@ pub async fn shown_lock(
     if let Some(lock) = site.store.lock_of(&object.uid).await?.filter(|l| l.holds_at(now)) {
         return Ok(lock.info(site_url, viewer));
     }
-    if site.store.working_copy_path(&object.uid).await?.is_some()
-        && let Some(copy) = site.store.working_copy_of(&object.uid).await?
-    {
-        return Ok(checkout_lock(&copy.creator, copy.created, site_url));
-    }
-    Ok(unlocked())
+    Ok(match pair {
+        Some(WorkingCopyPair { baseline, working_copy }) if baseline.uid == object.uid => {
+            checkout_lock(&working_copy.creator, working_copy.created, site_url)
+        }
+        _ => unlocked(),
+    })
 }

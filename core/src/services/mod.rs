@@ -20,6 +20,7 @@ mod csv_upload;
 mod download;
 mod email;
 mod groups;
+mod ics_view;
 mod images;
 mod inherit;
 mod linkintegrity;
@@ -118,6 +119,7 @@ fn services(r: &mut Registrar) {
     r.service(&vocabularies::VOCABULARIES);
     r.service(&resolveuid::RESOLVEUID);
     r.service(&images::IMAGES);
+    r.service(&ics_view::ICS_VIEW);
     r.service(&portrait::PORTRAIT);
     r.service(&sharing::get::SHARING_GET);
     r.service(&sharing::post::SHARING_POST);

@@ -3,6 +3,7 @@
 use super::LockInfo;
 use crate::endpoint;
 use crate::http::{ApiResult, Ctx, Json};
+use crate::ops::working_copy::pair_of;
 use crate::security::{Csrf, Permission};
 use crate::serialize::shown_lock;
 use crate::service::{ContentKind, Guard, Route, Service};
@@ -23,5 +24,6 @@ pub static LOCK_GET: Service = Service {
 };
 
 async fn get(ctx: Ctx) -> ApiResult<Json<LockInfo>> {
-    Ok(Json(shown_lock(&ctx.app, &ctx.context, &ctx.site_url(), ctx.principal.user_id()).await?))
+    let pair = pair_of(&ctx.app, &ctx.context).await?;
+    Ok(Json(shown_lock(&ctx.app, &ctx.context, pair.as_ref(), &ctx.site_url(), ctx.principal.user_id()).await?))
 }
