@@ -101,40 +101,13 @@ struct PortraitField {
 struct PortraitParts {
     /// Its MIME type.
     #[oai(rename = "portrait.contentType")]
-    content_type: PortraitPart,
+    content_type: UserSchemaField,
     /// Its bytes, base64-encoded.
     #[oai(rename = "portrait.data")]
-    data: PortraitPart,
+    data: UserSchemaField,
     /// The name of the file.
     #[oai(rename = "portrait.filename")]
-    filename: PortraitPart,
-}
-
-/// One part of an uploaded portrait.
-#[derive(Object)]
-struct PortraitPart {
-    /// The label.
-    title: String,
-    /// What it holds.
-    description: String,
-    /// `Text line (String)`.
-    factory: String,
-    /// `string`.
-    #[oai(rename = "type")]
-    kind: String,
-    /// `""` where the part has a default.
-    #[oai(skip_serializing_if_is_none)]
-    default: Option<String>,
-}
-
-fn portrait_part(title: &str, description: &str, default: Option<&str>) -> PortraitPart {
-    PortraitPart {
-        title: title.to_owned(),
-        description: description.to_owned(),
-        factory: "Text line (String)".to_owned(),
-        kind: "string".to_owned(),
-        default: default.map(str::to_owned),
-    }
+    filename: UserSchemaField,
 }
 
 /// One property, as Volto's form widgets read it.
@@ -152,6 +125,9 @@ pub(super) struct UserSchemaField {
     /// A widget when the factory's default does not fit (`email`, `url`, `textarea`).
     #[oai(skip_serializing_if_is_none)]
     widget: Option<String>,
+    /// `""` for the portrait's parts that have a default.
+    #[oai(skip_serializing_if_is_none)]
+    default: Option<String>,
 }
 
 fn field(title: &str, description: &str, factory: &str, widget: Option<&str>) -> UserSchemaField {
@@ -161,7 +137,13 @@ fn field(title: &str, description: &str, factory: &str, widget: Option<&str>) ->
         factory: factory.to_owned(),
         kind: "string".to_owned(),
         widget: widget.map(str::to_owned),
+        default: None,
     }
+}
+
+/// A part of the portrait upload: a text line, with an empty default where Plone gives one.
+fn portrait_part(title: &str, description: &str, default: Option<&str>) -> UserSchemaField {
+    UserSchemaField { default: default.map(str::to_owned), ..field(title, description, "Text line (String)", None) }
 }
 
 async fn get(_: Ctx) -> ApiResult<Json<UserSchema>> {
