@@ -49,9 +49,9 @@ mod es_search;
 #[cfg(feature = "es-search")]
 mod es_search_stop;
 mod escalation;
+mod event_calendar;
 // The site profile's pages, topics and blocks are what these tests version and navigate.
 #[cfg(all(feature = "versioning", feature = "site-profile"))]
-mod event_calendar;
 mod events;
 #[cfg(all(feature = "versioning", feature = "easyform", feature = "site-profile"))]
 mod export_import;
