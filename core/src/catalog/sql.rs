@@ -155,7 +155,6 @@ impl Builder {
         self.clauses.push(format!("({})", alternatives.join(" OR ")));
     }
 
-    /// `format` writes the bounds the way the column stores times.
     /// Plone's indexes that only SQL answers (see [`SqlCriteria`]).
     fn sql_criteria(&mut self, more: &SqlCriteria, scope: &Scope) {
         self.column("creator", &more.creator);
@@ -202,6 +201,7 @@ impl Builder {
         }
     }
 
+    /// `format` writes the bounds the way the column stores times.
     fn date(&mut self, column: &str, range: &DateRange, format: fn(DateTime<Utc>) -> String) {
         if let Some(min) = range.min {
             let value = self.text(&format(min));

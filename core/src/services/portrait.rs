@@ -34,7 +34,13 @@ pub fn portrait_url(site_url: &str, user_id: &str) -> String {
 pub async fn portrait_urls(ctx: &Ctx, user_ids: &[&str]) -> ApiResult<HashMap<String, String>> {
     let having = ctx.app.store.users_with_portraits(user_ids).await?;
     let site = ctx.site_url();
-    Ok(having.into_iter().map(|id| (portrait_url(&site, &id), id)).map(|(url, id)| (id, url)).collect())
+    Ok(having
+        .into_iter()
+        .map(|id| {
+            let url = portrait_url(&site, &id);
+            (id, url)
+        })
+        .collect())
 }
 
 async fn own(ctx: Ctx) -> ApiResult<Raw<ImageMeta>> {
