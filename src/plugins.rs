@@ -4,6 +4,8 @@
 
 #[cfg(feature = "comments")]
 use wcs_plugin_comments as _;
+#[cfg(feature = "contentrules")]
+use wcs_plugin_contentrules as _;
 #[cfg(feature = "directdownload")]
 use wcs_plugin_directdownload as _;
 #[cfg(feature = "easyform")]
@@ -21,6 +23,8 @@ use wcs_plugin_versioning as _;
 pub const SHIPPED_PLUGINS: &[&str] = &[
     #[cfg(feature = "comments")]
     wcs_plugin_comments::PLUGIN_ID,
+    #[cfg(feature = "contentrules")]
+    wcs_plugin_contentrules::PLUGIN_ID,
     #[cfg(feature = "directdownload")]
     wcs_plugin_directdownload::PLUGIN_ID,
     #[cfg(feature = "easyform")]

@@ -13,6 +13,7 @@ use poem::http::Method;
 mod guard;
 mod route;
 mod text_search;
+mod vocabulary;
 
 /// The name of an object's default view: what a browser (not the API) asking for the object
 /// itself gets.
@@ -27,7 +28,9 @@ pub type Handler = fn(Ctx) -> BoxFuture<'static, ApiResult<Response>>;
 pub struct Service {
     /// The HTTP method.
     pub method: Method,
-    /// The `@name` segment (or a view name); `""` for the object itself.
+    /// The `@name` segment (or a view name); `""` for the object itself. `@name/part` claims
+    /// the sub-path `part` of another service (a plugin's control panel with resources of its
+    /// own under core's `@controlpanels`); it answers before the shorter name.
     pub name: &'static str,
     /// What content the service applies to.
     pub kind: ContentKind,
@@ -52,6 +55,7 @@ pub use route::{
     B_SIZE, B_START, Endpoint, FORM, ParamKind, QueryParam, RequestBody, ResponsesFn, Route, responses_of,
 };
 pub use text_search::{TextHits, TextSearch};
+pub use vocabulary::Vocabulary;
 /// A rule for the title an object shows under in breadcrumbs; the first rule that answers
 /// wins, else the object's title (the navigation plugin's `nav_title` is one).
 pub struct CrumbTitle {

@@ -107,12 +107,17 @@ fn split_at_service(app: &App, method: &Method, segments: &[String], chain: Vec<
         None => (String::new(), Vec::new()),
         Some((name, subpath)) => {
             let profile = app.types.get(&object.portal_type)?;
-            let known = app.registry.service(method, name, profile).is_some()
-                || !app.registry.methods_for(name, profile).is_empty();
-            if !known {
-                return None;
+            let known = |name: &str| {
+                app.registry.service(method, name, profile).is_some()
+                    || !app.registry.methods_for(name, profile).is_empty()
+            };
+            // A plugin may own a part of another service's namespace (`@controlpanels/
+            // content-rules` beside core's `@controlpanels`): the longer name wins.
+            match subpath.split_first() {
+                Some((part, rest)) if known(&format!("{name}/{part}")) => (format!("{name}/{part}"), rest.to_vec()),
+                _ if known(name) => (name.clone(), subpath.to_vec()),
+                _ => return None,
             }
-            (name.clone(), subpath.to_vec())
         }
     };
     if chain.iter().any(|o| o.is_trashed()) && !reaches_trash(method, &name) {

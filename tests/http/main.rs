@@ -6,6 +6,8 @@
 use wcs_example_hello as _;
 #[cfg(feature = "comments")]
 use wcs_plugin_comments as _;
+#[cfg(feature = "contentrules")]
+use wcs_plugin_contentrules as _;
 #[cfg(feature = "directdownload")]
 use wcs_plugin_directdownload as _;
 #[cfg(feature = "easyform")]
@@ -33,6 +35,8 @@ mod comments;
 #[cfg(all(feature = "versioning", feature = "site-profile"))]
 mod comparison_embedded;
 mod concurrency;
+#[cfg(feature = "contentrules")]
+mod content_rules;
 mod connections;
 mod content;
 #[cfg(feature = "navigation")]

@@ -39,6 +39,9 @@ fn forbidden(role: &str) -> Vec<&'static str> {
 const ALL_200: [u16; 8] = [200; 8];
 const MANAGE_200: [u16; 8] = [401, 403, 403, 403, 403, 403, 200, 200];
 const MANAGE_204: [u16; 8] = [401, 403, 403, 403, 403, 403, 204, 204];
+const MANAGE_201: [u16; 8] = [401, 403, 403, 403, 403, 403, 201, 201];
+const MANAGE_400: [u16; 8] = [401, 403, 403, 403, 403, 403, 400, 400];
+const MANAGE_404: [u16; 8] = [401, 403, 403, 403, 403, 403, 404, 404];
 const MANAGER_200: [u16; 8] = [401, 403, 403, 403, 403, 403, 403, 200];
 /// Modify portal content (and Delete objects) on published content an admin owns.
 const EDIT_204: [u16; 8] = [401, 403, 403, 403, 204, 403, 204, 204];
@@ -323,6 +326,23 @@ fn rows() -> Vec<Row> {
         row(M::GET, "@audit-log", "", "@audit-log", MANAGER_200),
         // Site setup.
         row(M::GET, "@controlpanels", "", "@controlpanels", MANAGE_200),
+        // Content rules: the panel needs Manage portal, assignments "Content rules: Manage
+        // rules" (Manager, Site Administrator); the fixture's rule-1 has one action.
+        row(M::GET, "@controlpanels/content-rules", "", "@controlpanels/content-rules", MANAGE_200),
+        row(M::GET, "@controlpanels/content-rules", "{rule_id}", "@controlpanels/content-rules/rule-1", MANAGE_200),
+        row(M::GET, "@controlpanels/content-rules", "{rule_id}/{category}/{idx}", "@controlpanels/content-rules/rule-1/action/0", MANAGE_200),
+        row(M::POST, "@controlpanels/content-rules", "", "@controlpanels/content-rules", MANAGE_201).body(json!({"title": "By a role", "event": "Object modified"})),
+        row(M::POST, "@controlpanels/content-rules", "{rule_id}/{category}", "@controlpanels/content-rules/rule-1/condition", MANAGE_201).body(json!({"type": "plone.conditions.PortalType", "check_types": ["Document"]})),
+        row(M::PATCH, "@controlpanels/content-rules", "{rule_id}", "@controlpanels/content-rules/rule-1", MANAGE_204).body(json!({"description": "Changed"})),
+        row(M::PATCH, "@controlpanels/content-rules", "{rule_id}/{category}/{idx}", "@controlpanels/content-rules/rule-1/action/0", MANAGE_204).body(json!({"message": "Changed"})),
+        row(M::DELETE, "@controlpanels/content-rules", "{rule_id}", "@controlpanels/content-rules/rule-99", MANAGE_404),
+        row(M::DELETE, "@controlpanels/content-rules", "{rule_id}/{category}/{idx}", "@controlpanels/content-rules/rule-1/condition/99", MANAGE_404),
+        row(M::GET, "@content-rules", "", "pub/@content-rules", MANAGE_200),
+        row(M::POST, "@content-rules", "{rule_id}", "pub/@content-rules/rule-1", MANAGE_200),
+        row(M::POST, "@content-rules", "", "pub/@content-rules", MANAGE_400),
+        row(M::PATCH, "@content-rules", "", "pub/@content-rules", MANAGE_200).body(json!({"form.button.Enable": true, "rule_ids": ["rule-1"]})),
+        row(M::DELETE, "@content-rules", "", "pub/@content-rules", MANAGE_204).body(json!({"rule_ids": ["rule-99"]})),
+        row(M::GET, "@content-rules-deliveries", "", "@content-rules-deliveries", MANAGE_200),
         row(M::GET, "@controlpanels", "{id}", "@controlpanels/site", MANAGE_200),
         row(M::PATCH, "@controlpanels", "{id}", "@controlpanels/site", MANAGE_204).body(json!({"site_title": "Site"})),
         row(M::PATCH, "@controlpanels", "", "@controlpanels", [401, 403, 403, 403, 403, 403, 400, 400]).body(json!({})),
@@ -406,6 +426,14 @@ async fn fixture() -> Fixture {
     values.insert("private_uid", private["UID"].as_str().unwrap().to_owned());
     if cfg!(feature = "versioning") {
         values.insert("version", create_version(&server, "pub/page").await);
+    }
+    if cfg!(feature = "contentrules") {
+        let rule = json!({"title": "Fixture", "event": "Object modified"});
+        let response = server.admin(Method::POST, "@controlpanels/content-rules").json(&rule).send().await.unwrap();
+        assert_eq!(response.status(), 201);
+        let action = json!({"type": "plone.actions.Logger", "targetLogger": "wcs", "loggingLevel": 10, "message": "&e"});
+        let response = server.admin(Method::POST, "@controlpanels/content-rules/rule-1/action").json(&action).send();
+        assert_eq!(response.await.unwrap().status(), 201);
     }
     if cfg!(feature = "comments") {
         let response = server.admin(Method::PATCH, "pub/page").json(&json!({"allow_discussion": true})).send().await;
@@ -593,6 +621,7 @@ fn plugin_of(name: &str) -> &'static str {
         | "restore_version" | "delete_version" => "versioning",
         "@submit" | "@submissions" => "easyform",
         "@comments" => "comments",
+        "@controlpanels/content-rules" | "@content-rules" | "@content-rules-deliveries" => "contentrules",
         "@hello" | "hello_view" => "example-hello",
         _ => "core",
     }

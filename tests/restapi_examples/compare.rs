@@ -163,8 +163,12 @@ fn diff(path: &str, theirs: &Value, ours: &Value, differences: &mut Differences)
             }
         }
         (Value::Array(a), Value::Array(b)) => {
-            if a.len() != b.len() {
+            // Items we add at the end are named one by one, so an exception can accept just them.
+            if a.len() > b.len() {
                 differences.push((path.to_owned(), format!("{} items expected, got {}", a.len(), b.len())));
+            }
+            for index in a.len()..b.len() {
+                differences.push((format!("{path}/{index}"), NOT_IN_PLONE.into()));
             }
             for (index, (x, y)) in a.iter().zip(b).enumerate() {
                 diff(&format!("{path}/{index}"), x, y, differences);

@@ -10,6 +10,10 @@
 //! open transaction, so an error rolls the whole write back (the change feed is one); then
 //! those *after commit*, on a task of their own, best effort, never delaying the response.
 
+mod actor;
+
+pub use actor::{Actor, acting, actor};
+
 /// A change to content.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {

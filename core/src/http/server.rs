@@ -264,7 +264,8 @@ async fn traverse(
 /// The URL of what was asked for: the object's, then the service name and subpath.
 fn service_url(object_url: &str, name: &str, subpath: &[String]) -> String {
     let mut url = object_url.to_owned();
-    for segment in std::iter::once(name).filter(|n| !n.is_empty()).chain(subpath.iter().map(String::as_str)) {
+    // A longer service name (`@controlpanels/content-rules`) is two segments of the URL.
+    for segment in name.split('/').filter(|n| !n.is_empty()).chain(subpath.iter().map(String::as_str)) {
         url.push('/');
         url.extend(percent_encoding::utf8_percent_encode(segment, super::PATH_SEGMENT));
     }
@@ -308,7 +309,11 @@ async fn dispatch(ctx: Ctx) -> ApiResult<Response> {
     }
     let revision = (content && method == Method::GET).then(|| super::preconditions::revision_of(&ctx.context));
     super::media::check_body_media(&ctx, route)?;
-    let mut response = (route.endpoint.handler)(ctx).await?;
+    let actor = crate::events::Actor {
+        site_url: Some(ctx.request.public_url(&ctx.site_url())),
+        ..crate::events::Actor::from(&ctx.principal)
+    };
+    let mut response = crate::events::acting(actor, (route.endpoint.handler)(ctx)).await?;
     response.extensions_mut().insert(super::ServedBy(if service.name.is_empty() { "content" } else { service.name }));
     if route.cacheable {
         response.extensions_mut().insert(super::answer_cache::MayBeKept);

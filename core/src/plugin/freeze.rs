@@ -42,6 +42,7 @@ pub(super) fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result
     check_unique(&registrar.stop_hooks, |h| format!("stop hook {}", h.name))?;
     check_unique(&registrar.text_searches, |_| "the full-text search of @search".to_owned())?;
     check_unique(&registrar.control_panels, |p| format!("control panel {}", p.id))?;
+    check_unique(&registrar.vocabularies, |v| format!("vocabulary {}", v.name))?;
     check_unique_keys(
         registrar.permissions.iter().map(|(plugin, p, _)| (*plugin, format!("permission '{}'", p.name()))),
     )?;
@@ -119,6 +120,7 @@ pub(super) fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result
         listing_orders: registrar.listing_orders.into_iter().map(|(_, o)| o).collect(),
         type_behaviours: registrar.type_behaviours,
         demo_contents: registrar.demo_contents,
+        vocabularies: registrar.vocabularies,
         switched_off: RwLock::default(),
         any_switched_off: AtomicBool::new(false),
     })

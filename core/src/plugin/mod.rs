@@ -8,6 +8,7 @@ mod freeze;
 mod registrar;
 mod registry;
 mod switches;
+mod vocabularies;
 pub use switches::SWITCHED_OFF_PLUGINS;
 
 pub use registrar::Registrar;

@@ -8,7 +8,7 @@ use crate::records::RecordDef;
 use crate::security::{Permission, Role};
 use crate::serialize::{Component, ContentSerializer, FieldSerializer};
 use crate::service::TextSearch;
-use crate::service::{CrumbTitle, RequestHook, Service, StartHook, StopHook};
+use crate::service::{CrumbTitle, RequestHook, Service, StartHook, StopHook, Vocabulary};
 use crate::store::Subscriber;
 use crate::store::{BehaviourOrder, Migration};
 
@@ -40,6 +40,7 @@ pub struct Registrar {
     pub(super) type_behaviours: Vec<(&'static str, &'static TypeBehaviour)>,
     pub(super) demo_contents: Vec<(&'static str, &'static str)>,
     pub(super) event_kinds: Vec<(&'static str, &'static EventKind)>,
+    pub(super) vocabularies: Vec<(&'static str, &'static Vocabulary)>,
 }
 
 impl Registrar {
@@ -161,6 +162,11 @@ impl Registrar {
     /// refuses a name core or another plugin already uses.
     pub fn event_kind(&mut self, kind: &'static EventKind) {
         self.event_kinds.push((self.current, kind));
+    }
+
+    /// Adds a named vocabulary to `@vocabularies`.
+    pub fn vocabulary(&mut self, vocabulary: &'static Vocabulary) {
+        self.vocabularies.push((self.current, vocabulary));
     }
 
     /// Ships example content for `wcs serve --demo`: a JSON list of entries, each a POST

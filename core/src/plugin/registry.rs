@@ -103,6 +103,7 @@ pub struct Registry {
     pub(super) listing_orders: Vec<&'static BehaviourOrder>,
     pub(super) type_behaviours: Vec<(&'static str, &'static TypeBehaviour)>,
     pub(super) demo_contents: Vec<(&'static str, &'static str)>,
+    pub(super) vocabularies: Vec<(&'static str, &'static crate::service::Vocabulary)>,
     /// Plugins switched off while running (Site Setup's add-ons): built, but their endpoints,
     /// serializer layers, components, panels, request hooks and full-text search are left out.
     pub(super) switched_off: RwLock<BTreeSet<&'static str>>,

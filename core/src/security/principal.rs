@@ -80,3 +80,17 @@ impl Principal {
         tokens
     }
 }
+
+impl From<&Principal> for crate::events::Actor {
+    fn from(principal: &Principal) -> Self {
+        crate::events::Actor {
+            user_id: principal.user_id().map(str::to_owned),
+            roles: principal.global_roles(),
+            groups: match principal {
+                Principal::Anonymous => Vec::new(),
+                Principal::User(user) => user.groups.clone(),
+            },
+            site_url: None,
+        }
+    }
+}

@@ -28,6 +28,12 @@ const WORKFLOW_STATES: &str = "plone.app.vocabularies.WorkflowStates";
 /// The users, for the query widget's Creator criterion: to editors only, as plone.restapi
 /// guards it, since it names every account.
 const USERS: &str = "plone.app.vocabularies.Users";
+/// The groups, for the content rules' group condition: to editors only, as the users.
+const GROUPS: &str = "plone.app.vocabularies.Groups";
+/// The roles a site gives, for the content rules' role condition.
+const ROLES: &str = "plone.app.vocabularies.Roles";
+/// The workflow transitions as `Title [id]`, for the content rules' transition action.
+const WORKFLOW_TRANSITIONS: &str = "plone.app.vocabularies.WorkflowTransitions";
 /// The most users the Users vocabulary reads for one request; narrow it with `title`.
 const MAX_USER_TERMS: i64 = 1000;
 
@@ -110,6 +116,10 @@ async fn terms(ctx: Ctx) -> ApiResult<Json<VocabularyTerms>> {
         user_terms(&ctx, &filter).await?
     } else if name == KEYWORDS_VOCABULARY {
         ctx.app.store.keywords(&ctx.visibility()).await?.into_iter().map(|tag| (tag.clone(), tag)).collect()
+    } else if name == GROUPS {
+        group_terms(&ctx, &filter).await?
+    } else if let Some(vocabulary) = ctx.app.registry.vocabulary(name) {
+        (vocabulary.terms)(&ctx).await?
     } else {
         static_terms(&ctx, name).ok_or_else(|| ApiError::not_found(&ctx.request.service_url))?
     };
@@ -141,7 +151,11 @@ fn names(ctx: &Ctx) -> Vec<String> {
         REVIEW_STATES.to_owned(),
         WORKFLOW_STATES.to_owned(),
         USERS.to_owned(),
+        GROUPS.to_owned(),
+        ROLES.to_owned(),
+        WORKFLOW_TRANSITIONS.to_owned(),
     ];
+    names.extend(ctx.app.registry.vocabularies().map(|v| v.name.to_owned()));
     for profile in ctx.app.types.all() {
         names.extend(
             profile.fields.iter().filter(|f| f.kind == FieldKind::Choice).map(|f| format!("{}.{}", profile.id, f.name)),
@@ -180,6 +194,22 @@ fn static_terms(ctx: &Ctx, name: &str) -> Option<Vec<(String, String)>> {
             }
             Some(states)
         }
+        WORKFLOW_TRANSITIONS => {
+            let mut transitions: Vec<(String, String)> = Vec::new();
+            for transition in ctx.app.workflows.all().flat_map(|w| &w.transitions) {
+                if !transitions.iter().any(|(id, _)| *id == transition.id) {
+                    transitions.push((transition.id.clone(), format!("{} [{}]", transition.title, transition.id)));
+                }
+            }
+            Some(transitions)
+        }
+        ROLES => Some(
+            [crate::security::Role::ANONYMOUS, crate::security::Role::AUTHENTICATED]
+                .iter()
+                .chain(super::principal_forms::ASSIGNABLE_ROLES.iter())
+                .map(|role| (role.name().to_owned(), role.name().to_owned()))
+                .collect(),
+        ),
         _ => {
             let (type_name, field_name) = name.split_once('.')?;
             let field = ctx.app.types.get(type_name)?.field(field_name).filter(|f| f.kind == FieldKind::Choice)?;
@@ -199,6 +229,21 @@ async fn user_terms(ctx: &Ctx, filter: &Filter) -> ApiResult<Vec<(String, String
         .map(|user| {
             let title = if user.fullname.is_empty() { user.id.clone() } else { user.fullname.clone() };
             (user.id, title)
+        })
+        .collect())
+}
+
+/// The groups by id and title; `title` searches in the store.
+async fn group_terms(ctx: &Ctx, filter: &Filter) -> ApiResult<Vec<(String, String)>> {
+    ctx.check(Permission::MODIFY_PORTAL_CONTENT)?;
+    let query =
+        PrincipalQuery { kind: Some("group"), search: filter.title.clone(), match_email: false, in_groups: Vec::new() };
+    let groups = ctx.app.store.principals(&query, 0, MAX_USER_TERMS).await?;
+    Ok(groups
+        .into_iter()
+        .map(|group| {
+            let title = if group.fullname.is_empty() { group.id.clone() } else { group.fullname.clone() };
+            (group.id, title)
         })
         .collect())
 }

@@ -29,6 +29,7 @@ pub use compare::html::{
     DEFAULT_DEADLINE, DiffOptions, HtmlDiff, ImageFile, MAX_ALIGNED_BYTES, Side, diff_html, no_image_files,
 };
 pub use permissions::{ACCESS_VERSIONS, CREATE_VERSIONS};
+pub use store::create_version;
 use wcs_core::content::TypeBehaviour;
 use wcs_core::events::Event;
 use wcs_core::plugin::Registrar;
