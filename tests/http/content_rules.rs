@@ -12,8 +12,10 @@ use std::time::Duration;
 
 /// Creates a rule as admin; its id.
 async fn rule(server: &TestServer, title: &str, event: &str) -> String {
-    let body = json!({"title": title, "description": "", "event": event, "enabled": true, "stop": false, "cascading": false});
-    let (status, rule) = read(server.admin(Method::POST, "@controlpanels/content-rules").json(&body).send().await.unwrap()).await;
+    let body =
+        json!({"title": title, "description": "", "event": event, "enabled": true, "stop": false, "cascading": false});
+    let (status, rule) =
+        read(server.admin(Method::POST, "@controlpanels/content-rules").json(&body).send().await.unwrap()).await;
     assert_eq!(status, 201, "{rule}");
     rule["id"].as_str().unwrap().to_owned()
 }
@@ -27,7 +29,11 @@ async fn element(server: &TestServer, rule_id: &str, category: &str, body: Value
 
 /// Assigns a rule to a folder (`""` for the site root).
 async fn assign(server: &TestServer, folder: &str, rule_id: &str) {
-    let path = if folder.is_empty() { format!("@content-rules/{rule_id}") } else { format!("{folder}/@content-rules/{rule_id}") };
+    let path = if folder.is_empty() {
+        format!("@content-rules/{rule_id}")
+    } else {
+        format!("{folder}/@content-rules/{rule_id}")
+    };
     assert_eq!(server.admin(Method::POST, &path).send().await.unwrap().status(), 200);
 }
 
@@ -60,7 +66,13 @@ async fn a_rule_mails_the_press_office_when_a_page_in_its_folder_is_published() 
     server.create("", json!({"@type": "Folder", "id": "aktuelles", "title": "Aktuelles"})).await;
     server.create("aktuelles", json!({"@type": "Folder", "id": "archiv", "title": "Archiv"})).await;
     let rule_id = rule(&server, "Mail on publish", "Workflow state changed").await;
-    element(&server, &rule_id, "condition", json!({"type": "plone.conditions.WorkflowState", "wf_states": ["published"]})).await;
+    element(
+        &server,
+        &rule_id,
+        "condition",
+        json!({"type": "plone.conditions.WorkflowState", "wf_states": ["published"]}),
+    )
+    .await;
     let mail = json!({"type": "plone.actions.Mail", "subject": "Neu: ${title}", "recipients": "presse@gemeinde.example, ${user_email}",
                       "exclude_actor": true, "source": "", "message": "${title} ist online: ${absolute_url} (${review_state_title})"});
     element(&server, &rule_id, "action", mail).await;
@@ -82,8 +94,12 @@ async fn a_rule_mails_the_press_office_when_a_page_in_its_folder_is_published() 
 
     // Applied to sub-folders, the rule reaches the archive too; retracting is no publication.
     let bubble = json!({"form.button.Bubble": true, "rule_ids": [rule_id]});
-    let (status, answer) = read(server.admin(Method::PATCH, "aktuelles/@content-rules").json(&bubble).send().await.unwrap()).await;
-    assert_eq!((status, answer["message"].clone()), (200, json!(format!("Successfully applied ['{rule_id}'] to subfolders"))));
+    let (status, answer) =
+        read(server.admin(Method::PATCH, "aktuelles/@content-rules").json(&bubble).send().await.unwrap()).await;
+    assert_eq!(
+        (status, answer["message"].clone()),
+        (200, json!(format!("Successfully applied ['{rule_id}'] to subfolders")))
+    );
     server.transition("aktuelles/archiv/alt", "retract").await;
     server.transition("aktuelles/archiv/alt", "publish").await;
     rules_ran(&server).await;
@@ -116,17 +132,28 @@ async fn the_events_of_a_rules_actions_trigger_rules_only_one_level_deep() {
         let server = &server;
         async move { server.get_json(folder).await.1["items_total"].as_i64().unwrap() }
     };
-    assert_eq!((count("x").await, count("y").await), (1, 1), "the copy into Y triggers nothing: the rule does not cascade");
+    assert_eq!(
+        (count("x").await, count("y").await),
+        (1, 1),
+        "the copy into Y triggers nothing: the rule does not cascade"
+    );
 
     for id in [&to_y, &to_x] {
         let path = format!("@controlpanels/content-rules/{id}");
-        assert_eq!(server.admin(Method::PATCH, &path).json(&json!({"cascading": true})).send().await.unwrap().status(), 204);
+        assert_eq!(
+            server.admin(Method::PATCH, &path).json(&json!({"cascading": true})).send().await.unwrap().status(),
+            204
+        );
     }
     server.create("x", json!({"@type": "Document", "id": "b", "title": "B"})).await;
     rules_ran(&server).await;
     tokio::time::sleep(Duration::from_millis(1200)).await;
     rules_ran(&server).await;
-    assert_eq!((count("x").await, count("y").await), (3, 2), "B, its copy in Y, and that copy's copy back in X: no more");
+    assert_eq!(
+        (count("x").await, count("y").await),
+        (3, 2),
+        "B, its copy in Y, and that copy's copy back in X: no more"
+    );
 }
 
 /// A receiver that answers 500 until told otherwise, keeping what it was sent.
@@ -142,8 +169,7 @@ async fn webhook_receiver() -> (String, Arc<Mutex<Vec<String>>>, Arc<Mutex<u16>>
             let Ok((mut socket, _)) = listener.accept().await else { return };
             let mut request = Vec::new();
             let mut buffer = [0_u8; 4096];
-            loop {
-                let Ok(n) = socket.read(&mut buffer).await else { break };
+            while let Ok(n) = socket.read(&mut buffer).await {
                 if n == 0 {
                     break;
                 }
@@ -152,7 +178,11 @@ async fn webhook_receiver() -> (String, Arc<Mutex<Vec<String>>>, Arc<Mutex<u16>>
                 if let Some((head, body)) = text.split_once("\r\n\r\n") {
                     let length = head
                         .lines()
-                        .find_map(|l| l.to_lowercase().strip_prefix("content-length: ").map(|v| v.trim().parse::<usize>().unwrap_or(0)))
+                        .find_map(|l| {
+                            l.to_lowercase()
+                                .strip_prefix("content-length: ")
+                                .map(|v| v.trim().parse::<usize>().unwrap_or(0))
+                        })
                         .unwrap_or(0);
                     if body.len() >= length {
                         break;
@@ -194,7 +224,11 @@ async fn a_webhook_is_signed_retried_and_shown_to_managers_until_delivered() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     let delivery = &shown["webhooks"][0];
-    assert_eq!((delivery["state"].as_str(), delivery["rule"].as_str()), (Some("pending"), Some(rule_id.as_str())), "{shown}");
+    assert_eq!(
+        (delivery["state"].as_str(), delivery["rule"].as_str()),
+        (Some("pending"), Some(rule_id.as_str())),
+        "{shown}"
+    );
     assert!(delivery["last_error"].as_str().unwrap_or_default().contains("500"), "{shown}");
     let editor = server.as_user("editor", Method::GET, "@content-rules-deliveries");
     server.user("editor", &["Editor"], &[]).await;
@@ -232,7 +266,12 @@ async fn a_failing_action_never_fails_the_write_and_is_kept_for_managers() {
     assign(&server, "", &rule_id).await;
     let response = server.admin(Method::DELETE, "ziel").send().await.unwrap();
     assert_eq!(response.status(), 204);
-    let response = server.admin(Method::POST, "").json(&json!({"@type": "Document", "id": "neu", "title": "Neu"})).send().await.unwrap();
+    let response = server
+        .admin(Method::POST, "")
+        .json(&json!({"@type": "Document", "id": "neu", "title": "Neu"}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.status(), 201, "the write succeeds whatever the rule does");
     rules_ran(&server).await;
     let (_, shown) = server.get_json("@content-rules-deliveries").await;
@@ -251,17 +290,20 @@ async fn rules_are_managed_by_managers_and_assigned_with_the_manage_rules_permis
     let panel = server.as_user("editor", Method::GET, "@controlpanels/content-rules").send().await.unwrap();
     assert_eq!(panel.status(), 403);
     let create = json!({"title": "Mine", "event": "Object modified"});
-    let response = server.as_user("editor", Method::POST, "@controlpanels/content-rules").json(&create).send().await.unwrap();
+    let response =
+        server.as_user("editor", Method::POST, "@controlpanels/content-rules").json(&create).send().await.unwrap();
     assert_eq!(response.status(), 403);
     let response = server.as_user("editor", Method::POST, &format!("f/@content-rules/{rule_id}")).send().await.unwrap();
     assert_eq!(response.status(), 403);
-    let response = server.as_user("siteadmin", Method::POST, &format!("f/@content-rules/{rule_id}")).send().await.unwrap();
+    let response =
+        server.as_user("siteadmin", Method::POST, &format!("f/@content-rules/{rule_id}")).send().await.unwrap();
     assert_eq!(response.status(), 200);
     let (_, rules) = read(server.as_user("siteadmin", Method::GET, "f/@content-rules").send().await.unwrap()).await;
     assert_eq!(rules["content-rules"]["assigned_rules"][0]["id"], json!(rule_id));
 
     let disable = json!({"form.button.Disable": true, "rule_ids": [rule_id]});
-    let (status, answer) = read(server.admin(Method::PATCH, "f/@content-rules").json(&disable).send().await.unwrap()).await;
+    let (status, answer) =
+        read(server.admin(Method::PATCH, "f/@content-rules").json(&disable).send().await.unwrap()).await;
     assert_eq!((status, answer["message"].clone()), (200, json!(format!("Successfully disabled rules ['{rule_id}']"))));
     let (_, rules) = server.get_json("f/@content-rules").await;
     assert_eq!(rules["content-rules"]["assigned_rules"][0]["enabled"], json!(false));
@@ -282,26 +324,51 @@ async fn bad_rules_conditions_and_actions_are_refused_clearly() {
         (json!({"title": "T", "event": "Object modified", "enabled": "yes"}), "enabled"),
         (json!({"title": "T", "event": "Object modified", "colour": "red"}), "colour"),
     ] {
-        let body = assert_error(server.admin(Method::POST, panel).json(&body).send().await.unwrap(), 400, "invalid_parameter").await;
+        let body =
+            assert_error(server.admin(Method::POST, panel).json(&body).send().await.unwrap(), 400, "invalid_parameter")
+                .await;
         assert_eq!(body["errors"][0]["field"], json!(field), "{body}");
     }
     let rule_id = rule(&server, "T", "Object modified").await;
     let elements = format!("{panel}/{rule_id}/condition");
-    let response = server.admin(Method::POST, &elements).json(&json!({"type": "plone.actions.Mail"})).send().await.unwrap();
+    let response =
+        server.admin(Method::POST, &elements).json(&json!({"type": "plone.actions.Mail"})).send().await.unwrap();
     assert_error(response, 400, "bad_request").await;
-    let response = server.admin(Method::POST, &elements).json(&json!({"type": "plone.conditions.PortalType", "check_types": "Document"})).send();
+    let response = server
+        .admin(Method::POST, &elements)
+        .json(&json!({"type": "plone.conditions.PortalType", "check_types": "Document"}))
+        .send();
     assert_error(response.await.unwrap(), 400, "validation_failed").await;
     let actions = format!("{panel}/{rule_id}/action");
-    let response = server.admin(Method::POST, &actions).json(&json!({"type": "plone.actions.Copy", "target_folder": "/nowhere"})).send();
+    let response = server
+        .admin(Method::POST, &actions)
+        .json(&json!({"type": "plone.actions.Copy", "target_folder": "/nowhere"}))
+        .send();
     assert_error(response.await.unwrap(), 400, "invalid_parameter").await;
-    let response = server.admin(Method::POST, &actions).json(&json!({"type": "wcs.actions.Webhook", "url": "file:///etc/passwd"})).send();
+    let response = server
+        .admin(Method::POST, &actions)
+        .json(&json!({"type": "wcs.actions.Webhook", "url": "file:///etc/passwd"}))
+        .send();
     assert_error(response.await.unwrap(), 400, "invalid_parameter").await;
     assert_error(server.admin(Method::GET, &format!("{panel}/rule-99")).send().await.unwrap(), 404, "not_found").await;
-    assert_error(server.admin(Method::GET, &format!("{panel}/{rule_id}/condition/0")).send().await.unwrap(), 404, "not_found").await;
-    assert_error(server.admin(Method::GET, &format!("{panel}/{rule_id}/nonsense/0")).send().await.unwrap(), 404, "not_found").await;
+    assert_error(
+        server.admin(Method::GET, &format!("{panel}/{rule_id}/condition/0")).send().await.unwrap(),
+        404,
+        "not_found",
+    )
+    .await;
+    assert_error(
+        server.admin(Method::GET, &format!("{panel}/{rule_id}/nonsense/0")).send().await.unwrap(),
+        404,
+        "not_found",
+    )
+    .await;
     let response = server.admin(Method::POST, "@content-rules/rule-99").send().await.unwrap();
     assert_error(response, 404, "not_found").await;
-    let response = server.admin(Method::PATCH, "@content-rules").json(&json!({"operation": "move_sideways", "rule_id": rule_id})).send();
+    let response = server
+        .admin(Method::PATCH, "@content-rules")
+        .json(&json!({"operation": "move_sideways", "rule_id": rule_id}))
+        .send();
     assert_error(response.await.unwrap(), 400, "invalid_parameter").await;
 
     let (_, events) = server.get_json("@vocabularies/plone.contentrules.events").await;

@@ -216,6 +216,21 @@ async fn every_write_service_records_its_events() {
         )
         .await;
     }
+    if cfg!(feature = "contentrules") {
+        // Rules are settings, not content: managing them tells nothing.
+        let panel = "@controlpanels/content-rules";
+        let rule = json!({"title": "R", "event": "Object copied"});
+        walk.step(post.clone(), panel, admin(post.clone(), panel).json(&rule), &[]).await;
+        let rule_url = format!("{panel}/rule-1");
+        walk.step(patch.clone(), panel, admin(patch.clone(), &rule_url).json(&json!({"description": "D"})), &[]).await;
+        walk.step(post.clone(), "@content-rules", admin(post.clone(), "f/@content-rules/rule-1"), &[]).await;
+        let enable = json!({"form.button.Enable": true, "rule_ids": ["rule-1"]});
+        walk.step(patch.clone(), "@content-rules", admin(patch.clone(), "f/@content-rules").json(&enable), &[]).await;
+        let unassign = json!({"rule_ids": ["rule-1"]});
+        walk.step(delete.clone(), "@content-rules", admin(delete.clone(), "f/@content-rules").json(&unassign), &[])
+            .await;
+        walk.step(delete.clone(), panel, admin(delete.clone(), &rule_url), &[]).await;
+    }
     walk.step(post.clone(), "@untrash", admin(post.clone(), "f/d-1/@untrash"), &["untrashed"]).await;
     walk.step(delete.clone(), "", admin(delete.clone(), "f/d-1"), &["removed"]).await;
 

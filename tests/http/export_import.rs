@@ -1,5 +1,5 @@
 //! `wcs export` / `wcs import`: a whole site (content, blobs, users, groups, local roles,
-//! versions, form submissions, records) round-trips identically into a new database, also from
+//! versions, form submissions, records, content rules and their assignments) round-trips identically into a new database, also from
 //! SQLite into PostgreSQL when the suite has one.
 
 use crate::support::{TestServer, config, database_url, postgres_url, read};
@@ -40,6 +40,17 @@ async fn populate(server: &TestServer) {
 
     let panel = server.admin(Method::PATCH, "@controlpanels/mail").json(&json!({"smtp_port": "2525"})).send();
     assert_eq!(panel.await.unwrap().status(), 204);
+
+    if cfg!(feature = "contentrules") {
+        let rule = json!({"title": "Neu in Ordner", "event": "Object added to this container"});
+        let response = server.admin(Method::POST, "@controlpanels/content-rules").json(&rule).send().await.unwrap();
+        assert_eq!(response.status(), 201);
+        let action =
+            json!({"type": "plone.actions.Logger", "targetLogger": "wcs", "loggingLevel": 20, "message": "&c"});
+        let response = server.admin(Method::POST, "@controlpanels/content-rules/rule-1/action").json(&action).send();
+        assert_eq!(response.await.unwrap().status(), 201);
+        assert_eq!(server.admin(Method::POST, "f/@content-rules/rule-1").send().await.unwrap().status(), 200);
+    }
 }
 
 /// Every file of an export but the manifest's timestamp, by name.

@@ -35,10 +35,10 @@ mod comments;
 #[cfg(all(feature = "versioning", feature = "site-profile"))]
 mod comparison_embedded;
 mod concurrency;
-#[cfg(feature = "contentrules")]
-mod content_rules;
 mod connections;
 mod content;
+#[cfg(feature = "contentrules")]
+mod content_rules;
 #[cfg(feature = "navigation")]
 mod context_navigation;
 mod controlpanels;

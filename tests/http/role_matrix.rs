@@ -431,7 +431,8 @@ async fn fixture() -> Fixture {
         let rule = json!({"title": "Fixture", "event": "Object modified"});
         let response = server.admin(Method::POST, "@controlpanels/content-rules").json(&rule).send().await.unwrap();
         assert_eq!(response.status(), 201);
-        let action = json!({"type": "plone.actions.Logger", "targetLogger": "wcs", "loggingLevel": 10, "message": "&e"});
+        let action =
+            json!({"type": "plone.actions.Logger", "targetLogger": "wcs", "loggingLevel": 10, "message": "&e"});
         let response = server.admin(Method::POST, "@controlpanels/content-rules/rule-1/action").json(&action).send();
         assert_eq!(response.await.unwrap().status(), 201);
     }

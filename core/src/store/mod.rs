@@ -274,6 +274,14 @@ impl Tx {
         &mut self.inner
     }
 
+    /// The transaction's connection for a plugin's statements that read, or write only the
+    /// plugin's own tables that nothing core keeps in memory depends on (a queue, a log):
+    /// unlike [`Tx::connection`], what core remembers of content stays valid at commit.
+    pub fn own_tables(&mut self) -> &mut sqlx::AnyConnection {
+        self.count();
+        &mut self.inner
+    }
+
     /// Leaves `sql` to run with the commit's own statement when this is a member of SQLite's
     /// write group (see [`group_commit::Closing`]); gives it back, to run now, otherwise.
     fn close_with(&mut self, sql: String, values: Vec<Option<String>>) -> Option<(String, Vec<Option<String>>)> {

@@ -1,4 +1,5 @@
-//! Whether a rule's conditions hold for a run. TALES expressions are Python in Plone; they
+//! Whether a rule's conditions hold for a run: type and workflow state as they were at the
+//! event, the file and the user's roles as they are now. TALES expressions are Python in Plone; they
 //! are kept (an imported site keeps its rules) but never evaluated here, so a rule with one
 //! does not run, and says so in the log.
 
@@ -19,10 +20,8 @@ pub async fn holds(run: &Run<'_>, condition: &Element) -> ApiResult<bool> {
     });
     let object = run.object.as_ref();
     Ok(match condition.kind.as_str() {
-        "plone.conditions.PortalType" => object.is_some_and(|o| names.contains(&o.portal_type.as_str())),
-        "plone.conditions.WorkflowState" => {
-            object.and_then(|o| o.review_state.as_deref()).is_some_and(|state| names.contains(&state))
-        }
+        "plone.conditions.PortalType" => run.portal_type.as_deref().is_some_and(|t| names.contains(&t)),
+        "plone.conditions.WorkflowState" => run.review_state.as_deref().is_some_and(|s| names.contains(&s)),
         "plone.conditions.FileExtension" => {
             let wanted = condition.text("file_extension").trim_start_matches('.').to_lowercase();
             object.and_then(file_name).is_some_and(|name| {

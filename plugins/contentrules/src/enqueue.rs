@@ -50,15 +50,19 @@ async fn enqueue(tx: &mut Tx, events: &[Event]) -> ApiResult<()> {
     if assignments.is_empty() {
         return Ok(());
     }
-    let paths = event_paths(tx, &fired).await?;
+    let facts = event_facts(tx, &fired).await?;
     let actor = match &origin {
         Some(origin) => origin.actor.clone(),
         None => wcs_core::events::actor().unwrap_or_default(),
     };
     let depth = origin.as_ref().map_or(0, |o| o.depth + 1);
     for (event, trigger) in fired {
-        let Some(path) = paths.get(event.uid()) else { continue };
-        let start = if matches!(event, Event::Plugin(_)) { path.as_str() } else { parent(path) };
+        let Some(facts) = facts.get(event.uid()) else { continue };
+        let path = match event {
+            Event::Moved { to, .. } => to.as_str(),
+            _ => facts.path.as_str(),
+        };
+        let start = if matches!(event, Event::Plugin(_)) { path } else { parent(path) };
         let mut chosen: Vec<&str> = Vec::new();
         for (level, folder) in ancestors(start).enumerate() {
             for (assignment, _) in assignments.iter().filter(|(a, at)| at == folder && (level == 0 || a.bubbles)) {
@@ -71,62 +75,88 @@ async fn enqueue(tx: &mut Tx, events: &[Event]) -> ApiResult<()> {
             }
         }
         if !chosen.is_empty() {
-            queue_job(tx, &chosen, trigger, event.uid(), path, &actor, depth).await?;
+            let state = match event {
+                Event::WorkflowChanged { state, .. } => Some(state.as_str()),
+                _ => facts.review_state.as_deref(),
+            };
+            let job = Job {
+                rule_ids: &chosen,
+                trigger,
+                uid: event.uid(),
+                path,
+                portal_type: facts.portal_type.as_deref(),
+                state,
+            };
+            queue_job(tx, &job, &actor, depth).await?;
         }
     }
     Ok(())
 }
 
-/// The path of each event's object: from the event where it says, else from storage (one query).
-async fn event_paths(tx: &mut Tx, fired: &[(&Event, &Trigger)]) -> ApiResult<HashMap<String, String>> {
-    let mut paths = HashMap::new();
-    let mut unknown: Vec<&str> = Vec::new();
-    for (event, _) in fired {
-        match event {
-            Event::Added { uid, path } | Event::Removed { uid, path } => {
-                paths.insert(uid.clone(), path.clone());
-            }
-            Event::Moved { uid, to, .. } => {
-                paths.insert(uid.clone(), to.clone());
-            }
-            other => unknown.push(other.uid()),
-        }
-    }
-    unknown.retain(|uid| !paths.contains_key(*uid));
-    unknown.sort_unstable();
-    unknown.dedup();
-    if !unknown.is_empty() {
-        let sql = format!("SELECT uid, path FROM content WHERE uid IN ({})", placeholders(1, unknown.len()));
-        let mut query = sqlx::query_as::<_, (String, String)>(AssertSqlSafe(sql));
-        for uid in &unknown {
-            query = query.bind(*uid);
-        }
-        paths.extend(query.fetch_all(tx.connection()).await?);
-    }
-    Ok(paths)
+/// What a rule judges an event's object by, as it is when the event is told.
+#[derive(Default)]
+struct Facts {
+    path: String,
+    portal_type: Option<String>,
+    review_state: Option<String>,
 }
 
-async fn queue_job(
-    tx: &mut Tx,
-    rule_ids: &[&str],
-    trigger: &Trigger,
-    uid: &str,
-    path: &str,
-    actor: &Actor,
-    depth: i64,
-) -> ApiResult<()> {
+/// The facts of each event's object: read inside the transaction (one query), so they are
+/// those of the event; a deleted object has only its path.
+async fn event_facts(tx: &mut Tx, fired: &[(&Event, &Trigger)]) -> ApiResult<HashMap<String, Facts>> {
+    let mut facts: HashMap<String, Facts> = HashMap::new();
+    let mut uids: Vec<&str> = Vec::new();
+    for (event, _) in fired {
+        match event {
+            Event::Removed { uid, path } => {
+                facts.insert(uid.clone(), Facts { path: path.clone(), ..Facts::default() });
+            }
+            other => uids.push(other.uid()),
+        }
+    }
+    uids.sort_unstable();
+    uids.dedup();
+    if !uids.is_empty() {
+        let sql = format!(
+            "SELECT uid, path, portal_type, review_state FROM content WHERE uid IN ({})",
+            placeholders(1, uids.len())
+        );
+        let mut query = sqlx::query_as::<_, (String, String, String, Option<String>)>(AssertSqlSafe(sql));
+        for uid in &uids {
+            query = query.bind(*uid);
+        }
+        for (uid, path, portal_type, review_state) in query.fetch_all(tx.own_tables()).await? {
+            facts.insert(uid, Facts { path, portal_type: Some(portal_type), review_state });
+        }
+    }
+    Ok(facts)
+}
+
+/// An event's rules to queue, with what they judge it by.
+struct Job<'a> {
+    rule_ids: &'a [&'a str],
+    trigger: &'a Trigger,
+    uid: &'a str,
+    path: &'a str,
+    portal_type: Option<&'a str>,
+    state: Option<&'a str>,
+}
+
+async fn queue_job(tx: &mut Tx, job: &Job<'_>, actor: &Actor, depth: i64) -> ApiResult<()> {
     sqlx::query(
-        "INSERT INTO content_rule_job (rule_ids, trigger, content_uid, content_path, actor, depth, created) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        "INSERT INTO content_rule_job (rule_ids, trigger, content_uid, content_path, content_type, content_state, \
+         actor, depth, created) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
     )
-    .bind(json!(rule_ids).to_string())
-    .bind(trigger.token)
-    .bind(uid)
-    .bind(path)
+    .bind(json!(job.rule_ids).to_string())
+    .bind(job.trigger.token)
+    .bind(job.uid)
+    .bind(job.path)
+    .bind(job.portal_type)
+    .bind(job.state)
     .bind(serde_json::to_string(actor).unwrap_or_default())
     .bind(depth)
     .bind(time_to_db(chrono::Utc::now()))
-    .execute(tx.connection())
+    .execute(tx.own_tables())
     .await?;
     Ok(())
 }

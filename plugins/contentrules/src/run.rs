@@ -21,6 +21,10 @@ pub struct Run<'a> {
     pub uid: String,
     /// Who caused the event.
     pub actor: &'a Actor,
+    /// The object's type at the event (`None` when it was deleted).
+    pub portal_type: Option<String>,
+    /// Its workflow state at the event.
+    pub review_state: Option<String>,
 }
 
 impl Run<'_> {

@@ -65,7 +65,7 @@ pub async fn rules_for(tx: &mut Tx, events: &[&str]) -> ApiResult<Vec<Rule>> {
     for event in events {
         query = query.bind(*event);
     }
-    let rows = query.fetch_all(tx.connection()).await?;
+    let rows = query.fetch_all(tx.own_tables()).await?;
     Ok(rows.iter().map(rule_from_row).collect::<Result<_, _>>()?)
 }
 
@@ -188,7 +188,7 @@ pub async fn assignments_with_paths(tx: &mut Tx, rule_ids: &[&str]) -> ApiResult
     for id in rule_ids {
         query = query.bind(*id);
     }
-    let rows = query.fetch_all(tx.connection()).await?;
+    let rows = query.fetch_all(tx.own_tables()).await?;
     Ok(rows
         .iter()
         .map(|row| Ok((assignment_from_row(row)?, row.try_get::<String, _>(4)?)))
@@ -304,7 +304,7 @@ pub async fn reorder(store: &Store, content_uid: &str, rule_ids: &[String]) -> A
 /// Drops the assignments of objects deleted for good, in the deleting transaction.
 pub async fn drop_orphans(tx: &mut Tx) -> ApiResult<()> {
     sqlx::query("DELETE FROM content_rule_assignment WHERE content_uid NOT IN (SELECT uid FROM content)")
-        .execute(tx.connection())
+        .execute(tx.own_tables())
         .await?;
     Ok(())
 }

@@ -30,13 +30,16 @@ CREATE INDEX content_rule_assignment_rule ON content_rule_assignment (rule_id);
 -- The rules to try for an event (a JSON list of ids, in order), queued in the transaction of
 -- the write that told the event, so a crash after the commit loses none; a worker claims it
 -- for a while (instances sharing the database never run one twice), runs it and deletes it,
--- or keeps it with its error.
+-- or keeps it with its error. The object's type and workflow state are kept as they were at
+-- the event, so conditions judge the event, not what happened after it.
 CREATE TABLE content_rule_job (
     id            BIGSERIAL PRIMARY KEY,
     rule_ids      TEXT NOT NULL,
     trigger       TEXT NOT NULL,
     content_uid   TEXT NOT NULL,
     content_path  TEXT NOT NULL,
+    content_type  TEXT,
+    content_state TEXT,
     actor         TEXT NOT NULL,
     depth         BIGINT NOT NULL,
     created       TEXT NOT NULL,

@@ -46,7 +46,8 @@ mod tests {
             "Collection" => Some("Collection".to_owned()),
             _ => None,
         };
-        let types = element("plone.conditions.PortalType", json!({"check_types": ["Document", "Comment", "Collection"]}));
+        let types =
+            element("plone.conditions.PortalType", json!({"check_types": ["Document", "Comment", "Collection"]}));
         assert_eq!(summary(&types, &title), "Content types are: Page, Collection");
         let copy = element("plone.actions.Copy", json!({"target_folder": "/folder"}));
         assert_eq!(summary(&copy, &title), "Copy to folder /folder.");
