@@ -114,7 +114,9 @@ fn split_at_service(app: &App, method: &Method, segments: &[String], chain: Vec<
             // A plugin may own a part of another service's namespace (`@controlpanels/
             // content-rules` beside core's `@controlpanels`): the longer name wins.
             match subpath.split_first() {
-                Some((part, rest)) if known(&format!("{name}/{part}")) => (format!("{name}/{part}"), rest.to_vec()),
+                Some((part, rest)) if app.registry.has_claimed_parts(name) && known(&format!("{name}/{part}")) => {
+                    (format!("{name}/{part}"), rest.to_vec())
+                }
                 _ if known(name) => (name.clone(), subpath.to_vec()),
                 _ => return None,
             }

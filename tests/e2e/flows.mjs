@@ -28,6 +28,7 @@ import { addUsersSetupFlows } from './users_setup.mjs';
 import { addPanelsFlows } from './panels.mjs';
 import { addCommentsFlows } from './comments.mjs';
 import { addUploadFlows } from './uploads.mjs';
+import { addContentRulesFlows } from './content_rules.mjs';
 
 const V = env.volto;
 const RUN = Date.now().toString(36); // keeps ids unique if the same site is reused
@@ -332,6 +333,7 @@ addUsersSetupFlows(flow, RUN);
 addPanelsFlows(flow, RUN);
 addCommentsFlows(flow, RUN);
 addUploadFlows(flow, RUN);
+addContentRulesFlows(flow, RUN);
 
 // --- run them -----------------------------------------------------------------------------------
 const browser = await puppeteer.launch({

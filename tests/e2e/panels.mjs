@@ -140,8 +140,9 @@ async function saveForm(page, panel, change) {
   }
 }
 
-// A panel without fields: Volto's content types page for dexterity-types, otherwise the
-// generic control panel page (Volto 18 has no page of its own for a listing like versioning).
+// A panel without fields: Volto's content types page for dexterity-types, its rules page for
+// content-rules, otherwise the generic control panel page (Volto 18 has no page of its own for a
+// listing like versioning).
 async function openListing(page, panel) {
   await page.goto(`${V}/controlpanel/${panel.id}`, { waitUntil: 'networkidle2' });
   if (panel.id === 'dexterity-types') {
@@ -155,6 +156,11 @@ async function openListing(page, panel) {
     assert(!missing.length, `the Content Types table lacks ${JSON.stringify(missing)}; it lists ${JSON.stringify(rows)}`);
     const uncounted = (panel.items || []).filter((i) => typeof i.count !== 'number').map((i) => i.id);
     if (uncounted.length) console.log(`         note: no count (Volto's "Items" column) for ${uncounted.join(', ')}`);
+  } else if (panel.id === 'content-rules') {
+    // Volto's own page: the rules with their triggers (content_rules.mjs works with it).
+    await waitText(page, '#page-rules .segment.primary', panel.title).catch(async (e) => {
+      throw new Error(`${e.message}; error view: ${JSON.stringify(await errorView(page))}`);
+    });
   } else {
     await waitText(page, '#page-controlpanel .segment.primary', panel.title).catch(async (e) => {
       throw new Error(`${e.message}; error view: ${JSON.stringify(await errorView(page))}`);

@@ -210,6 +210,15 @@ async fn a_webhook_is_signed_retried_and_shown_to_managers_until_delivered() {
     let (_, action) = server.get_json(&format!("@controlpanels/content-rules/{rule_id}/action/0")).await;
     assert_eq!(action["url"], json!(url));
     assert!(action.get("secret").is_none(), "the secret is never shown: {action}");
+    // Volto's edit form sends back what it read, with a field changed.
+    let mut edited = action.clone();
+    edited["url"] = json!(format!("{url}?v=2"));
+    let path = format!("@controlpanels/content-rules/{rule_id}/action/0");
+    assert_eq!(server.admin(Method::PATCH, &path).json(&edited).send().await.unwrap().status(), 204);
+    let back = json!({"url": url});
+    assert_eq!(server.admin(Method::PATCH, &path).json(&back).send().await.unwrap().status(), 204);
+    let (_, action) = server.get_json(&path).await;
+    assert_eq!(action["url"], json!(url), "the edit took; the secret, left out, stays (the signature below)");
 
     let page = server.create("", json!({"@type": "Document", "id": "seite", "title": "Seite"})).await;
     let response = server.admin(Method::PATCH, "seite").json(&json!({"title": "Neue Seite"})).send().await.unwrap();

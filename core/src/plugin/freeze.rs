@@ -93,6 +93,10 @@ pub(super) fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result
             )));
         }
     }
+    let mut claimed: Vec<&'static str> =
+        services.keys().filter_map(|(_, name)| Some(name.split_once('/')?.0)).collect();
+    claimed.sort_unstable();
+    claimed.dedup();
     let mut content_serializers = registrar.content_serializers;
     content_serializers.sort_by_key(|(_, s)| s.kind.specificity());
     Ok(Registry {
@@ -121,6 +125,7 @@ pub(super) fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result
         type_behaviours: registrar.type_behaviours,
         demo_contents: registrar.demo_contents,
         vocabularies: registrar.vocabularies,
+        claimed,
         switched_off: RwLock::default(),
         any_switched_off: AtomicBool::new(false),
     })

@@ -4,6 +4,7 @@
 //! Core's own standard services are registered as the plugin `core` through the same API a
 //! third-party crate uses.
 
+mod claimed;
 mod freeze;
 mod registrar;
 mod registry;

@@ -104,6 +104,9 @@ pub struct Registry {
     pub(super) type_behaviours: Vec<(&'static str, &'static TypeBehaviour)>,
     pub(super) demo_contents: Vec<(&'static str, &'static str)>,
     pub(super) vocabularies: Vec<(&'static str, &'static crate::service::Vocabulary)>,
+    /// The names of which a longer service name claims a part (`@controlpanels` for
+    /// `@controlpanels/content-rules`), so traversal looks for one only under these.
+    pub(super) claimed: Vec<&'static str>,
     /// Plugins switched off while running (Site Setup's add-ons): built, but their endpoints,
     /// serializer layers, components, panels, request hooks and full-text search are left out.
     pub(super) switched_off: RwLock<BTreeSet<&'static str>>,

@@ -85,6 +85,10 @@ pub async fn element_values(
     given: &Map<String, Value>,
     previous: Option<&Map<String, Value>>,
 ) -> ApiResult<Map<String, Value>> {
+    // Volto's edit form sends back what it read, the element's `@id` and `@schema` included.
+    let given: Map<String, Value> =
+        given.iter().filter(|(k, _)| !k.starts_with('@')).map(|(k, v)| (k.clone(), v.clone())).collect();
+    let given = &given;
     let mut values = checked_values(kind, given, previous)?;
     if let Some(Value::String(target)) = given.get("target_folder") {
         let path = folder_path(ctx, target).await?;
