@@ -1,5 +1,5 @@
 // Content rules in Volto, used by an administrator: the rule "mail on publish" made in Site
-// Setup → Content Rules, its mail action added in the rule's configuration, the rule assigned
+// Setup → Content Rules (Volto's own pages under /controlpanel/rules), its mail action added in the rule's configuration, the rule assigned
 // to a folder in the folder's Rules view; publishing a page in that folder mails the SMTP sink.
 import { env, assert, waitSel, waitText, clickText, api } from './lib.mjs';
 import { voltoLogin } from './volto.mjs';
@@ -8,39 +8,33 @@ import { answerTo, refused } from './site_setup.mjs';
 
 const V = env.volto;
 
-// Chooses `text` in the semantic-ui dropdown whose placeholder or text is `placeholder`.
-async function chooseInDropdown(page, placeholder, text) {
-  const dropdown = await page.waitForFunction(
-    (p) => [...document.querySelectorAll('.ui.dropdown')].find((d) => d.textContent.includes(p)),
+// Chooses `text` in the semantic-ui dropdown that shows `placeholder`, and clicks the button
+// beside it (the "Add" of Volto's rule configuration). The handle is kept: an open dropdown no
+// longer shows its placeholder.
+async function chooseAndAdd(page, placeholder, text) {
+  const found = await page.waitForFunction(
+    (p) => [...document.querySelectorAll('.ui.dropdown')].find((d) => d.querySelector('.text')?.textContent === p),
     { timeout: 15000 },
     placeholder,
   );
-  await dropdown.asElement().click();
-  const option = await page.waitForFunction(
-    (p, t) =>
-      [...(
-        [...document.querySelectorAll('.ui.dropdown')].find((d) => d.textContent.includes(p))?.querySelectorAll('.item') ||
-        []
-      )].find((i) => i.textContent.trim() === t),
-    { timeout: 15000 },
-    placeholder,
-    text,
-  );
-  await option.asElement().click();
-}
-
-// Clicks the button that follows the dropdown of `placeholder` (the "Add" beside it).
-async function clickButtonAfter(page, placeholder) {
-  const button = await page.waitForFunction(
-    (p) => {
-      const dropdown = [...document.querySelectorAll('.ui.dropdown')].find((d) => d.textContent.includes(p));
-      let next = dropdown?.nextElementSibling;
-      while (next && next.tagName !== 'BUTTON') next = next.nextElementSibling;
-      return next;
-    },
-    { timeout: 15000 },
-    placeholder,
-  );
+  const dropdown = found.asElement();
+  await dropdown.click();
+  const options = await dropdown.$$('[role="option"]');
+  let chosen = false;
+  for (const option of options) {
+    if ((await option.evaluate((o) => o.textContent.trim())) === text) {
+      await option.click();
+      chosen = true;
+      break;
+    }
+  }
+  assert(chosen, `the dropdown "${placeholder}" offers no "${text}"`);
+  const button = await dropdown.evaluateHandle((d) => {
+    let next = d.nextElementSibling;
+    while (next && next.tagName !== 'BUTTON') next = next.nextElementSibling;
+    return next;
+  });
+  assert(button.asElement(), `no button beside the dropdown "${placeholder}"`);
   await button.asElement().click();
 }
 
@@ -69,20 +63,21 @@ export function addContentRulesFlows(flow, RUN) {
           smtp_security: 'none',
           email_from_address: 'site@example.org',
         });
-        await api('POST', '/', { '@type': 'Folder', id: folderId, title: `E2E rules ${RUN}` });
+        await api('POST', '/', { '@type': 'Folder', id: folderId, title: `E2E rules ${RUN}`, exclude_from_nav: true });
       });
       await s('logs in', () => voltoLogin(page));
 
       await s('adds the rule in Site Setup → Content Rules', async () => {
-        await page.goto(`${V}/controlpanel/content-rules/add`, { waitUntil: 'networkidle2' });
+        await page.goto(`${V}/controlpanel/rules/add`, { waitUntil: 'networkidle2' });
         await waitSel(page, '#page-rule-add');
-        const title = await waitSel(page, '#page-rule-add .title-field input');
+        // Volto's form gives its fields no ids of their own: the title is the first text input.
+        const title = await waitSel(page, '#page-rule-add input[type="text"]');
         await title.type(ruleTitle);
         // The trigger: the only select of the form (react-select), filled by plone.contentrules.events.
         await (await waitSel(page, '#page-rule-add .react-select__control')).click();
         await page.keyboard.type('Workflow state changed');
         await page.keyboard.press('Enter');
-        await clickText(page, '#page-rule-add .ui.checkbox label', 'Enabled');
+        await clickText(page, '#page-rule-add label', 'Enabled');
         const saved = answerTo(page, 'POST', /@controlpanels\/content-rules$/);
         await clickText(page, '#page-rule-add button', 'Save');
         const res = await saved;
@@ -94,10 +89,9 @@ export function addContentRulesFlows(flow, RUN) {
       });
 
       await s("adds the mail action in the rule's configuration", async () => {
-        await page.goto(`${V}/controlpanel/content-rules/${ruleId}/configure`, { waitUntil: 'networkidle2' });
+        await page.goto(`${V}/controlpanel/rules/${ruleId}/configure`, { waitUntil: 'networkidle2' });
         await waitText(page, '#page-rule-configure', ruleTitle);
-        await chooseInDropdown(page, 'Select action', 'Send email');
-        await clickButtonAfter(page, 'Send email');
+        await chooseAndAdd(page, 'Select action', 'Send email');
         await waitSel(page, '.ui.modal #field-subject');
         await fillModal(page, 'subject', 'Published: ${title}');
         await fillModal(page, 'recipients', 'press@example.org');
@@ -113,9 +107,8 @@ export function addContentRulesFlows(flow, RUN) {
       await s("assigns it to the folder in the folder's Rules view", async () => {
         await page.goto(`${V}/${folderId}/rules`, { waitUntil: 'networkidle2' });
         await waitSel(page, '#rules');
-        await chooseInDropdown(page, 'Select rule', ruleTitle);
         const assigned = answerTo(page, 'POST', new RegExp(`@content-rules/${ruleId}$`));
-        await clickText(page, '#rules button', 'Add');
+        await chooseAndAdd(page, 'Select rule', ruleTitle);
         const problem = await refused(await assigned);
         assert(!problem, problem);
         await waitText(page, '#rules table', ruleTitle);

@@ -144,7 +144,9 @@ async function saveForm(page, panel, change) {
 // content-rules, otherwise the generic control panel page (Volto 18 has no page of its own for a
 // listing like versioning).
 async function openListing(page, panel) {
-  await page.goto(`${V}/controlpanel/${panel.id}`, { waitUntil: 'networkidle2' });
+  // Volto hides the server's content-rules entry and lists its own page, /controlpanel/rules.
+  const route = panel.id === 'content-rules' ? 'rules' : panel.id;
+  await page.goto(`${V}/controlpanel/${route}`, { waitUntil: 'networkidle2' });
   if (panel.id === 'dexterity-types') {
     await waitSel(page, '.types-control-panel table tbody tr').catch(async (e) => {
       throw new Error(`${e.message}; error view: ${JSON.stringify(await errorView(page))}`);
@@ -157,7 +159,7 @@ async function openListing(page, panel) {
     const uncounted = (panel.items || []).filter((i) => typeof i.count !== 'number').map((i) => i.id);
     if (uncounted.length) console.log(`         note: no count (Volto's "Items" column) for ${uncounted.join(', ')}`);
   } else if (panel.id === 'content-rules') {
-    // Volto's own page: the rules with their triggers (content_rules.mjs works with it).
+    // Volto's own page, the rules with their triggers (content_rules.mjs works with it).
     await waitText(page, '#page-rules .segment.primary', panel.title).catch(async (e) => {
       throw new Error(`${e.message}; error view: ${JSON.stringify(await errorView(page))}`);
     });
@@ -168,7 +170,7 @@ async function openListing(page, panel) {
     console.log(`         note: Volto has no page for ${panel.id}: its generic form shows the title, not the items`);
   }
   const err = await errorView(page);
-  assert(!err, `/controlpanel/${panel.id} shows the error view ${JSON.stringify(err)}`);
+  assert(!err, `/controlpanel/${route} shows the error view ${JSON.stringify(err)}`);
 }
 
 /** Adds the flow through `flow`; `RUN` keeps the values of this run unique. */

@@ -125,7 +125,8 @@ async fn run_job(app: &App, row: &AnyRow) -> ApiResult<Vec<String>> {
     let mut errors = Vec::new();
     for rule_id in rule_ids {
         let Ok(rule) = store::rule(&app.store, &rule_id, "").await else { continue };
-        if !rule.enabled {
+        // A rule switched off, or given another trigger, since the event was queued.
+        if !rule.enabled || rule.event != trigger.token {
             continue;
         }
         let mut applies = true;
