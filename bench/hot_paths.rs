@@ -12,7 +12,10 @@
 //! - `query`: a Volto listing block's catalog query parsed and turned into SQL, and an
 //!   Elasticsearch `bool` query (a match, a term filter, a date range) translated for the
 //!   embedded engine;
-//! - `diff`: the version comparison of one 2 KB text block with about 5 % of its words changed.
+//! - `diff`: the version comparison of one 2 KB text block with about 5 % of its words changed;
+//! - `writes`: a PATCH's write (`ops::update` of a report's title) without content rules, and
+//!   with 50 enabled rules of its trigger ("Object modified") assigned to another area, which
+//!   the write must find do not apply (issue 37 bounds their cost at 10 %).
 //!
 //! Run it with `cargo bench --bench hot_paths` (release build; the site lives in SQLite in a
 //! temporary directory); `cargo bench --bench hot_paths -- serialization` runs one group.
@@ -85,6 +88,8 @@ fn main() {
     query(&mut criterion, &site);
     #[cfg(feature = "versioning")]
     diff(&mut criterion);
+    #[cfg(feature = "contentrules")]
+    writes(&mut criterion, &runtime, &site);
     criterion.final_summary();
 }
 
@@ -284,6 +289,60 @@ fn serialization(c: &mut Criterion, runtime: &Runtime, site: &Site) {
     let mut group = c.benchmark_group("serialization");
     group.bench_function("page_50_volto_blocks", |b| b.to_async(runtime).iter(serialize));
     group.finish();
+}
+
+/// A report's title changed back and forth (one PATCH's write: the row, the change feed, the
+/// catalog), first with no content rules, then with 50 rules of the write's trigger assigned
+/// to another area.
+#[cfg(feature = "contentrules")]
+fn writes(c: &mut Criterion, runtime: &Runtime, site: &Site) {
+    use wcs_core::content::values::ChangeSet;
+    let app = &*site.app;
+    let path = "/Plone/bereich-3/thema-2/sammlung-1/bericht-4";
+    let turn = std::sync::atomic::AtomicUsize::new(0);
+    let update = || async {
+        let object = app.store.content_at_path(path).await.expect("query").expect("the report");
+        let n = turn.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let mut changes = ChangeSet::default();
+        changes.values.insert("title".into(), json!(format!("Bericht, Fassung {}", n % 2)));
+        ops::update(app, &object, &changes, None, ops::OnConflict::Reapply).await.expect("update")
+    };
+    assert!(runtime.block_on(update()).title.starts_with("Bericht"));
+    let mut group = c.benchmark_group("writes");
+    group.bench_function("patch_title_no_rules", |b| b.to_async(runtime).iter(update));
+    runtime.block_on(fifty_rules_elsewhere(app));
+    group.bench_function("patch_title_50_rules_elsewhere", |b| b.to_async(runtime).iter(update));
+    group.finish();
+}
+
+/// 50 enabled "Object modified" rules with a logger action, assigned to `bereich-1`.
+#[cfg(feature = "contentrules")]
+async fn fifty_rules_elsewhere(app: &App) {
+    let area = app.store.content_at_path("/Plone/bereich-1").await.expect("query").expect("area 1");
+    let action = json!([{"type": "plone.actions.Logger", "targetLogger": "bench", "loggingLevel": 10, "message": "&c"}]);
+    let pool = app.store.pool();
+    for n in 1..=50_i64 {
+        sqlx::query(
+            "INSERT INTO content_rule (id, position, title, description, event, enabled, stop, cascading, conditions, \
+             actions) VALUES ($1, $2, $3, '', 'zope.lifecycleevent.interfaces.IObjectModifiedEvent', 1, 0, 0, '[]', $4)",
+        )
+        .bind(format!("rule-{n}"))
+        .bind(n)
+        .bind(format!("Rule {n}"))
+        .bind(action.to_string())
+        .execute(pool)
+        .await
+        .expect("rule");
+        sqlx::query(
+            "INSERT INTO content_rule_assignment (content_uid, rule_id, position, enabled, bubbles) VALUES ($1, $2, $3, 1, 1)",
+        )
+        .bind(&area.uid)
+        .bind(format!("rule-{n}"))
+        .bind(n)
+        .execute(pool)
+        .await
+        .expect("assignment");
+    }
 }
 
 /// A Volto listing block's query (news and pages published in the topic, newest first, with
