@@ -319,7 +319,8 @@ fn writes(c: &mut Criterion, runtime: &Runtime, site: &Site) {
 #[cfg(feature = "contentrules")]
 async fn fifty_rules_elsewhere(app: &App) {
     let area = app.store.content_at_path("/Plone/bereich-1").await.expect("query").expect("area 1");
-    let action = json!([{"type": "plone.actions.Logger", "targetLogger": "bench", "loggingLevel": 10, "message": "&c"}]);
+    let action =
+        json!([{"type": "plone.actions.Logger", "targetLogger": "bench", "loggingLevel": 10, "message": "&c"}]);
     let pool = app.store.pool();
     for n in 1..=50_i64 {
         sqlx::query(
