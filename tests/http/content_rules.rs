@@ -384,3 +384,24 @@ async fn bad_rules_conditions_and_actions_are_refused_clearly() {
     let titles: Vec<&str> = events["items"].as_array().unwrap().iter().filter_map(|t| t["title"].as_str()).collect();
     assert!(titles.contains(&"Comment added") && titles.contains(&"Workflow state changed"), "{events}");
 }
+
+#[tokio::test]
+async fn a_removal_in_the_folder_triggers_its_rule_and_one_elsewhere_does_not() {
+    let server = TestServer::start().await;
+    server.create("", json!({"@type": "Folder", "id": "archiv", "title": "Archiv"})).await;
+    let rule_id = rule(&server, "Mail on delete", "Object removed from this container").await;
+    let mail = json!({"type": "plone.actions.Mail", "subject": "Gelöscht: ${id}", "recipients": "archiv@gemeinde.example",
+                      "message": "${path}"});
+    element(&server, &rule_id, "action", mail).await;
+    assign(&server, "archiv", &rule_id).await;
+    server.create("archiv", json!({"@type": "Document", "id": "alt", "title": "Alt"})).await;
+    server.create("", json!({"@type": "Document", "id": "draussen", "title": "Draußen"})).await;
+    for path in ["archiv/alt", "draussen"] {
+        assert_eq!(server.admin(Method::DELETE, path).send().await.unwrap().status(), 204);
+    }
+    rules_ran(&server).await;
+    let sent = outbox(&server).await;
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert_eq!(sent[0].1, "Gelöscht: alt");
+    assert!(sent[0].2.ends_with("/archiv/alt"), "{sent:?}");
+}

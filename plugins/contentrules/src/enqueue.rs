@@ -12,7 +12,6 @@ use crate::store;
 use crate::triggers::{Trigger, fired_by};
 use serde_json::json;
 use sqlx::AssertSqlSafe;
-use std::collections::HashMap;
 use wcs_core::events::{Actor, Event};
 use wcs_core::http::ApiResult;
 use wcs_core::store::{Phase, Subscriber, Tx, placeholders, time_to_db};
@@ -35,101 +34,132 @@ async fn enqueue(tx: &mut Tx, events: &[Event]) -> ApiResult<()> {
     if fired.is_empty() {
         return Ok(());
     }
-    let mut tokens: Vec<&str> = fired.iter().map(|(_, t)| t.token).collect();
-    tokens.sort_unstable();
-    tokens.dedup();
-    let mut rules = store::rules_for(tx, &tokens).await?;
+    let mut candidates = candidates(tx, &fired).await?;
     if let Some(origin) = &origin {
-        rules.retain(|r| r.id != origin.rule_id);
+        candidates.retain(|c| c.rule_id != origin.rule_id);
     }
-    if rules.is_empty() {
+    if candidates.is_empty() {
         return Ok(());
     }
-    let rule_ids: Vec<&str> = rules.iter().map(|r| r.id.as_str()).collect();
-    let assignments = store::assignments_with_paths(tx, &rule_ids).await?;
-    if assignments.is_empty() {
-        return Ok(());
-    }
-    let facts = event_facts(tx, &fired).await?;
     let actor = match &origin {
         Some(origin) => origin.actor.clone(),
         None => wcs_core::events::actor().unwrap_or_default(),
     };
     let depth = origin.as_ref().map_or(0, |o| o.depth + 1);
     for (event, trigger) in fired {
-        let Some(facts) = facts.get(event.uid()) else { continue };
-        let path = match event {
-            Event::Moved { to, .. } => to.as_str(),
-            _ => facts.path.as_str(),
-        };
+        let mine: Vec<&Candidate> =
+            candidates.iter().filter(|c| c.object_uid == event.uid() && c.event == trigger.token).collect();
+        let Some(first) = mine.first() else { continue };
+        let path = first.object_path.as_str();
         let start = if matches!(event, Event::Plugin(_)) { path } else { parent(path) };
         let mut chosen: Vec<&str> = Vec::new();
         for (level, folder) in ancestors(start).enumerate() {
-            for (assignment, _) in assignments.iter().filter(|(a, at)| at == folder && (level == 0 || a.bubbles)) {
-                let rule = rules.iter().find(|r| r.id == assignment.rule_id && r.event == trigger.token);
-                if let Some(rule) = rule
-                    && !chosen.contains(&rule.id.as_str())
-                {
-                    chosen.push(&rule.id);
+            for candidate in mine.iter().filter(|c| c.at == folder && (level == 0 || c.bubbles)) {
+                if !chosen.contains(&candidate.rule_id.as_str()) {
+                    chosen.push(&candidate.rule_id);
                 }
             }
         }
         if !chosen.is_empty() {
             let state = match event {
                 Event::WorkflowChanged { state, .. } => Some(state.as_str()),
-                _ => facts.review_state.as_deref(),
+                _ => first.review_state.as_deref(),
             };
-            let job = Job {
-                rule_ids: &chosen,
-                trigger,
-                uid: event.uid(),
-                path,
-                portal_type: facts.portal_type.as_deref(),
-                state,
-            };
+            let portal_type = first.portal_type.as_deref();
+            let job = Job { rule_ids: &chosen, trigger, uid: event.uid(), path, portal_type, state };
             queue_job(tx, &job, &actor, depth).await?;
         }
     }
     Ok(())
 }
 
-/// What a rule judges an event's object by, as it is when the event is told.
-#[derive(Default)]
-struct Facts {
-    path: String,
+/// An enabled assignment of an enabled rule of a fired trigger, on an event's object or one of
+/// its containers, with what the rule judges the object by (as it is inside the transaction,
+/// so at the event; a deleted object has its path only).
+struct Candidate {
+    object_uid: String,
+    object_path: String,
     portal_type: Option<String>,
     review_state: Option<String>,
+    rule_id: String,
+    event: String,
+    bubbles: bool,
+    /// Where the rule is assigned.
+    at: String,
 }
 
-/// The facts of each event's object: read inside the transaction (one query), so they are
-/// those of the event; a deleted object has only its path.
-async fn event_facts(tx: &mut Tx, fired: &[(&Event, &Trigger)]) -> ApiResult<HashMap<String, Facts>> {
-    let mut facts: HashMap<String, Facts> = HashMap::new();
-    let mut uids: Vec<&str> = Vec::new();
-    for (event, _) in fired {
-        match event {
-            Event::Removed { uid, path } => {
-                facts.insert(uid.clone(), Facts { path: path.clone(), ..Facts::default() });
-            }
-            other => uids.push(other.uid()),
-        }
-    }
+/// The candidates of the fired events: one query for the objects that exist (a write without a
+/// rule that could apply costs just that one), and one per deleted object that fired a trigger.
+async fn candidates(tx: &mut Tx, fired: &[(&Event, &Trigger)]) -> ApiResult<Vec<Candidate>> {
+    let mut tokens: Vec<&str> = fired.iter().map(|(_, t)| t.token).collect();
+    tokens.sort_unstable();
+    tokens.dedup();
+    let mut uids: Vec<&str> =
+        fired.iter().filter(|(e, _)| !matches!(e, Event::Removed { .. })).map(|(e, _)| e.uid()).collect();
     uids.sort_unstable();
     uids.dedup();
+    let mut found = Vec::new();
     if !uids.is_empty() {
         let sql = format!(
-            "SELECT uid, path, portal_type, review_state FROM content WHERE uid IN ({})",
-            placeholders(1, uids.len())
+            // CROSS JOIN keeps SQLite's join order: from the (few) rules to their assignments
+            // and folders by key, the event's objects last by key, never a scan of `content`.
+            "SELECT o.uid, o.path, o.portal_type, o.review_state, r.id, r.event, a.bubbles, c.path \
+             FROM content_rule r CROSS JOIN content_rule_assignment a CROSS JOIN content c CROSS JOIN content o \
+             WHERE r.enabled = 1 AND r.event IN ({}) AND a.rule_id = r.id AND a.enabled = 1 AND c.uid = a.content_uid \
+             AND o.uid IN ({}) AND (o.path = c.path OR substr(o.path, 1, length(c.path) + 1) = c.path || '/') \
+             ORDER BY a.position",
+            placeholders(1, tokens.len()),
+            placeholders(tokens.len() + 1, uids.len())
         );
-        let mut query = sqlx::query_as::<_, (String, String, String, Option<String>)>(AssertSqlSafe(sql));
-        for uid in &uids {
-            query = query.bind(*uid);
+        let mut query = sqlx::query_as::<_, CandidateRow>(AssertSqlSafe(sql));
+        for value in tokens.iter().chain(&uids) {
+            query = query.bind(*value);
         }
-        for (uid, path, portal_type, review_state) in query.fetch_all(tx.own_tables()).await? {
-            facts.insert(uid, Facts { path, portal_type: Some(portal_type), review_state });
+        found.extend(query.fetch_all(tx.own_tables()).await?.into_iter().map(Candidate::from));
+    }
+    for (event, trigger) in fired {
+        if let Event::Removed { uid, path } = event {
+            let rows: Vec<(String, String, i64, String)> = sqlx::query_as(
+                "SELECT r.id, r.event, a.bubbles, c.path FROM content_rule r \
+                 JOIN content_rule_assignment a ON a.rule_id = r.id AND a.enabled = 1 \
+                 JOIN content c ON c.uid = a.content_uid \
+                 WHERE r.enabled = 1 AND r.event = $1 AND ($2 = c.path OR substr($2, 1, length(c.path) + 1) = c.path || '/') \
+                 ORDER BY a.position",
+            )
+            .bind(trigger.token)
+            .bind(path)
+            .fetch_all(tx.own_tables())
+            .await?;
+            found.extend(rows.into_iter().map(|(rule_id, event, bubbles, at)| Candidate {
+                object_uid: uid.clone(),
+                object_path: path.clone(),
+                portal_type: None,
+                review_state: None,
+                rule_id,
+                event,
+                bubbles: bubbles != 0,
+                at,
+            }));
         }
     }
-    Ok(facts)
+    Ok(found)
+}
+
+type CandidateRow = (String, String, String, Option<String>, String, String, i64, String);
+
+impl From<CandidateRow> for Candidate {
+    fn from((object_uid, object_path, portal_type, review_state, rule_id, event, bubbles, at): CandidateRow) -> Self {
+        Candidate {
+            object_uid,
+            object_path,
+            portal_type: Some(portal_type),
+            review_state,
+            rule_id,
+            event,
+            bubbles: bubbles != 0,
+            at,
+        }
+    }
 }
 
 /// An event's rules to queue, with what they judge it by.

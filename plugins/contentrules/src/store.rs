@@ -55,20 +55,6 @@ pub async fn rules(store: &Store) -> ApiResult<Vec<Rule>> {
     Ok(rows.iter().map(rule_from_row).collect::<Result<_, _>>()?)
 }
 
-/// The enabled rules of the triggers `events`, in order.
-pub async fn rules_for(tx: &mut Tx, events: &[&str]) -> ApiResult<Vec<Rule>> {
-    let sql = format!(
-        "SELECT {RULE_COLUMNS} FROM content_rule WHERE enabled = 1 AND event IN ({}) ORDER BY position",
-        wcs_core::store::placeholders(1, events.len())
-    );
-    let mut query = sqlx::query(AssertSqlSafe(sql));
-    for event in events {
-        query = query.bind(*event);
-    }
-    let rows = query.fetch_all(tx.own_tables()).await?;
-    Ok(rows.iter().map(rule_from_row).collect::<Result<_, _>>()?)
-}
-
 /// One rule; 404 (naming `url`) when there is none such.
 pub async fn rule(store: &Store, id: &str, url: &str) -> ApiResult<Rule> {
     let sql = format!("SELECT {RULE_COLUMNS} FROM content_rule WHERE id = $1");
@@ -175,24 +161,6 @@ pub async fn assignments_on(store: &Store, uids: &[&str]) -> ApiResult<Vec<Assig
     }
     let rows = query.fetch_all(store.pool()).await?;
     Ok(rows.iter().map(assignment_from_row).collect::<Result<_, _>>()?)
-}
-
-/// The enabled assignments of `rule_ids` with the paths of their objects, in order.
-pub async fn assignments_with_paths(tx: &mut Tx, rule_ids: &[&str]) -> ApiResult<Vec<(Assignment, String)>> {
-    let sql = format!(
-        "SELECT a.content_uid, a.rule_id, a.enabled, a.bubbles, c.path FROM content_rule_assignment a \
-         JOIN content c ON c.uid = a.content_uid WHERE a.enabled = 1 AND a.rule_id IN ({}) ORDER BY a.position",
-        wcs_core::store::placeholders(1, rule_ids.len())
-    );
-    let mut query = sqlx::query(AssertSqlSafe(sql));
-    for id in rule_ids {
-        query = query.bind(*id);
-    }
-    let rows = query.fetch_all(tx.own_tables()).await?;
-    Ok(rows
-        .iter()
-        .map(|row| Ok((assignment_from_row(row)?, row.try_get::<String, _>(4)?)))
-        .collect::<Result<_, sqlx::Error>>()?)
 }
 
 /// Which rules are assigned anywhere.
