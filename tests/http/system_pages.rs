@@ -1,5 +1,5 @@
-//! Site Setup's system pages: `@system`, `@database`, `@addons`, `@upgrade`, `@transactions`
-//! and `@content-rules`, answered for this server and for Managers only.
+//! Site Setup's system pages: `@system`, `@database`, `@addons`, `@upgrade` and
+//! `@transactions`, answered for this server and for Managers only.
 
 use crate::support::{TestServer, assert_error, read};
 use reqwest::Method;
@@ -23,7 +23,7 @@ async fn system_and_database_describe_this_server() {
         database["db_size"].as_i64().unwrap() > 0 && database["database_size"].as_i64().unwrap() >= 2,
         "{database}"
     );
-    for path in ["@system", "@database", "@addons", "@upgrade", "@transactions", "@content-rules"] {
+    for path in ["@system", "@database", "@addons", "@upgrade", "@transactions"] {
         let response = server.anonymous(Method::GET, path).send().await.unwrap();
         assert_eq!(response.status(), 401, "{path} is for Managers");
     }
@@ -94,7 +94,4 @@ async fn upgrade_transactions_and_rules_answer_honestly() {
     let undo = server.admin(Method::PATCH, "@transactions").json(&json!({"transaction_ids": [newest["id"]]})).send();
     let error = assert_error(undo.await.unwrap(), 400, "bad_request").await;
     assert!(error["message"].as_str().unwrap().contains("Undo is not available"));
-
-    let (_, rules) = server.get_json("neu/@content-rules").await;
-    assert_eq!(rules["content-rules"]["assigned_rules"], json!([]));
 }

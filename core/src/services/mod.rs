@@ -152,7 +152,6 @@ fn services(r: &mut Registrar) {
         &system::UPGRADE_RUN,
         &system::TRANSACTIONS,
         &system::TRANSACTIONS_UNDO,
-        &system::CONTENT_RULES,
     ] {
         r.service(service);
     }

@@ -1,18 +1,16 @@
 //! Site Setup's system pages, answered honestly for this server: `@system` (versions, storage,
 //! search engine, plugins), `@database` (the storage backend and its size), `@addons` (the
 //! plugins, switched on and off while running), `@upgrade` (migrations run at start, so nothing is ever pending),
-//! `@transactions` (recent changes from the change feed; undo is not built) and
-//! `@content-rules` (none can be configured). All need Manage portal.
+//! and `@transactions` (recent changes from the change feed; undo is not built). All need
+//! Manage portal. Content rules are the `contentrules` plugin's.
 
 mod addons;
-mod content_rules;
 mod database;
 mod system_info;
 mod transactions;
 mod upgrade;
 
 pub use addons::{ADDONS, ADDONS_POST};
-pub use content_rules::CONTENT_RULES;
 pub use database::DATABASE;
 pub use system_info::SYSTEM;
 pub use transactions::{TRANSACTIONS, TRANSACTIONS_UNDO};
