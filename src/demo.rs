@@ -86,7 +86,7 @@ async fn patch(
         name_blocks_by_uid(app, object, layout).await?;
     }
     let profile =
-        app.types.get(&object.portal_type).ok_or_else(|| ApiError::internal("demo object of unknown type"))?;
+        &app.types.get(&object.portal_type).ok_or_else(|| ApiError::internal("demo object of unknown type"))?;
     let mut changes = parse_changes(profile, body, Mode::Patch, &[], &app.registry.read_only_keys(profile))?;
     wcs_core::ops::resolve_references(app, origin, object.site_id(), profile, &mut changes).await?;
     wcs_core::ops::update(app, object, &changes, None, wcs_core::ops::OnConflict::Reapply).await?;

@@ -175,6 +175,7 @@ impl App {
             },
             extensions: Default::default(),
         };
+        app.site.refresh_types().await.map_err(|e| StartupFailure::Bootstrap(format!("content type edits: {e}")))?;
         let bootstrap = app.bootstrap(&config).await.map_err(|e| StartupFailure::Bootstrap(e.to_string()))?;
         Ok((app, bootstrap))
     }
@@ -270,6 +271,7 @@ impl App {
     /// Runs the plugins' start hooks (in plugin order): once the application is shared and
     /// before it serves.
     pub async fn start(self: &Arc<App>) -> Result<(), StartupFailure> {
+        Site::watch_types(&self.site);
         for (plugin, hook) in self.registry.start_hooks() {
             (hook.run)(self.clone()).await.map_err(|e| StartupFailure::Bootstrap(format!("plugin {plugin}: {e}")))?;
         }

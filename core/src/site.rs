@@ -4,8 +4,9 @@
 //! `&App` too; nothing below the kernel sees the kernel itself.
 
 use crate::catalog::FieldIndex;
-use crate::content::{TypeProfile, TypeRegistry};
-use crate::error::ApiResult;
+use crate::content::{TypeProfile, TypeRegistry, Types};
+use crate::error::{ApiError, ApiResult};
+use crate::store::type_edits::TypeEditsError;
 use crate::records::{RecordDef, current_value};
 use crate::security::Policy;
 use crate::store::{ListingOrder, Store};
@@ -29,12 +30,15 @@ pub trait Registrations: Send + Sync {
     fn listing_order(&self, profile: &TypeProfile) -> ListingOrder;
 }
 
+/// How soon an instance applies a type edit another instance stored.
+pub const TYPE_EDITS_POLL: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// A site's storage and definitions.
 pub struct Site {
     /// Storage.
     pub store: Store,
-    /// Content types.
-    pub types: TypeRegistry,
+    /// Content types, as profiles define them and site owners edited them.
+    pub types: Types,
     /// Workflows.
     pub workflows: WorkflowRegistry,
     /// Site-wide permission defaults.
@@ -57,10 +61,40 @@ impl Site {
         policy: Policy,
         registrations: Arc<dyn Registrations>,
     ) -> Arc<Site> {
-        let site = Arc::new(Site { store, types, workflows, policy, registrations });
+        let site = Arc::new(Site { store, types: Types::new(types), workflows, policy, registrations });
         let weak: Weak<Site> = Arc::downgrade(&site);
         site.store.keep_derived(weak);
         site
+    }
+
+    /// Applies the stored type edits when another edit was stored since they were last
+    /// applied (by this instance or another sharing the database): one small read when none was.
+    pub async fn refresh_types(&self) -> ApiResult<()> {
+        if self.store.type_edits_revision().await? == self.types.revision() {
+            return Ok(());
+        }
+        let (revision, edits) = self.store.type_edits().await.map_err(|err| match err {
+            TypeEditsError::Database(err) => ApiError::from(err),
+            unreadable => ApiError::internal(unreadable.to_string()),
+        })?;
+        for problem in self.types.install(revision, &edits) {
+            tracing::warn!(%problem, "a content type edit is not applied");
+        }
+        Ok(())
+    }
+
+    /// Looks for other instances' type edits every [`TYPE_EDITS_POLL`] while the site lives.
+    pub fn watch_types(site: &Arc<Site>) {
+        let weak = Arc::downgrade(site);
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(TYPE_EDITS_POLL).await;
+                let Some(site) = weak.upgrade() else { break };
+                if let Err(err) = site.refresh_types().await {
+                    tracing::warn!(%err, "could not look for content type edits");
+                }
+            }
+        });
     }
 
     /// The current value of a declared record: the stored one, else the default. A stored

@@ -108,8 +108,8 @@ fn split_at_service(app: &App, method: &Method, segments: &[String], chain: Vec<
         Some((name, subpath)) => {
             let profile = app.types.get(&object.portal_type)?;
             let known = |name: &str| {
-                app.registry.service(method, name, profile).is_some()
-                    || !app.registry.methods_for(name, profile).is_empty()
+                app.registry.service(method, name, &profile).is_some()
+                    || !app.registry.methods_for(name, &profile).is_empty()
             };
             // A plugin may own a part of another service's namespace (`@controlpanels/
             // content-rules` beside core's `@controlpanels`): the longer name wins.

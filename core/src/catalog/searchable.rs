@@ -5,9 +5,9 @@
 //! ([`super::SearchSql`]'s `trashed = 0` and `portal_type NOT IN` the block types); a search
 //! engine indexes what this lets through.
 
-use crate::content::{ContentObject, TypeRegistry};
+use crate::content::{ContentObject, Types};
 
 /// Whether `object` can be a search result (storage never hands out the trash as live content).
-pub fn is_searchable(types: &TypeRegistry, object: &ContentObject) -> bool {
+pub fn is_searchable(types: &Types, object: &ContentObject) -> bool {
     !types.is_block_type(&object.portal_type)
 }

@@ -43,7 +43,16 @@ pub(super) fn parse_value(field: &FieldDef, value: &Value) -> Result<Parsed, Str
             NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| "Expected a date like 2026-01-31.")?;
             json!(text)
         }
-        FieldKind::List => list(value)?,
+        FieldKind::List => {
+            let items = list(value)?;
+            let unknown = items.as_array().into_iter().flatten().filter_map(Value::as_str).find(|item| {
+                !field.vocabulary.is_empty() && !field.vocabulary.iter().any(|v| v == item)
+            });
+            if let Some(item) = unknown {
+                return Err(format!("'{item}' is not one of: {}.", field.vocabulary.join(", ")));
+            }
+            items
+        }
         FieldKind::Choice => {
             let text = expect_str(value)?;
             if !field.vocabulary.iter().any(|v| v == text) {
@@ -55,6 +64,7 @@ pub(super) fn parse_value(field: &FieldDef, value: &Value) -> Result<Parsed, Str
             let text = expect_str(value)?;
             check_length(text, limit.unwrap_or(TEXT_LINE_LIMIT * 2))?;
             check_url(text)?;
+            check_min_length(field, text)?;
             check_pattern(field, text)?;
             json!(text)
         }
@@ -105,8 +115,19 @@ fn text(field: &FieldDef, value: &Value, line: bool) -> Result<Value, String> {
     }
     let limit = if line { TEXT_LINE_LIMIT } else { TEXT_LIMIT };
     check_length(text, field.max_length.unwrap_or(limit))?;
+    check_min_length(field, text)?;
     check_pattern(field, text)?;
     Ok(json!(text))
+}
+
+/// A text shorter than the field's `min_length`; an empty one is left to `required`.
+fn check_min_length(field: &FieldDef, text: &str) -> Result<(), String> {
+    match field.min_length {
+        Some(min) if !text.is_empty() && text.chars().count() < min => {
+            Err(format!("The text is shorter than {min} characters."))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Unique short strings, in the order given.

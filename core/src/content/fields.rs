@@ -1,7 +1,7 @@
 //! The fields of content types: their kinds (core's and plugins') and their definitions as
 //! profiles declare them.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// The kinds of field a profile may declare; each has its own validation and serialization.
 #[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq, Hash)]
@@ -105,15 +105,16 @@ impl FieldKind {
     }
 }
 
-/// One field of a content type.
-#[derive(Clone, Debug, Deserialize)]
+/// One field of a content type. Profiles declare it in TOML; fields added through the web
+/// are stored as JSON of the same shape ([`super::type_edits`]).
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct FieldDef {
     /// The JSON key.
     pub name: String,
     /// The kind as the profile names it.
     #[serde(rename = "kind")]
-    pub(super) kind_name: String,
+    pub(crate) kind_name: String,
     /// How values are validated and serialized (resolved from the name when the profile is
     /// added).
     #[serde(skip)]
@@ -121,35 +122,69 @@ pub struct FieldDef {
     /// Human-readable label.
     #[serde(default)]
     pub title: String,
+    /// Help text shown under the field in edit forms.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
     /// Whether a value must be present.
     #[serde(default)]
     pub required: bool,
     /// The value used when none is given.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default: Option<toml::Value>,
-    /// Allowed values of a `Choice`.
-    #[serde(default)]
+    /// Allowed values of a `Choice` (and of each item of a `List` that has one).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub vocabulary: Vec<String>,
     /// A widget hint that selects a specialised field serializer (e.g. `LinkFieldWidget`).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub widget: Option<String>,
     /// The longest accepted text, in characters.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_length: Option<usize>,
+    /// The shortest accepted text, in characters (an empty value is no value: `required`
+    /// decides about that).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_length: Option<usize>,
     /// The types a relation field may point at; empty allows every type.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub target_types: Vec<String>,
     /// A regular expression a text or URL value must match as a whole.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pattern: Option<String>,
     /// A sentence telling editors what `pattern` accepts; shown in the field error.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pattern_hint: Option<String>,
     #[serde(skip)]
     pub(super) compiled_pattern: Option<regex::Regex>,
 }
 
 impl FieldDef {
+    /// A field of the kind profiles call `kind_name`, with nothing else set; the registry
+    /// resolves the kind when the type is added.
+    pub fn named(name: &str, kind_name: &str) -> FieldDef {
+        FieldDef {
+            name: name.to_owned(),
+            kind_name: kind_name.to_owned(),
+            kind: FieldKind::default(),
+            title: String::new(),
+            description: String::new(),
+            required: false,
+            default: None,
+            vocabulary: Vec::new(),
+            widget: None,
+            max_length: None,
+            min_length: None,
+            target_types: Vec::new(),
+            pattern: None,
+            pattern_hint: None,
+            compiled_pattern: None,
+        }
+    }
+
+    /// The kind's name, as profiles write it.
+    pub fn kind_name(&self) -> &str {
+        &self.kind_name
+    }
+
     /// The default as JSON, or `null`.
     pub fn default_json(&self) -> serde_json::Value {
         self.default.as_ref().and_then(|v| serde_json::to_value(v).ok()).unwrap_or(serde_json::Value::Null)

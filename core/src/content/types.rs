@@ -1,7 +1,8 @@
 //! Content types are data: TOML profiles embedded by core and plugins, plus integrators' own
-//! from a directory, all validated at start-up so a typo fails loudly before serving.
+//! from a directory, all validated at start-up so a typo fails loudly before serving. Site
+//! owners' edits through the web are applied on top ([`super::type_edits`]).
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -9,13 +10,16 @@ use std::sync::Arc;
 pub use super::fields::{FieldDef, FieldKind, FieldKindDef};
 
 /// A content type.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct TypeProfile {
     /// The portal type id, e.g. `Document`.
     pub id: String,
     /// The label shown to editors, e.g. `Page`.
     pub title: String,
+    /// What the type is for, shown in Site Setup's type listing.
+    #[serde(default)]
+    pub description: String,
     /// Whether the type holds children.
     #[serde(default)]
     pub folderish: bool,
@@ -37,9 +41,28 @@ pub struct TypeProfile {
     /// The fields, in form order.
     #[serde(default)]
     pub fields: Vec<FieldDef>,
+    /// Form tabs of the type's own, beyond Plone's standard ones, each listing its fields.
+    #[serde(default)]
+    pub fieldsets: Vec<Fieldset>,
     /// When true, this profile adds fields to an existing type of the same id.
     #[serde(default)]
     pub extend: bool,
+}
+
+/// A form tab a type defines for some of its fields.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Fieldset {
+    /// Its id, unique in the type.
+    pub id: String,
+    /// Its label.
+    pub title: String,
+    /// Help text.
+    #[serde(default)]
+    pub description: String,
+    /// The names of its fields, in form order.
+    #[serde(default)]
+    pub fields: Vec<String>,
 }
 
 fn yes() -> bool {
@@ -75,6 +98,11 @@ impl TypeProfile {
     /// Whether objects of this type are block pages, with a layout of child blocks.
     pub fn has_blocks(&self) -> bool {
         self.has_behaviour("blocks")
+    }
+
+    /// The type's own tab holding `field`, if one does.
+    pub fn fieldset_of(&self, field: &str) -> Option<&Fieldset> {
+        self.fieldsets.iter().find(|f| f.fields.iter().any(|name| name == field))
     }
 
     /// The first blob field, used when a download URL names no field.
@@ -159,15 +187,25 @@ impl TypeRegistry {
         self.add(source_name, profile)
     }
 
-    fn add(&mut self, source_name: &str, mut profile: TypeProfile) -> Result<(), TypeError> {
-        let invalid = |message: String| TypeError::Invalid { source_name: source_name.to_owned(), message };
+    /// Resolves the kinds of `profile`'s fields, compiles their patterns and checks them.
+    pub(crate) fn prepare(&self, profile: &mut TypeProfile) -> Result<(), String> {
         for field in &mut profile.fields {
             field.kind = self
                 .resolve_kind(&field.kind_name)
-                .ok_or_else(|| invalid(format!("field '{}' has unknown kind '{}'", field.name, field.kind_name)))?;
+                .ok_or_else(|| format!("field '{}' has unknown kind '{}'", field.name, field.kind_name))?;
         }
-        validate_fields(&profile).map_err(invalid)?;
-        compile_patterns(&mut profile).map_err(invalid)?;
+        validate_fields(profile)?;
+        compile_patterns(profile)
+    }
+
+    /// Puts a whole profile in place of the type of its id, or adds it.
+    pub(crate) fn replace(&mut self, profile: TypeProfile) {
+        self.types.insert(profile.id.clone(), Arc::new(profile));
+    }
+
+    fn add(&mut self, source_name: &str, mut profile: TypeProfile) -> Result<(), TypeError> {
+        let invalid = |message: String| TypeError::Invalid { source_name: source_name.to_owned(), message };
+        self.prepare(&mut profile).map_err(invalid)?;
         match (self.types.get_mut(&profile.id), profile.extend) {
             (Some(existing), true) => {
                 let existing = Arc::make_mut(existing);
@@ -265,6 +303,11 @@ impl TypeRegistry {
         self.types.values().map(|t| t.as_ref())
     }
 
+    /// Every type, sorted by id, as shared handles that outlive the registry.
+    pub fn all_shared(&self) -> impl Iterator<Item = Arc<TypeProfile>> + '_ {
+        self.types.values().cloned()
+    }
+
     /// The ids of every block type, sorted; listings, navigation and search leave them out.
     pub fn block_types(&self) -> Vec<String> {
         self.types.values().filter(|t| t.is_block()).map(|t| t.id.clone()).collect()
@@ -276,7 +319,7 @@ impl TypeRegistry {
     }
 
     /// Whether `container` accepts a child of type `child`.
-    pub fn allows_child(&self, container: &TypeProfile, child: &TypeProfile) -> bool {
+    pub fn allows_child_of(container: &TypeProfile, child: &TypeProfile) -> bool {
         container.folderish
             && match &container.allowed_types {
                 Some(allowed) => allowed.contains(&child.id),
@@ -320,6 +363,11 @@ fn validate_fields(profile: &TypeProfile) -> Result<(), String> {
         }
         if field.kind == FieldKind::Choice && field.vocabulary.is_empty() {
             return Err(format!("Choice field '{}' needs a vocabulary", field.name));
+        }
+    }
+    for fieldset in &profile.fieldsets {
+        if let Some(unknown) = fieldset.fields.iter().find(|name| profile.field(name).is_none()) {
+            return Err(format!("fieldset '{}' lists unknown field '{unknown}'", fieldset.id));
         }
     }
     Ok(())

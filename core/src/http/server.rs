@@ -218,7 +218,7 @@ async fn traverse(
     let object = access.object().cloned().ok_or_else(|| with_site(ApiError::not_found(&url)))?;
     // Content of a type no linked plugin defines now (its plugin switched off) stays stored,
     // but cannot be served: a 404 that says why, not a 500.
-    let profile = app.types.get(&object.portal_type).cloned().ok_or_else(|| {
+    let profile = app.types.get(&object.portal_type).ok_or_else(|| {
         ApiError::new(
             ErrorCode::NotFound,
             format!(

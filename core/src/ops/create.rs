@@ -1,5 +1,6 @@
 //! Creating content.
 
+use std::sync::Arc;
 use super::references::{WriteOrigin, index_relations, resolve_references};
 use super::{choose_id, conflict_or_internal, initial_state, initialise_security, new_uid, profile_of, reserved_ids};
 use crate::content::links::is_uid;
@@ -44,7 +45,7 @@ pub async fn create_with_file(
     may_set_uid: bool,
     origin: &WriteOrigin<'_>,
 ) -> ApiResult<ContentObject> {
-    let profile = requested_type(site, container, body)?;
+    let profile = &requested_type(site, container, body)?;
     let file = file
         .map(|f| file_change(profile, f.field.as_deref(), f.data, f.filename, f.content_type.as_deref()))
         .transpose()?;
@@ -104,11 +105,11 @@ pub async fn create_with_file(
 }
 
 /// The type named by `@type`, which must exist and be allowed in `container`.
-pub fn requested_type<'a>(
-    site: &'a Site,
+pub fn requested_type(
+    site: &Site,
     container: &ContentObject,
     body: &Map<String, Value>,
-) -> ApiResult<&'a TypeProfile> {
+) -> ApiResult<Arc<TypeProfile>> {
     let type_name = match body.get("@type") {
         Some(Value::String(name)) if !name.is_empty() => name.as_str(),
         Some(Value::String(_)) | None => {
@@ -130,8 +131,8 @@ pub fn requested_type<'a>(
             format!("'{type_name}' belongs to the plugin '{plugin}', which is switched off."),
         ));
     }
-    let container_profile = profile_of(site, container)?;
-    if !site.types.allows_child(container_profile, profile) {
+    let container_profile = &profile_of(site, container)?;
+    if !site.types.allows_child(&container_profile, &profile) {
         return Err(ApiError::new(
             ErrorCode::DisallowedType,
             format!("Disallowed subobject type: {type_name} cannot be added to a {}.", container_profile.id),

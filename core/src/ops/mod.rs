@@ -16,6 +16,7 @@ pub use references::{
 };
 pub use update::{OnConflict, check_unlocked, delete, update};
 
+use std::sync::Arc;
 use crate::content::{ContentObject, TypeProfile};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::security::Role;
@@ -59,10 +60,9 @@ pub async fn initialise_security(
 }
 
 /// The profile of an object; a missing one means the types changed under stored content.
-fn profile_of<'a>(site: &'a Site, object: &ContentObject) -> ApiResult<&'a TypeProfile> {
+fn profile_of(site: &Site, object: &ContentObject) -> ApiResult<Arc<TypeProfile>> {
     site.types
         .get(&object.portal_type)
-        .map(|p| p.as_ref())
         .ok_or_else(|| ApiError::internal(format!("unknown portal type {}", object.portal_type)))
 }
 
@@ -91,7 +91,7 @@ const SERVER_ROUTES: [&str; 5] = ["openapi.json", "healthz", "readyz", "metrics"
 /// server's own routes. Traversal looks for a child before a view, so such a child would hide
 /// the view: a page called `login` would take the login form away.
 pub fn reserved_ids(site: &Site, container: &ContentObject) -> ApiResult<Vec<String>> {
-    let profile = profile_of(site, container)?;
+    let profile = &profile_of(site, container)?;
     let mut reserved: Vec<String> = site.registrations.view_names(profile).into_iter().map(str::to_owned).collect();
     if container.is_site_root() {
         reserved.extend(SERVER_ROUTES.iter().map(|route| (*route).to_owned()));

@@ -23,7 +23,7 @@ fn check_can_contain(site: &Site, target: &ContentObject, source: &ContentObject
     if target.path == source.path || target.path.starts_with(&format!("{}/", source.path)) {
         return Err(ApiError::new(ErrorCode::BadRequest, format!("'{}' cannot be put inside itself.", source.id)));
     }
-    let (target_profile, source_profile) = (profile_of(site, target)?, profile_of(site, source)?);
+    let (target_profile, source_profile) = (&profile_of(site, target)?, &profile_of(site, source)?);
     if !site.types.allows_child(target_profile, source_profile) {
         return Err(ApiError::new(
             ErrorCode::DisallowedType,
@@ -174,7 +174,7 @@ pub(super) async fn copy_objects(
         copy.created = now;
         copy.modified = now;
         copy.creator = creator.to_owned();
-        let profile = profile_of(site, original)?;
+        let profile = &profile_of(site, original)?;
         copy.review_state = initial_state(site, profile);
         remap_uids(profile, &mut copy.fields, &uids);
         tx.insert_content(&copy).await.map_err(conflict_or_internal)?;

@@ -37,7 +37,7 @@ pub async fn update(
     new_id: Option<&str>,
     on_conflict: OnConflict,
 ) -> ApiResult<Arc<ContentObject>> {
-    let profile = profile_of(site, object)?;
+    let profile = &profile_of(site, object)?;
     check_unlocked(site, object).await?;
     let mut changes = Cow::Borrowed(changes);
     let arranged = match changes.values.get(LAYOUT_FIELD) {

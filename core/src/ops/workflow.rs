@@ -23,7 +23,7 @@ pub struct TransitionRequest {
 
 /// The single workflow of an object, or a 400 explaining why there is none.
 pub fn workflow_of<'a>(site: &'a Site, object: &ContentObject) -> ApiResult<Option<&'a Workflow>> {
-    let profile = profile_of(site, object)?;
+    let profile = &profile_of(site, object)?;
     match profile.workflow.as_slice() {
         [] => Ok(None),
         [only] => Ok(site.workflows.get(only)),

@@ -63,7 +63,7 @@ pub async fn check_out(
     container: &ContentObject,
     creator: &str,
 ) -> ApiResult<ContentObject> {
-    let profile = profile_of(site, baseline)?;
+    let profile = &profile_of(site, baseline)?;
     if baseline.is_site_root() || profile.is_block() {
         return Err(ApiError::new(ErrorCode::BadRequest, "Only content pages and items can be checked out."));
     }
@@ -120,12 +120,12 @@ pub async fn check_in(site: &Site, pair: &WorkingCopyPair) -> ApiResult<ContentO
     }
     let mut updated_root = baseline.clone();
     apply_content(&mut updated_root, working_copy);
-    remap_uids(profile_of(site, baseline)?, &mut updated_root.fields, &renamed);
+    remap_uids(&*profile_of(site, baseline)?, &mut updated_root.fields, &renamed);
     updated_root.fields.remove(ORIGINS);
     updated_root.modified = chrono::Utc::now();
     tx.update_content(baseline, &updated_root).await?;
     tx.replace_blobs(&working_copy.uid, &baseline.uid).await?;
-    index_relations(&mut tx, profile_of(site, baseline)?, &updated_root).await?;
+    index_relations(&mut tx, &*profile_of(site, baseline)?, &updated_root).await?;
     let mut moved: HashSet<String> = HashSet::new();
     let mut taken: HashMap<String, Vec<String>> = HashMap::new();
     for object in copy_tree.iter().skip(1) {
@@ -192,7 +192,7 @@ async fn update_in_place(
     object: &ContentObject,
     renamed: &HashMap<String, String>,
 ) -> ApiResult<()> {
-    let profile = profile_of(site, object)?;
+    let profile = &profile_of(site, object)?;
     let mut updated = target.clone();
     apply_content(&mut updated, object);
     remap_uids(profile, &mut updated.fields, renamed);
@@ -213,7 +213,7 @@ async fn move_over(
     siblings: &mut Vec<String>,
     renamed: &HashMap<String, String>,
 ) -> ApiResult<()> {
-    let profile = profile_of(site, object)?;
+    let profile = &profile_of(site, object)?;
     let id = unique(&object.id, siblings);
     siblings.push(id.clone());
     let new_path = format!("{}/{id}", new_parent.path);

@@ -51,11 +51,11 @@ async fn block_page(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<
     let uids: Vec<String> = blocks.iter().map(|b| b.uid.clone()).collect();
     let layout = PageLayout::from_stored(page.fields.get(LAYOUT_FIELD)).normalized(&uids);
     out.insert(LAYOUT_FIELD.into(), layout.to_value());
-    let mut profiles = Vec::with_capacity(blocks.len());
+    let mut held = Vec::with_capacity(blocks.len());
     for block in &blocks {
-        let profile = ctx.site.types.get(&block.portal_type).ok_or_else(|| unknown_type(block))?;
-        profiles.push((profile.as_ref(), block));
+        held.push(ctx.site.types.get(&block.portal_type).ok_or_else(|| unknown_type(block))?);
     }
+    let profiles: Vec<_> = held.iter().map(AsRef::as_ref).zip(&blocks).collect();
     References::preload(ctx, &profiles).await?;
     preload_block_contents(ctx, &profiles).await?;
     let nested_options = ctx.options.for_nested_item();
@@ -148,7 +148,7 @@ async fn add_blob_field(ctx: &SerializeCtx<'_>, child: &ContentObject, item: &mu
     let Some(profile) = ctx.site.types.get(&child.portal_type) else { return Ok(()) };
     let Some(field) = profile.primary_blob_field() else { return Ok(()) };
     let Some(stored) = child.fields.get(&field.name) else { return Ok(()) };
-    if let Some(serializer) = ctx.serializers.field_serializer(field.kind, field.widget.as_deref(), profile) {
+    if let Some(serializer) = ctx.serializers.field_serializer(field.kind, field.widget.as_deref(), &profile) {
         let value = (serializer.serialize)(ctx, child, field, stored).await?;
         item.insert(field.name.clone(), value);
     }

@@ -22,9 +22,9 @@ pub async fn serialize_content(
         ctx.site.types.get(&object.portal_type).ok_or_else(|| {
             ApiError::internal(format!("object {} has unknown type {}", object.uid, object.portal_type))
         })?;
-    let subject = Subject { object, parent, profile };
+    let subject = Subject { object, parent, profile: &profile };
     let mut out = Map::new();
-    for layer in ctx.serializers.content_serializers(profile) {
+    for layer in ctx.serializers.content_serializers(&profile) {
         (layer.serialize)(ctx, subject, &mut out).await?;
     }
     Ok(out)

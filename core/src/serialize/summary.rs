@@ -22,7 +22,7 @@ pub fn summary(ctx: &SerializeCtx<'_>, object: &ContentObject, metadata_fields: 
         if name.starts_with('_') || matches!(name, "getObject" | "getDataOrigin" | "getUserData") {
             continue;
         }
-        let value = metadata(ctx, object, profile.map(|p| &**p), name);
+        let value = metadata(ctx, object, profile.as_deref(), name);
         out.insert(name.to_owned(), value);
     }
     out
@@ -36,7 +36,7 @@ pub fn plain_summary(ctx: &SerializeCtx<'_>, object: &ContentObject) -> Map<Stri
     let mut out = Map::new();
     out.insert("@id".into(), json!(object.url(ctx.base_url)));
     out.insert("@type".into(), json!(object.portal_type));
-    out.insert("type_title".into(), json!(profile.map(|p| p.title.as_str()).unwrap_or(&object.portal_type)));
+    out.insert("type_title".into(), json!(profile.map_or_else(|| object.portal_type.clone(), |p| p.title.clone())));
     out.insert("title".into(), json!(object.title));
     out.insert("description".into(), json!(object.description));
     if object.is_site_root() {

@@ -72,7 +72,7 @@ async fn ics(ctx: Ctx) -> ApiResult<Raw<CalendarFile>> {
 
 /// The events below the context the caller may see, soonest first.
 async fn events_below(ctx: &Ctx) -> ApiResult<Vec<ContentObject>> {
-    let event_types: Vec<&str> = ctx.app.types.all().filter(|t| is_event(t)).map(|t| t.id.as_str()).collect();
+    let event_types: Vec<String> = ctx.app.types.all().filter(|t| is_event(t)).map(|t| t.id.clone()).collect();
     let mut pairs: Vec<(String, String)> =
         event_types.iter().map(|t| ("portal_type".to_owned(), (*t).to_owned())).collect();
     if pairs.is_empty() {

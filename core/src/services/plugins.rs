@@ -72,11 +72,11 @@ async fn get(ctx: Ctx) -> ApiResult<Json<PluginList>> {
         .map(|descriptor| {
             let id = descriptor.id;
             let built = registry.plugin_ids().contains(&id);
-            let mut types: Vec<&str> = ctx
+            let mut types: Vec<String> = ctx
                 .app
                 .types
                 .all()
-                .map(|t| t.id.as_str())
+                .map(|t| t.id.clone())
                 .filter(|t| ctx.app.types.defined_by(t) == Some(id))
                 .collect();
             types.sort_unstable();
@@ -88,7 +88,7 @@ async fn get(ctx: Ctx) -> ApiResult<Json<PluginList>> {
                 depends_on: owned(descriptor.depends_on),
                 services: contributions.services,
                 components: owned(&contributions.components),
-                types: owned(&types),
+                types,
                 control_panels: owned(&contributions.control_panels),
                 request_hooks: owned(&contributions.request_hooks),
                 records: owned(&contributions.records),

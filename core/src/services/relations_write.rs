@@ -171,7 +171,7 @@ async fn rewrite(ctx: &Ctx, named: Vec<Named>, adding: bool) -> ApiResult<()> {
     let visibility = ctx.visibility();
     let origin = WriteOrigin { base_url: &ctx.request.base_url, visibility: &visibility };
     for (_, (source, pairs)) in by_source {
-        let Some(profile) = ctx.app.types.get(&source.portal_type).cloned() else { continue };
+        let Some(profile) = ctx.app.types.get(&source.portal_type) else { continue };
         let mut body = Map::new();
         for (field, target) in pairs {
             let single = profile.field(&field).is_some_and(|f| f.kind == FieldKind::RelationChoice);
@@ -271,7 +271,7 @@ async fn matching(ctx: &Ctx, body: &Map<String, Value>) -> ApiResult<Vec<Named>>
         .iter()
         .filter_map(|row| {
             let source = object(&row.source_uid)?;
-            let is_field = ctx.app.types.get(&source.portal_type).and_then(|p| p.field(&row.field)).is_some();
+            let is_field = ctx.app.types.get(&source.portal_type).is_some_and(|p| p.field(&row.field).is_some());
             Some(Named { source, target: object(&row.target_uid)?, field: row.field.clone(), free: !is_field })
         })
         .collect();
@@ -290,7 +290,7 @@ async fn rebuild(ctx: Ctx) -> ApiResult<NoContent> {
         if let Some(profile) = ctx.app.types.get(&object.portal_type)
             && profile.relation_fields().next().is_some()
         {
-            index_relations(&mut tx, profile, object).await?;
+            index_relations(&mut tx, &profile, object).await?;
         }
     }
     tx.commit().await?;

@@ -14,6 +14,7 @@ use poem_openapi::Object;
 use poem_openapi::registry::MetaResponses;
 use poem_openapi::types::ToJSON;
 use serde_json::{Map, Value, json};
+use std::sync::Arc;
 
 /// Lists types with `addable` for this context.
 pub static TYPES: Service = Service {
@@ -120,11 +121,11 @@ async fn list(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ApiResult<Vec<Con
         .all()
         .filter(|t| t.global_allow || subject.profile.allowed_types.as_ref().is_some_and(|a| a.contains(&t.id)))
         .map(|t| {
-            let addable = may_add && ctx.site.types.allows_child(subject.profile, t);
+            let addable = may_add && ctx.site.types.allows_child(subject.profile, &t);
             ContentTypeEntry {
                 url: format!("{site_url}/@types/{}", t.id),
                 id: t.id.clone(),
-                title: translator.type_title(t),
+                title: translator.type_title(&t),
                 addable,
                 immediately_addable: addable,
             }
@@ -136,7 +137,7 @@ async fn list(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ApiResult<Vec<Con
 
 async fn type_schema_of(ctx: Ctx) -> ApiResult<Raw<TypeSchemaReply>> {
     let profile = named_type(&ctx)?;
-    Ok(schema_reply(type_schema(profile, &ctx.site_url())))
+    Ok(schema_reply(type_schema(&profile, &ctx.site_url())))
 }
 
 async fn field_schema_of(ctx: Ctx) -> ApiResult<Raw<FieldSchemaReply>> {
@@ -148,16 +149,15 @@ async fn field_schema_of(ctx: Ctx) -> ApiResult<Raw<FieldSchemaReply>> {
             format!("Field '{field}' of type '{}' could not be found.", ctx.param("name")),
         )
     })?;
-    Ok(schema_reply(property(profile, def, &ctx.site_url())))
+    Ok(schema_reply(property(&profile, def, &ctx.site_url())))
 }
 
 /// The type `{name}` names; 404 with upstream's message when there is none.
-fn named_type(ctx: &Ctx) -> ApiResult<&TypeProfile> {
+pub(crate) fn named_type(ctx: &Ctx) -> ApiResult<Arc<TypeProfile>> {
     let name = ctx.param("name");
     ctx.app
         .types
         .get(name)
-        .map(AsRef::as_ref)
         .ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("Type '{name}' could not be found.")))
 }
 

@@ -212,7 +212,8 @@ fn static_terms(ctx: &Ctx, name: &str) -> Option<Vec<(String, String)>> {
         ),
         _ => {
             let (type_name, field_name) = name.split_once('.')?;
-            let field = ctx.app.types.get(type_name)?.field(field_name).filter(|f| f.kind == FieldKind::Choice)?;
+            let profile = ctx.app.types.get(type_name)?;
+            let field = profile.field(field_name).filter(|f| f.kind == FieldKind::Choice)?;
             Some(field.vocabulary.iter().map(|v| (v.clone(), v.clone())).collect())
         }
     }

@@ -34,6 +34,7 @@ mod scale;
 mod search;
 mod security;
 mod size;
+pub mod type_edits;
 #[cfg(test)]
 pub(crate) mod test_support;
 mod visibility;

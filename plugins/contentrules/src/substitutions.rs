@@ -25,8 +25,8 @@ pub async fn values(run: &Run<'_>) -> ApiResult<HashMap<&'static str, String>> {
                 .app
                 .types
                 .get(&object.portal_type)
-                .and_then(|t| t.workflow.first())
-                .and_then(|w| run.app.workflows.get(w))
+                .and_then(|t| t.workflow.first().cloned())
+                .and_then(|w| run.app.workflows.get(&w))
                 .and_then(|w| w.states.iter().find(|s| s.id == state))
                 .map_or_else(|| state.clone(), |s| s.title.clone());
             values.insert("title", object.title.clone());

@@ -71,7 +71,7 @@ pub fn with_titles(app: &App, translator: &Translator<'_>, config: &Value, resul
 
 fn title(app: &App, translator: &Translator<'_>, field: Option<&str>, key: &str) -> String {
     match field {
-        Some("portal_type") => app.types.get(key).map_or_else(|| key.to_owned(), |p| translator.type_title(p)),
+        Some("portal_type") => app.types.get(key).map_or_else(|| key.to_owned(), |p| translator.type_title(&p)),
         Some("review_state") => {
             app.workflows.all().find_map(|w| w.state(key)).map_or_else(|| key.to_owned(), |s| s.title.clone())
         }

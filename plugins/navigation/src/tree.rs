@@ -227,6 +227,7 @@ impl<'a> Tree<'a> {
     fn item(&self, object: &ContentObject, level: usize) -> NavItem {
         let ctx = self.ctx;
         let profile = ctx.site.types.get(&object.portal_type);
+        let profile = profile.as_deref();
         let items = if level < self.depth {
             self.children_of(&object.uid).into_iter().map(|child| self.item(child, level + 1)).collect()
         } else {

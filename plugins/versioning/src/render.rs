@@ -80,7 +80,7 @@ pub fn render_part(
         html.push_str(&format!("<h2>{}</h2>", escape(&part.title)));
     }
     let Some(profile) = app.types.get(&part.portal_type) else { return html };
-    html.push_str(&render_fields(profile, part, text));
+    html.push_str(&render_fields(&profile, part, text));
     let children: Vec<&FrozenObject> =
         snapshot.parts().iter().filter(|o| o.parent_uid.as_deref() == Some(part.uid.as_str())).collect();
     if !children.is_empty() {
@@ -168,7 +168,7 @@ pub fn render_body(app: &App, snapshot: &Snapshot, translator: &Translator) -> S
     }
     for block in blocks_in_order(app, snapshot) {
         let type_title =
-            app.types.get(&block.portal_type).map_or(block.portal_type.clone(), |p| translator.type_title(p));
+            app.types.get(&block.portal_type).map_or(block.portal_type.clone(), |p| translator.type_title(&p));
         html.push_str(&format!(
             "<section class=\"block\" id=\"{}\" data-type=\"{}\">{}</section>",
             escape(&block.uid),

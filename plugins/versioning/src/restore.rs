@@ -132,7 +132,7 @@ impl Restoring<'_> {
     /// Readies `restored` (the frozen state on top of `live`): the live object's bookkeeping
     /// stays and links follow the targets.
     fn prepare(&self, live: &ContentObject, restored: &mut ContentObject) -> ApiResult<()> {
-        let profile = profile(self.app, &live.portal_type)?;
+        let profile = &profile(self.app, &live.portal_type)?;
         keep_bookkeeping(&mut restored.fields, &live.fields);
         remap_uids(profile, &mut restored.fields, self.targets);
         restored.modified = self.now;
@@ -149,7 +149,7 @@ impl Restoring<'_> {
     ) -> ApiResult<()> {
         tx.update_content(live, restored).await?;
         restore_files(tx, self.version, &frozen.uid, &restored.uid).await?;
-        index_relations(tx, profile(self.app, &live.portal_type)?, restored).await?;
+        index_relations(tx, &*profile(self.app, &live.portal_type)?, restored).await?;
         Ok(())
     }
 
@@ -176,19 +176,18 @@ impl Restoring<'_> {
         let id = unique(&frozen.id, siblings);
         siblings.push(id.clone());
         let place = Place { uid: target, parent_uid: parent, path: format!("{parent_path}/{id}"), id };
-        let mut copy = recreated(self.app, frozen, profile, place, self.actor);
-        remap_uids(profile, &mut copy.fields, self.targets);
+        let mut copy = recreated(self.app, frozen, &profile, place, self.actor);
+        remap_uids(&profile, &mut copy.fields, self.targets);
         insert(self.app, tx, &copy, self.actor).await?;
         restore_files(tx, self.version, &frozen.uid, &copy.uid).await?;
-        index_relations(tx, profile, &copy).await?;
+        index_relations(tx, &profile, &copy).await?;
         Ok(Some(copy))
     }
 }
 
-fn profile<'a>(app: &'a App, portal_type: &str) -> ApiResult<&'a TypeProfile> {
+fn profile(app: &App, portal_type: &str) -> ApiResult<std::sync::Arc<TypeProfile>> {
     app.types
         .get(portal_type)
-        .map(|p| p.as_ref())
         .ok_or_else(|| ApiError::internal(format!("unknown portal type {portal_type}")))
 }
 

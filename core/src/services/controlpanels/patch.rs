@@ -96,7 +96,7 @@ async fn patch(ctx: Ctx) -> ApiResult<NoContent> {
                 .get(&site.portal_type)
                 .ok_or_else(|| ApiError::internal("the site root's type is missing"))?;
             let body = Map::from_iter([("title".to_owned(), value)]);
-            Some(parse_changes(profile, &body, Mode::Patch, &[], &[])?)
+            Some(parse_changes(&profile, &body, Mode::Patch, &[], &[])?)
         }
         None => None,
     };

@@ -42,7 +42,7 @@ pub(super) async fn start(ctx: Ctx, mode: Mode) -> ApiResult<Raw<UploadStarted>>
             let name = text("@type").unwrap_or_else(|| guessed_type(&ctx.app, content_type.as_deref()).to_owned());
             let profile =
                 crate::ops::requested_type(&ctx.app, &ctx.context, &Map::from_iter([("@type".into(), json!(name))]))?;
-            check_file_field(profile, field.as_deref())?;
+            check_file_field(&profile, field.as_deref())?;
             Some(name)
         }
         Mode::Replace => {

@@ -126,9 +126,9 @@ fn compare_snapshots(
     let same_page = |uid: &str| own.contains(uid);
     let image_file = |side, uid: &str| images.file(side, uid);
     let sides = Sides { app, old, new, reader, same_page: &same_page, image_file: &image_file };
-    let page_metadata = metadata_changes(profile, old_page, new_page, reader.translator, true);
+    let page_metadata = metadata_changes(&profile, old_page, new_page, reader.translator, true);
     if !profile.has_blocks() {
-        let rows = sides.page_without_blocks(profile, old_page, new_page, page_metadata).into_iter().collect();
+        let rows = sides.page_without_blocks(&profile, old_page, new_page, page_metadata).into_iter().collect();
         return Comparison { rows };
     }
     let mut rows = Vec::new();
@@ -220,13 +220,13 @@ impl Sides<'_> {
     /// The row of a block that is in both: `None` when it did not change at all.
     fn matched_block_row(&self, frozen: &FrozenObject, block: &FrozenObject, moved: bool) -> Option<Row> {
         let block_profile = self.app.types.get(&block.portal_type)?;
-        let metadata = metadata_changes(block_profile, frozen, block, self.reader.translator, false);
+        let metadata = metadata_changes(&block_profile, frozen, block, self.reader.translator, false);
         let text = self.diff(frozen, block, true);
         if text.is_none() && !moved && metadata.is_empty() {
             return None;
         }
         Some(Row::Block {
-            type_title: self.reader.translator.type_title(block_profile),
+            type_title: self.reader.translator.type_title(&block_profile),
             hidden_title: hidden_title(block),
             change: text.is_some().then_some("changed"),
             moved,
@@ -282,7 +282,7 @@ impl Sides<'_> {
             .app
             .types
             .get(&block.portal_type)
-            .map_or(block.portal_type.clone(), |p| self.reader.translator.type_title(p));
+            .map_or(block.portal_type.clone(), |p| self.reader.translator.type_title(&p));
         Row::Block {
             type_title,
             hidden_title: hidden_title(block),
