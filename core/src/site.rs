@@ -6,9 +6,9 @@
 use crate::catalog::FieldIndex;
 use crate::content::{TypeProfile, TypeRegistry, Types};
 use crate::error::{ApiError, ApiResult};
-use crate::store::type_edits::TypeEditsError;
 use crate::records::{RecordDef, current_value};
 use crate::security::Policy;
+use crate::store::type_edits::TypeEditsError;
 use crate::store::{ListingOrder, Store};
 use crate::workflow::WorkflowRegistry;
 use serde_json::Value;

@@ -45,9 +45,12 @@ pub(super) fn parse_value(field: &FieldDef, value: &Value) -> Result<Parsed, Str
         }
         FieldKind::List => {
             let items = list(value)?;
-            let unknown = items.as_array().into_iter().flatten().filter_map(Value::as_str).find(|item| {
-                !field.vocabulary.is_empty() && !field.vocabulary.iter().any(|v| v == item)
-            });
+            let unknown = items
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .find(|item| !field.vocabulary.is_empty() && !field.vocabulary.iter().any(|v| v == item));
             if let Some(item) = unknown {
                 return Err(format!("'{item}' is not one of: {}.", field.vocabulary.join(", ")));
             }

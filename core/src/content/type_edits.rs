@@ -74,6 +74,7 @@ pub fn merge(base: &TypeProfile, edited: &TypeProfile) -> TypeProfile {
         layout: edited.layout.clone(),
         fields,
         fieldsets: edited.fieldsets.clone(),
+        removed_fields: edited.removed_fields.clone(),
         extend: false,
     }
 }
@@ -104,7 +105,8 @@ mod tests {
 
     fn base() -> TypeRegistry {
         let mut types = TypeRegistry::default();
-        let text = "id = \"Document\"\ntitle = \"Page\"\nworkflow = []\n\n[[fields]]\nname = \"title\"\nkind = \"TextLine\"\n";
+        let text =
+            "id = \"Document\"\ntitle = \"Page\"\nworkflow = []\n\n[[fields]]\nname = \"title\"\nkind = \"TextLine\"\n";
         assert!(types.add_toml("test", text).is_ok());
         types
     }

@@ -44,6 +44,9 @@ pub struct TypeProfile {
     /// Form tabs of the type's own, beyond Plone's standard ones, each listing its fields.
     #[serde(default)]
     pub fieldsets: Vec<Fieldset>,
+    /// Fields removed through the web, whose values objects keep until they are next saved.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub removed_fields: Vec<String>,
     /// When true, this profile adds fields to an existing type of the same id.
     #[serde(default)]
     pub extend: bool,
@@ -98,6 +101,25 @@ impl TypeProfile {
     /// Whether objects of this type are block pages, with a layout of child blocks.
     pub fn has_blocks(&self) -> bool {
         self.has_behaviour("blocks")
+    }
+
+    /// Adds a field at the end of the form (values a removed field of its name left behind are
+    /// its values again).
+    pub fn add_field(&mut self, field: FieldDef) {
+        self.removed_fields.retain(|removed| *removed != field.name);
+        self.fields.push(field);
+    }
+
+    /// Removes a field from the form and its tab; objects keep its values until next saved.
+    pub fn remove_field(&mut self, name: &str) {
+        if self.field(name).is_none() {
+            return;
+        }
+        self.fields.retain(|f| f.name != name);
+        for fieldset in &mut self.fieldsets {
+            fieldset.fields.retain(|f| f != name);
+        }
+        self.removed_fields.push(name.to_owned());
     }
 
     /// The type's own tab holding `field`, if one does.
@@ -206,6 +228,10 @@ impl TypeRegistry {
     fn add(&mut self, source_name: &str, mut profile: TypeProfile) -> Result<(), TypeError> {
         let invalid = |message: String| TypeError::Invalid { source_name: source_name.to_owned(), message };
         self.prepare(&mut profile).map_err(invalid)?;
+        // A profile's choice without choices is a slip; a site owner fills one in later.
+        if let Some(field) = profile.fields.iter().find(|f| f.kind == FieldKind::Choice && f.vocabulary.is_empty()) {
+            return Err(invalid(format!("Choice field '{}' needs a vocabulary", field.name)));
+        }
         match (self.types.get_mut(&profile.id), profile.extend) {
             (Some(existing), true) => {
                 let existing = Arc::make_mut(existing);
@@ -360,9 +386,6 @@ fn validate_fields(profile: &TypeProfile) -> Result<(), String> {
         }
         if !field.target_types.is_empty() && !field.kind.is_relation() {
             return Err(format!("field '{}' has target_types but is no relation field", field.name));
-        }
-        if field.kind == FieldKind::Choice && field.vocabulary.is_empty() {
-            return Err(format!("Choice field '{}' needs a vocabulary", field.name));
         }
     }
     for fieldset in &profile.fieldsets {

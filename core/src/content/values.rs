@@ -244,3 +244,34 @@ mod tests {
         assert!(parse_datetime("yesterday").is_err());
     }
 }
+
+/// Why a value stored under `before` no longer fits the field as `after` defines it, if it
+/// does not: a site owner changing a field's kind or limits learns which objects stand in the
+/// way. Values of the kinds whose stored form is not their input form (files, rich text,
+/// references, blocks) are only refused when the kind changes.
+pub fn stored_value_misfit(before: &super::FieldDef, after: &super::FieldDef, stored: &Value) -> Option<String> {
+    use super::FieldKind;
+    let stored_form = |kind: FieldKind| {
+        kind.is_blob()
+            || kind.is_relation()
+            || matches!(
+                kind,
+                FieldKind::RichText
+                    | FieldKind::Blocks
+                    | FieldKind::BlocksLayout
+                    | FieldKind::PageLayout
+                    | FieldKind::Plugin(_)
+            )
+    };
+    if before.kind == after.kind && stored_form(after.kind) {
+        return None;
+    }
+    if stored_form(before.kind) || stored_form(after.kind) {
+        return Some(format!("a stored {} value cannot become {}", before.kind_name, after.kind_name));
+    }
+    match parse_value(after, stored) {
+        Ok(Parsed::Value(_) | Parsed::Unchanged) => None,
+        Ok(Parsed::Upload(..)) => Some("a stored value would become a file".to_owned()),
+        Err(message) => Some(message),
+    }
+}

@@ -135,7 +135,8 @@ impl SiteEndpoint {
         if req.uri().path() == "/openapi.json"
             && let Some(document) = app.settings.openapi
         {
-            return Ok(Response::builder().content_type("application/json").body(document(&app.registry).to_string()));
+            let document = crate::content::type_openapi::with_type_schemas(document(&app.registry), &app.types);
+            return Ok(Response::builder().content_type("application/json").body(document.to_string()));
         }
         let head = req.method() == Method::HEAD;
         let ctx = match traverse(app, &self.edge, req, proxied, virtual_host).await? {

@@ -1,6 +1,5 @@
 //! Creating content.
 
-use std::sync::Arc;
 use super::references::{WriteOrigin, index_relations, resolve_references};
 use super::{choose_id, conflict_or_internal, initial_state, initialise_security, new_uid, profile_of, reserved_ids};
 use crate::content::links::is_uid;
@@ -9,6 +8,7 @@ use crate::content::{ContentObject, TypeProfile};
 use crate::error::{ApiError, ApiResult, ErrorCode, FieldError};
 use crate::site::Site;
 use serde_json::{Map, Value};
+use std::sync::Arc;
 
 /// Creates a child of `container` from a plone.restapi POST body. `may_set_uid` is whether
 /// the caller may choose the UID (Manage portal).

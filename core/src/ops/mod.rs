@@ -16,12 +16,12 @@ pub use references::{
 };
 pub use update::{OnConflict, check_unlocked, delete, update};
 
-use std::sync::Arc;
 use crate::content::{ContentObject, TypeProfile};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::security::Role;
 use crate::site::Site;
 use crate::store::{HistoryEntry, Tx};
+use std::sync::Arc;
 
 /// A fresh 32-hex-character uid.
 pub fn new_uid() -> String {

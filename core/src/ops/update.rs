@@ -63,7 +63,12 @@ pub async fn update(
         changes.apply(&mut updated);
         crate::content::check_event_dates(profile, &updated)?;
         let renaming = new_id.is_some_and(|id| id != base.id);
-        if updated == *base && changes.uploads.is_empty() && changes.cleared_blobs.is_empty() && !renaming {
+        let unchanged = updated == *base;
+        // Values of fields removed through the web stay stored until the object is next saved.
+        for removed in &profile.removed_fields {
+            updated.fields.remove(removed);
+        }
+        if unchanged && changes.uploads.is_empty() && changes.cleared_blobs.is_empty() && !renaming {
             return Ok(Arc::new(updated));
         }
         // Later than the stored time even on a clock that stepped back, so the state always

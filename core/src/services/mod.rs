@@ -51,7 +51,6 @@ mod system;
 mod translations;
 mod trash;
 mod tus;
-mod type_fieldsets;
 mod types;
 mod untrash;
 mod users;
@@ -90,6 +89,10 @@ fn services(r: &mut Registrar) {
     r.service(&copy::COPY);
     r.service(&download::DOWNLOAD);
     r.service(&types::TYPES);
+    r.service(&types::TYPES_POST);
+    r.service(&types::TYPES_PATCH);
+    r.service(&types::TYPES_PUT);
+    r.service(&types::TYPES_DELETE);
     r.service(&search::SEARCH);
     r.service(&workflow::get::WORKFLOW_GET);
     r.service(&workflow::post::WORKFLOW_POST);
@@ -141,6 +144,10 @@ fn services(r: &mut Registrar) {
     r.service(&roles::ROLES);
     r.service(&userschema::USER_SCHEMA);
     r.service(&controlpanels::CONTROLPANELS);
+    r.service(&controlpanels::DEXTERITY_TYPES_GET);
+    r.service(&controlpanels::DEXTERITY_TYPES_POST);
+    r.service(&controlpanels::DEXTERITY_TYPES_PATCH);
+    r.service(&controlpanels::DEXTERITY_TYPES_DELETE);
     r.service(&plugins::PLUGINS);
     r.service(&openapi::OPENAPI);
     for service in [

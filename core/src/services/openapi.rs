@@ -1,6 +1,7 @@
 //! `GET <site>/@openapi`: the OpenAPI document of what this server serves now, as at
 //! `/openapi.json` (plugins switched off are absent from both).
 
+use crate::content::type_openapi::with_type_schemas;
 use crate::endpoint;
 use crate::http::schema::{any_object, object, string};
 use crate::http::{ApiError, ApiResult, Ctx, Dyn, Shape};
@@ -36,5 +37,5 @@ impl Shape for OpenApiDocumentShape {
 
 async fn get(ctx: Ctx) -> ApiResult<Dyn<OpenApiDocumentShape>> {
     let document = ctx.app.settings.openapi.ok_or_else(|| ApiError::not_found(&ctx.request.service_url))?;
-    Ok(Dyn::new(document(&ctx.app.registry)))
+    Ok(Dyn::new(with_type_schemas(document(&ctx.app.registry), &ctx.app.types)))
 }

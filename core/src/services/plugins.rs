@@ -72,13 +72,8 @@ async fn get(ctx: Ctx) -> ApiResult<Json<PluginList>> {
         .map(|descriptor| {
             let id = descriptor.id;
             let built = registry.plugin_ids().contains(&id);
-            let mut types: Vec<String> = ctx
-                .app
-                .types
-                .all()
-                .map(|t| t.id.clone())
-                .filter(|t| ctx.app.types.defined_by(t) == Some(id))
-                .collect();
+            let mut types: Vec<String> =
+                ctx.app.types.all().map(|t| t.id.clone()).filter(|t| ctx.app.types.defined_by(t) == Some(id)).collect();
             types.sort_unstable();
             let contributions = registry.contributions(id);
             PluginInfo {

@@ -7,6 +7,7 @@
 //! `plone.app.vocabularies.Catalog` searches the content the caller may see (relation widgets);
 //! `plone.app.vocabularies.Keywords` lists the tags in use on it (tag widgets).
 
+use super::types::factories::FACTORIES;
 use super::types::{CATALOG_VOCABULARY, KEYWORDS_VOCABULARY};
 use crate::catalog::{SearchQuery, SearchSql};
 use crate::content::FieldKind;
@@ -34,6 +35,8 @@ const GROUPS: &str = "plone.app.vocabularies.Groups";
 const ROLES: &str = "plone.app.vocabularies.Roles";
 /// The workflow transitions as `Title [id]`, for the content rules' transition action.
 const WORKFLOW_TRANSITIONS: &str = "plone.app.vocabularies.WorkflowTransitions";
+/// The field factories Volto's Content Types panel offers when a field is added.
+const FIELDS: &str = "Fields";
 /// The most users the Users vocabulary reads for one request; narrow it with `title`.
 const MAX_USER_TERMS: i64 = 1000;
 
@@ -152,22 +155,27 @@ fn names(ctx: &Ctx) -> Vec<String> {
         WORKFLOW_STATES.to_owned(),
         USERS.to_owned(),
         GROUPS.to_owned(),
+        FIELDS.to_owned(),
         ROLES.to_owned(),
         WORKFLOW_TRANSITIONS.to_owned(),
     ];
     names.extend(ctx.app.registry.vocabularies().map(|v| v.name.to_owned()));
     for profile in ctx.app.types.all() {
-        names.extend(
-            profile.fields.iter().filter(|f| f.kind == FieldKind::Choice).map(|f| format!("{}.{}", profile.id, f.name)),
-        );
+        names.extend(profile.fields.iter().filter(|f| has_choices(f)).map(|f| format!("{}.{}", profile.id, f.name)));
     }
     names.sort();
     names
 }
 
+/// Whether the field offers a fixed set of values (a choice, or a multiple choice).
+fn has_choices(field: &crate::content::FieldDef) -> bool {
+    field.kind == FieldKind::Choice || (field.kind == FieldKind::List && !field.vocabulary.is_empty())
+}
+
 /// Terms that do not depend on content: types, states and choice fields.
 fn static_terms(ctx: &Ctx, name: &str) -> Option<Vec<(String, String)>> {
     match name {
+        FIELDS => Some(FACTORIES.iter().map(|f| (f.name.to_owned(), f.name.to_owned())).collect()),
         PORTAL_TYPES => Some(ctx.app.types.all().map(|t| (t.id.clone(), t.title.clone())).collect()),
         USER_FRIENDLY_TYPES => {
             let mut types: Vec<(String, String)> = ctx
@@ -213,7 +221,7 @@ fn static_terms(ctx: &Ctx, name: &str) -> Option<Vec<(String, String)>> {
         _ => {
             let (type_name, field_name) = name.split_once('.')?;
             let profile = ctx.app.types.get(type_name)?;
-            let field = profile.field(field_name).filter(|f| f.kind == FieldKind::Choice)?;
+            let field = profile.field(field_name).filter(|f| has_choices(f))?;
             Some(field.vocabulary.iter().map(|v| (v.clone(), v.clone())).collect())
         }
     }

@@ -34,9 +34,9 @@ mod scale;
 mod search;
 mod security;
 mod size;
-pub mod type_edits;
 #[cfg(test)]
 pub(crate) mod test_support;
+pub mod type_edits;
 mod visibility;
 
 use crate::error::ApiError;

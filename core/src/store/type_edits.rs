@@ -31,7 +31,8 @@ impl Store {
     pub async fn type_edits(&self) -> Result<(i64, Vec<TypeEdit>), TypeEditsError> {
         let revision = self.type_edits_revision().await?;
         self.count();
-        let rows = sqlx::query("SELECT id, definition FROM content_type_edit ORDER BY id").fetch_all(&self.pool).await?;
+        let rows =
+            sqlx::query("SELECT id, definition FROM content_type_edit ORDER BY id").fetch_all(&self.pool).await?;
         let edits = rows
             .iter()
             .map(|row| {
@@ -57,7 +58,9 @@ impl Store {
         let mut values = Vec::new();
         for row in rows {
             let fields: String = row.try_get(2)?;
-            let value = serde_json::from_str::<serde_json::Value>(&fields).ok().and_then(|mut f| f.get_mut(field).map(serde_json::Value::take));
+            let value = serde_json::from_str::<serde_json::Value>(&fields)
+                .ok()
+                .and_then(|mut f| f.get_mut(field).map(serde_json::Value::take));
             if let Some(value) = value.filter(|v| !v.is_null()) {
                 values.push((row.try_get(0)?, row.try_get(1)?, value));
             }
@@ -110,5 +113,25 @@ impl Tx {
     pub async fn delete_type_edit(&mut self, id: &str) -> Result<(), sqlx::Error> {
         sqlx::query("DELETE FROM content_type_edit WHERE id = $1").bind(id).execute(self.own_tables()).await?;
         Ok(())
+    }
+}
+
+impl Store {
+    /// How many objects are of `portal_type`, in the trash too.
+    pub async fn count_of_type(&self, portal_type: &str) -> Result<i64, sqlx::Error> {
+        self.count();
+        sqlx::query("SELECT COUNT(*) FROM content WHERE portal_type = $1")
+            .bind(portal_type)
+            .fetch_one(&self.pool)
+            .await?
+            .try_get(0)
+    }
+
+    /// How many objects each type has, in one statement (types without any are absent).
+    pub async fn counts_by_type(&self) -> Result<std::collections::HashMap<String, i64>, sqlx::Error> {
+        self.count();
+        let rows =
+            sqlx::query("SELECT portal_type, COUNT(*) FROM content GROUP BY portal_type").fetch_all(&self.pool).await?;
+        rows.iter().map(|row| Ok((row.try_get(0)?, row.try_get(1)?))).collect()
     }
 }

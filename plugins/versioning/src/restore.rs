@@ -186,9 +186,7 @@ impl Restoring<'_> {
 }
 
 fn profile(app: &App, portal_type: &str) -> ApiResult<std::sync::Arc<TypeProfile>> {
-    app.types
-        .get(portal_type)
-        .ok_or_else(|| ApiError::internal(format!("unknown portal type {portal_type}")))
+    app.types.get(portal_type).ok_or_else(|| ApiError::internal(format!("unknown portal type {portal_type}")))
 }
 
 /// Bookkeeping fields are the live object's, never the version's.

@@ -1,11 +1,9 @@
 //! Core's control panels: the site (title, logo, robots.txt), its language, its time zone, and
-//! the content types (read-only).
+//! the content types (listed here; their own service answers and edits them).
 
 use crate::controlpanel::{ControlPanelDef, PanelField, PanelSource};
 use crate::i18n::SITE_LANGUAGE;
 use crate::services::site::{AVAILABLE_LANGUAGES, PORTAL_TIMEZONE, ROBOTS_TXT, SITE_LOGO};
-use crate::site::Site;
-use serde_json::{Value, json};
 
 /// The site: its title, logo and robots.txt.
 pub static SITE_PANEL: ControlPanelDef = ControlPanelDef {
@@ -41,33 +39,7 @@ pub static DATE_AND_TIME_PANEL: ControlPanelDef = ControlPanelDef {
     items: None,
 };
 
-/// The content types, read-only: they come from the type profiles (`--types-dir` and plugins).
-pub static CONTENT_TYPES_PANEL: ControlPanelDef = ControlPanelDef {
-    id: "dexterity-types",
-    title: "Content Types",
-    group: "Content",
-    fields: &[],
-    items: Some(content_types),
-};
-
-fn content_types(site: &Site, site_url: &str) -> Vec<Value> {
-    let mut types: Vec<Value> = site
-        .types
-        .all()
-        .map(|profile| {
-            json!({
-                "@id": format!("{site_url}/@controlpanels/dexterity-types/{}", profile.id),
-                "@type": profile.id,
-                "id": profile.id,
-                "title": profile.title,
-                "description": "",
-                "meta_type": if profile.folderish { "Dexterity Container" } else { "Dexterity Item" },
-                "behaviours": profile.behaviours,
-                "addable": profile.global_allow,
-                "count": Value::Null,
-            })
-        })
-        .collect();
-    types.sort_by(|a, b| a["title"].as_str().cmp(&b["title"].as_str()));
-    types
-}
+/// The content types: listed in Site Setup here, answered and edited by
+/// `@controlpanels/dexterity-types` (see [`super::dexterity_types`]).
+pub static CONTENT_TYPES_PANEL: ControlPanelDef =
+    ControlPanelDef { id: "dexterity-types", title: "Content Types", group: "Content", fields: &[], items: None };

@@ -33,6 +33,7 @@ pub(super) fn problem(table: &str, row: &BTreeMap<String, Value>, site_id: &str)
         "record" if text("name").is_some_and(|name| name.starts_with("wcs.secret.")) => &[("value", Rule::Secret)],
         "record" => &[("value", Rule::Json)],
         "audit_log" => &[("at", Rule::Time), ("details", Rule::Json)],
+        "content_type_edit" => &[("definition", Rule::JsonObject)],
         _ => &[],
     };
     rules.iter().find_map(|(column, rule)| check(column, *rule).err().map(|e| format!("column {column}: {e}")))
