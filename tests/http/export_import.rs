@@ -41,6 +41,9 @@ async fn populate(server: &TestServer) {
     let panel = server.admin(Method::PATCH, "@controlpanels/mail").json(&json!({"smtp_port": "2525"})).send();
     assert_eq!(panel.await.unwrap().status(), 204);
 
+    let field = json!({"factory": "Email", "title": "Author email"});
+    assert_eq!(server.admin(Method::POST, "@types/Document").json(&field).send().await.unwrap().status(), 201);
+
     if cfg!(feature = "contentrules") {
         let rule = json!({"title": "Neu in Ordner", "event": "Object added to this container"});
         let response = server.admin(Method::POST, "@controlpanels/content-rules").json(&rule).send().await.unwrap();
@@ -107,9 +110,17 @@ async fn a_site_round_trips_identically_and_works_after_the_import() {
         assert_eq!(mode, 0o700, "the export holds password hashes and secrets: its owner's only");
     }
     let tables = files_of(&export);
-    for table in
-        ["content", "blob", "principal", "membership", "local_role", "version", "easyform_submission", "record"]
-    {
+    for table in [
+        "content",
+        "blob",
+        "principal",
+        "membership",
+        "local_role",
+        "version",
+        "easyform_submission",
+        "record",
+        "content_type_edit",
+    ] {
         let rows = &tables[&format!("tables/{table}.jsonl")];
         assert!(!rows.is_empty(), "table {table} was exported empty");
     }
@@ -136,6 +147,8 @@ async fn a_site_round_trips_identically_and_works_after_the_import() {
     assert_eq!(submissions["items_total"], 1, "{submissions}");
     let (_, port) = copy.get_json("@registry/wcs.backend.mail.smtp_port").await;
     assert_eq!(port, json!(2525));
+    let (status, field) = copy.get_json("@types/Document/author_email").await;
+    assert_eq!((status, &field["factory"]), (200, &json!("Email")), "the type edit came along: {field}");
     let created = copy.create("f", json!({"@type": "Document", "id": "neu", "title": "Nach dem Import"})).await;
     assert_eq!(created["title"], "Nach dem Import", "new rows get fresh ids after the imported ones");
 }

@@ -103,6 +103,7 @@ mod system_pages;
 mod translated_titles;
 mod tus;
 mod types_dir;
+mod types_through_the_web;
 // The site profile's pages, topics and blocks are what these tests version and navigate.
 #[cfg(all(feature = "versioning", feature = "site-profile"))]
 mod version_comparison;

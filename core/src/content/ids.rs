@@ -8,6 +8,12 @@ pub const MAX_ID_LENGTH: usize = 300;
 /// (`MAX_URL_LENGTH`): a client that derives the id from the title as Plone does then finds it.
 const GENERATED_ID_LENGTH: usize = 255;
 
+/// Turns a title into the name of a field or a content type, as Plone makes those: the id
+/// with `_` for `-` and `.` (`Author e-mail` → `author_e_mail`).
+pub fn normalize_name(title: &str) -> String {
+    normalize(title).replace(['-', '.'], "_")
+}
+
 /// Turns a title into an id: lower case, transliterated, runs of other characters as one `-`.
 pub fn normalize(title: &str) -> String {
     let mut id = String::with_capacity(title.len());

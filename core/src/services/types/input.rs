@@ -4,6 +4,7 @@
 
 use super::factories::{self, EMAIL_HINT, EMAIL_PATTERN, EMAIL_WIDGET, Factory, MULTIPLE_CHOICE_WIDGET};
 use super::fieldsets::FIELDSETS;
+use crate::content::ids::normalize_name;
 use crate::content::values::stored_value_misfit;
 use crate::content::{FieldDef, Fieldset, TypeProfile};
 use crate::error::{ApiError, ApiResult, ErrorCode};
@@ -70,15 +71,7 @@ fn new_id(profile: &TypeProfile, body: &Map<String, Value>) -> ApiResult<String>
 }
 
 fn id_from_title(title: &str) -> String {
-    let mut id = String::new();
-    for c in title.trim().chars().flat_map(char::to_lowercase) {
-        if c.is_ascii_alphanumeric() {
-            id.push(c);
-        } else if !id.ends_with('_') && !id.is_empty() {
-            id.push('_');
-        }
-    }
-    let id = id.trim_end_matches('_').chars().take(ID_LIMIT - 6).collect::<String>();
+    let id: String = normalize_name(title).chars().take(ID_LIMIT - 6).collect();
     match id.chars().next() {
         None => "field".to_owned(),
         Some(first) if first.is_ascii_digit() => format!("field_{id}"),
@@ -273,6 +266,7 @@ mod tests {
     fn ids_are_made_from_titles_as_plone_makes_them() {
         assert_eq!(id_from_title("Author email"), "author_email");
         assert_eq!(id_from_title("  Contact -- Info! "), "contact_info");
+        assert_eq!(id_from_title("Kürzel"), "kuerzel");
         assert_eq!(id_from_title("2nd line"), "field_2nd_line");
         assert_eq!(id_from_title("!!!"), "field");
     }

@@ -7,6 +7,7 @@ use super::render::{panel_url, type_settings};
 use super::settings::apply_settings;
 use super::shapes::{TypeSettingsInputShape, TypeSettingsShape};
 use crate::content::TypeProfile;
+use crate::content::ids::normalize_name;
 use crate::endpoint;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::http::{Ctx, DynCreated, shape_schema};
@@ -41,7 +42,7 @@ async fn add(ctx: Ctx) -> ApiResult<Response<DynCreated<TypeSettingsShape>>> {
         .ok_or_else(|| ApiError::new(ErrorCode::MissingProperty, "Property 'title' is required."))?;
     let id = match text(&body, "id")? {
         Some(id) => id,
-        None => id_from_title(&title),
+        None => normalize_name(&title).chars().take(ID_LIMIT).collect(),
     };
     if !valid_id(&id) {
         return Err(ApiError::invalid_parameter(
@@ -73,18 +74,6 @@ async fn add(ctx: Ctx) -> ApiResult<Response<DynCreated<TypeSettingsShape>>> {
     let profile = create_type(&ctx, profile).await?;
     let url = format!("{}/{id}", panel_url(&ctx));
     Ok(Response::new(DynCreated::new(type_settings(&ctx, &profile))).header("Location", url))
-}
-
-fn id_from_title(title: &str) -> String {
-    let mut id = String::new();
-    for c in title.trim().chars().flat_map(char::to_lowercase) {
-        if c.is_ascii_alphanumeric() {
-            id.push(c);
-        } else if !id.is_empty() && !id.ends_with('_') {
-            id.push('_');
-        }
-    }
-    id.trim_end_matches('_').chars().take(ID_LIMIT).collect()
 }
 
 fn valid_id(id: &str) -> bool {
