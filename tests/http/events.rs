@@ -231,6 +231,19 @@ async fn every_write_service_records_its_events() {
             .await;
         walk.step(delete.clone(), panel, admin(delete.clone(), &rule_url), &[]).await;
     }
+    // Types are settings too: editing them tells nothing.
+    let types_panel = "@controlpanels/dexterity-types";
+    let made = json!({"title": "Aushang"});
+    walk.step(post.clone(), types_panel, admin(post.clone(), types_panel).json(&made), &[]).await;
+    let aushang = format!("{types_panel}/aushang");
+    walk.step(patch.clone(), types_panel, admin(patch.clone(), &aushang).json(&json!({"description": "D"})), &[]).await;
+    let field = json!({"factory": "Text", "title": "Notiz"});
+    walk.step(post.clone(), "@types", admin(post.clone(), "@types/aushang").json(&field), &[]).await;
+    let renamed = json!({"title": "Vermerk"});
+    walk.step(patch.clone(), "@types", admin(patch.clone(), "@types/aushang/notiz").json(&renamed), &[]).await;
+    walk.step(delete.clone(), "@types", admin(delete.clone(), "@types/aushang/notiz"), &[]).await;
+    walk.step(put.clone(), "@types", admin(put.clone(), "@types/aushang").json(&json!({"properties": {}})), &[]).await;
+    walk.step(delete.clone(), types_panel, admin(delete.clone(), &aushang), &[]).await;
     walk.step(post.clone(), "@untrash", admin(post.clone(), "f/d-1/@untrash"), &["untrashed"]).await;
     walk.step(delete.clone(), "", admin(delete.clone(), "f/d-1"), &["removed"]).await;
 

@@ -17,9 +17,9 @@ pub enum TypeEditsError {
 }
 
 impl Store {
-    /// The revision of the stored edits (0 before the first).
+    /// The revision of the stored edits (0 before the first). Not counted among a request's
+    /// statements: every instance asks it in the background every second.
     pub async fn type_edits_revision(&self) -> Result<i64, sqlx::Error> {
-        self.count();
         let row = sqlx::query("SELECT revision FROM content_type_revision WHERE singleton = 1")
             .fetch_optional(&self.pool)
             .await?;
