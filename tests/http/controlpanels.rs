@@ -89,7 +89,11 @@ async fn the_content_types_panel_lists_the_types() {
     let (_, panel) = server.get_json("@controlpanels/dexterity-types").await;
     let page =
         panel["items"].as_array().unwrap().iter().find(|t| t["id"] == "Document").cloned().unwrap_or(Value::Null);
-    assert_eq!((&page["title"], &page["meta_type"], &page["count"]), (&json!("Page"), &json!("Dexterity FTI"), &json!(0)), "{panel}");
+    assert_eq!(
+        (&page["title"], &page["meta_type"], &page["count"]),
+        (&json!("Page"), &json!("Dexterity FTI"), &json!(0)),
+        "{panel}"
+    );
     let versioned = page["behaviours"].as_array().unwrap().contains(&json!("versioning"));
     assert_eq!(versioned, cfg!(feature = "versioning"), "the versioning plugin gives Page its behaviour: {page}");
     let root = panel["items"].as_array().unwrap().iter().find(|t| t["id"] == "Plone Site").cloned().unwrap();

@@ -155,6 +155,10 @@ pub struct FieldDef {
     pub pattern_hint: Option<String>,
     #[serde(skip)]
     pub(super) compiled_pattern: Option<regex::Regex>,
+    /// Whether a site owner added it (no profile declares it): Volto's schema editor lets them
+    /// edit and remove such fields only. Set when the edits are applied, never stored.
+    #[serde(skip)]
+    pub through_the_web: bool,
 }
 
 impl FieldDef {
@@ -177,6 +181,7 @@ impl FieldDef {
             pattern: None,
             pattern_hint: None,
             compiled_pattern: None,
+            through_the_web: false,
         }
     }
 

@@ -32,7 +32,7 @@ pub fn apply(base: &TypeRegistry, edits: &[TypeEdit]) -> (TypeRegistry, Vec<Stri
             (Some(_), true) => Err("a profile now defines a type of the same id".to_owned()),
             (None, false) => Err("its profile type is no longer defined".to_owned()),
             (Some(profile), false) => Ok(merge(profile, &edit.profile)),
-            (None, true) => Ok(edit.profile.clone()),
+            (None, true) => Ok(made_through_the_web(&edit.profile)),
         };
         let prepared = merged.and_then(|mut profile| registry.prepare(&mut profile).map(|()| profile));
         match prepared {
@@ -55,8 +55,8 @@ pub fn merge(base: &TypeProfile, edited: &TypeProfile) -> TypeProfile {
         .fields
         .iter()
         .map(|field| match base.field(&field.name) {
-            Some(own) => FieldDef { kind_name: own.kind_name.clone(), ..field.clone() },
-            None => field.clone(),
+            Some(own) => FieldDef { kind_name: own.kind_name.clone(), through_the_web: false, ..field.clone() },
+            None => FieldDef { through_the_web: true, ..field.clone() },
         })
         .collect();
     fields.extend(base.fields.iter().filter(|f| edited.field(&f.name).is_none()).cloned());
@@ -76,7 +76,18 @@ pub fn merge(base: &TypeProfile, edited: &TypeProfile) -> TypeProfile {
         fieldsets: edited.fieldsets.clone(),
         removed_fields: edited.removed_fields.clone(),
         extend: false,
+        through_the_web: false,
     }
+}
+
+/// A type made through the web, marked so with every field.
+pub fn made_through_the_web(profile: &TypeProfile) -> TypeProfile {
+    let mut profile = profile.clone();
+    profile.through_the_web = true;
+    for field in &mut profile.fields {
+        field.through_the_web = true;
+    }
+    profile
 }
 
 /// A type another one names (an allowed child, a relation's target) that no longer exists.

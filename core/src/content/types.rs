@@ -50,6 +50,10 @@ pub struct TypeProfile {
     /// When true, this profile adds fields to an existing type of the same id.
     #[serde(default)]
     pub extend: bool,
+    /// Whether a site owner made the type (no profile defines it). Set when the edits are
+    /// applied, never stored.
+    #[serde(skip)]
+    pub through_the_web: bool,
 }
 
 /// A form tab a type defines for some of its fields.

@@ -175,7 +175,7 @@ fn has_choices(field: &crate::content::FieldDef) -> bool {
 /// Terms that do not depend on content: types, states and choice fields.
 fn static_terms(ctx: &Ctx, name: &str) -> Option<Vec<(String, String)>> {
     match name {
-        FIELDS => Some(FACTORIES.iter().map(|f| (f.name.to_owned(), f.name.to_owned())).collect()),
+        FIELDS => Some(FACTORIES.iter().map(|f| (f.token.to_owned(), f.name.to_owned())).collect()),
         PORTAL_TYPES => Some(ctx.app.types.all().map(|t| (t.id.clone(), t.title.clone())).collect()),
         USER_FRIENDLY_TYPES => {
             let mut types: Vec<(String, String)> = ctx

@@ -4,7 +4,7 @@
 //! against the registry and against the values objects already hold, then stored and applied
 //! at once on this instance (the others notice within [`crate::site::TYPE_EDITS_POLL`]).
 
-use crate::content::type_edits::{TypeEdit, merge};
+use crate::content::type_edits::{TypeEdit, made_through_the_web, merge};
 use crate::content::values::stored_value_misfit;
 use crate::content::{FieldDef, TypeProfile};
 use crate::error::{ApiError, ApiResult, ErrorCode};
@@ -103,7 +103,7 @@ fn checked(ctx: &Ctx, profile: &TypeProfile, created: bool) -> ApiResult<TypePro
     let registry = ctx.app.types.snapshot();
     let mut served = match ctx.app.types.profiles().get(&profile.id) {
         Some(base) if !created => merge(base, profile),
-        _ => profile.clone(),
+        _ => made_through_the_web(profile),
     };
     registry.prepare(&mut served).map_err(|message| ApiError::new(ErrorCode::BadRequest, message))?;
     let known = |t: &String| registry.get(t).is_some() || *t == served.id;

@@ -81,7 +81,7 @@ impl RawMeta for TypeSchemaReply {
     }
 }
 
-/// `@types/<name>/<field>`: one property, as `application/json+schema`.
+/// `@types/<name>/<field>`: one property (or fieldset), as `application/json`.
 struct FieldSchemaReply;
 
 impl RawMeta for FieldSchemaReply {
@@ -98,12 +98,12 @@ impl RawMeta for FieldSchemaReply {
             ],
             &["title", "description", "factory", "behavior"],
         );
-        MetaResponses { responses: vec![media_response(200, "The field's schema", Some((JSON_SCHEMA, schema)))] }
+        MetaResponses { responses: vec![media_response(200, "The field's schema", Some(("application/json", schema)))] }
     }
 }
 
 /// The media type upstream serves schemas as.
-pub(crate) const JSON_SCHEMA: &str = "application/json+schema";
+const JSON_SCHEMA: &str = "application/json+schema";
 
 async fn types(ctx: Ctx) -> ApiResult<Json<Vec<ContentTypeEntry>>> {
     let options = ctx.serialize_options()?;
@@ -147,11 +147,12 @@ async fn type_schema_of(ctx: Ctx) -> ApiResult<Raw<TypeSchemaReply>> {
 async fn field_schema_of(ctx: Ctx) -> ApiResult<Raw<FieldSchemaReply>> {
     let profile = named_type(&ctx)?;
     let name = ctx.param("field");
-    if let Some(fieldset) = profile.fieldsets.iter().find(|f| f.id == name) {
-        return Ok(schema_reply(fieldset_schema(fieldset)));
-    }
-    let def = profile.field(name).ok_or_else(|| unknown_field(&ctx))?;
-    Ok(schema_reply(property(&profile, def, &ctx.site_url())))
+    let body = match profile.fieldsets.iter().find(|f| f.id == name) {
+        Some(fieldset) => fieldset_schema(fieldset),
+        None => property(&profile, profile.field(name).ok_or_else(|| unknown_field(&ctx))?, &ctx.site_url()),
+    };
+    // Upstream serves one field as plain JSON, unlike the whole schema.
+    Ok(Raw::new(Response::builder().content_type("application/json").body(body.to_string())))
 }
 
 /// The 404 for a `{field}` that is neither a field nor a fieldset of the type.
@@ -161,7 +162,7 @@ pub(crate) fn unknown_field(ctx: &Ctx) -> ApiError {
 }
 
 /// The type `{name}` names; 404 with upstream's message when there is none.
-pub(crate) fn named_type(ctx: &Ctx) -> ApiResult<Arc<TypeProfile>> {
+fn named_type(ctx: &Ctx) -> ApiResult<Arc<TypeProfile>> {
     let name = ctx.param("name");
     ctx.app
         .types
@@ -169,6 +170,6 @@ pub(crate) fn named_type(ctx: &Ctx) -> ApiResult<Arc<TypeProfile>> {
         .ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("Type '{name}' could not be found.")))
 }
 
-pub(crate) fn schema_reply<M: RawMeta>(body: Value) -> Raw<M> {
+fn schema_reply<M: RawMeta>(body: Value) -> Raw<M> {
     Raw::new(Response::builder().content_type(JSON_SCHEMA).body(body.to_string()))
 }

@@ -167,9 +167,10 @@ pub fn property(profile: &TypeProfile, field: &FieldDef, site_url: &str) -> Valu
     });
     schema["factory"] = json!(factory);
     schema["behavior"] = json!(match (&standard, field.kind) {
-        (_, FieldKind::Blocks | FieldKind::BlocksLayout) if is_volto_blocks(field) => VOLTO_BLOCKS_BEHAVIOUR,
-        (Some(standard), _) => standard.behavior,
-        (None, _) => profile.id.as_str(),
+        (_, FieldKind::Blocks | FieldKind::BlocksLayout) if is_volto_blocks(field) => VOLTO_BLOCKS_BEHAVIOUR.to_owned(),
+        (Some(standard), _) => standard.behavior.to_owned(),
+        _ if field.through_the_web => format!("{GENERATED_BEHAVIOUR}.plone_0_{}", profile.id.replace(' ', "_")),
+        _ => profile.id.clone(),
     });
     if let Some(widget) = field.widget.as_deref().filter(|w| *w != MULTIPLE_CHOICE_WIDGET) {
         schema["widget"] = json!(widget);
@@ -180,7 +181,8 @@ pub fn property(profile: &TypeProfile, field: &FieldDef, site_url: &str) -> Valu
     if let Some(min) = field.min_length {
         schema["minLength"] = json!(min);
     }
-    if let Some(pattern) = &field.pattern {
+    // An e-mail field's pattern is how it checks addresses, not a setting of the field.
+    if let Some(pattern) = field.pattern.as_ref().filter(|_| field.widget.as_deref() != Some(EMAIL_WIDGET)) {
         schema["pattern"] = json!(format!("^(?:{pattern})$"));
     }
     let default = field.default_json();

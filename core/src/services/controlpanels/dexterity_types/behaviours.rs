@@ -9,6 +9,8 @@ pub struct Behaviour {
     pub name: &'static str,
     /// Its label.
     pub title: &'static str,
+    /// Plone's help text.
+    pub description: &'static str,
     /// The behaviour core and plugins know it by, if they do.
     pub marks: Option<&'static str>,
     /// Its fields: name, kind and label.
@@ -18,10 +20,16 @@ pub struct Behaviour {
 const fn behaviour(
     name: &'static str,
     title: &'static str,
+    description: &'static str,
     marks: Option<&'static str>,
     fields: &'static [(&'static str, &'static str, &'static str)],
 ) -> Behaviour {
-    Behaviour { name, title, marks, fields }
+    Behaviour { name, title, description, marks, fields }
+}
+
+/// A behaviour that is a setting only: the type records it, nothing else changes.
+const fn setting(name: &'static str, title: &'static str, description: &'static str) -> Behaviour {
+    behaviour(name, title, description, None, &[])
 }
 
 const TITLE: (&str, &str, &str) = ("title", "TextLine", "Title");
@@ -32,29 +40,55 @@ const EFFECTIVE: (&str, &str, &str) = ("effective", "Datetime", "Publishing date
 const EXPIRES: (&str, &str, &str) = ("expires", "Datetime", "Expiration date");
 const RIGHTS: (&str, &str, &str) = ("rights", "Text", "Rights");
 
-/// Every behaviour the panel offers, in its order.
-pub const BEHAVIOURS: [Behaviour; 24] = [
-    behaviour("plone.allowdiscussion", "Allow discussion", None, &[]),
-    behaviour("plone.basic", "Basic metadata", None, &[TITLE, DESCRIPTION]),
+/// Every behaviour the panel offers, in Plone's order.
+pub const BEHAVIOURS: [Behaviour; 31] = [
+    setting("plone.allowdiscussion", "Allow discussion", "Allow discussion on this item"),
+    behaviour("plone.basic", "Basic metadata", "Adds title and description fields.", None, &[TITLE, DESCRIPTION]),
     behaviour(
         "volto.blocks",
         "Blocks",
+        "Enables Volto Blocks support",
         None,
         &[("blocks", "Blocks", "Blocks"), ("blocks_layout", "BlocksLayout", "Blocks Layout")],
     ),
-    behaviour("volto.blocks.editable.layout", "Blocks (editable layout)", None, &[]),
-    behaviour("plone.categorization", "Categorization", None, &[SUBJECTS, LANGUAGE]),
-    behaviour("plone.collection", "Collection", None, &[]),
-    behaviour("plone.publication", "Date range", None, &[EFFECTIVE, EXPIRES]),
+    setting(
+        "volto.blocks.editable.layout",
+        "Blocks (Editable Layout)",
+        "Enables Volto Blocks (editable layout) support",
+    ),
+    behaviour(
+        "plone.categorization",
+        "Categorization",
+        "Adds keywords and language fields.",
+        None,
+        &[SUBJECTS, LANGUAGE],
+    ),
+    setting("plone.collection", "Collection", "Adds collection behavior"),
+    behaviour(
+        "plone.publication",
+        "Date range",
+        "Adds effective date and expiration date fields.",
+        None,
+        &[EFFECTIVE, EXPIRES],
+    ),
     behaviour(
         "plone.dublincore",
         "Dublin Core metadata",
+        "Adds standard metadata fields (equals Basic metadata + Categorization + Effective range + Ownership)",
         None,
         &[TITLE, DESCRIPTION, SUBJECTS, LANGUAGE, EFFECTIVE, EXPIRES, RIGHTS],
     ),
     behaviour(
+        "plone.eventattendees",
+        "Event Attendees",
+        "Attendees extension for Events.",
+        None,
+        &[("attendees", "List", "Attendees")],
+    ),
+    behaviour(
         "plone.eventbasic",
-        "Event basic",
+        "Event Basic",
+        "Basic Event schema.",
         None,
         &[
             ("start", "Datetime", "Event Starts"),
@@ -63,10 +97,10 @@ pub const BEHAVIOURS: [Behaviour; 24] = [
             ("open_end", "Bool", "Open End"),
         ],
     ),
-    behaviour("plone.eventlocation", "Event location", None, &[("location", "TextLine", "Location")]),
     behaviour(
         "plone.eventcontact",
-        "Event contact",
+        "Event Contact",
+        "Contact extension for Events.",
         None,
         &[
             ("contact_name", "TextLine", "Contact Name"),
@@ -75,36 +109,94 @@ pub const BEHAVIOURS: [Behaviour; 24] = [
             ("event_url", "URI", "Event URL"),
         ],
     ),
-    behaviour("plone.eventattendees", "Event attendees", None, &[("attendees", "List", "Attendees")]),
-    behaviour("plone.eventrecurrence", "Event recurrence", None, &[("recurrence", "Text", "Recurrence")]),
+    behaviour(
+        "plone.eventlocation",
+        "Event Location",
+        "Location extension for Events.",
+        None,
+        &[("location", "TextLine", "Location")],
+    ),
+    behaviour(
+        "plone.eventrecurrence",
+        "Event Recurrence",
+        "Recurrence extension for Events.",
+        None,
+        &[("recurrence", "Text", "Recurrence")],
+    ),
     behaviour(
         "plone.excludefromnavigation",
-        "Exclude from navigation",
+        "Exclude From navigation",
+        "Allow items to be excluded from navigation",
         Some("exclude_from_nav"),
         &[("exclude_from_nav", "Bool", "Exclude from navigation")],
     ),
+    setting(
+        "plone.constraintypes",
+        "Folder Addable Constrains",
+        "Restrict the content types that can be added to folderish content",
+    ),
+    setting(
+        "plone.textindexer",
+        "Full-Text Indexing",
+        "Enables the enhanced full-text indexing for a content type ('plone.textindexer'). If a field is marked \
+         'searchable', its content gets added to the 'SearchableText' index in the catalog.",
+    ),
     behaviour(
         "plone.leadimage",
-        "Lead image",
+        "Lead Image",
+        "Adds image and image caption fields",
         None,
         &[("image", "Image", "Lead image"), ("image_caption", "TextLine", "Lead image caption")],
     ),
-    behaviour("plone.locking", "Locking", None, &[]),
-    behaviour("plone.namefromtitle", "Name from title", None, &[]),
-    behaviour("plone.navigationroot", "Navigation root", None, &[]),
-    behaviour("plone.ownership", "Ownership", None, &[RIGHTS]),
-    behaviour("plone.relateditems", "Related items", None, &[("relatedItems", "RelationList", "Related items")]),
-    behaviour("plone.richtext", "Rich text", None, &[("text", "RichText", "Text")]),
-    behaviour("plone.shortname", "Short name", None, &[]),
+    setting("plone.locking", "Locking", "Locking support for dexterity"),
+    setting("plone.translatable", "Multilingual Support", "Make this content type multilingual aware"),
+    setting(
+        "plone.namefromfilename",
+        "Name from file name",
+        "Automatically generate short URL name for content based on its primary field file name",
+    ),
+    setting(
+        "plone.namefromtitle",
+        "Name from title",
+        "Automatically generate short URL name for content based on its initial title",
+    ),
+    setting("plone.navigationroot", "Navigation root", "Make all items of this type a navigation root"),
+    setting(
+        "plone.nextpreviousenabled",
+        "Next previous navigation",
+        "Enable next previous navigation for all items of this type",
+    ),
+    setting(
+        "plone.nextprevioustoggle",
+        "Next previous navigation toggle",
+        "Allow items to have next previous navigation enabled",
+    ),
+    behaviour("plone.ownership", "Ownership", "Adds creator, contributor, and rights fields.", None, &[RIGHTS]),
+    behaviour(
+        "plone.relateditems",
+        "Related items",
+        "Adds the ability to assign related items",
+        None,
+        &[("relatedItems", "RelationList", "Related items")],
+    ),
+    behaviour("plone.richtext", "RichText", "Adds richtext behavior", None, &[("text", "RichText", "Text")]),
+    setting("plone.shortname", "Short name", "Gives the ability to rename an item from its edit form."),
     behaviour(
         "plone.tableofcontents",
         "Table of contents",
+        "Adds a table of contents",
         None,
         &[("table_of_contents", "Bool", "Table of contents")],
+    ),
+    setting(
+        "plone.thumb_icon",
+        "Thumbs and icon handling",
+        "Options to suppress thumbs and/or icons and to override thumb size in listings, tables etc.",
     ),
     behaviour(
         "plone.versioning",
         "Versioning",
+        "Versioning support with CMFEditions",
         Some("versioning"),
         &[("changeNote", "TextLine", "Change note"), ("versioning_enabled", "Bool", "Versioning enabled")],
     ),
@@ -118,12 +210,14 @@ pub fn by_name(name: &str) -> Option<&'static Behaviour> {
     BEHAVIOURS.iter().find(|b| b.name == name)
 }
 
-/// Whether the type has the behaviour: it was switched on, or (for a profile type) the type
-/// has everything it gives.
+/// Whether the type has the behaviour: it was switched on, or (for a profile type, whose
+/// profile names no Plone behaviours) the type has everything it gives.
 pub fn has(profile: &TypeProfile, behaviour: &Behaviour) -> bool {
+    let gives_all =
+        !behaviour.fields.is_empty() && behaviour.fields.iter().all(|(name, _, _)| profile.field(name).is_some());
     profile.has_behaviour(behaviour.name)
         || behaviour.marks.is_some_and(|mark| profile.has_behaviour(mark))
-        || (!behaviour.fields.is_empty() && behaviour.fields.iter().all(|(name, _, _)| profile.field(name).is_some()))
+        || (!profile.through_the_web && gives_all)
 }
 
 /// Switches the behaviour on: its name and mark, and the fields it gives that the type lacks.

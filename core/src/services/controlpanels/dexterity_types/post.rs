@@ -66,6 +66,7 @@ async fn add(ctx: Ctx) -> ApiResult<Response<DynCreated<TypeSettingsShape>>> {
         fieldsets: Vec::new(),
         removed_fields: Vec::new(),
         extend: false,
+        through_the_web: true,
     };
     for behaviour in DEFAULT_BEHAVIOURS.iter().filter_map(|name| by_name(name)) {
         switch_on(&mut profile, behaviour);

@@ -32,40 +32,71 @@ pub fn listing_item(ctx: &Ctx, profile: &TypeProfile, counts: &HashMap<String, i
     })
 }
 
+/// What `filter_content_types` takes: nothing may be added inside, every globally addable
+/// type, or the allowed ones.
+const FILTERS: [&str; 3] = ["none", "all", "some"];
+const FILTER_TITLES: [&str; 3] = ["No content types", "All content types", "Some content types"];
+
+/// The type's `filter_content_types`.
+fn filter_of(profile: &TypeProfile) -> &'static str {
+    match &profile.allowed_types {
+        None => "all",
+        Some(allowed) if allowed.is_empty() => "none",
+        Some(_) => "some",
+    }
+}
+
 /// One type's settings, with the form Volto shows them in.
 pub fn type_settings(ctx: &Ctx, profile: &TypeProfile) -> Value {
     let mut data = Map::new();
     data.insert("title".into(), json!(profile.title));
     data.insert("description".into(), json!(profile.description));
     data.insert("allowed_content_types".into(), json!(profile.allowed_types.clone().unwrap_or_default()));
-    data.insert("filter_content_types".into(), json!(profile.allowed_types.is_some()));
+    data.insert("filter_content_types".into(), json!(filter_of(profile)));
     for behaviour in &BEHAVIOURS {
         data.insert(behaviour.name.into(), json!(has(profile, behaviour)));
     }
     let mut properties = Map::new();
-    properties.insert("title".into(), json!({"type": "string", "title": "Type name", "factory": "Text line (String)"}));
+    let types_vocabulary = format!("{}/@vocabularies/plone.app.vocabularies.ReallyUserFriendlyTypes", ctx.site_url());
+    properties.insert(
+        "title".into(),
+        json!({"type": "string", "title": "Type Name", "description": "", "factory": "Text line (String)"}),
+    );
     properties.insert(
         "description".into(),
-        json!({"type": "string", "title": "Description", "widget": "textarea", "factory": "Text"}),
+        json!({"type": "string", "title": "Description", "description": "", "widget": "textarea", "factory": "Text"}),
     );
     properties.insert(
         "allowed_content_types".into(),
         json!({
             "type": "array",
-            "title": "Allowed content types",
+            "title": "Allowed Content Types",
+            "description": "",
             "uniqueItems": true,
+            "additionalItems": true,
             "factory": "Multiple Choice",
-            "items": {"vocabulary": {"@id": format!("{}/@vocabularies/plone.app.vocabularies.ReallyUserFriendlyTypes", ctx.site_url())}},
+            "items": {"type": "string", "title": "", "description": "", "factory": "Choice",
+                      "vocabulary": {"@id": types_vocabulary}},
         }),
     );
     properties.insert(
         "filter_content_types".into(),
-        json!({"type": "boolean", "title": "Filter content types", "factory": "Yes/No",
-               "description": "Only the allowed content types may be added inside objects of this type."}),
+        json!({
+            "type": "string",
+            "title": "Filter Contained Types",
+            "description": "Items of this type can act as a folder containing other  items. What content types should be allowed inside?",
+            "factory": "Choice",
+            "default": "none",
+            "enum": FILTERS,
+            "enumNames": FILTER_TITLES,
+            "choices": FILTERS.iter().zip(FILTER_TITLES).map(|(token, title)| json!([token, title])).collect::<Vec<_>>(),
+        }),
     );
     for behaviour in &BEHAVIOURS {
-        properties
-            .insert(behaviour.name.into(), json!({"type": "boolean", "title": behaviour.title, "factory": "Yes/No"}));
+        properties.insert(
+            behaviour.name.into(),
+            json!({"type": "boolean", "title": behaviour.title, "description": behaviour.description, "factory": "Yes/No"}),
+        );
     }
     json!({
         "@id": format!("{}/{}", panel_url(ctx), profile.id),
@@ -83,7 +114,7 @@ pub fn type_settings(ctx: &Ctx, profile: &TypeProfile) -> Value {
                  "fields": BEHAVIOURS.iter().map(|b| b.name).collect::<Vec<_>>()},
             ],
             "properties": properties,
-            "required": ["title"],
+            "required": ["title", "filter_content_types"],
         },
     })
 }

@@ -25,10 +25,13 @@ pub fn apply_settings(profile: &mut TypeProfile, body: &Map<String, Value>, decl
                     .ok_or_else(|| ApiError::invalid_parameter(key, "Expected a list of type ids."))?;
                 profile.allowed_types = Some(allowed);
             }
-            "filter_content_types" => match value.as_bool() {
-                Some(true) => profile.allowed_types = Some(profile.allowed_types.take().unwrap_or_default()),
-                Some(false) => profile.allowed_types = None,
-                None => return Err(ApiError::invalid_parameter(key, "Expected true or false.")),
+            "filter_content_types" => match (value.as_bool(), value.as_str()) {
+                (Some(true), _) | (_, Some("some")) => {
+                    profile.allowed_types = Some(profile.allowed_types.take().unwrap_or_default());
+                }
+                (Some(false), _) | (_, Some("all")) => profile.allowed_types = None,
+                (_, Some("none")) => profile.allowed_types = Some(Vec::new()),
+                _ => return Err(ApiError::invalid_parameter(key, "Expected one of none, all, some.")),
             },
             _ if key.starts_with('@') => {}
             _ => {
@@ -43,9 +46,11 @@ pub fn apply_settings(profile: &mut TypeProfile, body: &Map<String, Value>, decl
             }
         }
     }
-    // `filter_content_types: false` wins over a list sent beside it, as in Plone's form.
-    if body.get("filter_content_types").and_then(Value::as_bool) == Some(false) {
-        profile.allowed_types = None;
+    // What `filter_content_types` says wins over a list sent beside it, as in Plone's form.
+    match body.get("filter_content_types").map(|v| (v.as_bool(), v.as_str())) {
+        Some((Some(false), _) | (_, Some("all"))) => profile.allowed_types = None,
+        Some((_, Some("none"))) => profile.allowed_types = Some(Vec::new()),
+        _ => {}
     }
     Ok(())
 }
