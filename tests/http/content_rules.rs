@@ -405,3 +405,92 @@ async fn a_removal_in_the_folder_triggers_its_rule_and_one_elsewhere_does_not() 
     assert_eq!(sent[0].1, "Gelöscht: alt");
     assert!(sent[0].2.ends_with("/archiv/alt"), "{sent:?}");
 }
+
+#[tokio::test]
+async fn a_workflow_transition_condition_picks_the_transition_not_the_state() {
+    let server = TestServer::start().await;
+    server.create("", json!({"@type": "Folder", "id": "amt", "title": "Amt"})).await;
+    server.create("amt", json!({"@type": "Document", "id": "seite", "title": "Seite"})).await;
+    let rule_id = rule(&server, "Zur Prüfung", "Workflow state changed").await;
+    let (_, offered) = server.get_json(&format!("@controlpanels/content-rules/{rule_id}")).await;
+    let addable: Vec<&str> =
+        offered["addable_conditions"].as_array().unwrap().iter().filter_map(|c| c["addview"].as_str()).collect();
+    assert!(addable.contains(&"plone.conditions.WorkflowTransition"), "{addable:?}");
+    element(
+        &server,
+        &rule_id,
+        "condition",
+        json!({"type": "plone.conditions.WorkflowTransition", "wf_transitions": ["submit"]}),
+    )
+    .await;
+    let mail = json!({"type": "plone.actions.Mail", "subject": "Bitte prüfen: ${title}", "recipients": "pruefung@gemeinde.example",
+                      "source": "", "message": "${absolute_url}"});
+    element(&server, &rule_id, "action", mail).await;
+    assign(&server, "amt", &rule_id).await;
+
+    server.transition("amt/seite", "publish").await;
+    server.transition("amt/seite", "retract").await;
+    rules_ran(&server).await;
+    assert!(outbox(&server).await.is_empty(), "publishing and retracting are not submitting");
+    server.transition("amt/seite", "submit").await;
+    rules_ran(&server).await;
+    let sent = outbox(&server).await;
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert_eq!(sent[0].1, "Bitte prüfen: Seite");
+
+    // Rules of other triggers are not offered the condition, nor may they take it.
+    let other = rule(&server, "Geändert", "Object modified").await;
+    let (_, offered) = server.get_json(&format!("@controlpanels/content-rules/{other}")).await;
+    assert!(!offered["addable_conditions"].to_string().contains("WorkflowTransition"));
+    let refused = server
+        .admin(Method::POST, &format!("@controlpanels/content-rules/{other}/condition"))
+        .json(&json!({"type": "plone.conditions.WorkflowTransition", "wf_transitions": ["submit"]}))
+        .send()
+        .await
+        .unwrap();
+    assert_error(refused, 400, "bad_request").await;
+}
+
+#[tokio::test]
+async fn rules_on_the_site_react_to_users_created_logging_in_and_out() {
+    let server = TestServer::start().await;
+    let mut rules = Vec::new();
+    for (event, subject) in [
+        ("User created", "Neu: ${user_id}"),
+        ("User logged in", "Angemeldet: ${user_id}"),
+        ("User logged out", "Abgemeldet: ${user_id}"),
+    ] {
+        let rule_id = rule(&server, subject, event).await;
+        let mail = json!({"type": "plone.actions.Mail", "subject": subject, "recipients": "sicherheit@gemeinde.example",
+                          "source": "", "message": "${user_fullname}"});
+        element(&server, &rule_id, "action", mail).await;
+        rules.push(rule_id);
+    }
+    // Assigned to a folder only, they see nothing: user events happen on the site.
+    server.create("", json!({"@type": "Folder", "id": "ordner", "title": "Ordner"})).await;
+    for rule_id in &rules {
+        assign(&server, "ordner", rule_id).await;
+    }
+    let user = json!({"username": "lena", "email": "lena@gemeinde.example", "fullname": "Lena Berg", "password": "sehr-geheim-123"});
+    assert_eq!(server.admin(Method::POST, "@users").json(&user).send().await.unwrap().status(), 201);
+    rules_ran(&server).await;
+    assert!(outbox(&server).await.is_empty(), "{:?}", outbox(&server).await);
+
+    for rule_id in &rules {
+        assign(&server, "", rule_id).await;
+    }
+    let user = json!({"username": "jonas", "email": "jonas@gemeinde.example", "fullname": "Jonas Wald", "password": "sehr-geheim-456"});
+    assert_eq!(server.admin(Method::POST, "@users").json(&user).send().await.unwrap().status(), 201);
+    let login = json!({"login": "jonas", "password": "sehr-geheim-456"});
+    let (status, token) = read(server.anonymous(Method::POST, "@login").json(&login).send().await.unwrap()).await;
+    assert_eq!(status, 200);
+    let logout = server.anonymous(Method::POST, "@logout").bearer_auth(token["token"].as_str().unwrap());
+    assert_eq!(logout.send().await.unwrap().status(), 204);
+    rules_ran(&server).await;
+    let subjects: Vec<String> = outbox(&server).await.into_iter().map(|(_, subject, _)| subject).collect();
+    assert_eq!(subjects, ["Neu: admin", "Angemeldet: jonas", "Abgemeldet: jonas"], "the creator, then the user");
+    let wrong = json!({"login": "jonas", "password": "falsch"});
+    assert_eq!(server.anonymous(Method::POST, "@login").json(&wrong).send().await.unwrap().status(), 401);
+    rules_ran(&server).await;
+    assert_eq!(outbox(&server).await.len(), 3, "a failed login is no login");
+}

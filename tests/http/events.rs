@@ -315,7 +315,7 @@ async fn every_write_service_records_its_events() {
 
     // Writes that change no content leave no entry.
     let user = json!({"username": "anna", "password": "secret-anna", "email": "anna@example.org"});
-    walk.step(post.clone(), "@users", admin(post.clone(), "@users").json(&user), &[]).await;
+    walk.step(post.clone(), "@users", admin(post.clone(), "@users").json(&user), &["user_created"]).await;
     walk.step(patch.clone(), "@users", admin(patch.clone(), "@users/anna").json(&json!({"fullname": "Anna"})), &[])
         .await;
     walk.step(delete.clone(), "@users", admin(delete.clone(), "@users/anna"), &[]).await;
@@ -337,15 +337,23 @@ async fn every_write_service_records_its_events() {
     )
     .await;
     let login = json!({"login": "admin", "password": ADMIN_PASSWORD});
-    let jwt = walk.step(post.clone(), "@login", server.anonymous(post.clone(), "@login").json(&login), &[]).await;
+    let jwt = walk
+        .step(post.clone(), "@login", server.anonymous(post.clone(), "@login").json(&login), &["user_logged_in"])
+        .await;
     let jwt = jwt["token"].as_str().unwrap().to_owned();
     walk.step(Method::OPTIONS, "@login", server.anonymous(Method::OPTIONS, "@login"), &[]).await;
     walk.step(post.clone(), "@login-renew", server.anonymous(post.clone(), "@login-renew").bearer_auth(&jwt), &[])
         .await;
-    walk.step(post.clone(), "@logout", server.anonymous(post.clone(), "@logout").bearer_auth(&jwt), &[]).await;
+    walk.step(
+        post.clone(),
+        "@logout",
+        server.anonymous(post.clone(), "@logout").bearer_auth(&jwt),
+        &["user_logged_out"],
+    )
+    .await;
     let login_form =
         server.raw(post.clone(), &server.url("login")).form(&[("login", "admin"), ("password", ADMIN_PASSWORD)]);
-    walk.step(post.clone(), "login", login_form, &[]).await;
+    walk.step(post.clone(), "login", login_form, &["user_logged_in"]).await;
 
     let writes: BTreeSet<(String, String)> = server
         .app

@@ -110,6 +110,20 @@ pub struct EventKind {
     pub name: &'static str,
 }
 
+/// A user logged in (`@login` or the login form); told on the site root, with `{"user": id}`.
+pub static USER_LOGGED_IN: EventKind = EventKind { name: "user_logged_in" };
+/// A user logged out; told on the site root, with `{"user": id}`.
+pub static USER_LOGGED_OUT: EventKind = EventKind { name: "user_logged_out" };
+/// A user was created (`@users`, its CSV upload, self-registration); told on the site root,
+/// with `{"user": id}`, in the transaction that stores the user.
+pub static USER_CREATED: EventKind = EventKind { name: "user_created" };
+
+/// An event about a user rather than content, told on the site root (where Plone's
+/// principal events fire) so what reacts to events of the site sees it.
+pub fn user_event(kind: &'static EventKind, site_root_uid: &str, user_id: &str) -> Event {
+    Event::Plugin(PluginEvent { kind, uid: site_root_uid.to_owned(), detail: serde_json::json!({"user": user_id}) })
+}
+
 /// An event of a kind a plugin defines.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PluginEvent {
@@ -160,6 +174,17 @@ impl Event {
             CheckedIn { .. } => "checked_in",
             CheckoutCancelled { .. } => "checkout_cancelled",
             Plugin(event) => event.kind.name,
+        }
+    }
+
+    /// Whether the event leaves what the store remembers of content (local roles, locks,
+    /// working copies, where objects are) as it was: a field or state change, which the store
+    /// applies to its memory itself, or an event about a user.
+    pub fn leaves_content_facts(&self) -> bool {
+        match self {
+            Event::Modified { .. } | Event::WorkflowChanged { .. } => true,
+            Event::Plugin(told) => [&USER_LOGGED_IN, &USER_LOGGED_OUT, &USER_CREATED].contains(&told.kind),
+            _ => false,
         }
     }
 

@@ -2,6 +2,7 @@
 
 use super::login_form::clear_cookie;
 use crate::endpoint;
+use crate::events::{USER_LOGGED_OUT, user_event};
 use crate::http::{ApiResult, Ctx};
 use crate::security::{Csrf, Permission};
 use crate::service::{ContentKind, Guard, Route, Service};
@@ -32,6 +33,7 @@ async fn logout(ctx: Ctx) -> ApiResult<LoggedOut> {
     if let Some(user_id) = ctx.principal.user_id() {
         let mut tx = ctx.app.store.begin().await?;
         tx.renew_token_generation(user_id).await?;
+        tx.emit(user_event(&USER_LOGGED_OUT, &ctx.app.site_root().await?.uid, user_id));
         tx.commit().await?;
         ctx.app.credentials_changed();
     }

@@ -69,6 +69,9 @@ pub use querystring::{QueryPlace, to_search_pairs as querystring_search_pairs};
 fn build(r: &mut Registrar) {
     services(r);
     r.subscriber(&crate::store::change_feed::CHANGE_FEED);
+    for kind in [&crate::events::USER_LOGGED_IN, &crate::events::USER_LOGGED_OUT, &crate::events::USER_CREATED] {
+        r.event_kind(kind);
+    }
     serializers(r);
     content(r);
 }

@@ -324,9 +324,7 @@ impl Tx {
         if self.records_written {
             store.records.forget();
         }
-        if self.facts_written
-            || events.iter().any(|e| !matches!(e, Event::Modified { .. } | Event::WorkflowChanged { .. }))
-        {
+        if self.facts_written || events.iter().any(|e| !e.leaves_content_facts()) {
             store.memo.forget_content_facts();
         } else if !self.edits.is_empty() {
             store.memo.content.edited(&self.edits);

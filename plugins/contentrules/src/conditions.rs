@@ -14,6 +14,7 @@ pub async fn holds(run: &Run<'_>, condition: &Element) -> ApiResult<bool> {
     let names = condition.texts(match condition.kind.as_str() {
         "plone.conditions.PortalType" => "check_types",
         "plone.conditions.WorkflowState" => "wf_states",
+        "plone.conditions.WorkflowTransition" => "wf_transitions",
         "plone.conditions.Group" => "group_names",
         "plone.conditions.Role" => "role_names",
         _ => "",
@@ -22,6 +23,7 @@ pub async fn holds(run: &Run<'_>, condition: &Element) -> ApiResult<bool> {
     Ok(match condition.kind.as_str() {
         "plone.conditions.PortalType" => run.portal_type.as_deref().is_some_and(|t| names.contains(&t)),
         "plone.conditions.WorkflowState" => run.review_state.as_deref().is_some_and(|s| names.contains(&s)),
+        "plone.conditions.WorkflowTransition" => run.transition.as_deref().is_some_and(|t| names.contains(&t)),
         "plone.conditions.FileExtension" => {
             let wanted = condition.text("file_extension").trim_start_matches('.').to_lowercase();
             object.and_then(file_name).is_some_and(|name| {

@@ -12,7 +12,7 @@ use crate::store;
 use crate::triggers::{Trigger, fired_by};
 use serde_json::json;
 use sqlx::AssertSqlSafe;
-use wcs_core::events::{Actor, Event};
+use wcs_core::events::{Actor, Event, PluginEvent, USER_LOGGED_IN, USER_LOGGED_OUT};
 use wcs_core::http::ApiResult;
 use wcs_core::store::{Phase, Subscriber, Tx, placeholders, time_to_db};
 
@@ -66,7 +66,17 @@ async fn enqueue(tx: &mut Tx, events: &[Event]) -> ApiResult<()> {
                 _ => first.review_state.as_deref(),
             };
             let portal_type = first.portal_type.as_deref();
-            let job = Job { rule_ids: &chosen, trigger, uid: event.uid(), path, portal_type, state };
+            let transition = match event {
+                Event::WorkflowChanged { uid, .. } => last_transition(tx, uid).await?,
+                _ => None,
+            };
+            let job = Job { rule_ids: &chosen, trigger, uid: event.uid(), path, portal_type, state, transition };
+            let actor = match event {
+                Event::Plugin(told) if told.kind == &USER_LOGGED_IN || told.kind == &USER_LOGGED_OUT => {
+                    user_as_actor(tx, told, &actor).await?
+                }
+                _ => actor.clone(),
+            };
             queue_job(tx, &job, &actor, depth).await?;
         }
     }
@@ -170,12 +180,13 @@ struct Job<'a> {
     path: &'a str,
     portal_type: Option<&'a str>,
     state: Option<&'a str>,
+    transition: Option<String>,
 }
 
 async fn queue_job(tx: &mut Tx, job: &Job<'_>, actor: &Actor, depth: i64) -> ApiResult<()> {
     sqlx::query(
         "INSERT INTO content_rule_job (rule_ids, trigger, content_uid, content_path, content_type, content_state, \
-         actor, depth, created) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+         content_transition, actor, depth, created) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
     )
     .bind(json!(job.rule_ids).to_string())
     .bind(job.trigger.token)
@@ -183,12 +194,47 @@ async fn queue_job(tx: &mut Tx, job: &Job<'_>, actor: &Actor, depth: i64) -> Api
     .bind(job.path)
     .bind(job.portal_type)
     .bind(job.state)
+    .bind(job.transition.as_deref())
     .bind(serde_json::to_string(actor).unwrap_or_default())
     .bind(depth)
     .bind(time_to_db(chrono::Utc::now()))
     .execute(tx.own_tables())
     .await?;
     Ok(())
+}
+
+/// The transition the object's latest workflow history entry records (written in this same
+/// transaction as the state change); none for a state set without one.
+async fn last_transition(tx: &mut Tx, uid: &str) -> ApiResult<Option<String>> {
+    let row: Option<(Option<String>,)> =
+        sqlx::query_as("SELECT action FROM workflow_history WHERE content_uid = $1 ORDER BY seq DESC LIMIT 1")
+            .bind(uid)
+            .fetch_optional(tx.own_tables())
+            .await?;
+    Ok(row.and_then(|(action,)| action))
+}
+
+/// The user who logged in or out, as the rule's actor (the request has no user yet, or no
+/// longer): Plone's current user at that moment. Roles and groups as stored.
+async fn user_as_actor(tx: &mut Tx, told: &PluginEvent, request: &Actor) -> ApiResult<Actor> {
+    let Some(user_id) = told.detail.get("user").and_then(|u| u.as_str()) else { return Ok(request.clone()) };
+    let roles: Option<(String,)> = sqlx::query_as("SELECT roles FROM principal WHERE id = $1")
+        .bind(user_id)
+        .fetch_optional(tx.own_tables())
+        .await?;
+    let groups: Vec<(String,)> =
+        sqlx::query_as("SELECT group_id FROM membership WHERE member_id = $1 ORDER BY group_id")
+            .bind(user_id)
+            .fetch_all(tx.own_tables())
+            .await?;
+    let mut roles: Vec<String> = roles.and_then(|(text,)| serde_json::from_str(&text).ok()).unwrap_or_default();
+    roles.push("Authenticated".to_owned());
+    Ok(Actor {
+        user_id: Some(user_id.to_owned()),
+        roles,
+        groups: groups.into_iter().map(|(g,)| g).collect(),
+        site_url: request.site_url.clone(),
+    })
 }
 
 /// The container of `path` (the site root is its own).

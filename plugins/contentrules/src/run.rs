@@ -25,6 +25,8 @@ pub struct Run<'a> {
     pub portal_type: Option<String>,
     /// Its workflow state at the event.
     pub review_state: Option<String>,
+    /// The workflow transition that made the event, for "Workflow state changed".
+    pub transition: Option<String>,
 }
 
 impl Run<'_> {

@@ -9,12 +9,20 @@ use wcs_core::http::{ApiError, ApiResult, ErrorCode};
 use wcs_core::store::{Migration, Store, Tx};
 
 /// The plugin's migrations.
-pub static MIGRATIONS: [Migration; 1] = [Migration {
-    version: 1,
-    description: "content rules",
-    sqlite: include_str!("../migrations/sqlite/0001_content_rules.sql"),
-    postgres: include_str!("../migrations/postgres/0001_content_rules.sql"),
-}];
+pub static MIGRATIONS: [Migration; 2] = [
+    Migration {
+        version: 1,
+        description: "content rules",
+        sqlite: include_str!("../migrations/sqlite/0001_content_rules.sql"),
+        postgres: include_str!("../migrations/postgres/0001_content_rules.sql"),
+    },
+    Migration {
+        version: 2,
+        description: "the workflow transition of a queued event",
+        sqlite: include_str!("../migrations/sqlite/0002_job_transition.sql"),
+        postgres: include_str!("../migrations/postgres/0002_job_transition.sql"),
+    },
+];
 
 /// The most rules a site keeps: every write with a trigger reads those it names.
 pub const MAX_RULES: i64 = 500;

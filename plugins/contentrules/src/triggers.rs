@@ -1,7 +1,7 @@
 //! The triggers a rule may react to: the events of `plone.contentrules.events`, by the token
 //! and title Plone gives them, and the events of this server each stands for.
 
-use wcs_core::events::Event;
+use wcs_core::events::{Event, USER_CREATED, USER_LOGGED_IN, USER_LOGGED_OUT};
 use wcs_core::future::BoxFuture;
 use wcs_core::http::{ApiResult, Ctx};
 use wcs_core::service::Vocabulary;
@@ -23,7 +23,7 @@ impl Trigger {
 }
 
 /// Every trigger, in the order Site Setup offers them (by title, as Plone's vocabulary).
-pub const TRIGGERS: [Trigger; 10] = [
+pub const TRIGGERS: [Trigger; 13] = [
     Trigger { token: "plone.app.discussion.interfaces.ICommentAddedEvent", title: "Comment added" },
     Trigger { token: "plone.app.discussion.interfaces.ICommentRemovedEvent", title: "Comment removed" },
     Trigger { token: "zope.lifecycleevent.interfaces.IObjectAddedEvent", title: "Object added to this container" },
@@ -36,6 +36,9 @@ pub const TRIGGERS: [Trigger; 10] = [
         token: "zope.lifecycleevent.interfaces.IObjectRemovedEvent",
         title: "Object removed from this container",
     },
+    Trigger { token: "Products.PluggableAuthService.interfaces.events.IPrincipalCreatedEvent", title: "User created" },
+    Trigger { token: "Products.PluggableAuthService.interfaces.events.IUserLoggedInEvent", title: "User logged in" },
+    Trigger { token: "Products.PluggableAuthService.interfaces.events.IUserLoggedOutEvent", title: "User logged out" },
     Trigger { token: "Products.CMFCore.interfaces.IActionSucceededEvent", title: "Workflow state changed" },
 ];
 
@@ -65,6 +68,9 @@ pub fn fired_by(event: &Event) -> Option<&'static Trigger> {
         Event::CheckedOut { .. } => "Object checked out",
         Event::Plugin(plugin) if plugin.kind.name == "comment_added" => "Comment added",
         Event::Plugin(plugin) if plugin.kind.name == "comment_removed" => "Comment removed",
+        Event::Plugin(plugin) if plugin.kind == &USER_CREATED => "User created",
+        Event::Plugin(plugin) if plugin.kind == &USER_LOGGED_IN => "User logged in",
+        Event::Plugin(plugin) if plugin.kind == &USER_LOGGED_OUT => "User logged out",
         _ => return None,
     };
     trigger(title)

@@ -71,8 +71,8 @@ pub async fn run_due(app: &App) -> ApiResult<usize> {
     let store = app.store.background();
     let now = Utc::now();
     let due = sqlx::query(
-        "SELECT id, rule_ids, trigger, content_uid, content_path, actor, depth, content_type, content_state \
-         FROM content_rule_job \
+        "SELECT id, rule_ids, trigger, content_uid, content_path, actor, depth, content_type, content_state, \
+         content_transition FROM content_rule_job \
          WHERE failed IS NULL AND (claimed_until IS NULL OR claimed_until < $1) ORDER BY id LIMIT $2",
     )
     .bind(time_to_db(now))
@@ -120,8 +120,8 @@ async fn run_job(app: &App, row: &AnyRow) -> ApiResult<Vec<String>> {
     let depth: i64 = row.try_get(6)?;
     let object = app.store.content_by_uids(std::slice::from_ref(&uid)).await?.into_iter().next();
     let path = object.as_ref().map_or(row.try_get::<String, _>(4)?, |o| o.path.clone());
-    let (portal_type, review_state) = (row.try_get(7)?, row.try_get(8)?);
-    let run = Run { app, trigger, object, path, uid, actor: &actor, portal_type, review_state };
+    let (portal_type, review_state, transition) = (row.try_get(7)?, row.try_get(8)?, row.try_get(9)?);
+    let run = Run { app, trigger, object, path, uid, actor: &actor, portal_type, review_state, transition };
     let mut errors = Vec::new();
     for rule_id in rule_ids {
         let Ok(rule) = store::rule(&app.store, &rule_id, "").await else { continue };

@@ -4,8 +4,18 @@
 pub mod get;
 pub mod post;
 
-use crate::http::Json;
+use crate::events::{EventKind, user_event};
+use crate::http::{ApiResult, Ctx, Json};
 use poem_openapi::{ApiResponse, Object};
+
+/// Tells an event about a user on the site root, in a transaction of its own, so what reacts
+/// to it (a content rule of "User logged in") queues durably. A login costs this one write.
+pub async fn tell_user_event(ctx: &Ctx, kind: &'static EventKind, user_id: &str) -> ApiResult<()> {
+    let root = ctx.app.site_root().await?;
+    let mut tx = ctx.app.store.begin().await?;
+    tx.emit(user_event(kind, &root.uid, user_id));
+    tx.commit().await
+}
 
 /// A fresh authentication token, as `@login` and `@login-renew` answer.
 #[derive(Object)]

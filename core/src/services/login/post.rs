@@ -1,7 +1,8 @@
 //! `POST @login {login, password}` → `{token}`.
 
-use super::{AuthToken, TokenIssued};
+use super::{AuthToken, TokenIssued, tell_user_event};
 use crate::endpoint;
+use crate::events::USER_LOGGED_IN;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json, body_schema};
 use crate::security::{Csrf, Permission};
 use crate::service::{ContentKind, Guard, Route, Service};
@@ -50,6 +51,7 @@ async fn login(ctx: Ctx) -> ApiResult<TokenIssued> {
         .login(&ctx.app.store, login, password, ctx.request.client)
         .await?
         .ok_or_else(wrong_credentials)?;
+    tell_user_event(&ctx, &USER_LOGGED_IN, &user.id).await?;
     let token = ctx.app.security.issue_token(&user)?;
     let cookie = api_session_cookie(&ctx, &token);
     Ok(TokenIssued::Issued(Json(AuthToken { token }), cookie))

@@ -3,9 +3,11 @@
 use super::{render_form, safe_return, session_cookie};
 use crate::app::SITE_TYPE;
 use crate::endpoint;
+use crate::events::USER_LOGGED_IN;
 use crate::http::{ApiResult, Ctx, Html, parse_query};
 use crate::security::{Csrf, Permission, User};
 use crate::service::{ContentKind, FORM, Guard, Route, Service};
+use crate::services::login::tell_user_event;
 use poem::http::Method;
 use poem_openapi::ApiResponse;
 
@@ -47,6 +49,7 @@ async fn form_post(ctx: Ctx) -> ApiResult<LoginFormReply> {
         let form = render_form(&ctx, login, came_from, "Wrong login name or password.")?;
         return Ok(LoginFormReply::Refused(Html(form)));
     };
+    tell_user_event(&ctx, &USER_LOGGED_IN, &user.id).await?;
     let token = ctx.app.security.issue_token(&user)?;
     let target = safe_return(came_from, &format!("/{}", ctx.context.id));
     Ok(LoginFormReply::LoggedIn(target, session_cookie(&ctx, &token)))

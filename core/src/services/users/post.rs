@@ -9,6 +9,7 @@ use super::reset_password::{PasswordReset, reset};
 use super::{hash, password, user_item};
 use crate::app::SITE_TYPE;
 use crate::endpoint;
+use crate::events::{USER_CREATED, user_event};
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError, body_schema};
 use crate::security::{Csrf, Permission, Role};
 use crate::service::{ContentKind, Guard, Route, Service};
@@ -165,8 +166,10 @@ pub async fn store(ctx: &Ctx, prepared: &mut [Prepared]) -> ApiResult<()> {
             None => None,
         };
     }
+    let root = ctx.app.site_root().await?.uid;
     let mut tx = ctx.app.store.begin().await?;
     for Prepared { user, send_reset, .. } in prepared.iter() {
+        tx.emit(user_event(&USER_CREATED, &root, &user.id));
         tx.insert_principal(user)
             .await
             .map_err(|e| if crate::store::is_unique_violation(&e) { taken(&user.id) } else { ApiError::internal(e) })?;

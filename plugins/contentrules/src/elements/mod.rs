@@ -26,6 +26,10 @@ pub struct ElementKind {
     pub description: String,
     /// The form, with vocabulary links relative to the site.
     schema: Value,
+    /// The one trigger (by token) rules may use it with, if it is limited to one: Plone offers
+    /// the workflow transition condition on rules of "Workflow state changed" only.
+    #[serde(default)]
+    event: Option<String>,
 }
 
 impl ElementKind {
@@ -101,10 +105,14 @@ static CATALOGUE: LazyLock<Vec<ElementKind>> = LazyLock::new(|| {
 /// The versioning action needs the versioning plugin, switched on.
 const VERSIONING_ACTION: &str = "plone.actions.Versioning";
 
-/// The kinds of `category` a site offers: all, but the versioning action only while the
-/// versioning plugin is on (`versioning_on`).
-pub fn kinds(category: Category, versioning_on: bool) -> impl Iterator<Item = &'static ElementKind> {
-    CATALOGUE.iter().filter(move |k| k.is(category)).filter(move |k| versioning_on || k.addview != VERSIONING_ACTION)
+/// The kinds of `category` a rule of trigger `event` (a token) may use: all but those limited
+/// to other triggers, and the versioning action only while the versioning plugin is on
+/// (`versioning_on`).
+pub fn kinds(category: Category, versioning_on: bool, event: &str) -> impl Iterator<Item = &'static ElementKind> {
+    CATALOGUE
+        .iter()
+        .filter(move |k| k.is(category) && k.event.as_deref().is_none_or(|only| only == event))
+        .filter(move |k| versioning_on || k.addview != VERSIONING_ACTION)
 }
 
 /// A kind by its add view name.
@@ -125,12 +133,17 @@ mod tests {
 
     #[test]
     fn the_catalogue_has_plones_conditions_and_actions_and_the_webhook() {
-        let conditions: Vec<&str> = kinds(Category::Condition, true).map(|k| k.addview.as_str()).collect();
+        let modified = "zope.lifecycleevent.interfaces.IObjectModifiedEvent";
+        let conditions: Vec<&str> = kinds(Category::Condition, true, modified).map(|k| k.addview.as_str()).collect();
         assert_eq!(conditions.len(), 6, "{conditions:?}");
-        let actions: Vec<&str> = kinds(Category::Action, true).map(|k| k.addview.as_str()).collect();
+        let state_changed = "Products.CMFCore.interfaces.IActionSucceededEvent";
+        let on_transitions =
+            kinds(Category::Condition, true, state_changed).map(|k| k.addview.as_str()).collect::<Vec<_>>();
+        assert!(on_transitions.contains(&"plone.conditions.WorkflowTransition"), "{on_transitions:?}");
+        let actions: Vec<&str> = kinds(Category::Action, true, modified).map(|k| k.addview.as_str()).collect();
         assert_eq!(actions.first(), Some(&"plone.actions.Logger"));
         assert!(actions.contains(&"wcs.actions.Webhook"));
-        assert!(!kinds(Category::Action, false).any(|k| k.addview == VERSIONING_ACTION));
+        assert!(!kinds(Category::Action, false, modified).any(|k| k.addview == VERSIONING_ACTION));
         let delete = kind("plone.actions.Delete").map(ElementKind::has_form);
         assert_eq!(delete, Some(false));
         let groups = kind("plone.conditions.Group").map(|k| k.schema("http://x/plone"));

@@ -14,6 +14,7 @@ pub fn summary(element: &Element, type_title: &dyn Fn(&str) -> Option<String>) -
         }
         "plone.conditions.FileExtension" => format!("File extension is {}", text("file_extension")),
         "plone.conditions.WorkflowState" => format!("Workflow states are: {}", list("wf_states")),
+        "plone.conditions.WorkflowTransition" => format!("Workflow transitions are: {}", list("wf_transitions")),
         "plone.conditions.Group" => format!("Groups are: {}", list("group_names")),
         "plone.conditions.Role" => format!("Roles are: {}", list("role_names")),
         "plone.conditions.TalesExpression" => format!("TALES expression is: {}", text("tales_expression")),

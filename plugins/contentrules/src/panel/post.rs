@@ -70,7 +70,7 @@ async fn add_element(ctx: Ctx) -> ApiResult<Response<DynCreated<RuleShape>>> {
         _ => return Err(ApiError::invalid_parameter("type", format!("{} type is required", category.segment()))),
     };
     let versioning = elements::versioning_on(&ctx.app);
-    let kind = elements::kinds(category, versioning)
+    let kind = elements::kinds(category, versioning, &rule.event)
         .find(|k| k.addview == kind_name)
         .ok_or_else(|| unknown_kind(category, &kind_name))?;
     if category.of(&rule).len() >= MAX_ELEMENTS {

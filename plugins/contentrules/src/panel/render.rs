@@ -22,7 +22,8 @@ pub fn panel_url(ctx: &Ctx) -> String {
 pub async fn rule_json(ctx: &Ctx, rule: &Rule) -> ApiResult<Value> {
     let site_url = ctx.site_url();
     let versioning = elements::versioning_on(&ctx.app);
-    let addable = |category| elements::kinds(category, versioning).map(|k| k.addable(&site_url)).collect::<Vec<_>>();
+    let addable =
+        |category| elements::kinds(category, versioning, &rule.event).map(|k| k.addable(&site_url)).collect::<Vec<_>>();
     let mut assignments = Vec::new();
     for (assignment, path) in store::assignments_of(&ctx.app.store, &rule.id).await? {
         let object = ctx.app.store.content_at_path(&path).await?;
