@@ -29,6 +29,7 @@ import { addPanelsFlows } from './panels.mjs';
 import { addCommentsFlows } from './comments.mjs';
 import { addUploadFlows } from './uploads.mjs';
 import { addContentRulesFlows } from './content_rules.mjs';
+import { addContentTypesFlows } from './content_types.mjs';
 
 const V = env.volto;
 const RUN = Date.now().toString(36); // keeps ids unique if the same site is reused
@@ -334,6 +335,7 @@ addPanelsFlows(flow, RUN);
 addCommentsFlows(flow, RUN);
 addUploadFlows(flow, RUN);
 addContentRulesFlows(flow, RUN);
+addContentTypesFlows(flow, RUN);
 
 // --- run them -----------------------------------------------------------------------------------
 const browser = await puppeteer.launch({

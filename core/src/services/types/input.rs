@@ -18,7 +18,7 @@ const VALUES_LIMIT: usize = 1_000;
 /// A new field from `POST @types/<type>`: `factory`, `title`, and optionally `id`,
 /// `description`, `required`, and the settings a PATCH takes.
 pub fn new_field(profile: &TypeProfile, body: &Map<String, Value>) -> ApiResult<FieldDef> {
-    let factory_name = text(body, "factory")?.unwrap_or_default();
+    let factory_name = factory_of(body)?.unwrap_or_default();
     let factory = factories::by_name(&factory_name).ok_or_else(|| {
         ApiError::invalid_parameter(
             "factory",
@@ -83,7 +83,7 @@ fn id_from_title(title: &str) -> String {
 /// `minLength`, `maxLength`, `values` (choices), and `factory`, which changes the kind of a
 /// field the type's profile does not declare (`profile_field` says it does).
 pub fn patch_field(field: &mut FieldDef, body: &Map<String, Value>, profile_field: bool) -> ApiResult<()> {
-    if let Some(name) = text(body, "factory")? {
+    if let Some(name) = factory_of(body)? {
         let factory = factories::by_name(&name)
             .ok_or_else(|| ApiError::invalid_parameter("factory", format!("Unknown field factory '{name}'.")))?;
         if factory.kind != field.kind_name() || factory.widget != field.widget.as_deref() {
@@ -246,6 +246,18 @@ fn string_list(value: &Value, name: &str) -> ApiResult<Vec<String>> {
         .as_array()
         .and_then(|items| items.iter().map(|v| v.as_str().map(str::to_owned)).collect::<Option<Vec<_>>>())
         .ok_or_else(|| ApiError::invalid_parameter(name, format!("{name} must be a list of strings.")))
+}
+
+/// The factory a field's settings name: its token or name, or the choice Volto's add-field
+/// form keeps (`{"value": token, "label": name}`).
+pub fn factory_of(body: &Map<String, Value>) -> ApiResult<Option<String>> {
+    match body.get("factory") {
+        Some(Value::Object(choice)) => match choice.get("value").or_else(|| choice.get("token")) {
+            Some(Value::String(token)) => Ok(Some(token.clone())),
+            _ => Err(ApiError::invalid_parameter("factory", "A factory choice needs its value.")),
+        },
+        _ => text(body, "factory"),
+    }
 }
 
 /// A text property, if sent.

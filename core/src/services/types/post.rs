@@ -2,7 +2,7 @@
 //! fieldset (a form tab of the type's own). Answers 201 with its schema.
 
 use super::edit::edit_type;
-use super::input::{new_field, new_fieldset, text};
+use super::input::{factory_of, new_field, new_fieldset};
 use super::schema::{fieldset_schema, property};
 use super::shapes::{FieldInputShape, FieldSchemaShape};
 use crate::endpoint;
@@ -28,7 +28,7 @@ pub static TYPES_POST: Service = Service {
 async fn add(ctx: Ctx) -> ApiResult<Response<DynCreated<FieldSchemaShape>>> {
     let body = ctx.json_body()?;
     let name = ctx.param("name").to_owned();
-    let is_fieldset = text(&body, "factory")?.as_deref() == Some("fieldset");
+    let is_fieldset = factory_of(&body)?.as_deref() == Some("fieldset");
     let mut added = String::new();
     let profile = edit_type(&ctx, &name, |profile, _| {
         if is_fieldset {

@@ -9,7 +9,8 @@ use super::input::{apply_fieldsets, new_field};
 use super::patch::{apply_schema, declared_fields};
 use super::shapes::SchemaInputShape;
 use crate::endpoint;
-use crate::http::{ApiError, ApiResult, Ctx, NoContent, shape_schema};
+use crate::api::check_json_body;
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, NoContent, shape_schema};
 use crate::security::{Csrf, Permission};
 use crate::service::{ContentKind, Guard, Route, Service};
 use poem::http::Method;
@@ -29,7 +30,7 @@ pub static TYPES_PUT: Service = Service {
 };
 
 async fn replace(ctx: Ctx) -> ApiResult<NoContent> {
-    let body = schema_body(ctx.json_body()?)?;
+    let body = schema_body(&ctx)?;
     let name = ctx.param("name").to_owned();
     let declared = declared_fields(&ctx, &name);
     let empty = Map::new();
@@ -77,13 +78,15 @@ fn from_a_behaviour(type_id: &str, settings: &Value) -> bool {
         .is_some_and(|b| b != type_id && !b.starts_with("plone.dexterity.schema.generated"))
 }
 
-/// The schema of the body: the body itself, or (as some clients send it) a JSON text under
-/// `schema`.
-fn schema_body(mut body: Map<String, Value>) -> ApiResult<Map<String, Value>> {
-    match body.remove("schema") {
-        Some(Value::String(text)) => serde_json::from_str(&text)
-            .map_err(|e| ApiError::invalid_parameter("schema", format!("The schema is no JSON object: {e}"))),
-        Some(Value::Object(schema)) => Ok(schema),
-        _ => Ok(body),
+/// The schema of the body: the body itself, or the JSON text Volto's schema editor sends (its
+/// widget's value, a JSON string holding the schema), checked as bodies are.
+fn schema_body(ctx: &Ctx) -> ApiResult<Map<String, Value>> {
+    let Ok(Value::String(text)) = serde_json::from_slice::<Value>(&ctx.body) else { return ctx.json_body() };
+    check_json_body(text.as_bytes()).map_err(|problem| {
+        ApiError::new(ErrorCode::InvalidJson, format!("The schema is refused: {problem}."))
+    })?;
+    match serde_json::from_str::<Value>(&text) {
+        Ok(Value::Object(schema)) => Ok(schema),
+        _ => Err(ApiError::new(ErrorCode::InvalidJson, "The schema must be a JSON object.")),
     }
 }
