@@ -230,21 +230,6 @@ pub fn format_time(time: DateTime<Utc>) -> String {
     time.format("%Y-%m-%dT%H:%M:%S+00:00").to_string()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn parses_naive_and_offset_times() {
-        assert_eq!(
-            format_time(parse_datetime("2026-01-02T03:04:05+01:00").unwrap_or_default()),
-            "2026-01-02T02:04:05+00:00"
-        );
-        assert_eq!(format_time(parse_datetime("2026-01-02T03:04").unwrap_or_default()), "2026-01-02T03:04:00+00:00");
-        assert!(parse_datetime("yesterday").is_err());
-    }
-}
-
 /// Why a value stored under `before` no longer fits the field as `after` defines it, if it
 /// does not: a site owner changing a field's kind or limits learns which objects stand in the
 /// way. Values of the kinds whose stored form is not their input form (files, rich text,
@@ -273,5 +258,20 @@ pub fn stored_value_misfit(before: &super::FieldDef, after: &super::FieldDef, st
         Ok(Parsed::Value(_) | Parsed::Unchanged) => None,
         Ok(Parsed::Upload(..)) => Some("a stored value would become a file".to_owned()),
         Err(message) => Some(message),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_naive_and_offset_times() {
+        assert_eq!(
+            format_time(parse_datetime("2026-01-02T03:04:05+01:00").unwrap_or_default()),
+            "2026-01-02T02:04:05+00:00"
+        );
+        assert_eq!(format_time(parse_datetime("2026-01-02T03:04").unwrap_or_default()), "2026-01-02T03:04:00+00:00");
+        assert!(parse_datetime("yesterday").is_err());
     }
 }

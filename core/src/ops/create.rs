@@ -132,7 +132,7 @@ pub fn requested_type(
         ));
     }
     let container_profile = &profile_of(site, container)?;
-    if !site.types.allows_child(&container_profile, &profile) {
+    if !site.types.allows_child(container_profile, &profile) {
         return Err(ApiError::new(
             ErrorCode::DisallowedType,
             format!("Disallowed subobject type: {type_name} cannot be added to a {}.", container_profile.id),

@@ -8,8 +8,8 @@ use super::edit::{Origin, edit_type};
 use super::input::{apply_fieldsets, new_field};
 use super::patch::{apply_schema, declared_fields};
 use super::shapes::SchemaInputShape;
-use crate::endpoint;
 use crate::api::check_json_body;
+use crate::endpoint;
 use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, NoContent, shape_schema};
 use crate::security::{Csrf, Permission};
 use crate::service::{ContentKind, Guard, Route, Service};
@@ -82,9 +82,8 @@ fn from_a_behaviour(type_id: &str, settings: &Value) -> bool {
 /// widget's value, a JSON string holding the schema), checked as bodies are.
 fn schema_body(ctx: &Ctx) -> ApiResult<Map<String, Value>> {
     let Ok(Value::String(text)) = serde_json::from_slice::<Value>(&ctx.body) else { return ctx.json_body() };
-    check_json_body(text.as_bytes()).map_err(|problem| {
-        ApiError::new(ErrorCode::InvalidJson, format!("The schema is refused: {problem}."))
-    })?;
+    check_json_body(text.as_bytes())
+        .map_err(|problem| ApiError::new(ErrorCode::InvalidJson, format!("The schema is refused: {problem}.")))?;
     match serde_json::from_str::<Value>(&text) {
         Ok(Value::Object(schema)) => Ok(schema),
         _ => Err(ApiError::new(ErrorCode::InvalidJson, "The schema must be a JSON object.")),
