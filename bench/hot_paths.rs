@@ -189,6 +189,11 @@ impl Site {
         Site { app, editor, page: page.path, _dir: dir }
     }
 
+    /// The editor's access to the object at a site path.
+    async fn access(&self, path: &str) -> Access {
+        Access::load(&self.app, &self.editor, self.chain(path).await).await.expect("access loads")
+    }
+
     /// The chain (site root first) of the object at a site path.
     async fn chain(&self, path: &str) -> Vec<Arc<ContentObject>> {
         let parsed = traverse::parse_path(path).expect("path parses");
@@ -260,41 +265,11 @@ fn permission(c: &mut Criterion, runtime: &Runtime, site: &Site) {
 /// lock and working-copy state an editor is shown, and the page's (empty) list of items.
 fn serialization(c: &mut Criterion, runtime: &Runtime, site: &Site) {
     let app = &*site.app;
-    let principal = &site.editor;
-    let visibility = &Visibility::of(principal);
-    let chain = runtime.block_on(site.chain(&site.page));
-    let access = &runtime.block_on(Access::load(app, principal, chain)).expect("access loads");
+    let access = &runtime.block_on(site.access(&site.page));
     assert!(access.allows(app, Permission::VIEW));
-    let page = access.object().expect("the page");
-    let parent = access.parent();
-    let url = page.url(BASE_URL);
-    let options = &SerializeOptions {
-        include_items: true,
-        batch: Batch::default(),
-        metadata_fields: Vec::new(),
-        fullobjects: false,
-        expand: Vec::new(),
-        listing_url: url.clone(),
-    };
-    let serialize = move || async move {
-        // A fresh memo: every call is a request of its own, nothing preloaded.
-        let memo = RequestMemo::default();
-        let ctx = SerializeCtx {
-            site: app,
-            serializers: &*app.registry,
-            base_url: BASE_URL,
-            principal,
-            visibility,
-            access,
-            options,
-            query: &[],
-            references: &NO_REFERENCES,
-            memo: &memo,
-            i18n: &app.i18n,
-            accept_language: None,
-        };
-        serialize_content(&ctx, page, parent).await.expect("serializes")
-    };
+    let url = access.object().expect("the page").url(BASE_URL);
+    let options = &options_for(url.clone());
+    let serialize = move || serialize_object(site, access, options);
 
     let body = runtime.block_on(serialize());
     let blocks = body.get("blocks").and_then(Value::as_object).expect("the page has blocks");
@@ -348,31 +323,34 @@ fn thirty_values(portal_type: &str) -> Value {
 fn types(c: &mut Criterion, runtime: &Runtime, site: &Site) {
     let mut group = c.benchmark_group("types");
     for (name, portal_type) in [("get_30_fields_profile_type", PROFILE_TYPE), ("get_30_fields_web_type", WEB_TYPE)] {
-        let path = format!("/Plone/{}", portal_type.to_lowercase());
-        let body = runtime.block_on(serialize_at(site, &path));
-        assert_eq!(body["field_29"], json!("2026-03-19T09:30:00+00:00"), "{portal_type}: {body}");
+        let access = &runtime.block_on(site.access(&format!("/Plone/{}", portal_type.to_lowercase())));
+        let options = &options_for(access.object().expect("the object").url(BASE_URL));
+        let body = runtime.block_on(serialize_object(site, access, options));
+        assert_eq!(body["field_29"], json!("2026-03-19T09:30:00+00:00"), "{portal_type}: {body:?}");
         assert_eq!(body["field_16"], json!(272), "{portal_type}");
-        group.bench_function(name, |b| b.to_async(runtime).iter(|| serialize_at(site, &path)));
+        group.bench_function(name, |b| b.to_async(runtime).iter(|| serialize_object(site, access, options)));
     }
     group.finish();
 }
 
-/// The full serialization of the object at `path` as the editor sees it, as a request of its
-/// own (access loaded, nothing preloaded).
-async fn serialize_at(site: &Site, path: &str) -> Value {
-    let app = &*site.app;
-    let principal = &site.editor;
-    let visibility = &Visibility::of(principal);
-    let access = Access::load(app, principal, site.chain(path).await).await.expect("access loads");
-    let object = access.object().expect("the object");
-    let options = SerializeOptions {
+/// What a plain `GET` of an object asks for.
+fn options_for(listing_url: String) -> SerializeOptions {
+    SerializeOptions {
         include_items: true,
         batch: Batch::default(),
         metadata_fields: Vec::new(),
         fullobjects: false,
         expand: Vec::new(),
-        listing_url: object.url(BASE_URL),
-    };
+        listing_url,
+    }
+}
+
+/// The full serialization of the object `access` was loaded for, as the editor sees it, as a
+/// request of its own: a fresh memo, nothing preloaded.
+async fn serialize_object(site: &Site, access: &Access, options: &SerializeOptions) -> Map<String, Value> {
+    let app = &*site.app;
+    let principal = &site.editor;
+    let visibility = &Visibility::of(principal);
     let memo = RequestMemo::default();
     let ctx = SerializeCtx {
         site: app,
@@ -380,15 +358,16 @@ async fn serialize_at(site: &Site, path: &str) -> Value {
         base_url: BASE_URL,
         principal,
         visibility,
-        access: &access,
-        options: &options,
+        access,
+        options,
         query: &[],
         references: &NO_REFERENCES,
         memo: &memo,
         i18n: &app.i18n,
         accept_language: None,
     };
-    Value::Object(serialize_content(&ctx, object, access.parent()).await.expect("serializes"))
+    let object = access.object().expect("the object");
+    serialize_content(&ctx, object, access.parent()).await.expect("serializes")
 }
 
 /// A report's title changed back and forth (one PATCH's write: the row, the change feed, the
