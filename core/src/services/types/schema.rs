@@ -15,8 +15,8 @@ pub fn type_schema(profile: &TypeProfile, site_url: &str) -> Value {
     let is_layout = |f: &&FieldDef| matches!(f.kind, FieldKind::Blocks | FieldKind::BlocksLayout) && is_volto_blocks(f);
     let tab_of = |f: &FieldDef| standard_field(&f.name).map_or("default", |s| s.fieldset);
     let own_tab = |f: &FieldDef| profile.fieldset_of(&f.name).is_some();
-    // Plone's tabs, in its order, with the fields on each (empty ones are left out), and the
-    // type's own tabs after the first, as Plone puts a schema's own fieldsets before the
+    // Plone's tabs, in its order, with the fields on each (empty ones are left out), then the
+    // type's own tabs, last, as plone.restapi lists a type's own fieldsets after the
     // behaviours'.
     let standard = |id: &str| -> Vec<&str> {
         profile
@@ -28,12 +28,12 @@ pub fn type_schema(profile: &TypeProfile, site_url: &str) -> Value {
     };
     let mut fieldsets =
         vec![json!({"id": "default", "title": "Default", "behavior": "plone", "fields": standard("default")})];
-    fieldsets.extend(profile.fieldsets.iter().map(fieldset_schema));
     fieldsets.extend(FIELDSETS.iter().skip(1).filter_map(|(id, title)| {
         let fields = standard(id);
         (!fields.is_empty())
             .then(|| json!({"id": id, "title": title, "behavior": "plone", "description": "", "fields": fields}))
     }));
+    fieldsets.extend(profile.fieldsets.iter().map(fieldset_schema));
     let layout: Vec<&str> = profile.fields.iter().filter(is_layout).map(|f| f.name.as_str()).collect();
     if !layout.is_empty() {
         // Plone keeps the blocks in a fieldset of their own, which Volto edits as the page itself.
