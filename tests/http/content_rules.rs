@@ -406,6 +406,49 @@ async fn a_removal_in_the_folder_triggers_its_rule_and_one_elsewhere_does_not() 
     assert!(sent[0].2.ends_with("/archiv/alt"), "{sent:?}");
 }
 
+/// The enqueue query climbs from the changed object to the site root: a rule assigned to a
+/// folder applies to the objects in it, to those further down only once it applies to
+/// sub-folders, and never to objects outside, however many rules there are elsewhere.
+#[tokio::test]
+async fn a_folders_rule_reaches_sub_folders_only_when_told_and_never_outside() {
+    let server = TestServer::start().await;
+    server.create("", json!({"@type": "Folder", "id": "amt", "title": "Amt"})).await;
+    server.create("amt", json!({"@type": "Folder", "id": "team", "title": "Team"})).await;
+    server.create("amt/team", json!({"@type": "Document", "id": "liste", "title": "Liste"})).await;
+    server.create("amt", json!({"@type": "Document", "id": "info", "title": "Info"})).await;
+    server.create("", json!({"@type": "Document", "id": "aussen", "title": "Außen"})).await;
+    let rule_id = rule(&server, "Mail on change", "Object modified").await;
+    let mail = json!({"type": "plone.actions.Mail", "subject": "Geändert: ${id}", "recipients": "amt@gemeinde.example",
+                      "message": "${path}"});
+    element(&server, &rule_id, "action", mail).await;
+    assign(&server, "amt", &rule_id).await;
+    for n in 0..5 {
+        let elsewhere = rule(&server, &format!("Woanders {n}"), "Object modified").await;
+        assign(&server, "", &elsewhere).await;
+    }
+    let change = |path: &'static str, title: &'static str| {
+        let server = &server;
+        async move {
+            let answer = server.admin(Method::PATCH, path).json(&json!({"title": title})).send().await.unwrap();
+            assert_eq!(answer.status(), 204);
+        }
+    };
+    change("amt/info", "Neu").await;
+    change("amt/team/liste", "Neu").await;
+    change("aussen", "Neu").await;
+    rules_ran(&server).await;
+    let subjects = |sent: Vec<(String, String, String)>| sent.into_iter().map(|(_, s, _)| s).collect::<Vec<_>>();
+    assert_eq!(subjects(outbox(&server).await), ["Geändert: info"], "only the object in the folder itself");
+
+    let bubble = json!({"rule_ids": [rule_id], "form.button.Bubble": true});
+    let answer = server.admin(Method::PATCH, "amt/@content-rules").json(&bubble).send().await.unwrap();
+    assert_eq!(answer.status(), 200);
+    change("amt/team/liste", "Neuer").await;
+    change("aussen", "Neuer").await;
+    rules_ran(&server).await;
+    assert_eq!(subjects(outbox(&server).await), ["Geändert: info", "Geändert: liste"], "and now the sub-folder's");
+}
+
 #[tokio::test]
 async fn a_workflow_transition_condition_picks_the_transition_not_the_state() {
     let server = TestServer::start().await;
