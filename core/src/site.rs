@@ -5,10 +5,9 @@
 
 use crate::catalog::FieldIndex;
 use crate::content::{TypeProfile, TypeRegistry, Types};
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::records::{RecordDef, current_value};
 use crate::security::Policy;
-use crate::store::type_edits::TypeEditsError;
 use crate::store::{ListingOrder, Store};
 use crate::workflow::WorkflowRegistry;
 use serde_json::Value;
@@ -73,10 +72,7 @@ impl Site {
         if self.store.type_edits_revision().await? == self.types.revision() {
             return Ok(());
         }
-        let (revision, edits) = self.store.type_edits().await.map_err(|err| match err {
-            TypeEditsError::Database(err) => ApiError::from(err),
-            unreadable => ApiError::internal(unreadable.to_string()),
-        })?;
+        let (revision, edits) = self.store.type_edits().await?;
         for problem in self.types.install(revision, &edits) {
             tracing::warn!(%problem, "a content type edit is not applied");
         }

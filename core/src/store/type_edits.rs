@@ -16,6 +16,17 @@ pub enum TypeEditsError {
     Unreadable(String, serde_json::Error),
 }
 
+/// A request that met unreadable edits fails as the server's fault; a database failure
+/// answers as any other does.
+impl From<TypeEditsError> for crate::error::ApiError {
+    fn from(err: TypeEditsError) -> Self {
+        match err {
+            TypeEditsError::Database(err) => err.into(),
+            unreadable => crate::error::ApiError::internal(unreadable.to_string()),
+        }
+    }
+}
+
 impl Store {
     /// The revision of the stored edits (0 before the first). Not counted among a request's
     /// statements: every instance asks it in the background every second.

@@ -9,7 +9,6 @@ use crate::content::values::stored_value_misfit;
 use crate::content::{FieldDef, TypeProfile};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::http::Ctx;
-use crate::store::type_edits::TypeEditsError;
 use std::sync::Arc;
 
 /// How many objects a refused change names; the message counts the rest.
@@ -24,7 +23,7 @@ pub async fn edit_type(
 ) -> ApiResult<Arc<TypeProfile>> {
     let mut tx = ctx.app.store.begin().await?;
     tx.bump_type_edits_revision().await?;
-    let (created, mut profile) = match tx.type_edit(id).await.map_err(unreadable)? {
+    let (created, mut profile) = match tx.type_edit(id).await? {
         Some(edit) => (edit.created, edit.profile),
         None => {
             let profile = ctx.app.types.profiles().get(id).ok_or_else(|| unknown_type(id))?;
@@ -47,7 +46,7 @@ pub async fn create_type(ctx: &Ctx, mut profile: TypeProfile) -> ApiResult<Arc<T
     let id = profile.id.clone();
     let mut tx = ctx.app.store.begin().await?;
     tx.bump_type_edits_revision().await?;
-    if ctx.app.types.profiles().get(&id).is_some() || tx.type_edit(&id).await.map_err(unreadable)?.is_some() {
+    if ctx.app.types.profiles().get(&id).is_some() || tx.type_edit(&id).await?.is_some() {
         return Err(ApiError::new(ErrorCode::Conflict, format!("A content type '{id}' exists already.")));
     }
     profile.extend = false;
@@ -62,7 +61,7 @@ pub async fn create_type(ctx: &Ctx, mut profile: TypeProfile) -> ApiResult<Arc<T
 pub async fn delete_type(ctx: &Ctx, id: &str) -> ApiResult<()> {
     let mut tx = ctx.app.store.begin().await?;
     tx.bump_type_edits_revision().await?;
-    let created = tx.type_edit(id).await.map_err(unreadable)?.is_some_and(|edit| edit.created);
+    let created = tx.type_edit(id).await?.is_some_and(|edit| edit.created);
     if !created {
         return Err(match ctx.app.types.profiles().get(id) {
             Some(_) => ApiError::new(
@@ -168,11 +167,4 @@ fn constrains_differently(old: &FieldDef, new: &FieldDef) -> bool {
         || old.max_length != new.max_length
         || old.min_length != new.min_length
         || old.pattern != new.pattern
-}
-
-fn unreadable(err: TypeEditsError) -> ApiError {
-    match err {
-        TypeEditsError::Database(err) => ApiError::from(err),
-        unreadable => ApiError::internal(unreadable.to_string()),
-    }
 }
