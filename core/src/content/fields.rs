@@ -62,7 +62,8 @@ pub struct FieldKindDef {
     /// stored, or a message for the field error. It must accept what the kind's serializer
     /// sends, so a GET followed by a PUT round-trips.
     pub parse: fn(&FieldDef, &serde_json::Value) -> Result<serde_json::Value, String>,
-    /// The JSON Schema of the field in `@types`.
+    /// The JSON Schema of the field in `@types`; its `factory` is the kind's name unless it
+    /// gives one (as plone.schemaeditor names factories: `Choice`, `Text line (String)`…).
     pub json_schema: fn(&FieldDef) -> serde_json::Value,
 }
 

@@ -19,7 +19,7 @@ pub static ALLOW_DISCUSSION_KIND: FieldKindDef = FieldKindDef {
     json_schema: |field| {
         json!({"type": "string", "title": field.title, "description": "Allow discussion for this content object.",
                "enum": ["True", "False"], "enumNames": ["Yes", "No"],
-               "choices": [["True", "Yes"], ["False", "No"]]})
+               "choices": [["True", "Yes"], ["False", "No"]], "factory": "Choice"})
     },
 };
 

@@ -165,7 +165,10 @@ pub fn property(profile: &TypeProfile, field: &FieldDef, site_url: &str) -> Valu
         Some(standard) => standard.description,
         None => "",
     });
-    schema["factory"] = json!(factory);
+    // A plugin's kind may name itself as plone.schemaeditor does (`Choice`…).
+    if schema.get("factory").is_none() {
+        schema["factory"] = json!(factory);
+    }
     schema["behavior"] = json!(match (&standard, field.kind) {
         (_, FieldKind::Blocks | FieldKind::BlocksLayout) if is_volto_blocks(field) => VOLTO_BLOCKS_BEHAVIOUR.to_owned(),
         (Some(standard), _) => standard.behavior.to_owned(),

@@ -1,7 +1,7 @@
 //! `GET @controlpanels/dexterity-types`: the content types with how many objects each has;
 //! `…/<type>`: one type's settings form.
 
-use super::render::{GROUP, TITLE, listing_item, panel_url, type_settings};
+use super::render::{GROUP, TITLE, in_installation_order, listing_item, panel_url, type_settings};
 use super::shapes::{TypeSettingsShape, TypesPanelShape};
 use crate::endpoint;
 use crate::http::{ApiResult, Ctx, Dyn};
@@ -30,8 +30,9 @@ pub static GET: Service = Service {
 
 async fn list(ctx: Ctx) -> ApiResult<Dyn<TypesPanelShape>> {
     let counts = ctx.app.store.counts_by_type().await?;
-    let mut items: Vec<_> = ctx.app.types.all().map(|profile| listing_item(&ctx, &profile, &counts)).collect();
-    items.sort_by(|a, b| a["title"].as_str().cmp(&b["title"].as_str()));
+    let mut types: Vec<_> = ctx.app.types.all().collect();
+    in_installation_order(&mut types);
+    let items: Vec<_> = types.iter().map(|profile| listing_item(&ctx, profile, &counts)).collect();
     Ok(Dyn::new(json!({"@id": panel_url(&ctx), "group": GROUP, "title": TITLE, "items": items})))
 }
 

@@ -27,9 +27,19 @@ pub fn listing_item(ctx: &Ctx, profile: &TypeProfile, counts: &HashMap<String, i
         "description": profile.description,
         "meta_type": "Dexterity FTI",
         "count": counts.get(&profile.id).copied().unwrap_or(0),
-        "addable": profile.global_allow,
-        "behaviours": profile.behaviours,
     })
+}
+
+/// The types Plone installs, in the order it installs them: its panel lists `portal_types` in
+/// that order, the types added since after them.
+const INSTALLED_FIRST: [&str; 9] =
+    ["Plone Site", "Collection", "Document", "Folder", "Link", "File", "Image", "News Item", "Event"];
+
+/// Sorts the panel's types as Plone lists them: its own types as it installs them, then the
+/// others (plugins', profiles', those made in the panel) by title.
+pub fn in_installation_order(types: &mut [std::sync::Arc<TypeProfile>]) {
+    let rank = |id: &str| INSTALLED_FIRST.iter().position(|first| *first == id).unwrap_or(INSTALLED_FIRST.len());
+    types.sort_by(|a, b| (rank(&a.id), &a.title).cmp(&(rank(&b.id), &b.title)));
 }
 
 /// What `filter_content_types` takes: nothing may be added inside, every globally addable
