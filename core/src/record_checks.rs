@@ -37,11 +37,11 @@ pub fn port(value: &Value) -> Result<(), String> {
     }
 }
 
-/// A whole number from 1 to 10,000: the per-minute limits.
+/// A whole number from 0 to 10,000: the per-minute limits (0 switches one off).
 pub fn per_minute(value: &Value) -> Result<(), String> {
     match value.as_i64() {
-        Some(1..=10_000) => Ok(()),
-        _ => Err("Use a number from 1 to 10000.".into()),
+        Some(0..=10_000) => Ok(()),
+        _ => Err("Use a number from 0 (no limit) to 10000.".into()),
     }
 }
 

@@ -273,6 +273,10 @@ async fn private_forms_take_no_anonymous_submissions_and_floods_get_429() {
     assert_eq!(submissions_of(&server, "kontakt").await["items_total"], 3, "the refused one is not stored");
     let (status, _) = server.get_json("kontakt").await;
     assert_eq!(status, 200, "other requests still answer");
+    let off = json!({"wcs.backend.easyform.submissions_per_minute": 0});
+    assert_eq!(server.admin(Method::PATCH, "@registry").json(&off).send().await.unwrap().status(), 204);
+    let (status, _) = read(server.anonymous(Method::POST, "kontakt/@submit").json(&good).send().await.unwrap()).await;
+    assert_eq!(status, 200, "0 switches the limit off");
 
     let huge = json!({"form.widgets.name": "x".repeat(300_000)});
     let response = server.anonymous(Method::POST, "kontakt/@submit").json(&huge).send().await.unwrap();
