@@ -140,6 +140,7 @@ mod tests {
             assert!(logo_url(&json!(bad)).is_err(), "{bad}");
         }
         assert!(single_line(&json!("user\nname")).is_err());
-        assert!(per_minute(&json!(0)).is_err() && per_minute(&json!(5)).is_ok());
+        assert!(per_minute(&json!(0)).is_ok() && per_minute(&json!(5)).is_ok(), "0 switches a limit off");
+        assert!(per_minute(&json!(-1)).is_err() && per_minute(&json!(10_001)).is_err());
     }
 }
