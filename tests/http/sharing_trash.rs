@@ -23,6 +23,21 @@ async fn sharing_lists_own_acquired_and_global_roles_and_blocks_inheritance() {
     assert_eq!(entry("eva")["roles"]["Editor"], "acquired");
     assert_eq!(entry("rita")["roles"]["Reader"], "global");
     assert_eq!(entry("AuthenticatedUsers")["type"], "group");
+    // As Plone's sharing page: those holding roles here say whether they are the caller (whose
+    // entry is kept from being changed) and give a login only where it is not the title;
+    // a search's finds give their login and no `disabled`.
+    let eva = entry("eva");
+    let login_unless_title = (eva["title"] != "eva").then(|| json!("eva"));
+    assert_eq!((eva["disabled"].clone(), eva.get("login").cloned()), (json!(false), login_unless_title), "{eva}");
+    assert_eq!((entry("rita").get("disabled").cloned(), entry("rita")["login"].clone()), (None, json!("rita")));
+    server.share("f/sub", "admin", &["Reader"]).await;
+    let (_, mine) = server.get_json("f/sub/@sharing").await;
+    let admin = mine["entries"].as_array().unwrap().iter().find(|e| e["id"] == "admin").cloned().unwrap();
+    assert_eq!(admin["disabled"], true, "the caller's own entry: {admin}");
+    server.share("f/sub", "rita", &["Reader"]).await;
+    let (_, both) = server.get_json("f/sub/@sharing").await;
+    let rita = both["entries"].as_array().unwrap().iter().find(|e| e["id"] == "rita").cloned().unwrap();
+    assert_eq!(rita["roles"]["Reader"], "global", "a role held site-wide shows as such, given here too");
     assert_eq!(
         server.as_user("eva", Method::PATCH, "f/sub/d").json(&json!({"title": "x"})).send().await.unwrap().status(),
         204

@@ -59,12 +59,17 @@ pub struct SharingEntry {
     /// `user` or `group`.
     #[oai(rename = "type")]
     pub kind: String,
-    /// The login name; null for groups.
-    pub login: Nullable<String>,
-    /// Always false: accounts are not disabled.
-    pub disabled: bool,
-    /// Per delegatable role: `true` (given here), `"acquired"` (inherited from a container),
-    /// `"global"` (held site-wide) or `false`.
+    /// The login name (null for groups): on a search's finds always, on those holding roles
+    /// here only when it differs from the title, as Plone's sharing page has it.
+    #[oai(skip_serializing_if_is_none)]
+    pub login: Option<Nullable<String>>,
+    /// On those holding roles here: whether the entry is the caller's own, which the page
+    /// keeps from being changed, so nobody locks themselves out by accident (Plone's rule).
+    /// Absent on a search's finds.
+    #[oai(skip_serializing_if_is_none)]
+    pub disabled: Option<bool>,
+    /// Per delegatable role: `"global"` (held site-wide), `"acquired"` (inherited from a
+    /// container), `true` (given here) or `false`, the first that holds, in Plone's order.
     pub roles: BTreeMap<String, Value>,
 }
 
@@ -105,6 +110,8 @@ async fn get(ctx: Ctx) -> ApiResult<Json<SharingInfo>> {
         own.iter().chain(inherited.iter()).filter(|(_, roles)| shown(roles)).map(|(id, _)| id.clone()).collect();
     ids.remove(AUTHENTICATED_GROUP);
     let mut principals = ctx.app.store.principals_by_ids(&ids.into_iter().collect::<Vec<_>>()).await?;
+    let holding: BTreeSet<String> =
+        principals.iter().map(|p| p.id.clone()).chain([AUTHENTICATED_GROUP.to_owned()]).collect();
     if let Some(term) = ctx.request.query_value("search").filter(|t| !t.trim().is_empty()) {
         let query = PrincipalQuery {
             kind: None,
@@ -126,26 +133,23 @@ async fn get(ctx: Ctx) -> ApiResult<Json<SharingInfo>> {
             let roles: BTreeMap<String, Value> = delegatable
                 .iter()
                 .map(|(role, _)| {
-                    let state = if own.get(&p.id).is_some_and(|r| r.contains(*role)) {
-                        json!(true)
+                    let state = if p.roles.iter().any(|r| r == role) {
+                        json!("global")
                     } else if inherited.get(&p.id).is_some_and(|r| r.contains(*role)) {
                         json!("acquired")
-                    } else if p.roles.iter().any(|r| r == role) {
-                        json!("global")
+                    } else if own.get(&p.id).is_some_and(|r| r.contains(*role)) {
+                        json!(true)
                     } else {
                         json!(false)
                     };
                     ((*role).to_owned(), state)
                 })
                 .collect();
-            SharingEntry {
-                id: p.id.clone(),
-                title: if p.fullname.is_empty() { p.id.clone() } else { p.fullname.clone() },
-                kind: p.kind.clone(),
-                login: Nullable(p.login.clone()),
-                disabled: false,
-                roles,
-            }
+            let title = if p.fullname.is_empty() { p.id.clone() } else { p.fullname.clone() };
+            let holds_here = holding.contains(&p.id);
+            let login = (!holds_here || p.login.as_deref() != Some(title.as_str())).then(|| Nullable(p.login.clone()));
+            let disabled = holds_here.then(|| ctx.principal.user_id() == Some(p.id.as_str()));
+            SharingEntry { id: p.id.clone(), title, kind: p.kind.clone(), login, disabled, roles }
         })
         .collect();
     // By title, as Plone's sharing page sorts them.
