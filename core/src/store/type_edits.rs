@@ -1,9 +1,9 @@
 //! The stored edits of content types ([`crate::content::type_edits`]) and the revision that
 //! counts them.
 
-use super::{Store, Tx};
+use super::{Backend, Store, Tx};
 use crate::content::type_edits::TypeEdit;
-use sqlx::Row;
+use sqlx::{AssertSqlSafe, Row};
 
 /// Why the stored edits could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -53,31 +53,6 @@ impl Store {
             .collect::<Result<_, _>>()?;
         Ok((revision, edits))
     }
-
-    /// The objects of `portal_type` that hold a value for `field`: uid, path and value, for
-    /// checking them against a changed field.
-    pub async fn values_of_field(
-        &self,
-        portal_type: &str,
-        field: &str,
-    ) -> Result<Vec<(String, String, serde_json::Value)>, sqlx::Error> {
-        self.count();
-        let rows = sqlx::query("SELECT uid, path, fields FROM content WHERE portal_type = $1 ORDER BY path")
-            .bind(portal_type)
-            .fetch_all(&self.pool)
-            .await?;
-        let mut values = Vec::new();
-        for row in rows {
-            let fields: String = row.try_get(2)?;
-            let value = serde_json::from_str::<serde_json::Value>(&fields)
-                .ok()
-                .and_then(|mut f| f.get_mut(field).map(serde_json::Value::take));
-            if let Some(value) = value.filter(|v| !v.is_null()) {
-                values.push((row.try_get(0)?, row.try_get(1)?, value));
-            }
-        }
-        Ok(values)
-    }
 }
 
 impl Tx {
@@ -120,6 +95,42 @@ impl Tx {
         Ok(())
     }
 
+    /// How many objects are of `portal_type`, in the trash too, as the transaction sees them.
+    pub async fn count_of_type(&mut self, portal_type: &str) -> Result<i64, sqlx::Error> {
+        sqlx::query("SELECT COUNT(*) FROM content WHERE portal_type = $1")
+            .bind(portal_type)
+            .fetch_one(self.own_tables())
+            .await?
+            .try_get(0)
+    }
+
+    /// The objects of `portal_type` that hold a value for `field`: uid, path and value, for
+    /// checking them against a changed field, as the transaction sees them. Only the field's
+    /// value is read, so a type with many objects of large fields (blocks) costs its values.
+    pub async fn values_of_field(
+        &mut self,
+        portal_type: &str,
+        field: &str,
+    ) -> Result<Vec<(String, String, serde_json::Value)>, sqlx::Error> {
+        let value = match self.store.backend() {
+            Backend::Sqlite => "fields -> ('$.\"' || $2 || '\"')",
+            Backend::Postgres => "CAST(CAST(fields AS jsonb) -> $2 AS TEXT)",
+        };
+        let sql = format!(
+            "SELECT uid, path, {value} FROM content WHERE portal_type = $1 AND {value} IS NOT NULL ORDER BY path"
+        );
+        let rows = sqlx::query(AssertSqlSafe(sql)).bind(portal_type).bind(field).fetch_all(self.own_tables()).await?;
+        let mut values = Vec::new();
+        for row in rows {
+            let text: String = row.try_get(2)?;
+            let value = serde_json::from_str::<serde_json::Value>(&text).unwrap_or(serde_json::Value::String(text));
+            if !value.is_null() {
+                values.push((row.try_get(0)?, row.try_get(1)?, value));
+            }
+        }
+        Ok(values)
+    }
+
     /// Forgets the edit of type `id`.
     pub async fn delete_type_edit(&mut self, id: &str) -> Result<(), sqlx::Error> {
         sqlx::query("DELETE FROM content_type_edit WHERE id = $1").bind(id).execute(self.own_tables()).await?;
@@ -128,16 +139,6 @@ impl Tx {
 }
 
 impl Store {
-    /// How many objects are of `portal_type`, in the trash too.
-    pub async fn count_of_type(&self, portal_type: &str) -> Result<i64, sqlx::Error> {
-        self.count();
-        sqlx::query("SELECT COUNT(*) FROM content WHERE portal_type = $1")
-            .bind(portal_type)
-            .fetch_one(&self.pool)
-            .await?
-            .try_get(0)
-    }
-
     /// How many objects each type has, in one statement (types without any are absent).
     pub async fn counts_by_type(&self) -> Result<std::collections::HashMap<String, i64>, sqlx::Error> {
         self.count();

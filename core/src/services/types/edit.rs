@@ -9,6 +9,7 @@ use crate::content::values::stored_value_misfit;
 use crate::content::{FieldDef, TypeProfile};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::http::Ctx;
+use crate::store::Tx;
 use std::sync::Arc;
 
 /// How many objects a refused change names; the message counts the rest.
@@ -34,7 +35,7 @@ pub async fn edit_type(
     let origin = if created { Origin::ThroughTheWeb } else { Origin::Profile };
     change(&mut profile, origin)?;
     let served = checked(ctx, &profile, created)?;
-    check_stored_values(ctx, &before, &served).await?;
+    check_stored_values(ctx, &mut tx, &before, &served).await?;
     tx.put_type_edit(&TypeEdit { created, profile }).await?;
     tx.commit().await?;
     ctx.app.refresh_types().await?;
@@ -71,7 +72,7 @@ pub async fn delete_type(ctx: &Ctx, id: &str) -> ApiResult<()> {
             None => unknown_type(id),
         });
     }
-    let objects = ctx.app.store.count_of_type(id).await?;
+    let objects = tx.count_of_type(id).await?;
     if objects > 0 {
         return Err(ApiError::new(
             ErrorCode::Conflict,
@@ -119,8 +120,9 @@ fn checked(ctx: &Ctx, profile: &TypeProfile, created: bool) -> ApiResult<TypePro
 }
 
 /// Refuses a change of a field's kind or limits that values objects hold would no longer fit,
-/// naming those objects (values of removed fields stay stored, unchecked, as in Plone).
-async fn check_stored_values(ctx: &Ctx, before: &TypeProfile, after: &TypeProfile) -> ApiResult<()> {
+/// naming those objects (values of removed fields stay stored, unchecked, as in Plone). Read in
+/// the edit's transaction, so a write queued before it in the same commit is seen too.
+async fn check_stored_values(ctx: &Ctx, tx: &mut Tx, before: &TypeProfile, after: &TypeProfile) -> ApiResult<()> {
     let registry = ctx.app.types.snapshot();
     let mut before = before.clone();
     // The kinds of the stored profile are names only until resolved.
@@ -132,7 +134,7 @@ async fn check_stored_values(ctx: &Ctx, before: &TypeProfile, after: &TypeProfil
         if !constrains_differently(old, new) {
             continue;
         }
-        let values = ctx.app.store.values_of_field(&after.id, &new.name).await?;
+        let values = tx.values_of_field(&after.id, &new.name).await?;
         let misfits: Vec<(String, String)> = values
             .iter()
             .filter_map(|(_, path, value)| stored_value_misfit(old, new, value).map(|why| (path.clone(), why)))
