@@ -51,3 +51,33 @@ async fn a_collection_lists_what_its_query_finds_as_the_caller_may_see_it() {
     let (status, body) = server.get_json("pages").await;
     assert_eq!(status, 400, "an operation no one knows is a clear error when the query runs: {body}");
 }
+
+/// A collection's table columns are terms of the catalog's metadata columns, as plone.restapi
+/// answers a list of choices; a write takes tokens or the terms a GET answered, nothing else.
+#[tokio::test]
+async fn a_collections_table_columns_are_metadata_terms() {
+    let server = TestServer::start().await;
+    let made = server.create("", json!({"@type": "Collection", "id": "tabelle", "title": "Tabelle"})).await;
+    let columns = &made["customViewFields"];
+    assert_eq!(columns[3], json!({"title": "Last modified", "token": "ModificationDate"}), "{columns}");
+    assert_eq!(columns.as_array().map(Vec::len), Some(4), "Plone's default columns: {columns}");
+
+    let mixed = json!({"customViewFields": ["Subject", {"title": "Created on", "token": "CreationDate"}]});
+    assert_eq!(server.admin(Method::PATCH, "tabelle").json(&mixed).send().await.unwrap().status(), 204);
+    let (_, tabelle) = server.get_json("tabelle").await;
+    assert_eq!(
+        tabelle["customViewFields"],
+        json!([{"title": "Tags", "token": "Subject"}, {"title": "Created on", "token": "CreationDate"}])
+    );
+    let unknown = json!({"customViewFields": ["Passwort"]});
+    let response = server.admin(Method::PATCH, "tabelle").json(&unknown).send().await.unwrap();
+    assert_error(response, 400, "validation_failed").await;
+
+    for name in ["plone.app.vocabularies.MetadataFields", "plone.app.contenttypes.metadatafields"] {
+        let (status, terms) = server.get_json(&format!("@vocabularies/{name}?token=ModificationDate")).await;
+        assert_eq!((status, &terms["items"][0]["title"]), (200, &json!("Last modified")), "{name}: {terms}");
+    }
+    let (_, schema) = server.get_json("@types/Collection").await;
+    let vocabulary = &schema["properties"]["customViewFields"]["items"]["vocabulary"]["@id"];
+    assert!(vocabulary.as_str().is_some_and(|v| v.ends_with("/@vocabularies/plone.app.vocabularies.MetadataFields")));
+}

@@ -2,6 +2,7 @@
 //! lengths and patterns, dates, vocabularies, URLs without script schemes, rich text through
 //! the HTML policy, base64 uploads with their metadata, relation references, plugin kinds).
 
+use super::named_vocabularies;
 use super::types::{FieldDef, FieldKind};
 use super::values::{BlobUpload, format_time, parse_datetime};
 use base64::Engine;
@@ -44,7 +45,10 @@ pub(super) fn parse_value(field: &FieldDef, value: &Value) -> Result<Parsed, Str
             json!(text)
         }
         FieldKind::List => {
-            let items = list(value)?;
+            let items = match field.vocabulary_name.as_deref().and_then(named_vocabularies::terms) {
+                Some(terms) => named_list(terms, value)?,
+                None => list(value)?,
+            };
             let unknown = items
                 .as_array()
                 .into_iter()
@@ -142,6 +146,24 @@ fn list(value: &Value) -> Result<Value, String> {
         check_length(text, LIST_ITEM_LIMIT)?;
         if !out.contains(&text) {
             out.push(text);
+        }
+    }
+    Ok(json!(out))
+}
+
+/// Unique tokens of a named vocabulary, given as tokens or as the terms a GET answers.
+fn named_list(terms: &[(&str, &str)], value: &Value) -> Result<Value, String> {
+    const EXPECTED: &str = "Expected a list of tokens or of {token, title} terms.";
+    let items = value.as_array().ok_or(EXPECTED)?;
+    let mut out: Vec<&str> = Vec::with_capacity(items.len());
+    for item in items {
+        let token = named_vocabularies::token_of(item).ok_or(EXPECTED)?;
+        if !terms.iter().any(|(known, _)| *known == token) {
+            check_length(token, LIST_ITEM_LIMIT)?;
+            return Err(format!("'{token}' is not a term of this field's vocabulary."));
+        }
+        if !out.contains(&token) {
+            out.push(token);
         }
     }
     Ok(json!(out))

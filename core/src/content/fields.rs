@@ -135,6 +135,10 @@ pub struct FieldDef {
     /// Allowed values of a `Choice` (and of each item of a `List` that has one).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub vocabulary: Vec<String>,
+    /// A `List` whose items are the terms of one of core's named vocabularies
+    /// ([`super::named_vocabularies`]): stored as tokens, answered as `{title, token}` terms.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vocabulary_name: Option<String>,
     /// A widget hint that selects a specialised field serializer (e.g. `LinkFieldWidget`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub widget: Option<String>,
@@ -175,6 +179,7 @@ impl FieldDef {
             required: false,
             default: None,
             vocabulary: Vec::new(),
+            vocabulary_name: None,
             widget: None,
             max_length: None,
             min_length: None,

@@ -10,6 +10,7 @@ pub mod layout;
 pub mod links;
 mod live_types;
 pub mod markup;
+pub mod named_vocabularies;
 mod object;
 mod query_field;
 pub mod remap;

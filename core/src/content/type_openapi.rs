@@ -36,6 +36,11 @@ fn openapi_schema(profile: &TypeProfile) -> Value {
                     json!({"type": "string", "enum": field.vocabulary})
                 }
                 FieldKind::Choice => json!({"type": "string"}),
+                // Answered as terms; a write may send their tokens too.
+                FieldKind::List if field.vocabulary_name.is_some() => json!({
+                    "type": "array",
+                    "items": {"type": "object", "properties": {"title": {"type": "string"}, "token": {"type": "string"}}},
+                }),
                 FieldKind::List if !field.vocabulary.is_empty() => {
                     json!({"type": "array", "items": {"type": "string", "enum": field.vocabulary}})
                 }

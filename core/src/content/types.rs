@@ -2,6 +2,7 @@
 //! from a directory, all validated at start-up so a typo fails loudly before serving. Site
 //! owners' edits through the web are applied on top ([`super::type_edits`]).
 
+use super::named_vocabularies;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -235,6 +236,18 @@ impl TypeRegistry {
         // A profile's choice without choices is a slip; a site owner fills one in later.
         if let Some(field) = profile.fields.iter().find(|f| f.kind == FieldKind::Choice && f.vocabulary.is_empty()) {
             return Err(invalid(format!("Choice field '{}' needs a vocabulary", field.name)));
+        }
+        let misnamed = |f: &&FieldDef| {
+            f.vocabulary_name
+                .as_deref()
+                .is_some_and(|name| f.kind != FieldKind::List || named_vocabularies::terms(name).is_none())
+        };
+        if let Some(field) = profile.fields.iter().find(misnamed) {
+            return Err(invalid(format!(
+                "field '{}' names vocabulary '{}', which is no list vocabulary core has",
+                field.name,
+                field.vocabulary_name.as_deref().unwrap_or_default()
+            )));
         }
         match (self.types.get_mut(&profile.id), profile.extend) {
             (Some(existing), true) => {

@@ -4,7 +4,7 @@ use super::{ContentSerializer, References, SerializeCtx, Subject, plain_summary,
 use crate::api::batching_links;
 use crate::content::ContentKind;
 use crate::content::values::{DEFAULT_PAGE, format_time, is_column};
-use crate::content::{ContentObject, FieldKind};
+use crate::content::{ContentObject, FieldKind, named_vocabularies};
 use crate::error::{ApiError, ApiResult};
 use crate::ops::working_copy::pair_of;
 use crate::security::Permission;
@@ -139,6 +139,10 @@ async fn base(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<String
                 json!([])
             }
             _ => stored,
+        };
+        let value = match field.vocabulary_name.as_deref().and_then(named_vocabularies::terms) {
+            Some(terms) => named_vocabularies::as_terms(terms, &value),
+            None => value,
         };
         out.insert(field.name.clone(), value);
     }

@@ -3,6 +3,7 @@
 
 use super::SerializeCtx;
 use crate::content::links::resolve_links;
+use crate::content::named_vocabularies::METADATA_COLUMNS;
 use crate::content::scales::{SCALES, scaled_size};
 use crate::content::values::format_time;
 use crate::content::{ContentObject, TypeProfile};
@@ -24,51 +25,9 @@ pub const DEFAULT_METADATA: [&str; 10] = [
 ];
 
 /// Every metadata column of a Plone 6 catalog, plus `getPath` and `getURL`: what `_all` asks.
-pub const ALL_METADATA: [&str; 43] = [
-    "CreationDate",
-    "Creator",
-    "Date",
-    "Description",
-    "EffectiveDate",
-    "ExpirationDate",
-    "ModificationDate",
-    "Subject",
-    "Title",
-    "Type",
-    "UID",
-    "author_name",
-    "cmf_uid",
-    "commentators",
-    "created",
-    "effective",
-    "end",
-    "exclude_from_nav",
-    "expires",
-    "getIcon",
-    "getId",
-    "getObjSize",
-    "getPath",
-    "getRemoteUrl",
-    "getURL",
-    "head_title",
-    "id",
-    "image_field",
-    "image_scales",
-    "in_response_to",
-    "is_folderish",
-    "last_comment_date",
-    "listCreators",
-    "location",
-    "meta_type",
-    "mime_type",
-    "modified",
-    "nav_title",
-    "portal_type",
-    "review_state",
-    "start",
-    "sync_uid",
-    "total_comments",
-];
+pub fn all_metadata() -> impl Iterator<Item = &'static str> {
+    METADATA_COLUMNS.iter().map(|(column, _)| *column).chain(["getPath", "getURL"])
+}
 
 /// Image fields Plone's `image_field` column names, in the order it prefers them.
 const IMAGE_FIELDS: [&str; 2] = ["preview_image", "image"];

@@ -1,7 +1,7 @@
 //! Item summaries: the short form used in folder `items`, `parent` and search results.
 
 use super::SerializeCtx;
-use super::metadata::{ALL_METADATA, DEFAULT_METADATA, metadata};
+use super::metadata::{DEFAULT_METADATA, all_metadata, metadata};
 use crate::content::ContentObject;
 use serde_json::{Map, Value, json};
 
@@ -17,7 +17,7 @@ pub fn summary(ctx: &SerializeCtx<'_>, object: &ContentObject, metadata_fields: 
     let profile = ctx.site.types.get(&object.portal_type);
     let wants_all = metadata_fields.iter().any(|f| f == "_all");
     let requested: Vec<&str> =
-        if wants_all { ALL_METADATA.to_vec() } else { metadata_fields.iter().map(String::as_str).collect() };
+        if wants_all { all_metadata().collect() } else { metadata_fields.iter().map(String::as_str).collect() };
     for name in DEFAULT_METADATA.into_iter().chain(requested) {
         if name.starts_with('_') || matches!(name, "getObject" | "getDataOrigin" | "getUserData") {
             continue;

@@ -5,12 +5,14 @@
 //! `…ReallyUserFriendlyTypes` the types editors add (not the site root, not layout blocks),
 //! by title;
 //! `plone.app.vocabularies.Catalog` searches the content the caller may see (relation widgets);
-//! `plone.app.vocabularies.Keywords` lists the tags in use on it (tag widgets).
+//! `plone.app.vocabularies.Keywords` lists the tags in use on it (tag widgets);
+//! `plone.app.vocabularies.MetadataFields` (also under plone.app.contenttypes' name) the
+//! catalog's metadata columns (a collection's table columns, Volto's listing settings).
 
 use super::types::factories::FACTORIES;
 use super::types::{CATALOG_VOCABULARY, KEYWORDS_VOCABULARY};
 use crate::catalog::{SearchQuery, SearchSql};
-use crate::content::FieldKind;
+use crate::content::{FieldKind, named_vocabularies};
 use crate::endpoint;
 use crate::http::{
     ApiError, ApiResult, B_START, Batch, BatchLinksShape, Ctx, ErrorCode, Json, MAX_BATCH_SIZE, Shaped, batch_links,
@@ -158,6 +160,8 @@ fn names(ctx: &Ctx) -> Vec<String> {
         FIELDS.to_owned(),
         ROLES.to_owned(),
         WORKFLOW_TRANSITIONS.to_owned(),
+        named_vocabularies::METADATA_FIELDS.to_owned(),
+        named_vocabularies::METADATA_FIELDS_OLD_NAME.to_owned(),
     ];
     names.extend(ctx.app.registry.vocabularies().map(|v| v.name.to_owned()));
     for profile in ctx.app.types.all() {
@@ -176,6 +180,12 @@ fn has_choices(field: &crate::content::FieldDef) -> bool {
 fn static_terms(ctx: &Ctx, name: &str) -> Option<Vec<(String, String)>> {
     match name {
         FIELDS => Some(FACTORIES.iter().map(|f| (f.token.to_owned(), f.name.to_owned())).collect()),
+        _ if named_vocabularies::terms(name).is_some() => Some(
+            named_vocabularies::terms(name)?
+                .iter()
+                .map(|(token, title)| ((*token).to_owned(), (*title).to_owned()))
+                .collect(),
+        ),
         PORTAL_TYPES => Some(ctx.app.types.all().map(|t| (t.id.clone(), t.title.clone())).collect()),
         USER_FRIENDLY_TYPES => {
             let mut types: Vec<(String, String)> = ctx

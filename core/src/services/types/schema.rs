@@ -114,6 +114,18 @@ pub fn property(profile: &TypeProfile, field: &FieldDef, site_url: &str) -> Valu
             }),
             "Multiple Choice",
         ),
+        FieldKind::List if field.vocabulary_name.is_some() => (
+            json!({
+                "type": "array",
+                "uniqueItems": true,
+                "items": {
+                    "type": "string",
+                    "title": "",
+                    "vocabulary": {"@id": format!("{site_url}/@vocabularies/{}", field.vocabulary_name.as_deref().unwrap_or_default())},
+                },
+            }),
+            "List",
+        ),
         FieldKind::List => {
             (json!({"type": "array", "uniqueItems": true, "items": {"type": "string", "title": ""}}), "List")
         }
