@@ -124,6 +124,42 @@ async fn groups_carry_members_and_roles() {
     assert_error(server.as_user("ben", Method::GET, "@groups").send().await.unwrap(), 403, "forbidden").await;
 }
 
+/// A group inside a group gives its members the outer group's roles, however deep, as Plone's
+/// recursive groups do; `groups` on a new group names such groups; a cycle ends.
+#[tokio::test]
+async fn groups_inside_groups_pass_on_their_roles() {
+    let server = TestServer::start().await;
+    let team = json!({"groupname": "team", "title": "Team", "roles": []});
+    assert_eq!(server.admin(Method::POST, "@groups").json(&team).send().await.unwrap().status(), 201);
+    server.user("ute", &["Member"], &["team"]).await;
+    server.create("", json!({"@type": "Document", "title": "D", "id": "d"})).await;
+    let edit = |title: &'static str| server.as_user("ute", Method::PATCH, "d").json(&json!({"title": title}));
+    assert_error(edit("before").send().await.unwrap(), 403, "forbidden").await;
+
+    let body = json!({"groupname": "redaktion", "title": "Redaktion", "roles": ["Editor"], "groups": ["team"]});
+    let (status, made) = read(server.admin(Method::POST, "@groups").json(&body).send().await.unwrap()).await;
+    assert_eq!((status, &made["members"]["items"]), (201, &json!(["team"])), "{made}");
+    assert_eq!(edit("through team").send().await.unwrap().status(), 204, "Editor through team in redaktion");
+    let (_, ute) = server.get_json("@users/ute").await;
+    let groups: Vec<&str> =
+        ute["groups"]["items"].as_array().unwrap().iter().filter_map(|g| g["id"].as_str()).collect();
+    assert!(groups.contains(&"team") && groups.contains(&"redaktion"), "{groups:?}");
+
+    let cycle = json!({"users": {"redaktion": true}});
+    assert_eq!(server.admin(Method::PATCH, "@groups/team").json(&cycle).send().await.unwrap().status(), 204);
+    assert_eq!(edit("in a cycle").send().await.unwrap().status(), 204, "a cycle neither hangs nor loses the role");
+    let leave = json!({"users": {"team": false}});
+    assert_eq!(server.admin(Method::PATCH, "@groups/redaktion").json(&leave).send().await.unwrap().status(), 204);
+    assert_error(edit("after").send().await.unwrap(), 403, "forbidden").await;
+
+    for (groups, why) in [(json!(["ute"]), "a user is no group"), (json!(["nobody"]), "no such group")] {
+        let body = json!({"groupname": "neu", "groups": groups});
+        let response = server.admin(Method::POST, "@groups").json(&body).send().await.unwrap();
+        let (status, answer) = read(response).await;
+        assert_eq!((status, &answer["errors"][0]["field"]), (400, &json!("groups")), "{why}: {answer}");
+    }
+}
+
 #[tokio::test]
 async fn principal_search_hides_authenticated_users_from_non_managers() {
     let server = TestServer::start().await;

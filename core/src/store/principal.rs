@@ -107,8 +107,14 @@ impl Store {
         }
         self.count();
         let ids: Vec<&str> = principals.iter().map(|p| p.id.as_str()).collect();
+        // A group inside a group passes the outer group on to its members, however deep, as
+        // Plone's recursive groups do; UNION drops repeats, so a cycle ends.
         let sql = format!(
-            "SELECT member_id, group_id FROM membership WHERE member_id IN ({}) ORDER BY group_id",
+            "WITH RECURSIVE up(member_id, group_id) AS ( \
+                 SELECT member_id, group_id FROM membership WHERE member_id IN ({}) \
+               UNION \
+                 SELECT up.member_id, m.group_id FROM up JOIN membership m ON m.member_id = up.group_id) \
+             SELECT member_id, group_id FROM up WHERE group_id <> member_id ORDER BY group_id",
             placeholders(1, ids.len())
         );
         let mut query = sqlx::query(AssertSqlSafe(sql));

@@ -103,10 +103,13 @@ fn stored_only(id: &str) -> ApiResult<()> {
     Ok(())
 }
 
-/// Reads a `users` value: a list of ids to add, or `{"<id>": true|false}`. Joining or leaving
-/// changes what a member may do, so each member must be one the caller may manage.
+/// The members a request adds (`true`) or removes (`false`) under `field`: `users` names users
+/// or groups, `groups` (plone.restapi's name on a new group) groups only. A group inside a
+/// group gives its members the outer group's roles, as Plone's recursive groups do. Joining
+/// or leaving changes what a member may do, so each member must be one the caller may manage.
 async fn membership_changes(
     ctx: &Ctx,
+    field: &str,
     value: Option<&Value>,
     errors: &mut Vec<FieldError>,
 ) -> ApiResult<Vec<(String, bool)>> {
@@ -115,16 +118,19 @@ async fn membership_changes(
         Some(Value::Array(ids)) => ids.iter().filter_map(Value::as_str).map(|id| (id.to_owned(), true)).collect(),
         Some(Value::Object(map)) => map.iter().map(|(id, v)| (id.clone(), v.as_bool().unwrap_or(false))).collect(),
         Some(_) => {
-            errors.push(FieldError::new("users", "Expected a list of user ids or {\"<id>\": true|false}."));
+            errors.push(FieldError::new(field, "Expected a list of ids or {\"<id>\": true|false}."));
             return Ok(Vec::new());
         }
     };
     let ids: Vec<String> = changes.iter().map(|(id, _)| id.clone()).collect();
     check_may_manage(ctx, &ids).await?;
     let known = ctx.app.store.principals_by_ids(&ids).await?;
+    let groups_only = field == "groups";
     for (id, member) in &changes {
-        if *member && !known.iter().any(|p| &p.id == id) {
-            errors.push(FieldError::new("users", format!("No user or group '{id}'.")));
+        let fits = known.iter().any(|p| &p.id == id && (!groups_only || p.kind == "group"));
+        if *member && !fits {
+            let what = if groups_only { "group" } else { "user or group" };
+            errors.push(FieldError::new(field, format!("No {what} '{id}'.")));
         }
     }
     Ok(changes)

@@ -56,7 +56,7 @@ async fn patch(ctx: Ctx) -> ApiResult<NoContent> {
     if let Some(roles) = body.get("roles") {
         group.roles = parse_roles(roles, &group.roles, &mut errors).unwrap_or_default();
     }
-    let members = membership_changes(&ctx, body.get("users"), &mut errors).await?;
+    let members = membership_changes(&ctx, "users", body.get("users"), &mut errors).await?;
     finish(errors)?;
     check_role_changes(&ctx, &roles_before, &group.roles)?;
     let current = ctx.app.store.group_members(id).await?;

@@ -3,7 +3,7 @@
 use super::{GroupItem, group_with_members, membership_changes};
 use crate::app::SITE_TYPE;
 use crate::endpoint;
-use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, Json, body_schema};
+use crate::http::{ApiError, ApiResult, Ctx, ErrorCode, FieldError, Json, body_schema};
 use crate::security::{Csrf, Permission};
 use crate::service::{ContentKind, Guard, Route, Service};
 use crate::services::principal_forms::{apply_text, check_id, check_role_changes, finish, parse_roles};
@@ -13,7 +13,7 @@ use poem::http::Method;
 use poem_openapi::{ApiResponse, Object};
 use serde_json::{Value, json};
 
-/// `POST @groups {groupname, title, description, email, roles, users}`.
+/// `POST @groups {groupname, title, description, email, roles, users, groups}`.
 pub static GROUPS_POST: Service = Service {
     method: Method::POST,
     name: "@groups",
@@ -43,6 +43,9 @@ pub struct NewGroup {
     pub roles: Option<ListOrSwitches>,
     /// Its first members: user or group ids, or `{"<id>": true}`.
     pub users: Option<ListOrSwitches>,
+    /// Groups to make members too, whose members then hold this group's roles (Plone's
+    /// recursive groups).
+    pub groups: Option<ListOrSwitches>,
 }
 
 /// 201 with the new group.
@@ -64,7 +67,14 @@ async fn create(ctx: Ctx) -> ApiResult<GroupCreated> {
     if let Some(roles) = body.get("roles") {
         group.roles = parse_roles(roles, &[], &mut errors).unwrap_or_default();
     }
-    let members = membership_changes(&ctx, body.get("users"), &mut errors).await?;
+    let mut members = membership_changes(&ctx, "users", body.get("users"), &mut errors).await?;
+    for change in membership_changes(&ctx, "groups", body.get("groups"), &mut errors).await? {
+        if change.0 == id {
+            errors.push(FieldError::new("groups", "A group cannot be a member of itself."));
+        } else if !members.contains(&change) {
+            members.push(change);
+        }
+    }
     finish(errors)?;
     check_role_changes(&ctx, &[], &group.roles)?;
     if ctx.app.store.principal_exists(&id).await? {
