@@ -100,6 +100,28 @@ impl PrincipalQuery {
     }
 }
 
+/// The groups of `count` principals (`$1…`): `(member_id, group_id)` rows. A group inside a
+/// group passes the outer group on to its members, however deep, as Plone's recursive groups
+/// do; UNION drops repeats, so a cycle ends.
+fn groups_sql(count: usize) -> String {
+    format!(
+        "WITH RECURSIVE up(member_id, group_id) AS ( \
+             SELECT member_id, group_id FROM membership WHERE member_id IN ({}) \
+           UNION \
+             SELECT up.member_id, m.group_id FROM up JOIN membership m ON m.member_id = up.group_id) \
+         SELECT member_id, group_id FROM up WHERE group_id <> member_id ORDER BY group_id",
+        placeholders(1, count)
+    )
+}
+
+impl Tx {
+    /// The groups of `member`, however deeply nested, as the transaction sees them.
+    pub async fn groups_of(&mut self, member: &str) -> Result<Vec<String>, sqlx::Error> {
+        let rows = sqlx::query(AssertSqlSafe(groups_sql(1))).bind(member).fetch_all(self.own_tables()).await?;
+        rows.iter().map(|row| row.try_get(1)).collect()
+    }
+}
+
 impl Store {
     async fn with_groups(&self, mut principals: Vec<StoredPrincipal>) -> Result<Vec<StoredPrincipal>, sqlx::Error> {
         if principals.is_empty() {
@@ -107,17 +129,7 @@ impl Store {
         }
         self.count();
         let ids: Vec<&str> = principals.iter().map(|p| p.id.as_str()).collect();
-        // A group inside a group passes the outer group on to its members, however deep, as
-        // Plone's recursive groups do; UNION drops repeats, so a cycle ends.
-        let sql = format!(
-            "WITH RECURSIVE up(member_id, group_id) AS ( \
-                 SELECT member_id, group_id FROM membership WHERE member_id IN ({}) \
-               UNION \
-                 SELECT up.member_id, m.group_id FROM up JOIN membership m ON m.member_id = up.group_id) \
-             SELECT member_id, group_id FROM up WHERE group_id <> member_id ORDER BY group_id",
-            placeholders(1, ids.len())
-        );
-        let mut query = sqlx::query(AssertSqlSafe(sql));
+        let mut query = sqlx::query(AssertSqlSafe(groups_sql(ids.len())));
         for id in &ids {
             query = query.bind(*id);
         }

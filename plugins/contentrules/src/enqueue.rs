@@ -233,19 +233,10 @@ async fn user_as_actor(tx: &mut Tx, told: &PluginEvent, request: &Actor) -> ApiR
         .bind(user_id)
         .fetch_optional(tx.own_tables())
         .await?;
-    let groups: Vec<(String,)> =
-        sqlx::query_as("SELECT group_id FROM membership WHERE member_id = $1 ORDER BY group_id")
-            .bind(user_id)
-            .fetch_all(tx.own_tables())
-            .await?;
+    let groups = tx.groups_of(user_id).await?;
     let mut roles: Vec<String> = roles.and_then(|(text,)| serde_json::from_str(&text).ok()).unwrap_or_default();
     roles.push("Authenticated".to_owned());
-    Ok(Actor {
-        user_id: Some(user_id.to_owned()),
-        roles,
-        groups: groups.into_iter().map(|(g,)| g).collect(),
-        site_url: request.site_url.clone(),
-    })
+    Ok(Actor { user_id: Some(user_id.to_owned()), roles, groups, site_url: request.site_url.clone() })
 }
 
 /// The container of `path` (the site root is its own).
