@@ -36,8 +36,8 @@ const TITLE: (&str, &str, &str) = ("title", "TextLine", "Title");
 const DESCRIPTION: (&str, &str, &str) = ("description", "Text", "Summary");
 const SUBJECTS: (&str, &str, &str) = ("subjects", "List", "Tags");
 const LANGUAGE: (&str, &str, &str) = ("language", "TextLine", "Language");
-const EFFECTIVE: (&str, &str, &str) = ("effective", "Datetime", "Publishing date");
-const EXPIRES: (&str, &str, &str) = ("expires", "Datetime", "Expiration date");
+const EFFECTIVE: (&str, &str, &str) = ("effective", "Datetime", "Publishing Date");
+const EXPIRES: (&str, &str, &str) = ("expires", "Datetime", "Expiration Date");
 const RIGHTS: (&str, &str, &str) = ("rights", "Text", "Rights");
 
 /// Every behaviour the panel offers, in Plone's order.
@@ -177,7 +177,7 @@ pub const BEHAVIOURS: [Behaviour; 31] = [
         "Related items",
         "Adds the ability to assign related items",
         None,
-        &[("relatedItems", "RelationList", "Related items")],
+        &[("relatedItems", "RelationList", "Related Items")],
     ),
     behaviour("plone.richtext", "RichText", "Adds richtext behavior", None, &[("text", "RichText", "Text")]),
     setting("plone.shortname", "Short name", "Gives the ability to rename an item from its edit form."),
@@ -198,7 +198,7 @@ pub const BEHAVIOURS: [Behaviour; 31] = [
         "Versioning",
         "Versioning support with CMFEditions",
         Some("versioning"),
-        &[("changeNote", "TextLine", "Change note"), ("versioning_enabled", "Bool", "Versioning enabled")],
+        &[("changeNote", "TextLine", "Change Note"), ("versioning_enabled", "Bool", "Versioning enabled")],
     ),
 ];
 
