@@ -12,6 +12,8 @@ use wcs_plugin_directdownload as _;
 use wcs_plugin_easyform as _;
 #[cfg(feature = "es-search")]
 use wcs_plugin_es_search as _;
+#[cfg(feature = "multilingual")]
+use wcs_plugin_multilingual as _;
 #[cfg(feature = "navigation")]
 use wcs_plugin_navigation as _;
 #[cfg(feature = "site-profile")]
@@ -31,6 +33,8 @@ pub const SHIPPED_PLUGINS: &[&str] = &[
     wcs_plugin_easyform::PLUGIN_ID,
     #[cfg(feature = "es-search")]
     wcs_plugin_es_search::PLUGIN_ID,
+    #[cfg(feature = "multilingual")]
+    wcs_plugin_multilingual::PLUGIN_ID,
     #[cfg(feature = "navigation")]
     wcs_plugin_navigation::PLUGIN_ID,
     #[cfg(feature = "site-profile")]

@@ -21,6 +21,28 @@ pub(crate) const CORE_MESSAGES: [(&str, &str); 3] = [
 /// The language used when neither the client nor the site names one we have.
 pub const FALLBACK_LANGUAGE: &str = "en";
 
+/// The language of `offered` (lowercase codes) that an `Accept-Language` header prefers most,
+/// by its primary tag (`de-CH` asks for `de`); none when it names none of them.
+pub fn preferred_language(accept_language: Option<&str>, offered: &[&str]) -> Option<String> {
+    let available = |tag: &str| -> Option<String> {
+        let primary = tag.split(['-', '_']).next().unwrap_or_default().trim().to_ascii_lowercase();
+        offered.iter().find(|l| **l == primary).map(|l| (*l).to_owned())
+    };
+    let mut wanted: Vec<(f32, &str)> = accept_language
+        .unwrap_or_default()
+        .split(',')
+        .filter_map(|part| {
+            let mut pieces = part.split(';');
+            let tag = pieces.next()?.trim();
+            let quality =
+                pieces.find_map(|p| p.trim().strip_prefix("q=")).map_or(Some(1.0), |q| q.trim().parse::<f32>().ok())?;
+            (!tag.is_empty() && quality > 0.0).then_some((quality, tag))
+        })
+        .collect();
+    wanted.sort_by(|a, b| b.0.total_cmp(&a.0));
+    wanted.iter().find_map(|(_, tag)| available(tag))
+}
+
 /// The site's language (Plone's record name), used when `Accept-Language` names none we have.
 pub static SITE_LANGUAGE: RecordDef = RecordDef {
     name: "plone.default_language",
@@ -70,27 +92,9 @@ impl Catalogs {
     /// The best language for a request: the client's most preferred one we have, else the
     /// site's, else English.
     pub fn negotiate(&self, accept_language: Option<&str>, site_language: &str) -> String {
-        let available = |tag: &str| -> Option<String> {
-            let primary = tag.split(['-', '_']).next().unwrap_or_default().trim().to_ascii_lowercase();
-            self.languages().find(|l| *l == primary).map(str::to_owned)
-        };
-        let mut wanted: Vec<(f32, &str)> = accept_language
-            .unwrap_or_default()
-            .split(',')
-            .filter_map(|part| {
-                let mut pieces = part.split(';');
-                let tag = pieces.next()?.trim();
-                let quality = pieces
-                    .find_map(|p| p.trim().strip_prefix("q="))
-                    .map_or(Some(1.0), |q| q.trim().parse::<f32>().ok())?;
-                (!tag.is_empty() && quality > 0.0).then_some((quality, tag))
-            })
-            .collect();
-        wanted.sort_by(|a, b| b.0.total_cmp(&a.0));
-        wanted
-            .iter()
-            .find_map(|(_, tag)| available(tag))
-            .or_else(|| available(site_language))
+        let ours: Vec<&str> = self.languages().collect();
+        preferred_language(accept_language, &ours)
+            .or_else(|| preferred_language(Some(site_language), &ours))
             .unwrap_or_else(|| FALLBACK_LANGUAGE.to_owned())
     }
 

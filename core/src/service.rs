@@ -74,6 +74,44 @@ pub struct StartHook {
     pub run: fn(std::sync::Arc<crate::app::App>) -> BoxFuture<'static, Result<(), String>>,
 }
 
+/// A record about to be saved: its name and new value.
+pub type SavedRecord<'a> = (&'a str, serde_json::Value);
+
+/// What a plugin does when site settings it watches are saved through `@controlpanels` or
+/// `@registry` (Plone's subscribers to a record's change): the multilingual plugin makes the
+/// language root folders of the languages a site owner chose.
+pub struct SettingsHook {
+    /// A name for listings and logs.
+    pub name: &'static str,
+    /// The records it watches.
+    pub records: &'static [&'static str],
+    /// Checks the values about to be saved (name and value of each watched record the save
+    /// changes) before anything is written; an error refuses the whole save.
+    pub check: for<'a> fn(&'a crate::app::App, &'a [SavedRecord<'a>]) -> BoxFuture<'a, ApiResult<()>>,
+    /// Brings what follows from the settings up to date once the save committed, as `user`.
+    /// It must be safe to run again: a start hook may run it too, so that work a crash
+    /// interrupted is finished.
+    pub apply: for<'a> fn(&'a crate::app::App, &'a str) -> BoxFuture<'a, ApiResult<()>>,
+}
+
+/// A key of a create body that is no field, which a plugin takes (the multilingual plugin's
+/// `translation_of`): core leaves it out of the new object's fields and hands it to the
+/// plugin inside the creating transaction, so that the object and what the plugin makes of
+/// the key are stored together or not at all.
+pub struct CreateKey {
+    /// The key.
+    pub name: &'static str,
+    /// What the plugin does with its value for the new object, as seen by a caller who may
+    /// see `visibility`; an error refuses the creation.
+    pub run: for<'a> fn(
+        &'a crate::site::Site,
+        &'a mut crate::store::Tx,
+        &'a crate::store::Visibility,
+        &'a ContentObject,
+        &'a serde_json::Value,
+    ) -> BoxFuture<'a, ApiResult<()>>,
+}
+
 /// Work a plugin finishes when the server stops: after the last request, before storage
 /// closes, within the shutdown grace period. What a background task holds (changes not yet in
 /// a search index) is done now rather than at the next start, which serves its first request

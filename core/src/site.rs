@@ -21,6 +21,8 @@ pub trait Registrations: Send + Sync {
     fn read_only_keys(&self, profile: &TypeProfile) -> Vec<&'static str>;
     /// Whether the plugin `id` is switched on.
     fn is_on(&self, id: &str) -> bool;
+    /// The keys of create bodies that plugins take (see [`crate::service::CreateKey`]).
+    fn create_keys(&self) -> Vec<&'static crate::service::CreateKey>;
     /// The names of the views and endpoints (without `@`) that answer on content of `profile`.
     fn view_names(&self, profile: &TypeProfile) -> Vec<&'static str>;
     /// The date indexes plugins add to the catalog.

@@ -216,6 +216,16 @@ async fn every_write_service_records_its_events() {
         )
         .await;
     }
+    if cfg!(feature = "multilingual") {
+        for (id, language) in [("haus", "de"), ("maison", "fr")] {
+            let page = json!({"@type": "Document", "id": id, "title": id, "language": language});
+            walk.step(post.clone(), "", admin(post.clone(), "").json(&page), &["added"]).await;
+        }
+        let linking = admin(post.clone(), "haus/@translations").json(&json!({"id": "/maison"}));
+        walk.step(post.clone(), "@translations", linking, &["translation_linked"]).await;
+        let unlinking = admin(delete.clone(), "haus/@translations").json(&json!({"language": "fr"}));
+        walk.step(delete.clone(), "@translations", unlinking, &["translation_unlinked"]).await;
+    }
     if cfg!(feature = "contentrules") {
         // Rules are settings, not content: managing them tells nothing.
         let panel = "@controlpanels/content-rules";

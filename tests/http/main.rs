@@ -14,6 +14,8 @@ use wcs_plugin_directdownload as _;
 use wcs_plugin_easyform as _;
 #[cfg(feature = "es-search")]
 use wcs_plugin_es_search as _;
+#[cfg(feature = "multilingual")]
+use wcs_plugin_multilingual as _;
 #[cfg(feature = "navigation")]
 use wcs_plugin_navigation as _;
 #[cfg(feature = "site-profile")]
@@ -68,6 +70,8 @@ mod locking;
 mod login_hardening;
 mod metrics;
 mod move_copy;
+#[cfg(feature = "multilingual")]
+mod multilingual;
 // The site profile's pages, topics and blocks are what these tests version and navigate.
 #[cfg(all(feature = "navigation", feature = "site-profile"))]
 mod navigation;

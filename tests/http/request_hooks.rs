@@ -15,6 +15,9 @@ async fn hooks_are_listed_with_their_plugin_and_answer_before_dispatch() {
         expected.push(("directdownload", "directdownload"));
     }
     expected.push(("example-hello", "greeting-as-text"));
+    if cfg!(feature = "multilingual") {
+        expected.push(("multilingual", "multilingual-language-switcher"));
+    }
     assert_eq!(hooks, expected);
 
     server.create("", json!({"@type": "Greeting", "id": "card", "title": "Card", "recipient": "Anna"})).await;

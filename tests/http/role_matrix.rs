@@ -46,6 +46,7 @@ const MANAGER_200: [u16; 8] = [401, 403, 403, 403, 403, 403, 403, 200];
 /// Modify portal content (and Delete objects) on published content an admin owns.
 const EDIT_204: [u16; 8] = [401, 403, 403, 403, 204, 403, 204, 204];
 const EDIT_200: [u16; 8] = [401, 403, 403, 403, 200, 403, 200, 200];
+const EDIT_400: [u16; 8] = [401, 403, 403, 403, 400, 403, 400, 400];
 /// Add portal content in a published folder.
 const ADD_200: [u16; 8] = [401, 403, 403, 200, 403, 403, 200, 200];
 const ADD_201: [u16; 8] = [401, 403, 403, 201, 403, 403, 201, 201];
@@ -213,6 +214,11 @@ fn rows() -> Vec<Row> {
         row(M::GET, "@vocabularies", "{name}", "@vocabularies/plone.app.vocabularies.Keywords", ALL_200),
         row(M::GET, "@site", "", "@site", ALL_200),
         row(M::GET, "@translations", "", "pub/page/@translations", ALL_200),
+        // The page has no language, so those who may link or unlink its translations are
+        // told why they cannot; a site of one language has no root folder to locate.
+        row(M::POST, "@translations", "", "pub/page/@translations", EDIT_400).body(json!({"id": "/target"})),
+        row(M::DELETE, "@translations", "", "pub/page/@translations", EDIT_400).body(json!({"language": "fr"})),
+        row(M::GET, "@translation-locator", "", "pub/page/@translation-locator?target_language=fr", [400; 8]),
         row(M::GET, "@roles", "", "@roles", ALL_200),
         row(M::GET, "@userschema", "", "@userschema", ALL_200),
         // Nothing in the fixture is an event or a folder of events the roles differ on.
@@ -632,6 +638,7 @@ fn plugin_of(name: &str) -> &'static str {
         | "restore_version" | "delete_version" => "versioning",
         "@submit" | "@submissions" => "easyform",
         "@comments" => "comments",
+        "@translations" | "@translation-locator" => "multilingual",
         "@controlpanels/content-rules" | "@content-rules" | "@content-rules-deliveries" => "contentrules",
         "@hello" | "hello_view" => "example-hello",
         _ => "core",

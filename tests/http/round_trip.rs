@@ -43,6 +43,13 @@ async fn one_of_each(server: &TestServer) -> Vec<String> {
         bodies.push(("", form));
     }
     let mut paths = vec![site_path(&related["@id"])];
+    if cfg!(feature = "multilingual") {
+        // Two languages make a root folder for each (and move what is there into German).
+        let languages = json!({"default_language": "de", "available_languages": ["de", "fr"]});
+        let response = server.admin(Method::PATCH, "@controlpanels/language").json(&languages).send().await.unwrap();
+        assert_eq!(response.status(), 204);
+        paths = vec!["de/bezug".to_owned(), "fr".to_owned()];
+    }
     for (parent, body) in bodies {
         paths.push(site_path(&server.create(parent, body).await["@id"]));
     }

@@ -24,6 +24,11 @@ pub struct Scenario {
     pub front_page: bool,
     /// Why the whole scenario cannot be replayed.
     pub not_applicable: Option<String>,
+    /// The languages of a multilingual test layer, the site language first: chosen in the
+    /// language panel before the steps, and each object created then takes two static UIDs
+    /// (plone.app.multilingual gives it a translation group's as well).
+    #[serde(default)]
+    pub languages: Vec<String>,
     #[serde(default)]
     pub step: Vec<Step>,
 }
@@ -92,6 +97,8 @@ struct Replay<'a> {
     /// recording's in our answers.
     renamed: Vec<(String, String)>,
     setup_failure: Option<String>,
+    /// Whether each object takes a second static UID, for its translation group.
+    translation_groups: bool,
 }
 
 const PNG: &[u8] = include_bytes!("image.png");
@@ -127,6 +134,7 @@ pub async fn run(server: &TestServer, scenario: &Scenario, examples: &Path) -> V
         replaced: Vec::new(),
         renamed: Vec::new(),
         setup_failure: None,
+        translation_groups: false,
     };
     // What plone.restapi's test layer gives every test: the site's title and the test user.
     replay.request("PATCH /", Some(json!({"title": "Plone site"})), None, Captures::default()).await;
@@ -141,6 +149,11 @@ pub async fn run(server: &TestServer, scenario: &Scenario, examples: &Path) -> V
             "description": "Congratulations! You have successfully installed Plone.",
             "text": {"data": text, "content-type": "text/plain", "encoding": "utf-8"}});
         replay.create("front-page", "Document", fields.as_object().cloned().unwrap_or_default()).await;
+    }
+    if let Some(default) = scenario.languages.first() {
+        let body = json!({"default_language": default, "available_languages": scenario.languages});
+        replay.request("PATCH /@controlpanels/language", Some(body), None, Captures::default()).await;
+        replay.translation_groups = true;
     }
     let mut outcomes = Vec::new();
     for step in &scenario.step {
@@ -157,6 +170,14 @@ pub async fn run(server: &TestServer, scenario: &Scenario, examples: &Path) -> V
 }
 
 impl Replay<'_> {
+    /// Counts an object made, for the static UIDs of the recordings.
+    fn created(&mut self, uid: &str) {
+        self.uids.push(uid.to_owned());
+        if self.translation_groups {
+            self.uids.push(String::new());
+        }
+    }
+
     fn fail_setup(&mut self, what: String) {
         if self.setup_failure.is_none() {
             self.setup_failure = Some(what);
@@ -188,7 +209,7 @@ impl Replay<'_> {
         match response {
             Ok(response) if response.status() == 201 => {
                 let created: Value = response.json().await.unwrap_or_default();
-                self.uids.push(created["UID"].as_str().unwrap_or_default().to_owned());
+                self.created(created["UID"].as_str().unwrap_or_default());
             }
             Ok(response) => {
                 let status = response.status();
@@ -230,7 +251,7 @@ impl Replay<'_> {
                     self.renamed.push((ours.to_owned(), recorded.to_owned()));
                 }
                 if let Some(uid) = created["UID"].as_str() {
-                    self.uids.push(uid.to_owned());
+                    self.created(uid);
                 }
             }
             Ok(response) => {
@@ -282,7 +303,7 @@ impl Replay<'_> {
             && let Ok(created) = serde_json::from_slice::<Value>(&actual.body)
             && let Some(uid) = created["UID"].as_str()
         {
-            self.uids.push(uid.to_owned());
+            self.created(uid);
         }
         outcome
     }

@@ -1,6 +1,6 @@
 //! The criteria of Plone's catalog beyond those the full-text engines take: who created an
 //! object, words of its title or description, its exact title, its place in its folder, what
-//! it relates to, whether it is folderish or its folder's default page. Volto's listing
+//! it relates to, whether it is folderish or its folder's default page, its language. Volto's listing
 //! blocks offer them (`@querystring`); only the SQL search answers them, so a query that
 //! uses one is never handed to an engine.
 
@@ -36,6 +36,9 @@ pub struct SqlCriteria {
     pub default_page: Option<bool>,
     /// `is_folderish`: whether the object's type is (or is not) folderish.
     pub folderish: Option<bool>,
+    /// `Language`: the object's language code (`""` for neutral content); `all`, as
+    /// plone.app.multilingual has it, asks for every language.
+    pub language: Criterion,
 }
 
 impl SqlCriteria {
@@ -63,6 +66,12 @@ impl SqlCriteria {
             }
             "is_default_page" | "isDefaultPage" => self.default_page = flag(index, &raw)?,
             "is_folderish" | "isFolderish" => self.folderish = flag(index, &raw)?,
+            "Language" => {
+                let language = criterion(index, raw)?;
+                if !language.any_of.iter().any(|code| code == "all") {
+                    self.language = language;
+                }
+            }
             _ => {}
         }
         Ok(())
@@ -113,6 +122,8 @@ mod tests {
         let q = parse("getObjPositionInParent.query=2&getObjPositionInParent.range=max&getRawRelatedItems=abc");
         assert_eq!((q.more.position.min, q.more.position.max), (None, Some(2)));
         assert_eq!(q.more.related_to, vec!["abc"]);
+        assert_eq!(parse("Language=fr&Language=").more.language.any_of, vec!["fr", ""]);
+        assert!(parse("Language=all").more.is_empty());
         assert!(parse("portal_type=Document").more.is_empty());
         let refused = |q: &str| SearchQuery::parse(&crate::api::parse_query(q), "/Plone", &[]).is_err();
         assert!(refused("getObjPositionInParent=first"));

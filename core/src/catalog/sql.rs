@@ -90,7 +90,7 @@ impl Builder {
         format!("(path = {exact} OR (path >= {start} AND path < {end}))")
     }
 
-    fn column(&mut self, column: &'static str, criterion: &Criterion) {
+    fn column(&mut self, column: &str, criterion: &Criterion) {
         if !criterion.any_of.is_empty() {
             let list = self.list(&criterion.any_of);
             self.clauses.push(format!("{column} IN ({list})"));
@@ -159,6 +159,8 @@ impl Builder {
     fn sql_criteria(&mut self, more: &SqlCriteria, scope: &Scope) {
         self.column("creator", &more.creator);
         self.column("LOWER(title)", &more.title);
+        let language = format!("COALESCE({}, '')", json_field(scope.backend, "content", "language"));
+        self.column(&language, &more.language);
         for (column, words) in [("title", &more.title_words), ("description", &more.description_words)] {
             for word in words {
                 let pattern = self.text(&contains_pattern(word));

@@ -3,6 +3,7 @@
 //! empty code stays `""`), and taken back in either form, so a GET followed by a PUT
 //! round-trips. Profiles mark the field with `widget = "language"`.
 
+use super::Types;
 use serde_json::{Value, json};
 
 /// The widget hint of a language field.
@@ -18,6 +19,24 @@ pub fn term(code: &str) -> Value {
 pub fn name(code: &str) -> String {
     let base = code.split(['-', '_']).next().unwrap_or(code).to_ascii_lowercase();
     isolang::Language::from_639_1(&base).map_or_else(|| code.to_owned(), |language| language.to_name().to_owned())
+}
+
+/// A language's name in itself (`Deutsch`, `Français`), capitalised as a title, as
+/// plone.app.multilingual titles language root folders; its English name when there is none.
+pub fn autonym(code: &str) -> String {
+    let base = code.split(['-', '_']).next().unwrap_or(code).to_ascii_lowercase();
+    let Some(own) = isolang::Language::from_639_1(&base).and_then(|language| language.to_autonym()) else {
+        return name(code);
+    };
+    let mut chars = own.chars();
+    chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
+/// Whether a site whose available languages are `available` is multilingual, as Volto's
+/// `features.multilingual` means it: two languages or more, and a type of language root
+/// folders (which a plugin brings) to keep each language's content in.
+pub fn is_multilingual(types: &Types, available: &[String]) -> bool {
+    available.len() > 1 && types.all().any(|profile| profile.has_behaviour(super::LANGUAGE_ROOT))
 }
 
 /// The code a client sent: a term's `token`, or the value itself.
@@ -38,5 +57,13 @@ mod tests {
         assert_eq!(term(""), json!(""));
         assert_eq!(code(&json!({"title": "English", "token": "en"})), &json!("en"));
         assert_eq!(code(&json!("de")), &json!("de"));
+    }
+
+    #[test]
+    fn languages_are_named_in_themselves() {
+        assert_eq!(autonym("de"), "Deutsch");
+        assert_eq!(autonym("fr"), "Français");
+        assert_eq!(autonym("es"), "Español");
+        assert_eq!(autonym("xx"), "xx");
     }
 }

@@ -26,4 +26,7 @@ pub use kind::ContentKind;
 pub use live_types::Types;
 pub use object::ContentObject;
 pub use query_field::QUERY;
-pub use types::{FieldDef, FieldKind, FieldKindDef, Fieldset, TypeBehaviour, TypeProfile, TypeRegistry};
+pub use types::{
+    FieldDef, FieldKind, FieldKindDef, Fieldset, LANGUAGE_ROOT, NAVIGATION_ROOT, TypeBehaviour, TypeProfile,
+    TypeRegistry,
+};

@@ -97,6 +97,13 @@ impl TypeProfile {
         self.behaviours.iter().any(|b| b == name)
     }
 
+    /// Whether objects of this type are navigation roots (Plone's `plone.navigationroot`):
+    /// navigation, breadcrumbs and `@navroot` stop at the nearest one, as they stop at a
+    /// multilingual site's language root folders.
+    pub fn is_navigation_root(&self) -> bool {
+        self.has_behaviour(NAVIGATION_ROOT) || self.has_behaviour(LANGUAGE_ROOT)
+    }
+
     /// Whether objects of this type are layout blocks: parts of a block page, listed in its
     /// layout rather than its items, never shown in navigation.
     pub fn is_block(&self) -> bool {
@@ -137,6 +144,13 @@ impl TypeProfile {
         self.fields.iter().find(|f| f.kind.is_blob())
     }
 }
+
+/// The behaviour of navigation roots (see [`TypeProfile::is_navigation_root`]).
+pub const NAVIGATION_ROOT: &str = "navigation_root";
+/// The behaviour of a multilingual site's language root folders (`/de`, `/fr`): each is a
+/// navigation root, and a site whose types include one is multilingual once it has two
+/// languages.
+pub const LANGUAGE_ROOT: &str = "language_root";
 
 /// A behaviour a plugin attaches to a type that may be another plugin's.
 #[derive(Debug)]

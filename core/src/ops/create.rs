@@ -45,7 +45,24 @@ pub async fn create_with_file(
     may_set_uid: bool,
     origin: &WriteOrigin<'_>,
 ) -> ApiResult<ContentObject> {
-    let profile = &requested_type(site, container, body)?;
+    let profile = requested_type(site, container, body)?;
+    create_of_type(site, container, &profile, body, file, creator, may_set_uid, origin).await
+}
+
+/// [`create_with_file`] of a type given rather than read from `@type`, and not checked
+/// against what `container` allows: for plugins that place objects of types editors may not
+/// add (the multilingual plugin's language root folders).
+#[allow(clippy::too_many_arguments)]
+pub async fn create_of_type(
+    site: &Site,
+    container: &ContentObject,
+    profile: &TypeProfile,
+    body: &Map<String, Value>,
+    file: Option<SideFile>,
+    creator: &str,
+    may_set_uid: bool,
+    origin: &WriteOrigin<'_>,
+) -> ApiResult<ContentObject> {
     let file = file
         .map(|f| file_change(profile, f.field.as_deref(), f.data, f.filename, f.content_type.as_deref()))
         .transpose()?;
@@ -64,8 +81,10 @@ pub async fn create_with_file(
             return Err(ApiError::invalid_parameter("id", "The id must be a string."));
         }
     };
+    let create_keys = site.registrations.create_keys();
     let mut consumed = vec!["id", "UID"];
     consumed.extend(file_fields.iter().map(String::as_str));
+    consumed.extend(create_keys.iter().map(|key| key.name));
     let mut changes =
         parse_changes(profile, body, Mode::Create, &consumed, &site.registrations.read_only_keys(profile))?;
     if let Some(file) = file {
@@ -81,6 +100,7 @@ pub async fn create_with_file(
     resolve_references(site, origin, container.site_id(), profile, &mut changes).await?;
     let mut object = new_object(site, profile, uid, container, creator);
     changes.apply(&mut object);
+    inherit_language(profile, container, &mut object);
     crate::content::check_event_dates(profile, &object)?;
     if object.title.is_empty()
         && let Some(upload) = changes.uploads.first()
@@ -100,6 +120,11 @@ pub async fn create_with_file(
     }
     index_relations(&mut tx, profile, &object).await?;
     initialise_security(site, &mut tx, &object, creator).await?;
+    for key in create_keys {
+        if let Some(value) = body.get(key.name).filter(|value| !value.is_null()) {
+            (key.run)(site, &mut tx, origin.visibility, &object, value).await?;
+        }
+    }
     tx.commit().await?;
     Ok(object)
 }
@@ -150,6 +175,17 @@ fn requested_uid(body: &Map<String, Value>, may_set_uid: bool) -> ApiResult<Stri
         }
         Some(Value::String(uid)) if is_uid(uid) => Ok(uid.to_ascii_lowercase()),
         Some(_) => Err(ApiError::invalid_parameter("UID", "The UID must be 32 hexadecimal characters.")),
+    }
+}
+
+/// A new object given no language takes its container's, as plone.app.multilingual gives
+/// what is made inside a language's tree that language.
+fn inherit_language(profile: &TypeProfile, container: &ContentObject, object: &mut ContentObject) {
+    const LANGUAGE: &str = "language";
+    let given = object.fields.get(LANGUAGE).and_then(Value::as_str).is_some_and(|code| !code.is_empty());
+    let inherited = container.fields.get(LANGUAGE).and_then(Value::as_str).filter(|code| !code.is_empty());
+    if let Some(code) = inherited.filter(|_| !given && profile.field(LANGUAGE).is_some()) {
+        object.fields.insert(LANGUAGE.to_owned(), Value::from(code));
     }
 }
 

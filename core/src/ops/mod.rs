@@ -9,7 +9,7 @@ mod update;
 pub mod workflow;
 pub mod working_copy;
 
-pub use create::{SideFile, create, create_with_file, requested_type};
+pub use create::{SideFile, create, create_of_type, create_with_file, requested_type};
 pub use move_copy::{copy_into, move_into, reorder};
 pub use references::{
     LINK_WIDGET, WriteOrigin, index_relations, is_link_field, lookup_references, resolve_references, stored_targets,

@@ -8,7 +8,7 @@ use crate::records::RecordDef;
 use crate::security::{Permission, Role};
 use crate::serialize::{Component, ContentSerializer, FieldSerializer};
 use crate::service::TextSearch;
-use crate::service::{CrumbTitle, RequestHook, Service, StartHook, StopHook, Vocabulary};
+use crate::service::{CreateKey, CrumbTitle, RequestHook, Service, SettingsHook, StartHook, StopHook, Vocabulary};
 use crate::store::Subscriber;
 use crate::store::{BehaviourOrder, Migration};
 
@@ -33,6 +33,8 @@ pub struct Registrar {
     pub(super) field_kinds: Vec<(&'static str, &'static FieldKindDef)>,
     pub(super) start_hooks: Vec<(&'static str, &'static StartHook)>,
     pub(super) stop_hooks: Vec<(&'static str, &'static StopHook)>,
+    pub(super) settings_hooks: Vec<(&'static str, &'static SettingsHook)>,
+    pub(super) create_keys: Vec<(&'static str, &'static CreateKey)>,
     pub(super) text_searches: Vec<(&'static str, &'static TextSearch)>,
     pub(super) control_panels: Vec<(&'static str, &'static ControlPanelDef)>,
     pub(super) catalog_indexes: Vec<(&'static str, &'static FieldIndex)>,
@@ -130,6 +132,16 @@ impl Registrar {
     /// Adds work to do when the application starts, in plugin order.
     pub fn on_start(&mut self, hook: &'static StartHook) {
         self.start_hooks.push((self.current, hook));
+    }
+
+    /// Adds work to do when site settings are saved, in plugin order.
+    pub fn on_settings(&mut self, hook: &'static SettingsHook) {
+        self.settings_hooks.push((self.current, hook));
+    }
+
+    /// Takes a key of create bodies that is no field (see [`CreateKey`]).
+    pub fn create_key(&mut self, key: &'static CreateKey) {
+        self.create_keys.push((self.current, key));
     }
 
     /// Adds work to finish when the server stops, in plugin order.

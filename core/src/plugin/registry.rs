@@ -9,7 +9,7 @@ use crate::records::RecordDef;
 use crate::security::{Permission, Role};
 use crate::serialize::{Component, ContentSerializer, FieldSerializer};
 use crate::service::TextSearch;
-use crate::service::{CrumbTitle, RequestHook, Service, StartHook, StopHook};
+use crate::service::{CreateKey, CrumbTitle, RequestHook, Service, SettingsHook, StartHook, StopHook};
 use crate::store::Subscriber;
 use crate::store::{BehaviourOrder, ListingOrder, Migration};
 use poem::http::Method;
@@ -96,6 +96,8 @@ pub struct Registry {
     pub(super) crumb_titles: Vec<&'static CrumbTitle>,
     pub(super) field_kinds: Vec<&'static FieldKindDef>,
     pub(super) start_hooks: Vec<(&'static str, &'static StartHook)>,
+    pub(super) settings_hooks: Vec<(&'static str, &'static SettingsHook)>,
+    pub(super) create_keys: Vec<(&'static str, &'static CreateKey)>,
     pub(super) stop_hooks: Vec<(&'static str, &'static StopHook)>,
     pub(super) text_search: Option<(&'static str, &'static TextSearch)>,
     pub(super) control_panels: Vec<(&'static str, &'static ControlPanelDef)>,
@@ -304,6 +306,15 @@ impl Registry {
         &self.start_hooks
     }
 
+    /// The settings hooks of the plugins switched on that watch any of `records`, in the order
+    /// they run.
+    pub fn settings_hooks_for<'a>(&'a self, records: &'a [&str]) -> impl Iterator<Item = &'static SettingsHook> + 'a {
+        self.settings_hooks
+            .iter()
+            .filter(move |(plugin, hook)| self.is_on(plugin) && hook.records.iter().any(|r| records.contains(r)))
+            .map(|(_, hook)| *hook)
+    }
+
     /// The stop hooks with their plugin, in the order they run.
     pub fn stop_hooks(&self) -> &[(&'static str, &'static StopHook)] {
         &self.stop_hooks
@@ -441,6 +452,10 @@ impl crate::site::Registrations for Registry {
 
     fn is_on(&self, id: &str) -> bool {
         Registry::is_on(self, id)
+    }
+
+    fn create_keys(&self) -> Vec<&'static CreateKey> {
+        self.create_keys.iter().filter(|(plugin, _)| self.is_on(plugin)).map(|(_, key)| *key).collect()
     }
 
     fn catalog_indexes(&self) -> &[&'static FieldIndex] {

@@ -70,6 +70,20 @@ impl Access {
         &self.chain
     }
 
+    /// The place in the chain of the object's navigation root: the nearest of the object and
+    /// its containers whose type is a navigation root, else the site root (0).
+    pub fn navigation_root_index(&self, site: &Site) -> usize {
+        let is_root = |object: &ContentObject| {
+            site.types.get(&object.portal_type).is_some_and(|profile| profile.is_navigation_root())
+        };
+        self.chain.iter().rposition(|object| is_root(object)).unwrap_or(0)
+    }
+
+    /// The object's navigation root (see [`Access::navigation_root_index`]).
+    pub fn navigation_root(&self, site: &Site) -> Option<&ContentObject> {
+        self.chain.get(self.navigation_root_index(site)).map(|object| &**object)
+    }
+
     /// The principal's roles on `chain[index]`: global ones and inherited local ones.
     pub fn roles_at(&self, index: usize) -> BTreeSet<String> {
         let mut roles: BTreeSet<String> = self.principal.global_roles().into_iter().collect();

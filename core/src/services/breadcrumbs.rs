@@ -44,9 +44,9 @@ pub struct Breadcrumbs {
     /// Its URL.
     #[oai(rename = "@id")]
     url: String,
-    /// The containers the caller may view below the site root, then the object.
+    /// The containers the caller may view below the navigation root, then the object.
     items: Vec<Crumb>,
-    /// The site root's URL.
+    /// The navigation root's URL: the site root, or a language root folder.
     root: String,
 }
 
@@ -75,16 +75,16 @@ pub(super) fn visible_chain<'a>(site: &Site, access: &'a Access) -> Vec<(usize, 
 }
 
 fn crumbs(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> Breadcrumbs {
-    let chain = ctx.access.chain();
+    let root_index = ctx.access.navigation_root_index(ctx.site);
     let items = visible_chain(ctx.site, ctx.access)
         .into_iter()
-        .filter(|(index, _)| *index > 0)
+        .filter(|(index, _)| *index > root_index)
         .map(|(_, object)| Crumb {
             url: object.url(ctx.base_url),
             title: ctx.serializers.crumb_title(object).to_owned(),
             portal_type: object.portal_type.clone(),
         })
         .collect();
-    let root = chain.first().map(|site| site.url(ctx.base_url)).unwrap_or_default();
+    let root = ctx.access.navigation_root(ctx.site).map(|root| root.url(ctx.base_url)).unwrap_or_default();
     Breadcrumbs { url: format!("{}/@breadcrumbs", subject.object.url(ctx.base_url)), items, root }
 }

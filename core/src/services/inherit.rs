@@ -126,7 +126,8 @@ async fn inherited(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ApiResult<Va
 
 fn has_behaviour(ctx: &SerializeCtx<'_>, object: &ContentObject, name: &str, fields: &[&str]) -> bool {
     if name == "plone.navigationroot" {
-        return object.is_site_root();
+        return object.is_site_root()
+            || ctx.site.types.get(&object.portal_type).is_some_and(|profile| profile.is_navigation_root());
     }
     ctx.site.types.get(&object.portal_type).is_some_and(|profile| fields.iter().all(|f| profile.field(f).is_some()))
 }

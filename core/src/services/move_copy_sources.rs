@@ -105,7 +105,7 @@ async fn resolve_sources(ctx: &Ctx, references: &[&str]) -> ApiResult<Vec<Conten
 }
 
 /// `(true, uid)` for a UID, else `(false, physical path)`.
-pub(crate) fn reference_key(reference: &str, site_path: &str) -> (bool, String) {
+pub fn reference_key(reference: &str, site_path: &str) -> (bool, String) {
     let trimmed = reference.trim();
     if is_uid(trimmed) {
         return (true, trimmed.to_ascii_lowercase());

@@ -64,7 +64,7 @@ struct SiteSettings {
 struct SiteFeatures {
     /// `@aliases` can filter by date: always.
     filter_aliases_by_date: bool,
-    /// One language per site: never.
+    /// Whether the site keeps content in several languages, each under its language root.
     multilingual: bool,
 }
 
@@ -131,11 +131,13 @@ async fn get(ctx: Ctx) -> ApiResult<Json<SiteSettings>> {
     // Records hold values of their declared kind (a stored value that does not fit yields the
     // default), so these are the texts and lists they are declared as.
     let text = |value: &Value| value.as_str().unwrap_or_default().to_owned();
+    let available_languages: Vec<String> = languages.as_array().into_iter().flatten().map(text).collect();
+    let multilingual = crate::content::language::is_multilingual(&ctx.app.types, &available_languages);
     Ok(Json(SiteSettings {
         url: format!("{}/@site", site.url(&ctx.request.base_url)),
-        features: SiteFeatures { filter_aliases_by_date: true, multilingual: false },
+        features: SiteFeatures { filter_aliases_by_date: true, multilingual },
         allowed_sizes,
-        available_languages: languages.as_array().into_iter().flatten().map(text).collect(),
+        available_languages,
         default_language: text(&language),
         portal_timezone: text(&timezone),
         robots_txt: text(&robots),

@@ -193,7 +193,7 @@ fn tree_root<'c>(
         let folderish = ctx.site.types.get(&context.portal_type).is_some_and(|p| p.folderish);
         return if folderish || chain.len() < 2 { Some(context) } else { chain.get(chain.len() - 2).map(|o| &**o) };
     }
-    chain.get(options.top_level).map(|o| &**o)
+    chain.get(ctx.access.navigation_root_index(ctx.site) + options.top_level).map(|o| &**o)
 }
 
 fn chain_path(chain: &[Arc<ContentObject>]) -> String {

@@ -1,4 +1,5 @@
-//! `@navroot`: the navigation root (the site root) serialized whole, without `@components`.
+//! `@navroot`: the navigation root (the site root, or the language root folder of a
+//! multilingual site) serialized whole, without `@components`.
 
 use poem_openapi::Object;
 use poem_openapi::types::ToJSON;
@@ -34,7 +35,7 @@ struct Navroot {
     /// The endpoint's URL on the object.
     #[oai(rename = "@id")]
     url: String,
-    /// The navigation root (the site root) as `GET` answers it, without `@components`.
+    /// The navigation root as `GET` answers it, without `@components`.
     navroot: Shaped<ContentShape>,
 }
 
@@ -46,10 +47,13 @@ async fn get(ctx: Ctx) -> ApiResult<Json<Navroot>> {
 }
 
 async fn navroot(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ApiResult<Navroot> {
-    let root = ctx.access.chain().first().ok_or_else(|| ApiError::internal("traversal chain without a site root"))?;
+    let index = ctx.access.navigation_root_index(ctx.site);
+    let chain = ctx.access.chain();
+    let root = chain.get(index).ok_or_else(|| ApiError::internal("traversal chain without a site root"))?;
+    let parent = index.checked_sub(1).and_then(|i| chain.get(i)).map(|p| &**p);
     let options = ctx.options.for_nested_item();
     let nested = SerializeCtx { options: &options, ..*ctx };
-    let mut body = serialize_content(&nested, root, None).await?;
+    let mut body = serialize_content(&nested, root, parent).await?;
     body.remove("@components");
     Ok(Navroot { url: format!("{}/@navroot", subject.object.url(ctx.base_url)), navroot: Shaped::new(body) })
 }

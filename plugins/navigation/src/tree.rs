@@ -69,8 +69,7 @@ pub struct NavItem {
 
 /// The items of `@navigation`: Home, then the navigation root's children, `depth` levels deep.
 pub async fn navigation_items(ctx: &SerializeCtx<'_>, depth: usize) -> ApiResult<Arc<Vec<NavItem>>> {
-    let chain = ctx.access.chain();
-    let (Some(root), Some(context)) = (chain.first(), chain.last()) else {
+    let (Some(root), Some(context)) = (ctx.access.navigation_root(ctx.site), ctx.access.chain().last()) else {
         return Err(ApiError::internal("traversal chain without a site root"));
     };
     let key = format!("navigation:{}:{depth}:{}", root.uid, context.path);

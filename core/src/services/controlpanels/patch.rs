@@ -100,11 +100,7 @@ async fn patch(ctx: Ctx) -> ApiResult<NoContent> {
         }
         None => None,
     };
-    let mut tx = ctx.app.store.begin().await?;
-    for (name, value) in &records {
-        tx.set_record(name, value).await?;
-    }
-    tx.commit().await?;
+    crate::services::records_save::save_records(&ctx, &records).await?;
     if let Some(changes) = title_changes {
         crate::ops::update(&ctx.app, &site, &changes, None, crate::ops::OnConflict::Reapply).await?;
     }

@@ -98,7 +98,8 @@ pub fn to_search_pairs(body: &Value, place: &QueryPlace<'_>) -> ApiResult<Vec<(S
         let value = criterion.get("v").cloned().unwrap_or(Value::Null);
         match (index, op) {
             (
-                "portal_type" | "review_state" | "Subject" | "UID" | "getId" | "Creator" | "sortable_title",
+                "portal_type" | "review_state" | "Subject" | "UID" | "getId" | "Creator" | "sortable_title"
+                | "Language",
                 "selection.any" | "selection.is" | "string.is",
             ) => {
                 values(index, &value)?.into_iter().for_each(|v| push(index, v));
@@ -112,7 +113,7 @@ pub fn to_search_pairs(body: &Value, place: &QueryPlace<'_>) -> ApiResult<Vec<(S
                 push("Subject.operator", "and".into());
             }
             (
-                "portal_type" | "review_state" | "Subject" | "Creator" | "getId" | "sortable_title",
+                "portal_type" | "review_state" | "Subject" | "Creator" | "getId" | "sortable_title" | "Language",
                 "selection.none" | "string.isNot",
             ) => {
                 values(index, &value)?.into_iter().for_each(|v| push(&format!("{index}.not"), v));

@@ -57,10 +57,6 @@ async fn patch(ctx: Ctx) -> ApiResult<NoContent> {
     if !errors.is_empty() {
         return Err(ApiError::validation(errors));
     }
-    let mut tx = ctx.app.store.begin().await?;
-    for (name, value) in &writes {
-        tx.set_record(name, value).await?;
-    }
-    tx.commit().await?;
+    crate::services::records_save::save_records(&ctx, &writes).await?;
     Ok(NoContent::NoContent)
 }

@@ -1,0 +1,26 @@
+//! Saving registry records, as `@controlpanels` and `@registry` do: the plugins' settings
+//! hooks that watch a record check the new values first, the records change in one
+//! transaction, and the hooks then bring what follows from them up to date.
+
+use crate::http::{ApiResult, Ctx};
+use serde_json::Value;
+
+/// Writes `writes` (record name and value as JSON text) all at once.
+pub async fn save_records(ctx: &Ctx, writes: &[(&'static str, String)]) -> ApiResult<()> {
+    let names: Vec<&str> = writes.iter().map(|(name, _)| *name).collect();
+    let values: Vec<(&str, Value)> =
+        writes.iter().map(|(name, text)| (*name, serde_json::from_str(text).unwrap_or(Value::Null))).collect();
+    let hooks: Vec<_> = ctx.app.registry.settings_hooks_for(&names).collect();
+    for hook in &hooks {
+        (hook.check)(&ctx.app, &values).await?;
+    }
+    let mut tx = ctx.app.store.begin().await?;
+    for (name, value) in writes {
+        tx.set_record(name, value).await?;
+    }
+    tx.commit().await?;
+    for hook in hooks {
+        (hook.apply)(&ctx.app, ctx.principal.actor()).await?;
+    }
+    Ok(())
+}
