@@ -472,3 +472,27 @@ async fn a_search_begun_after_an_acknowledged_write_finds_it() {
         assert_eq!((status, &body["items_total"]), (200, &json!(1)), "@search right after the change: {body}");
     }
 }
+
+#[cfg(feature = "multilingual")]
+#[tokio::test]
+async fn each_language_is_searched_with_its_own_analysis() {
+    let server = TestServer::start().await;
+    let languages = json!({"default_language": "de", "available_languages": ["de", "fr", "en"]});
+    let response = server.admin(Method::PATCH, "@controlpanels/language").json(&languages).send().await.unwrap();
+    assert_eq!(response.status(), 204);
+    server.create("de", json!({"@type": "Document", "id": "haeuser", "title": "Alte Häuser"})).await;
+    server.create("fr", json!({"@type": "Document", "id": "maisons", "title": "Les maisons anciennes"})).await;
+    server.create("en", json!({"@type": "Document", "id": "houses", "title": "The old houses"})).await;
+    until_found(&server, "SearchableText=maison&Language=fr", false, &["fr/maisons"]).await;
+    until_found(&server, "SearchableText=maison", false, &["fr/maisons"]).await;
+    until_found(&server, "SearchableText=maison&Language=de", false, &[]).await;
+    until_found(&server, "SearchableText=house&Language=en", false, &["en/houses"]).await;
+    until_found(&server, "SearchableText=haus", false, &["de/haeuser"]).await;
+    // `@search` asks the engine too, in the language it names.
+    let (status, body) = server.get_json("@search?SearchableText=maison&Language=fr").await;
+    assert_eq!(status, 200, "{body}");
+    let paths: Vec<String> = body["items"].as_array().unwrap().iter().map(|i| site_path(&i["@id"])).collect();
+    assert_eq!(paths, ["fr/maisons"]);
+    let (_, body) = server.get_json("@search?SearchableText=maison&Language=en").await;
+    assert_eq!(body["items_total"], 0);
+}

@@ -6,6 +6,7 @@ use crate::analysis::german;
 use crate::declared::{Declared, DeclaredField, DeclaredType};
 use crate::query_error::QueryError;
 use crate::schema::Fields;
+use crate::text_languages::TextLanguage;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use tantivy::Term;
@@ -36,6 +37,8 @@ pub enum Analyzer {
     German,
     /// Elasticsearch's `standard` analyzer (the default of a declared mapping's text fields).
     Standard,
+    /// A language's analysis (the site index's French, Italian and English fields).
+    Language(TextLanguage),
 }
 
 impl Analyzer {
@@ -44,6 +47,7 @@ impl Analyzer {
         match self {
             Analyzer::German => crate::analysis::GERMAN,
             Analyzer::Standard => crate::standard_analysis::STANDARD,
+            Analyzer::Language(language) => language.analyzer_name(),
         }
     }
 
@@ -52,6 +56,7 @@ impl Analyzer {
         match self {
             Analyzer::German => german(),
             Analyzer::Standard => crate::standard_analysis::standard(),
+            Analyzer::Language(language) => language.analyzer(),
         }
     }
 }
@@ -143,10 +148,20 @@ pub(crate) fn field(mapping: &Mapping<'_>, name: &str) -> Result<Kind, QueryErro
         "path" => Kind::Keyword(fields.path),
         "UID" => Kind::Keyword(fields.uid),
         "allowedRolesAndUsers" => Kind::Keyword(fields.allowed),
+        "Language" => Kind::Keyword(fields.language),
         "created" => Kind::Date(fields.created),
         "modified" => Kind::Date(fields.modified),
         "effective" => Kind::Date(fields.effective),
         "expires" => Kind::Date(fields.expires),
+        localized if let Some((language, field)) = TextLanguage::of_field(localized) => {
+            let [title, description, text] = fields.text_fields(language);
+            let analysed = match field {
+                "Title" => title,
+                "Description" => description,
+                _ => text,
+            };
+            Kind::Text(analysed, Analyzer::Language(language))
+        }
         _ if mapping.unmapped_matches_nothing => Kind::Unmapped,
         other => return Err(QueryError::parsing(format!("unknown field '{other}'"))),
     })

@@ -1,23 +1,28 @@
 //! The Elasticsearch index of a site: the mapping (the embedded index's fields under the same
-//! names, text with the `german` analyzer, dates in epoch seconds) and the documents, one per
-//! searchable object, `_id` its uid.
+//! names, text with the analyzer of its language: `german` for `Title`, `Description` and
+//! `SearchableText`, `french`, `italian` and `english` for their `_fr`, `_it` and `_en`
+//! copies; dates in epoch seconds) and the documents, one per searchable object, `_id` its uid.
 
 use crate::dsl::{CustomFields, CustomKind};
 use crate::engine::{IndexDoc, TypedValue};
+use crate::text_languages::{LOCALIZED_FIELDS, TextLanguage};
 use serde_json::{Map, Value, json};
 
 /// The settings and mapping the index is created with.
 pub fn index_body(custom: &CustomFields) -> Value {
-    let text = json!({"type": "text", "analyzer": "german"});
     let keyword = json!({"type": "keyword"});
     let date = json!({"type": "date", "format": "epoch_second||strict_date_optional_time"});
     let mut properties = Map::new();
     for name in ["UID", "path", "getPath", "portal_type", "review_state", "Subject", "allowedRolesAndUsers"] {
         properties.insert(name.into(), keyword.clone());
     }
-    for name in ["Title", "Description", "SearchableText"] {
-        properties.insert(name.into(), text.clone());
+    for language in TextLanguage::ALL {
+        for name in LOCALIZED_FIELDS {
+            let analysed = json!({"type": "text", "analyzer": language.elasticsearch_analyzer()});
+            properties.insert(language.field_name(name), analysed);
+        }
     }
+    properties.insert("Language".into(), keyword.clone());
     for name in ["created", "modified", "effective", "expires"] {
         properties.insert(name.into(), date.clone());
     }
@@ -58,14 +63,16 @@ pub fn document(doc: &IndexDoc) -> Value {
         "getPath": doc.paths.first(),
         "portal_type": doc.portal_type,
         "review_state": doc.review_state,
-        "Title": doc.title,
-        "Description": doc.description,
-        "SearchableText": doc.searchable_text,
+        "Language": doc.language,
         "Subject": doc.subjects,
         "allowedRolesAndUsers": doc.allowed,
         "created": doc.created,
         "modified": doc.modified,
     });
+    let language = TextLanguage::of(&doc.language);
+    for (field, value) in LOCALIZED_FIELDS.iter().zip([&doc.title, &doc.description, &doc.searchable_text]) {
+        body[language.field_name(field)] = json!(value);
+    }
     if doc.effective != i64::MIN {
         body["effective"] = json!(doc.effective);
     }

@@ -5,6 +5,7 @@
 
 use crate::dsl::{CustomFields, QueryError};
 use crate::engine::{Filters, Hit, RawRequest, SearchRequest, SearchResponse, SourceFilter};
+use crate::text_languages::TextLanguage;
 use serde_json::{Map, Value, json};
 
 /// The filter clauses of `filters`.
@@ -14,6 +15,7 @@ pub fn filter_clauses(filters: &Filters) -> Vec<Value> {
         ("portal_type", &filters.portal_types),
         ("review_state", &filters.review_states),
         ("Subject", &filters.subjects),
+        ("Language", &filters.languages),
     ] {
         if !values.is_empty() {
             clauses.push(json!({"terms": {field: values}}));
@@ -41,7 +43,7 @@ fn wrapped(must: Vec<Value>, filters: &Filters) -> Value {
 
 /// The body of a full-text search (`@search`, `@es-search`).
 pub fn search_body(request: &SearchRequest) -> Value {
-    let mut must: Vec<Value> = request.query.iter().cloned().collect();
+    let mut must: Vec<Value> = request.query.iter().map(|query| localized(query, &request.filters.languages)).collect();
     must.extend(request.clauses.iter().cloned());
     let mut body = json!({
         "query": wrapped(must, &request.filters),
@@ -53,13 +55,32 @@ pub fn search_body(request: &SearchRequest) -> Value {
     if let Some(marks) = &request.highlight {
         body["highlight"] = json!({
             "pre_tags": [marks.pre], "post_tags": [marks.post],
-            "fields": {"SearchableText": {"fragment_size": marks.max_chars, "number_of_fragments": 1}},
+            "fields": TextLanguage::ALL
+                .map(|language| (language.field_name("SearchableText"), json!({"fragment_size": marks.max_chars, "number_of_fragments": 1})))
+                .into_iter()
+                .collect::<Map<String, Value>>(),
         });
     }
     if let Some(aggregations) = &request.aggregations {
         body["aggs"] = aggregations.clone();
     }
     body
+}
+
+/// The words' query in the languages asked (every language when none is): each language's
+/// copy of the full-text fields, the best of them scoring, as the embedded engine asks them.
+fn localized(query: &Value, codes: &[String]) -> Value {
+    let mut languages: Vec<TextLanguage> = if codes.is_empty() {
+        TextLanguage::ALL.to_vec()
+    } else {
+        codes.iter().map(|code| TextLanguage::of(code)).collect()
+    };
+    languages.sort();
+    languages.dedup();
+    match languages.as_slice() {
+        [one] => one.localize(query),
+        many => json!({"dis_max": {"queries": many.iter().map(|l| l.localize(query)).collect::<Vec<_>>()}}),
+    }
 }
 
 /// A full-text search's answer.
@@ -71,7 +92,10 @@ pub fn search_response(answer: &Value) -> SearchResponse {
         .filter_map(|hit| {
             let uid = hit["_id"].as_str()?.to_owned();
             let score = hit["_score"].as_f64().unwrap_or(0.0) as f32;
-            let fragment = hit.pointer("/highlight/SearchableText/0").and_then(Value::as_str).map(str::to_owned);
+            let fragment = TextLanguage::ALL.iter().find_map(|language| {
+                let field = language.field_name("SearchableText");
+                hit.get("highlight")?.get(&field)?.get(0)?.as_str().map(str::to_owned)
+            });
             Some(Hit { uid, score, fragment })
         })
         .collect();

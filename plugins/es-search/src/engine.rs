@@ -38,6 +38,8 @@ pub struct IndexDoc {
     pub custom_keyword: Vec<(String, String)>,
     /// Values of the custom fields of number, boolean and date kinds: (name, value).
     pub custom_typed: Vec<(String, TypedValue)>,
+    /// Its language code (empty for content in none), whose analysis its text gets.
+    pub language: String,
 }
 
 /// A value of a typed custom field.
@@ -55,8 +57,9 @@ pub enum TypedValue {
 
 /// The generation of what an index holds, kept with its position: an index committed under
 /// another generation is rebuilt at start-up. Raise it when what is indexed changes (2: the
-/// site root and working copies are indexed, as the SQL catalog finds them).
-pub const INDEX_RULES: u32 = 2;
+/// site root and working copies are indexed, as the SQL catalog finds them; 3: each object's
+/// text is analysed in its language).
+pub const INDEX_RULES: u32 = 3;
 
 /// What a search may see and must match besides the words.
 #[derive(Clone, Debug, Default)]
@@ -74,6 +77,9 @@ pub struct Filters {
     /// Only objects effective and not expired at this time (seconds); `None` for callers who
     /// may see inactive content.
     pub active_at: Option<i64>,
+    /// Only objects in one of these languages (codes; `""` for content in none), when not
+    /// empty; the words are then analysed in these languages only.
+    pub languages: Vec<String>,
 }
 
 /// A full-text search.

@@ -30,10 +30,19 @@ pub static ES_SEARCH: Service = Service {
     routes: &[Route {
         cacheable: true,
         query: &[
-            QueryParam::new("SearchableText", ParamKind::String, "The words searched for (German analysis)"),
+            QueryParam::new(
+                "SearchableText",
+                ParamKind::String,
+                "The words searched for, analysed in the languages asked (every language without Language)",
+            ),
             QueryParam::new("portal_type", ParamKind::StringList, "Facet filter: only these types"),
             QueryParam::new("review_state", ParamKind::StringList, "Facet filter: only these states"),
             QueryParam::new("Subject", ParamKind::StringList, "Facet filter: only these tags"),
+            QueryParam::new(
+                "Language",
+                ParamKind::StringList,
+                "Only content in these languages, whose words are analysed in them",
+            ),
             QueryParam::new("metadata_fields", ParamKind::StringList, "Metadata columns each summary adds"),
             B_START,
             B_SIZE,

@@ -1,6 +1,7 @@
 //! The facets of `@es-search`: the aggregations configured in
 //! `wcs.backend.search.aggregations` (Elasticsearch's request form, over the index's keyword
-//! fields), the request's facet filters (a parameter named like an aggregated field), and the
+//! fields), the request's facet filters (a parameter named like an aggregated field, and
+//! `Language`, which also picks the language the words are analysed in), and the
 //! buckets' titles in the reader's language.
 
 use crate::engine::Filters;
@@ -23,6 +24,7 @@ pub fn apply_facet_filters(filters: &mut Filters, query: &[(String, String)]) {
     filters.portal_types = values("portal_type");
     filters.review_states = values("review_state");
     filters.subjects = values("Subject");
+    filters.languages = values("Language");
 }
 
 /// A facet's values, as Elasticsearch's `terms` aggregation answers them, each with a title.

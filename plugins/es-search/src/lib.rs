@@ -44,6 +44,7 @@ mod suggest;
 pub mod tantivy_engine;
 mod tantivy_filter_aggs;
 mod tantivy_raw;
+pub mod text_languages;
 mod text_search;
 
 // `@raw-es-search`'s parsers of untrusted request bodies and its suggesters, public so the

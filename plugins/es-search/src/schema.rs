@@ -2,6 +2,7 @@
 
 use crate::analysis::{GERMAN, german};
 use crate::standard_analysis::{STANDARD, standard};
+use crate::text_languages::{LOCALIZED_FIELDS, TextLanguage};
 use tantivy::Index;
 use tantivy::schema::{
     FAST, Field, INDEXED, IndexRecordOption, JsonObjectOptions, STORED, STRING, Schema, SchemaBuilder,
@@ -44,10 +45,27 @@ pub struct Fields {
     pub custom_text: Field,
     /// Custom fields of keyword kind, by name.
     pub custom_keyword: Field,
+    /// The object's language code (empty for content in none).
+    pub language: Field,
+    /// The French, Italian and English copies of `Title`, `Description` and `SearchableText`,
+    /// analysed in their language (see [`crate::text_languages`]).
+    pub localized: [[Field; 3]; 3],
+}
+
+impl Fields {
+    /// The title, description and searchable text fields of `language`.
+    pub fn text_fields(&self, language: TextLanguage) -> [Field; 3] {
+        match language {
+            TextLanguage::German => [self.title, self.description, self.searchable_text],
+            TextLanguage::French => self.localized[0],
+            TextLanguage::Italian => self.localized[1],
+            TextLanguage::English => self.localized[2],
+        }
+    }
 }
 
 /// The names of the fixed fields (a declared mapping's fields take other names).
-pub const FIXED_NAMES: [&str; 16] = [
+pub const FIXED_NAMES: [&str; 26] = [
     "UID",
     "path",
     "getPath",
@@ -64,6 +82,16 @@ pub const FIXED_NAMES: [&str; 16] = [
     "expires",
     "custom_text",
     "custom_keyword",
+    "Language",
+    "Title_fr",
+    "Description_fr",
+    "SearchableText_fr",
+    "Title_it",
+    "Description_it",
+    "SearchableText_it",
+    "Title_en",
+    "Description_en",
+    "SearchableText_en",
 ];
 
 /// The schema and its field handles.
@@ -76,12 +104,11 @@ pub fn schema() -> (Schema, Fields) {
 /// eval`), their handles, and the fixed fields' handles.
 pub fn schema_with<T>(more: impl FnOnce(&mut SchemaBuilder) -> T) -> (Schema, Fields, T) {
     let mut builder = Schema::builder();
-    let text = |stored: bool| {
+    let analysed = |tokenizer: &str| {
         let indexing = TextFieldIndexing::default()
-            .set_tokenizer(GERMAN)
+            .set_tokenizer(tokenizer)
             .set_index_option(IndexRecordOption::WithFreqsAndPositions);
-        let options = TextOptions::default().set_indexing_options(indexing);
-        if stored { options.set_stored() } else { options }
+        TextOptions::default().set_indexing_options(indexing).set_stored()
     };
     let fields = Fields {
         // Hits read their uid from the column, not from the (large) stored document.
@@ -90,9 +117,9 @@ pub fn schema_with<T>(more: impl FnOnce(&mut SchemaBuilder) -> T) -> (Schema, Fi
         own_path: builder.add_text_field("getPath", STORED),
         portal_type: builder.add_text_field("portal_type", STRING | FAST),
         review_state: builder.add_text_field("review_state", STRING | FAST),
-        title: builder.add_text_field("Title", text(true)),
-        description: builder.add_text_field("Description", text(true)),
-        searchable_text: builder.add_text_field("SearchableText", text(true)),
+        title: builder.add_text_field("Title", analysed(GERMAN)),
+        description: builder.add_text_field("Description", analysed(GERMAN)),
+        searchable_text: builder.add_text_field("SearchableText", analysed(GERMAN)),
         subject: builder.add_text_field("Subject", STRING | FAST),
         allowed: builder.add_text_field("allowedRolesAndUsers", STRING),
         created: builder.add_i64_field("created", INDEXED | FAST),
@@ -117,6 +144,11 @@ pub fn schema_with<T>(more: impl FnOnce(&mut SchemaBuilder) -> T) -> (Schema, Fi
                 )
                 .set_fast("raw"),
         ),
+        language: builder.add_text_field("Language", STRING | FAST),
+        localized: [TextLanguage::French, TextLanguage::Italian, TextLanguage::English].map(|language| {
+            LOCALIZED_FIELDS
+                .map(|field| builder.add_text_field(&language.field_name(field), analysed(language.analyzer_name())))
+        }),
     };
     let added = more(&mut builder);
     (builder.build(), fields, added)
@@ -126,6 +158,9 @@ pub fn schema_with<T>(more: impl FnOnce(&mut SchemaBuilder) -> T) -> (Schema, Fi
 pub fn register_analyzers(index: &Index) {
     index.tokenizers().register(GERMAN, german());
     index.tokenizers().register(STANDARD, standard());
+    for language in TextLanguage::ALL {
+        index.tokenizers().register(language.analyzer_name(), language.analyzer());
+    }
 }
 
 #[cfg(test)]

@@ -1,12 +1,14 @@
 //! "Did you mean": indexed words a few edits away from a typed word that finds nothing,
-//! offered only when they find something the caller may see.
+//! offered only when they find something the caller may see. Words are looked up in the
+//! language the search asks for (German when it asks for none or for several).
 
 use crate::engine::{EngineError, Filters, SuggestOption, Suggestion};
 use crate::tantivy_engine::TantivyEngine;
+use crate::text_languages::TextLanguage;
 use tantivy::Term;
 use tantivy::collector::Count;
 use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
-use tantivy::schema::IndexRecordOption;
+use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::tokenizer::TokenStream;
 
 /// At most this many indexed words are looked at per suggested word.
@@ -14,8 +16,14 @@ const SUGGEST_SCAN: usize = 50_000;
 
 impl TantivyEngine {
     /// How many documents the filters let through contain `term` in the text.
-    fn visible_count(&self, searcher: &tantivy::Searcher, term: &str, filters: &Filters) -> Result<usize, EngineError> {
-        let term = Term::from_field_text(self.fields.searchable_text, term);
+    fn visible_count(
+        &self,
+        searcher: &tantivy::Searcher,
+        text_field: Field,
+        term: &str,
+        filters: &Filters,
+    ) -> Result<usize, EngineError> {
+        let term = Term::from_field_text(text_field, term);
         let mut clauses: Vec<(Occur, Box<dyn Query>)> =
             vec![(Occur::Must, Box::new(TermQuery::new(term, IndexRecordOption::Basic)))];
         self.filters(filters, &mut clauses);
@@ -31,7 +39,12 @@ impl TantivyEngine {
         size: usize,
     ) -> Result<Vec<Suggestion>, EngineError> {
         let searcher = self.reader.searcher();
-        let mut analyzer = crate::analysis::german();
+        let language = match filters.languages.as_slice() {
+            [one] => TextLanguage::of(one),
+            _ => TextLanguage::German,
+        };
+        let [_, _, text_field] = self.fields.text_fields(language);
+        let mut analyzer = language.analyzer();
         let mut stream = analyzer.token_stream(text);
         let mut words = Vec::new();
         while stream.advance() {
@@ -40,7 +53,7 @@ impl TantivyEngine {
         let typed: Vec<&str> = text.split_whitespace().collect();
         let mut out = Vec::new();
         for (index, word) in words.iter().enumerate() {
-            if self.visible_count(&searcher, word, filters)? > 0 {
+            if self.visible_count(&searcher, text_field, word, filters)? > 0 {
                 continue;
             }
             // Candidates share the first letter: typos rarely start a word.
@@ -49,7 +62,7 @@ impl TantivyEngine {
             upper.push(char::MAX);
             let mut candidates: Vec<(usize, String)> = Vec::new();
             for segment in searcher.segment_readers() {
-                let inverted = segment.inverted_index(self.fields.searchable_text)?;
+                let inverted = segment.inverted_index(text_field)?;
                 let mut terms = inverted
                     .terms()
                     .range()
@@ -73,7 +86,7 @@ impl TantivyEngine {
                 if options.len() >= size {
                     break;
                 }
-                if self.visible_count(&searcher, &candidate, filters)? > 0 {
+                if self.visible_count(&searcher, text_field, &candidate, filters)? > 0 {
                     let length = word.chars().count().max(1) as f32;
                     options.push(SuggestOption { text: candidate, score: 1.0 - distance as f32 / length });
                 }

@@ -11,6 +11,7 @@ use crate::engine::{
 use crate::index_dir;
 use crate::schema::{Fields, register_analyzers, schema};
 use crate::str_columns::StrColumns;
+use crate::text_languages::TextLanguage;
 use std::ops::Bound;
 use std::path::Path;
 use std::sync::Mutex;
@@ -18,7 +19,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use tantivy::aggregation::agg_req::Aggregations;
 use tantivy::aggregation::{AggContextParams, AggregationCollector, AggregationLimitsGuard};
 use tantivy::collector::{Collector, Count, TopDocs};
-use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, Query, RangeQuery, TermQuery};
+use tantivy::query::{BooleanQuery, ConstScoreQuery, DisjunctionMaxQuery, Occur, Query, RangeQuery, TermQuery};
 use tantivy::schema::{IndexRecordOption, OwnedValue, Value};
 use tantivy::snippet::SnippetGenerator;
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, Term, doc};
@@ -117,6 +118,9 @@ impl TantivyEngine {
         if !filters.subjects.is_empty() {
             clauses.push((Occur::Must, set(f.subject, &filters.subjects)));
         }
+        if !filters.languages.is_empty() {
+            clauses.push((Occur::Must, set(f.language, &filters.languages)));
+        }
         // Filters never score (as in Elasticsearch's filter context): relevance is the query's.
         let unscored = |query: Box<dyn Query>| -> Box<dyn Query> { Box::new(ConstScoreQuery::new(query, 0.0)) };
         for path in &filters.subtrees {
@@ -124,6 +128,27 @@ impl TantivyEngine {
             clauses.push((Occur::Must, unscored(Box::new(TermQuery::new(term, IndexRecordOption::Basic)))));
         }
         self.visibility(filters, clauses);
+    }
+
+    /// The languages a search's words are analysed in: those it filters by, else every
+    /// language whose fields hold any document (German always), so a site in one language
+    /// asks its own fields only.
+    fn languages_asked(&self, searcher: &Searcher, codes: &[String]) -> Vec<TextLanguage> {
+        let mut languages: Vec<TextLanguage> = if codes.is_empty() {
+            let holds_any = |language: TextLanguage| {
+                let [_, _, text] = self.fields.text_fields(language);
+                searcher
+                    .segment_readers()
+                    .iter()
+                    .any(|segment| segment.inverted_index(text).is_ok_and(|inverted| inverted.terms().num_terms() > 0))
+            };
+            TextLanguage::ALL.into_iter().filter(|l| *l == TextLanguage::German || holds_any(*l)).collect()
+        } else {
+            codes.iter().map(|code| TextLanguage::of(code)).collect()
+        };
+        languages.sort();
+        languages.dedup();
+        languages
     }
 
     /// The clauses of what the caller may see: their `allowed` tokens and the publication
@@ -196,14 +221,16 @@ impl SearchEngine for TantivyEngine {
         let writer = self.writer();
         for d in docs {
             writer.delete_term(Term::from_field_text(f.uid, &d.uid));
+            let [title, description, searchable_text] = f.text_fields(TextLanguage::of(&d.language));
             let mut document = doc!(
                 f.uid => d.uid.as_str(),
                 f.own_path => d.paths.first().map_or("", String::as_str),
                 f.portal_type => d.portal_type.as_str(),
                 f.review_state => d.review_state.as_str(),
-                f.title => d.title.as_str(),
-                f.description => d.description.as_str(),
-                f.searchable_text => d.searchable_text.as_str(),
+                f.language => d.language.as_str(),
+                title => d.title.as_str(),
+                description => d.description.as_str(),
+                searchable_text => d.searchable_text.as_str(),
                 f.created => d.created,
                 f.modified => d.modified,
                 f.effective => d.effective,
@@ -299,19 +326,31 @@ impl SearchEngine for TantivyEngine {
         let f = &self.fields;
         let mapping =
             dsl::Mapping { fields: f, custom: &request.custom, unmapped_matches_nothing: false, declared: None };
-        let text_query = dsl::translate(&mapping, text)?;
-        let mut words: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, text_query.box_clone())];
+        let searcher = self.reader.searcher();
+        let mut localized = Vec::new();
+        for language in self.languages_asked(&searcher, &request.filters.languages) {
+            localized.push((language, dsl::translate(&mapping, &language.localize(text))?));
+        }
+        let text_query: Box<dyn Query> = match localized.as_slice() {
+            [(_, one)] => one.box_clone(),
+            many => Box::new(DisjunctionMaxQuery::new(many.iter().map(|(_, q)| q.box_clone()).collect())),
+        };
+        let mut words: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, text_query)];
         for clause in &request.clauses {
             words.push((Occur::Must, dsl::translate(&mapping, clause)?));
         }
         self.filters(&request.filters, &mut words);
         let query = BooleanQuery::new(words);
-        let searcher = self.reader.searcher();
         let mut snippets = match &request.highlight {
             Some(highlight) => {
-                let mut generator = SnippetGenerator::create(&searcher, &text_query, f.searchable_text)?;
-                generator.set_max_num_chars(highlight.max_chars.max(1));
-                Some((generator, highlight))
+                let mut generators = Vec::with_capacity(localized.len());
+                for (language, language_query) in &localized {
+                    let [_, _, text_field] = f.text_fields(*language);
+                    let mut generator = SnippetGenerator::create(&searcher, &**language_query, text_field)?;
+                    generator.set_max_num_chars(highlight.max_chars.max(1));
+                    generators.push((*language, generator));
+                }
+                Some((generators, highlight))
             }
             None => None,
         };
@@ -340,12 +379,18 @@ impl SearchEngine for TantivyEngine {
         for (score, address) in found.into_iter().take(request.size) {
             let Some(uid) = columns.value(address, "UID")? else { continue };
             let fragment = match snippets.as_mut() {
-                Some((generator, highlight)) => {
-                    // Only highlighting needs the stored text.
-                    let stored: TantivyDocument = searcher.doc(address)?;
-                    let mut snippet = generator.snippet_from_doc(&stored);
-                    snippet.set_snippet_prefix_postfix(&highlight.pre, &highlight.post);
-                    (!snippet.is_empty()).then(|| snippet.to_html())
+                Some((generators, highlight)) => {
+                    // Only highlighting needs the stored text, in the fields of its language.
+                    let language = TextLanguage::of(&columns.value(address, "Language")?.unwrap_or_default());
+                    match generators.iter_mut().find(|(l, _)| *l == language) {
+                        Some((_, generator)) => {
+                            let stored: TantivyDocument = searcher.doc(address)?;
+                            let mut snippet = generator.snippet_from_doc(&stored);
+                            snippet.set_snippet_prefix_postfix(&highlight.pre, &highlight.post);
+                            (!snippet.is_empty()).then(|| snippet.to_html())
+                        }
+                        None => None,
+                    }
                 }
                 None => None,
             };

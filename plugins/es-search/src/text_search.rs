@@ -9,7 +9,7 @@ use crate::Search;
 use crate::engine::SearchRequest;
 use crate::patterns::text_query;
 use crate::scope::filters_within;
-use wcs_core::catalog::{Criterion, Scope, SearchQuery};
+use wcs_core::catalog::{Criterion, Scope, SearchQuery, SqlCriteria};
 use wcs_core::http::{ApiError, ApiResult, Ctx};
 use wcs_core::service::{TextHits, TextSearch};
 
@@ -36,7 +36,8 @@ fn answerable(query: &SearchQuery) -> bool {
         && plain(&query.portal_type)
         && plain(&query.review_state)
         && plain(&query.subject)
-        && query.more.is_empty()
+        && plain(&query.more.language)
+        && SqlCriteria { language: Criterion::default(), ..query.more.clone() }.is_empty()
 }
 
 async fn run(ctx: &Ctx, scope: &Scope, query: &SearchQuery) -> ApiResult<Option<TextHits>> {
@@ -49,6 +50,7 @@ async fn run(ctx: &Ctx, scope: &Scope, query: &SearchQuery) -> ApiResult<Option<
     filters.portal_types = query.portal_type.any_of.clone();
     filters.review_states = query.review_state.any_of.clone();
     filters.subjects = query.subject.any_of.clone();
+    filters.languages = query.more.language.any_of.clone();
     filters.subtrees.extend(query.path.paths.iter().cloned());
     let typed: Vec<&str> =
         ctx.request.query.iter().filter(|(k, _)| k == "SearchableText").map(|(_, v)| v.as_str()).collect();
