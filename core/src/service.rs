@@ -112,6 +112,21 @@ pub struct CreateKey {
     ) -> BoxFuture<'a, ApiResult<()>>,
 }
 
+/// Work a plugin does in the transaction of every change to an object's fields (`PATCH`,
+/// `PUT`, a restore), once the object is written and before the commit; an error refuses the
+/// change. The multilingual plugin copies language independent fields to the translations.
+pub struct UpdateHook {
+    /// A name for listings and logs.
+    pub name: &'static str,
+    /// The code, given the object before and after the change.
+    pub run: for<'a> fn(
+        &'a crate::site::Site,
+        &'a mut crate::store::Tx,
+        &'a ContentObject,
+        &'a ContentObject,
+    ) -> BoxFuture<'a, ApiResult<()>>,
+}
+
 /// Work a plugin finishes when the server stops: after the last request, before storage
 /// closes, within the shutdown grace period. What a background task holds (changes not yet in
 /// a search index) is done now rather than at the next start, which serves its first request

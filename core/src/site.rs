@@ -23,6 +23,8 @@ pub trait Registrations: Send + Sync {
     fn is_on(&self, id: &str) -> bool;
     /// The keys of create bodies that plugins take (see [`crate::service::CreateKey`]).
     fn create_keys(&self) -> Vec<&'static crate::service::CreateKey>;
+    /// The work plugins do in the transaction of a change to an object's fields.
+    fn update_hooks(&self) -> Vec<&'static crate::service::UpdateHook>;
     /// The names of the views and endpoints (without `@`) that answer on content of `profile`.
     fn view_names(&self, profile: &TypeProfile) -> Vec<&'static str>;
     /// The date indexes plugins add to the catalog.

@@ -297,3 +297,28 @@ async fn searches_and_listings_filter_by_language() {
     let titles: Vec<&str> = listed["items"].as_array().unwrap().iter().map(|i| i["title"].as_str().unwrap()).collect();
     assert_eq!(titles, ["Haus"]);
 }
+
+#[tokio::test]
+async fn language_independent_fields_follow_from_one_translation_to_the_others() {
+    let server = multilingual_site().await;
+    let event = |id: &str, title: &str, location: &str| {
+        json!({"@type": "Event", "id": id, "title": title, "location": location,
+               "start": "2027-05-01T10:00:00+00:00", "end": "2027-05-01T12:00:00+00:00"})
+    };
+    let fest = server.create("de", event("fest", "Fest", "Rathaus")).await;
+    let fete = json!({"translation_of": uid(&fest), "language": "fr"});
+    let mut body = event("fete", "Fête", "Hôtel de ville");
+    body.as_object_mut().unwrap().extend(fete.as_object().unwrap().clone());
+    server.create("fr", body).await;
+
+    let moved =
+        json!({"start": "2027-06-01T10:00:00+00:00", "end": "2027-06-01T12:00:00+00:00", "location": "Marktplatz"});
+    assert_eq!(server.admin(Method::PATCH, "de/fest").json(&moved).send().await.unwrap().status(), 204);
+    let (_, fete) = server.get_json("fr/fete").await;
+    assert_eq!(
+        (fete["start"].as_str(), fete["end"].as_str()),
+        (Some("2027-06-01T10:00:00+00:00"), Some("2027-06-01T12:00:00+00:00"))
+    );
+    assert_eq!(fete["location"], "Hôtel de ville", "what is said in words stays each language's own");
+    assert_eq!(fete["title"], "Fête");
+}

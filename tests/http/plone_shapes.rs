@@ -120,7 +120,7 @@ async fn pages_carry_the_standard_behaviour_fields() {
     let (_, page) = server.get_json("seite").await;
     assert_eq!(page["preview_image_link"]["@id"], Value::from(format!("{}/bild", server.site)), "{page}");
     // The language as Plone sends it, the vocabulary's term; the term is taken back as sent.
-    let german = json!({"title": "German", "token": "de"});
+    let german = json!({"title": "Deutsch", "token": "de"});
     assert_eq!((&page["rights"], &page["language"]), (&json!("CC BY"), &german));
     let response = server.admin(Method::PATCH, "seite").json(&json!({"language": german})).send().await.unwrap();
     assert_eq!(response.status(), 204);

@@ -158,6 +158,10 @@ pub struct FieldDef {
     /// A sentence telling editors what `pattern` accepts; shown in the field error.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pattern_hint: Option<String>,
+    /// Whether the value is the same in every language (plone.app.multilingual's language
+    /// independent fields): a write to one translation is copied to the others.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub language_independent: bool,
     #[serde(skip)]
     pub(super) compiled_pattern: Option<regex::Regex>,
     /// Whether a site owner added it (no profile declares it): Volto's schema editor lets them
@@ -186,6 +190,7 @@ impl FieldDef {
             target_types: Vec::new(),
             pattern: None,
             pattern_hint: None,
+            language_independent: false,
             compiled_pattern: None,
             through_the_web: false,
         }

@@ -1,7 +1,8 @@
 //! The language field, as Plone has it: a choice from the content languages, stored as its code
-//! (`en`, `pt-br`), sent as the vocabulary's term `{"title": "English", "token": "en"}` (the
-//! empty code stays `""`), and taken back in either form, so a GET followed by a PUT
-//! round-trips. Profiles mark the field with `widget = "language"`.
+//! (`en`, `pt-br`), sent as the vocabulary's term `{"title": "Deutsch", "token": "de"}`, each
+//! language named in itself as Plone's language vocabularies name them (the empty code stays
+//! `""`), and taken back in either form, so a GET followed by a PUT round-trips. Profiles mark
+//! the field with `widget = "language"`.
 
 use super::Types;
 use serde_json::{Value, json};
@@ -11,22 +12,23 @@ pub const LANGUAGE_WIDGET: &str = "language";
 
 /// The wire form of a stored code.
 pub fn term(code: &str) -> Value {
-    if code.is_empty() { json!("") } else { json!({"title": name(code), "token": code}) }
+    if code.is_empty() { json!("") } else { json!({"title": autonym(code), "token": code}) }
 }
 
 /// A language's name in English; a regional code (`pt-br`) by its language; an unknown code
 /// by itself.
-pub fn name(code: &str) -> String {
+fn english_name(code: &str) -> String {
     let base = code.split(['-', '_']).next().unwrap_or(code).to_ascii_lowercase();
     isolang::Language::from_639_1(&base).map_or_else(|| code.to_owned(), |language| language.to_name().to_owned())
 }
 
-/// A language's name in itself (`Deutsch`, `Français`), capitalised as a title, as
-/// plone.app.multilingual titles language root folders; its English name when there is none.
+/// A language's name in itself (`Deutsch`, `Français`), capitalised as a title, as Plone's
+/// language vocabularies and plone.app.multilingual's root folders have it; its English name
+/// when there is none.
 pub fn autonym(code: &str) -> String {
     let base = code.split(['-', '_']).next().unwrap_or(code).to_ascii_lowercase();
     let Some(own) = isolang::Language::from_639_1(&base).and_then(|language| language.to_autonym()) else {
-        return name(code);
+        return english_name(code);
     };
     let mut chars = own.chars();
     chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
@@ -51,8 +53,8 @@ mod tests {
     #[test]
     fn codes_become_terms_and_terms_codes() {
         assert_eq!(term("en"), json!({"title": "English", "token": "en"}));
-        assert_eq!(term("de"), json!({"title": "German", "token": "de"}));
-        assert_eq!(term("pt-br")["title"], "Portuguese");
+        assert_eq!(term("de"), json!({"title": "Deutsch", "token": "de"}));
+        assert_eq!(term("pt-br")["title"], "Português");
         assert_eq!(term("xx")["title"], "xx");
         assert_eq!(term(""), json!(""));
         assert_eq!(code(&json!({"title": "English", "token": "en"})), &json!("en"));

@@ -106,6 +106,9 @@ pub async fn update(
         if let Some(new_id) = new_id.filter(|_| renaming) {
             rename(site, &mut tx, &base, Arc::make_mut(&mut updated), new_id).await?;
         }
+        for hook in site.registrations.update_hooks() {
+            (hook.run)(site, &mut tx, &base, &updated).await?;
+        }
         tx.commit().await?;
         return Ok(updated);
     }

@@ -8,7 +8,9 @@ use crate::records::RecordDef;
 use crate::security::{Permission, Role};
 use crate::serialize::{Component, ContentSerializer, FieldSerializer};
 use crate::service::TextSearch;
-use crate::service::{CreateKey, CrumbTitle, RequestHook, Service, SettingsHook, StartHook, StopHook, Vocabulary};
+use crate::service::{
+    CreateKey, CrumbTitle, RequestHook, Service, SettingsHook, StartHook, StopHook, UpdateHook, Vocabulary,
+};
 use crate::store::Subscriber;
 use crate::store::{BehaviourOrder, Migration};
 
@@ -35,6 +37,7 @@ pub struct Registrar {
     pub(super) stop_hooks: Vec<(&'static str, &'static StopHook)>,
     pub(super) settings_hooks: Vec<(&'static str, &'static SettingsHook)>,
     pub(super) create_keys: Vec<(&'static str, &'static CreateKey)>,
+    pub(super) update_hooks: Vec<(&'static str, &'static UpdateHook)>,
     pub(super) text_searches: Vec<(&'static str, &'static TextSearch)>,
     pub(super) control_panels: Vec<(&'static str, &'static ControlPanelDef)>,
     pub(super) catalog_indexes: Vec<(&'static str, &'static FieldIndex)>,
@@ -142,6 +145,11 @@ impl Registrar {
     /// Takes a key of create bodies that is no field (see [`CreateKey`]).
     pub fn create_key(&mut self, key: &'static CreateKey) {
         self.create_keys.push((self.current, key));
+    }
+
+    /// Adds work to the transaction of every change to an object's fields (see [`UpdateHook`]).
+    pub fn on_update(&mut self, hook: &'static UpdateHook) {
+        self.update_hooks.push((self.current, hook));
     }
 
     /// Adds work to finish when the server stops, in plugin order.

@@ -9,7 +9,7 @@ use crate::records::RecordDef;
 use crate::security::{Permission, Role};
 use crate::serialize::{Component, ContentSerializer, FieldSerializer};
 use crate::service::TextSearch;
-use crate::service::{CreateKey, CrumbTitle, RequestHook, Service, SettingsHook, StartHook, StopHook};
+use crate::service::{CreateKey, CrumbTitle, RequestHook, Service, SettingsHook, StartHook, StopHook, UpdateHook};
 use crate::store::Subscriber;
 use crate::store::{BehaviourOrder, ListingOrder, Migration};
 use poem::http::Method;
@@ -98,6 +98,7 @@ pub struct Registry {
     pub(super) start_hooks: Vec<(&'static str, &'static StartHook)>,
     pub(super) settings_hooks: Vec<(&'static str, &'static SettingsHook)>,
     pub(super) create_keys: Vec<(&'static str, &'static CreateKey)>,
+    pub(super) update_hooks: Vec<(&'static str, &'static UpdateHook)>,
     pub(super) stop_hooks: Vec<(&'static str, &'static StopHook)>,
     pub(super) text_search: Option<(&'static str, &'static TextSearch)>,
     pub(super) control_panels: Vec<(&'static str, &'static ControlPanelDef)>,
@@ -456,6 +457,10 @@ impl crate::site::Registrations for Registry {
 
     fn create_keys(&self) -> Vec<&'static CreateKey> {
         self.create_keys.iter().filter(|(plugin, _)| self.is_on(plugin)).map(|(_, key)| *key).collect()
+    }
+
+    fn update_hooks(&self) -> Vec<&'static UpdateHook> {
+        self.update_hooks.iter().filter(|(plugin, _)| self.is_on(plugin)).map(|(_, hook)| *hook).collect()
     }
 
     fn catalog_indexes(&self) -> &[&'static FieldIndex] {

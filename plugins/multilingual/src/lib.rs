@@ -8,8 +8,10 @@
 //! translations; `@translation-locator` says where a new translation belongs; a new object
 //! with `translation_of` and `language` joins the group at once. Each translation is an
 //! object of its own, with its own workflow state and local roles: callers see only the
-//! translations they may view.
+//! translations they may view. Fields a profile marks language independent (an event's dates)
+//! are copied to the translations whenever one of them changes.
 
+mod language_independent;
 mod language_roots;
 mod languages;
 mod store;
@@ -62,6 +64,7 @@ fn build(r: &mut Registrar) {
     r.service(&translation_locator::LOCATOR);
     r.component(&translations_get::COMPONENT);
     r.create_key(&translation_of::TRANSLATION_OF);
+    r.on_update(&language_independent::COPY_TO_TRANSLATIONS);
     r.event_kind(&store::TRANSLATION_LINKED);
     r.event_kind(&store::TRANSLATION_UNLINKED);
     r.subscriber(&FOLLOW_CONTENT);

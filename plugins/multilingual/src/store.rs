@@ -50,7 +50,7 @@ pub async fn translations_of(store: &Store, uid: &str) -> Result<Vec<Member>, sq
 }
 
 /// The other members of `uid`'s group, read in `tx`.
-async fn members_in(tx: &mut Tx, uid: &str) -> Result<Vec<Member>, sqlx::Error> {
+pub(crate) async fn members_in(tx: &mut Tx, uid: &str) -> Result<Vec<Member>, sqlx::Error> {
     let rows = sqlx::query(
         "SELECT t.content_uid, t.language FROM translation t JOIN translation mine ON mine.tg = t.tg \
          WHERE mine.content_uid = $1 AND t.content_uid <> $1",
