@@ -128,6 +128,7 @@ async fn the_openapi_document_lists_content_paths_and_plugin_services() {
     feature = "directdownload",
     feature = "easyform",
     feature = "es-search",
+    feature = "multilingual",
     feature = "navigation",
     feature = "versioning"
 ))]

@@ -322,3 +322,31 @@ async fn language_independent_fields_follow_from_one_translation_to_the_others()
     assert_eq!(fete["location"], "Hôtel de ville", "what is said in words stays each language's own");
     assert_eq!(fete["title"], "Fête");
 }
+
+#[tokio::test]
+async fn the_language_field_offers_the_sites_languages_named_in_themselves() {
+    let server = multilingual_site().await;
+    let (status, vocabulary) = server.get_json("@vocabularies/plone.app.vocabularies.SupportedContentLanguages").await;
+    assert_eq!(status, 200, "{vocabulary}");
+    assert_eq!(
+        vocabulary["items"],
+        json!([{"token": "de", "title": "Deutsch"}, {"token": "fr", "title": "Français"}, {"token": "en", "title": "English"}])
+    );
+    let (_, schema) = server.get_json("@types/Document").await;
+    assert_eq!(
+        schema["properties"]["language"]["vocabulary"]["@id"],
+        server.url("@vocabularies/plone.app.vocabularies.SupportedContentLanguages")
+    );
+    assert_eq!(schema["properties"]["language"]["factory"], "Choice");
+}
+
+#[tokio::test]
+async fn saving_the_languages_again_changes_no_content() {
+    let server = multilingual_site().await;
+    let before = server.app.store.changes_after(0, 10_000).await.unwrap().len();
+    // Another site language runs the work again: everything is there already.
+    let (status, body) = read(choose_languages(&server, "fr", &["de", "fr", "en"]).await).await;
+    assert_eq!(status, 204, "{body}");
+    let after = server.app.store.changes_after(0, 10_000).await.unwrap();
+    assert_eq!(after.len(), before, "nothing to make, link or move: {:?}", after.last());
+}

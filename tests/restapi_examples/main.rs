@@ -17,6 +17,7 @@
     feature = "directdownload",
     feature = "easyform",
     feature = "es-search",
+    feature = "multilingual",
     feature = "navigation",
     feature = "site-profile",
     feature = "versioning"

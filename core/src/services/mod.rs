@@ -9,6 +9,7 @@ mod authenticator;
 mod breadcrumbs;
 mod content_delete;
 mod content_get;
+mod content_languages;
 mod content_patch;
 mod content_post;
 mod content_put;
@@ -141,6 +142,7 @@ fn services(r: &mut Registrar) {
     r.service(&breadcrumbs::BREADCRUMBS);
     r.service(&inherit::INHERIT);
     r.service(&site::SITE);
+    r.vocabulary(&content_languages::SUPPORTED_LANGUAGES);
     r.service(&actions::ACTIONS);
     r.service(&lock::get::LOCK_GET);
     r.service(&lock::post::LOCK_POST);

@@ -5,7 +5,8 @@
 //! filter and a terms aggregation, as `@es-search` runs them. Prints the indexing time and the search latency percentiles.
 //!
 //! `cargo bench -p wcs-plugin-es-search` (release build). Set `ES_BENCH_DOCS` for another
-//! corpus size.
+//! corpus size, and `ES_BENCH_LANGUAGES=4` for a site in four languages of the same size: the
+//! documents in turn German, French, Italian and English, each search in one of them.
 
 use std::time::Instant;
 use wcs_plugin_es_search::dsl::substitute;
@@ -96,6 +97,13 @@ fn word(rng: &mut Rng) -> String {
     }
 }
 
+/// The languages of a multilingual corpus, in turn.
+const LANGUAGES: [&str; 4] = ["de", "fr", "it", "en"];
+
+fn languages() -> usize {
+    std::env::var("ES_BENCH_LANGUAGES").ok().and_then(|n| n.parse().ok()).unwrap_or(1).clamp(1, LANGUAGES.len())
+}
+
 fn document(rng: &mut Rng, n: usize) -> IndexDoc {
     let words: Vec<String> = (0..250 + rng.next() as usize % 100).map(|_| word(rng)).collect();
     let public = !n.is_multiple_of(3);
@@ -110,6 +118,7 @@ fn document(rng: &mut Rng, n: usize) -> IndexDoc {
         allowed: if public { vec!["Anonymous".into()] } else { vec!["Manager".into(), "user:editor".into()] },
         effective: i64::MIN,
         expires: i64::MAX,
+        language: if languages() > 1 { LANGUAGES[n % languages()].into() } else { String::new() },
         ..IndexDoc::default()
     }
 }
@@ -164,6 +173,7 @@ fn main() {
             filters: Filters {
                 allowed: Some(vec!["Anonymous".into()]),
                 subtrees: vec!["/Plone".into()],
+                languages: if languages() > 1 { vec![LANGUAGES[n % languages()].into()] } else { Vec::new() },
                 ..Filters::default()
             },
             size: 25,

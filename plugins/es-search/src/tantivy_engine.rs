@@ -11,7 +11,7 @@ use crate::engine::{
 use crate::index_dir;
 use crate::schema::{Fields, register_analyzers, schema};
 use crate::str_columns::StrColumns;
-use crate::text_languages::TextLanguage;
+use crate::text_languages::{LanguagesHeld, TextLanguage};
 use std::ops::Bound;
 use std::path::Path;
 use std::sync::Mutex;
@@ -42,6 +42,8 @@ pub struct TantivyEngine {
     /// The change-feed position searches see: set once the reader has reloaded, so whoever
     /// waits for a position finds it searchable (the index's own metadata says so earlier).
     searchable: AtomicI64,
+    /// The languages it holds text in.
+    languages: LanguagesHeld,
 }
 
 /// No position yet.
@@ -71,7 +73,8 @@ impl TantivyEngine {
         let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
         let position = index.load_metas()?.payload.as_deref().and_then(position_of).unwrap_or(NO_POSITION);
         let searchable = AtomicI64::new(position);
-        Ok(TantivyEngine { index, fields, writer: Mutex::new(writer), reader, declared: None, searchable })
+        let languages = LanguagesHeld::of_index(&reader.searcher(), &fields);
+        Ok(TantivyEngine { index, fields, writer: Mutex::new(writer), reader, declared: None, searchable, languages })
     }
 
     /// A throw-away index in memory with the fields an Elasticsearch mapping declares
@@ -87,7 +90,16 @@ impl TantivyEngine {
         let writer = index.writer_with_num_threads(1, WRITER_MEMORY).map_err(failed)?;
         let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into().map_err(failed)?;
         let searchable = AtomicI64::new(NO_POSITION);
-        Ok(TantivyEngine { index, fields, writer: Mutex::new(writer), reader, declared: Some(declared), searchable })
+        let languages = LanguagesHeld::default();
+        Ok(TantivyEngine {
+            index,
+            fields,
+            writer: Mutex::new(writer),
+            reader,
+            declared: Some(declared),
+            searchable,
+            languages,
+        })
     }
 
     /// The index's schema.
@@ -128,27 +140,6 @@ impl TantivyEngine {
             clauses.push((Occur::Must, unscored(Box::new(TermQuery::new(term, IndexRecordOption::Basic)))));
         }
         self.visibility(filters, clauses);
-    }
-
-    /// The languages a search's words are analysed in: those it filters by, else every
-    /// language whose fields hold any document (German always), so a site in one language
-    /// asks its own fields only.
-    fn languages_asked(&self, searcher: &Searcher, codes: &[String]) -> Vec<TextLanguage> {
-        let mut languages: Vec<TextLanguage> = if codes.is_empty() {
-            let holds_any = |language: TextLanguage| {
-                let [_, _, text] = self.fields.text_fields(language);
-                searcher
-                    .segment_readers()
-                    .iter()
-                    .any(|segment| segment.inverted_index(text).is_ok_and(|inverted| inverted.terms().num_terms() > 0))
-            };
-            TextLanguage::ALL.into_iter().filter(|l| *l == TextLanguage::German || holds_any(*l)).collect()
-        } else {
-            codes.iter().map(|code| TextLanguage::of(code)).collect()
-        };
-        languages.sort();
-        languages.dedup();
-        languages
     }
 
     /// The clauses of what the caller may see: their `allowed` tokens and the publication
@@ -221,7 +212,9 @@ impl SearchEngine for TantivyEngine {
         let writer = self.writer();
         for d in docs {
             writer.delete_term(Term::from_field_text(f.uid, &d.uid));
-            let [title, description, searchable_text] = f.text_fields(TextLanguage::of(&d.language));
+            let language = TextLanguage::of(&d.language);
+            self.languages.note(language);
+            let [title, description, searchable_text] = f.text_fields(language);
             let mut document = doc!(
                 f.uid => d.uid.as_str(),
                 f.own_path => d.paths.first().map_or("", String::as_str),
@@ -328,7 +321,7 @@ impl SearchEngine for TantivyEngine {
             dsl::Mapping { fields: f, custom: &request.custom, unmapped_matches_nothing: false, declared: None };
         let searcher = self.reader.searcher();
         let mut localized = Vec::new();
-        for language in self.languages_asked(&searcher, &request.filters.languages) {
+        for language in self.languages.asked(&request.filters.languages) {
             localized.push((language, dsl::translate(&mapping, &language.localize(text))?));
         }
         let text_query: Box<dyn Query> = match localized.as_slice() {

@@ -12,6 +12,7 @@
 
 use serde_json::Value;
 use std::sync::LazyLock;
+use std::sync::atomic::{AtomicU8, Ordering};
 use tantivy::tokenizer::{
     Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer, StopWordFilter, TextAnalyzer,
 };
@@ -162,6 +163,53 @@ impl TextLanguage {
             Value::Array(items) => Value::Array(items.iter().map(|item| self.localize(item)).collect()),
             other => other.clone(),
         }
+    }
+}
+
+/// The languages an index holds text in (German always), noted as documents come in and
+/// read from the index when it opens: a search in no language asks these only, so a site in
+/// one language asks its own fields alone. A language whose documents were all deleted stays
+/// noted; asking its empty fields costs next to nothing.
+#[derive(Debug, Default)]
+pub struct LanguagesHeld(AtomicU8);
+
+impl LanguagesHeld {
+    /// The languages whose fields hold any text in an index as it is.
+    pub fn of_index(searcher: &tantivy::Searcher, fields: &crate::schema::Fields) -> LanguagesHeld {
+        let held = LanguagesHeld::default();
+        for language in TextLanguage::ALL {
+            let [_, _, text] = fields.text_fields(language);
+            let holds_any = searcher
+                .segment_readers()
+                .iter()
+                .any(|segment| segment.inverted_index(text).is_ok_and(|inverted| inverted.terms().num_terms() > 0));
+            if holds_any {
+                held.note(language);
+            }
+        }
+        held
+    }
+
+    /// Notes that the index holds text in `language`.
+    pub fn note(&self, language: TextLanguage) {
+        self.0.fetch_or(1 << language as u8, Ordering::Relaxed);
+    }
+
+    /// The languages a search's words are analysed in: those it filters by (`codes`), else
+    /// every language held.
+    pub fn asked(&self, codes: &[String]) -> Vec<TextLanguage> {
+        let held = self.0.load(Ordering::Relaxed);
+        let mut languages: Vec<TextLanguage> = if codes.is_empty() {
+            TextLanguage::ALL
+                .into_iter()
+                .filter(|l| *l == TextLanguage::German || held & (1 << *l as u8) != 0)
+                .collect()
+        } else {
+            codes.iter().map(|code| TextLanguage::of(code)).collect()
+        };
+        languages.sort();
+        languages.dedup();
+        languages
     }
 }
 

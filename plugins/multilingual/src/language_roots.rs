@@ -9,7 +9,7 @@
 //! interrupted is finished; each step finds what is done already and skips it.
 
 use crate::languages::{is_language_root, root_path, site_languages};
-use crate::store::link;
+use crate::store::{link, translations_of};
 use crate::switcher::LANGUAGE_SWITCHER;
 use serde_json::{Map, Value, json};
 use wcs_core::app::App;
@@ -103,11 +103,16 @@ async fn apply(app: &App, user: &str) -> ApiResult<()> {
     let Some(default_root) = roots.iter().find(|root| root.id == languages.default).cloned() else {
         return Ok(());
     };
-    let mut tx = app.store.begin().await?;
-    for root in roots.iter().filter(|root| root.uid != default_root.uid) {
-        link(&mut tx, &default_root, root).await?;
+    let linked = translations_of(&app.store, &default_root.uid).await?;
+    let unlinked: Vec<&ContentObject> =
+        roots.iter().filter(|root| root.uid != default_root.uid && !linked.iter().any(|m| m.uid == root.uid)).collect();
+    if !unlinked.is_empty() {
+        let mut tx = app.store.begin().await?;
+        for root in unlinked {
+            link(&mut tx, &default_root, root).await?;
+        }
+        tx.commit().await?;
     }
-    tx.commit().await?;
     move_site_content(app, &site_root, &default_root).await?;
     switch_languages_at_the_site_root(app, &site_root).await
 }

@@ -3,7 +3,9 @@
 
 use super::factories::{EMAIL_WIDGET, MULTIPLE_CHOICE_WIDGET};
 use super::fieldsets::{FIELDSETS, standard_field};
+use crate::content::language::LANGUAGE_WIDGET;
 use crate::content::{FieldDef, FieldKind, Fieldset, TypeProfile};
+use crate::services::content_languages::SUPPORTED_CONTENT_LANGUAGES;
 use serde_json::{Map, Value, json};
 
 /// The JSON Schema of a content type, with plone.restapi's `fieldsets`, `layouts`, `factory`
@@ -84,6 +86,13 @@ pub const CATALOG_VOCABULARY: &str = "plone.app.vocabularies.Catalog";
 pub fn property(profile: &TypeProfile, field: &FieldDef, site_url: &str) -> Value {
     let (mut schema, factory) = match field.kind {
         FieldKind::TextLine if field.widget.as_deref() == Some(EMAIL_WIDGET) => (json!({"type": "string"}), "Email"),
+        FieldKind::TextLine if field.widget.as_deref() == Some(LANGUAGE_WIDGET) => (
+            json!({
+                "type": "string",
+                "vocabulary": {"@id": format!("{site_url}/@vocabularies/{SUPPORTED_CONTENT_LANGUAGES}")},
+            }),
+            "Choice",
+        ),
         FieldKind::TextLine => (json!({"type": "string"}), "Text line (String)"),
         FieldKind::Text => (json!({"type": "string", "widget": "textarea"}), "Text"),
         FieldKind::RichText => (json!({"type": "string", "widget": "richtext"}), "Rich Text"),
@@ -187,10 +196,13 @@ pub fn property(profile: &TypeProfile, field: &FieldDef, site_url: &str) -> Valu
         _ if field.through_the_web => format!("{GENERATED_BEHAVIOUR}.plone_0_{}", profile.id.replace(' ', "_")),
         _ => profile.id.clone(),
     });
-    if let Some(widget) = field.widget.as_deref().filter(|w| *w != MULTIPLE_CHOICE_WIDGET) {
+    // The language field is a choice of the site's languages, as Plone's: the widget hint and
+    // the bound on its code are the server's own business.
+    let language = field.widget.as_deref() == Some(LANGUAGE_WIDGET);
+    if let Some(widget) = field.widget.as_deref().filter(|w| *w != MULTIPLE_CHOICE_WIDGET && !language) {
         schema["widget"] = json!(widget);
     }
-    if let Some(max) = field.max_length {
+    if let Some(max) = field.max_length.filter(|_| !language) {
         schema["maxLength"] = json!(max);
     }
     if let Some(min) = field.min_length {
