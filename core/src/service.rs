@@ -112,9 +112,10 @@ pub struct CreateKey {
     ) -> BoxFuture<'a, ApiResult<()>>,
 }
 
-/// Work a plugin does in the transaction of every change to an object's fields (`PATCH`,
-/// `PUT`, a restore), once the object is written and before the commit; an error refuses the
-/// change. The multilingual plugin copies language independent fields to the translations.
+/// Work a plugin does in the transaction of every change to an object's fields through
+/// [`crate::ops::update`] (`PATCH`, `PUT`, the control panels), once the object is written and
+/// before the commit; an error refuses the change. The multilingual plugin copies language
+/// independent fields to the translations.
 pub struct UpdateHook {
     /// A name for listings and logs.
     pub name: &'static str,

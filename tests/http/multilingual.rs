@@ -350,3 +350,39 @@ async fn saving_the_languages_again_changes_no_content() {
     let after = server.app.store.changes_after(0, 10_000).await.unwrap();
     assert_eq!(after.len(), before, "nothing to make, link or move: {:?}", after.last());
 }
+
+#[tokio::test]
+async fn a_group_left_stays_left_and_a_trashed_translation_gives_its_place_up() {
+    let server = multilingual_site().await;
+    for (root, id, title) in [("de", "a", "A"), ("fr", "b", "B"), ("en", "c", "C"), ("fr", "d", "D")] {
+        server.create(root, json!({"@type": "Document", "id": id, "title": title})).await;
+    }
+    assert_eq!(link(&server, "de/a", json!("/fr/b")).await.status(), 201);
+    let unlink = server.admin(Method::DELETE, "fr/b/@translations").json(&json!({"language": "de"})).send().await;
+    assert_eq!(unlink.unwrap().status(), 204);
+    assert_eq!(link(&server, "de/a", json!("/en/c")).await.status(), 201);
+    assert_eq!(languages(&translations(&server, "de/a").await), [("en".to_owned(), server.url("en/c"))]);
+    assert_eq!(translations(&server, "fr/b").await["items"], json!([]), "B left A's group and stays out of it");
+
+    // A French translation in the trash no longer holds French.
+    assert_eq!(link(&server, "de/a", json!("/fr/b")).await.status(), 201);
+    assert_eq!(server.admin(Method::POST, "fr/b/@trash").send().await.unwrap().status(), 204);
+    assert_eq!(link(&server, "de/a", json!("/fr/d")).await.status(), 201);
+    let mut listed = languages(&translations(&server, "de/a").await);
+    listed.sort();
+    assert_eq!(listed, [("en".to_owned(), server.url("en/c")), ("fr".to_owned(), server.url("fr/d"))]);
+}
+
+#[tokio::test]
+async fn content_made_at_the_site_root_later_stays_there_and_a_trashed_place_is_refused() {
+    let server = multilingual_site().await;
+    server.create("", json!({"@type": "Folder", "id": "it", "title": "IT-Dienste"})).await;
+    assert_eq!(server.admin(Method::POST, "it/@trash").send().await.unwrap().status(), 204);
+    let response = choose_languages(&server, "de", &["de", "fr", "en", "it"]).await;
+    let body = assert_error(response, 400, "validation_failed").await;
+    assert!(body.to_string().contains("trash"), "{body}");
+    server.create("", json!({"@type": "Document", "id": "impressum", "title": "Impressum"})).await;
+    assert_eq!(choose_languages(&server, "fr", &["de", "fr", "en"]).await.status(), 204);
+    let (status, _) = server.get_json("impressum").await;
+    assert_eq!(status, 200, "moved only when the site became multilingual");
+}

@@ -179,9 +179,13 @@ fn requested_uid(body: &Map<String, Value>, may_set_uid: bool) -> ApiResult<Stri
 }
 
 /// A new object given no language takes its container's, as plone.app.multilingual gives
-/// what is made inside a language's tree that language.
+/// what is made inside a language's tree that language. The site root's own language is no
+/// such tree: what is made there stays as the body says.
 fn inherit_language(profile: &TypeProfile, container: &ContentObject, object: &mut ContentObject) {
     const LANGUAGE: &str = "language";
+    if container.is_site_root() {
+        return;
+    }
     let given = object.fields.get(LANGUAGE).and_then(Value::as_str).is_some_and(|code| !code.is_empty());
     let inherited = container.fields.get(LANGUAGE).and_then(Value::as_str).filter(|code| !code.is_empty());
     if let Some(code) = inherited.filter(|_| !given && profile.field(LANGUAGE).is_some()) {

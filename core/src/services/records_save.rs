@@ -1,6 +1,7 @@
 //! Saving registry records, as `@controlpanels` and `@registry` do: the plugins' settings
 //! hooks that watch a record check the new values first, the records change in one
-//! transaction, and the hooks then bring what follows from them up to date.
+//! transaction, and the hooks then bring what follows from them up to date (a hook that fails
+//! there is logged; it runs again at the next start).
 
 use crate::http::{ApiResult, Ctx};
 use serde_json::Value;
@@ -19,8 +20,12 @@ pub async fn save_records(ctx: &Ctx, writes: &[(&'static str, String)]) -> ApiRe
         tx.set_record(name, value).await?;
     }
     tx.commit().await?;
+    // The settings are saved: what follows from them is the hooks' to finish (again at the next
+    // start), so a failure here is logged rather than answered as if the save had failed.
     for hook in hooks {
-        (hook.apply)(&ctx.app, ctx.principal.actor()).await?;
+        if let Err(err) = (hook.apply)(&ctx.app, ctx.principal.actor()).await {
+            tracing::error!(hook = hook.name, %err, "a settings hook could not finish its work");
+        }
     }
     Ok(())
 }

@@ -141,14 +141,23 @@ impl ElasticEngine {
         format!("{}-meta", self.index)
     }
 
-    /// Creates the index and the position's index when they are missing.
+    /// Creates the index and the position's index when they are missing, and gives an existing
+    /// index the fields it lacks.
     fn ensure_index(&self) -> Result<(), EngineError> {
         for (name, body) in [
             (self.index.clone(), index_body(&CustomFields::new())),
             (self.meta(), json!({"mappings": {"dynamic": false}})),
         ] {
             let (status, _) = self.call(Method::Head, format!("/{name}"), None, false)?;
-            if status == 404 {
+            if status != 404 && name == self.index {
+                // An index made under older rules lacks the fields added since (the languages'
+                // copies of the text): new fields join an existing mapping, old ones stay.
+                let mapping = body["mappings"].to_string();
+                let (status, answer) = self.call(Method::Put, format!("/{name}/_mapping"), Some(mapping), false)?;
+                if !(200..300).contains(&status) {
+                    return Err(EngineError::new(format!("updating the mapping of {name}: {status} {answer}")));
+                }
+            } else if status == 404 {
                 let (status, answer) = self.call(Method::Put, format!("/{name}"), Some(body.to_string()), false)?;
                 let raced =
                     answer.pointer("/error/type").and_then(Value::as_str) == Some("resource_already_exists_exception");

@@ -41,8 +41,12 @@ pub static FINISH_AT_START: StartHook = StartHook {
     name: "multilingual-language-roots",
     run: |app| {
         Box::pin(async move {
+            // Never a reason not to serve: what cannot be finished is logged, and tried again.
             let site_root = app.site_root().await.map_err(|e| e.to_string())?;
-            apply(&app, &site_root.creator).await.map_err(|e| e.to_string())
+            if let Err(err) = apply(&app, &site_root.creator).await {
+                tracing::error!(%err, "the language root folders could not be finished");
+            }
+            Ok(())
         })
     },
 };
@@ -70,7 +74,15 @@ async fn check(app: &App, values: &[(&str, Value)]) -> ApiResult<()> {
     }
     let site_root = app.site_root().await?;
     let paths: Vec<String> = available.iter().map(|code| root_path(&site_root.path, code)).collect();
-    for taken in app.store.content_at_paths(&paths).await?.iter().filter(|o| !is_language_root(app, o)) {
+    let live = app.store.content_at_paths(&paths).await?;
+    let ids = app.store.child_ids(&site_root.uid).await?;
+    for code in available.iter().filter(|code| ids.contains(code) && !live.iter().any(|o| &o.id == *code)) {
+        errors.push(FieldError::new(
+            "available_languages",
+            format!("'{code}' is taken by content in the trash: empty it or restore and rename that content first."),
+        ));
+    }
+    for taken in live.iter().filter(|o| !is_language_root(app, o)) {
         errors.push(FieldError::new(
             "available_languages",
             format!(
@@ -92,11 +104,15 @@ async fn apply(app: &App, user: &str) -> ApiResult<()> {
         return Ok(());
     }
     let site_root = app.site_root().await?;
+    let ids = app.store.child_ids(&site_root.uid).await?;
     let mut roots = Vec::new();
     for code in &languages.available {
         match app.store.content_at_path(&root_path(&site_root.path, code)).await? {
             Some(existing) if is_language_root(app, &existing) => roots.push(existing),
+            // Another object holds the place (the save's check refused that; content in the
+            // trash may hold it since): the language waits for it.
             Some(_) => {}
+            None if ids.contains(code) => {}
             None => roots.push(make_root(app, &site_root, code, user).await?),
         }
     }
@@ -113,6 +129,12 @@ async fn apply(app: &App, user: &str) -> ApiResult<()> {
         }
         tx.commit().await?;
     }
+    // The content is moved once, when the site becomes multilingual (the site root's view is
+    // switched last, so an interrupted move is finished at the next start); what editors put
+    // at the site root afterwards stays there.
+    if site_root.fields.get("layout").and_then(Value::as_str) == Some(LANGUAGE_SWITCHER) {
+        return Ok(());
+    }
     move_site_content(app, &site_root, &default_root).await?;
     switch_languages_at_the_site_root(app, &site_root).await
 }
@@ -120,9 +142,6 @@ async fn apply(app: &App, user: &str) -> ApiResult<()> {
 /// The site root's view becomes the language switcher (see [`crate::switcher`]), as
 /// plone.app.multilingual sets it.
 async fn switch_languages_at_the_site_root(app: &App, site_root: &ContentObject) -> ApiResult<()> {
-    if site_root.fields.get("layout").and_then(Value::as_str) == Some(LANGUAGE_SWITCHER) {
-        return Ok(());
-    }
     let profile =
         app.types.get(&site_root.portal_type).ok_or_else(|| ApiError::internal("the site root's type is missing"))?;
     let body = Map::from_iter([("layout".to_owned(), json!(LANGUAGE_SWITCHER))]);
@@ -150,13 +169,28 @@ async fn make_root(app: &App, site_root: &ContentObject, code: &str, user: &str)
     Ok(app.store.content_at_path(&root.path).await?.unwrap_or(root))
 }
 
+/// Moves the site root's content into the site language's folder, batch by batch; objects of
+/// a type a language root folder does not take stay where they are (logged).
 async fn move_site_content(site: &Site, site_root: &ContentObject, default_root: &ContentObject) -> ApiResult<()> {
+    let root_profile =
+        site.types.get(&default_root.portal_type).ok_or_else(|| ApiError::internal("the type LRF is missing"))?;
+    let fits = |child: &ContentObject| {
+        site.types.get(&child.portal_type).is_some_and(|profile| site.types.allows_child(&root_profile, &profile))
+    };
+    let mut staying = 0;
     loop {
-        let children = site.store.children(&site_root.uid, &Visibility::ALL, 0, MOVE_BATCH).await?;
-        let content: Vec<ContentObject> = children.into_iter().filter(|child| !is_language_root(site, child)).collect();
-        if content.is_empty() {
+        let children = site.store.children(&site_root.uid, &Visibility::ALL, staying, MOVE_BATCH).await?;
+        if children.is_empty() {
             return Ok(());
         }
-        move_into(site, &content, default_root).await?;
+        let (movable, kept): (Vec<ContentObject>, Vec<ContentObject>) =
+            children.into_iter().partition(|child| !is_language_root(site, child) && fits(child));
+        for object in kept.iter().filter(|object| !is_language_root(site, object)) {
+            tracing::warn!(path = %object.path, portal_type = %object.portal_type, "stays at the site root: a language root folder does not take its type");
+        }
+        staying += i64::try_from(kept.len()).unwrap_or(MOVE_BATCH);
+        if !movable.is_empty() {
+            move_into(site, &movable, default_root).await?;
+        }
     }
 }

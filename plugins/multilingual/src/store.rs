@@ -49,11 +49,12 @@ pub async fn translations_of(store: &Store, uid: &str) -> Result<Vec<Member>, sq
     rows.iter().map(|row| Ok(Member { uid: row.try_get(0)?, language: row.try_get(1)? })).collect()
 }
 
-/// The other members of `uid`'s group, read in `tx`.
+/// The other members of `uid`'s group that are not in the trash, read in `tx`.
 pub(crate) async fn members_in(tx: &mut Tx, uid: &str) -> Result<Vec<Member>, sqlx::Error> {
     let rows = sqlx::query(
         "SELECT t.content_uid, t.language FROM translation t JOIN translation mine ON mine.tg = t.tg \
-         WHERE mine.content_uid = $1 AND t.content_uid <> $1",
+         JOIN content c ON c.uid = t.content_uid \
+         WHERE mine.content_uid = $1 AND t.content_uid <> $1 AND c.trashed = 0",
     )
     .bind(uid)
     .fetch_all(tx.own_tables())
@@ -78,21 +79,30 @@ pub async fn link(tx: &mut Tx, original: &ContentObject, translation: &ContentOb
         .bind(&original.uid)
         .fetch_optional(tx.own_tables())
         .await?;
+    // A new group gets an id of its own: never an object's uid, which a group it left would
+    // still carry.
     let tg = match group {
         Some(tg) => tg,
         None => {
-            insert(tx, &original.uid, &original.uid, from).await?;
-            original.uid.clone()
+            let tg = wcs_core::ops::new_uid();
+            insert(tx, &original.uid, &tg, from).await?;
+            tg
         }
     };
     let members = members_in(tx, &original.uid).await?;
     if members.iter().any(|m| m.language == to && m.uid != translation.uid) {
         return Err(refused(format!("Already translated into language {to}.")));
     }
-    sqlx::query("DELETE FROM translation WHERE content_uid = $1")
-        .bind(&translation.uid)
-        .execute(tx.own_tables())
-        .await?;
+    // A translation in the trash gives its place up to the new one.
+    sqlx::query(
+        "DELETE FROM translation WHERE content_uid = $1 OR (tg = $2 AND language = $3 \
+         AND content_uid IN (SELECT uid FROM content WHERE trashed <> 0))",
+    )
+    .bind(&translation.uid)
+    .bind(&tg)
+    .bind(to)
+    .execute(tx.own_tables())
+    .await?;
     insert(tx, &translation.uid, &tg, to).await?;
     let detail = json!({"translation_of": original.uid, "language": to});
     tx.emit(Event::Plugin(PluginEvent { kind: &TRANSLATION_LINKED, uid: translation.uid.clone(), detail }));
