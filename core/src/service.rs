@@ -94,39 +94,7 @@ pub struct SettingsHook {
     pub apply: for<'a> fn(&'a crate::app::App, &'a str) -> BoxFuture<'a, ApiResult<()>>,
 }
 
-/// A key of a create body that is no field, which a plugin takes (the multilingual plugin's
-/// `translation_of`): core leaves it out of the new object's fields and hands it to the
-/// plugin inside the creating transaction, so that the object and what the plugin makes of
-/// the key are stored together or not at all.
-pub struct CreateKey {
-    /// The key.
-    pub name: &'static str,
-    /// What the plugin does with its value for the new object, as seen by a caller who may
-    /// see `visibility`; an error refuses the creation.
-    pub run: for<'a> fn(
-        &'a crate::site::Site,
-        &'a mut crate::store::Tx,
-        &'a crate::store::Visibility,
-        &'a ContentObject,
-        &'a serde_json::Value,
-    ) -> BoxFuture<'a, ApiResult<()>>,
-}
-
-/// Work a plugin does in the transaction of every change to an object's fields through
-/// [`crate::ops::update`] (`PATCH`, `PUT`, the control panels), once the object is written and
-/// before the commit; an error refuses the change. The multilingual plugin copies language
-/// independent fields to the translations.
-pub struct UpdateHook {
-    /// A name for listings and logs.
-    pub name: &'static str,
-    /// The code, given the object before and after the change.
-    pub run: for<'a> fn(
-        &'a crate::site::Site,
-        &'a mut crate::store::Tx,
-        &'a ContentObject,
-        &'a ContentObject,
-    ) -> BoxFuture<'a, ApiResult<()>>,
-}
+pub use crate::site::{CreateKey, UpdateHook};
 
 /// Work a plugin finishes when the server stops: after the last request, before storage
 /// closes, within the shutdown grace period. What a background task holds (changes not yet in

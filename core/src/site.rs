@@ -4,8 +4,9 @@
 //! `&App` too; nothing below the kernel sees the kernel itself.
 
 use crate::catalog::FieldIndex;
-use crate::content::{TypeProfile, TypeRegistry, Types};
+use crate::content::{ContentObject, TypeProfile, TypeRegistry, Types};
 use crate::error::ApiResult;
+use crate::future::BoxFuture;
 use crate::records::{RecordDef, current_value};
 use crate::security::Policy;
 use crate::store::{ListingOrder, Store};
@@ -21,10 +22,10 @@ pub trait Registrations: Send + Sync {
     fn read_only_keys(&self, profile: &TypeProfile) -> Vec<&'static str>;
     /// Whether the plugin `id` is switched on.
     fn is_on(&self, id: &str) -> bool;
-    /// The keys of create bodies that plugins take (see [`crate::service::CreateKey`]).
-    fn create_keys(&self) -> Vec<&'static crate::service::CreateKey>;
+    /// The keys of create bodies that plugins take (see [`CreateKey`]).
+    fn create_keys(&self) -> Vec<&'static CreateKey>;
     /// The work plugins do in the transaction of a change to an object's fields.
-    fn update_hooks(&self) -> Vec<&'static crate::service::UpdateHook>;
+    fn update_hooks(&self) -> Vec<&'static UpdateHook>;
     /// The names of the views and endpoints (without `@`) that answer on content of `profile`.
     fn view_names(&self, profile: &TypeProfile) -> Vec<&'static str>;
     /// The date indexes plugins add to the catalog.
@@ -107,4 +108,38 @@ impl Site {
     pub async fn record_values(&self, records: &[&RecordDef]) -> ApiResult<Vec<Value>> {
         Ok(self.store.record_values(records).await?)
     }
+}
+
+/// A key of a create body that is no field, which a plugin takes (the multilingual plugin's
+/// `translation_of`): core leaves it out of the new object's fields and hands it to the
+/// plugin inside the creating transaction, so that the object and what the plugin makes of
+/// the key are stored together or not at all.
+pub struct CreateKey {
+    /// The key.
+    pub name: &'static str,
+    /// What the plugin does with its value for the new object, as seen by a caller who may
+    /// see `visibility`; an error refuses the creation.
+    pub run: for<'a> fn(
+        &'a Site,
+        &'a mut crate::store::Tx,
+        &'a crate::store::Visibility,
+        &'a ContentObject,
+        &'a serde_json::Value,
+    ) -> BoxFuture<'a, ApiResult<()>>,
+}
+
+/// Work a plugin does in the transaction of every change to an object's fields through
+/// `ops::update` (`PATCH`, `PUT`, the control panels), once the object is written and
+/// before the commit; an error refuses the change. The multilingual plugin copies language
+/// independent fields to the translations.
+pub struct UpdateHook {
+    /// A name for listings and logs.
+    pub name: &'static str,
+    /// The code, given the object before and after the change.
+    pub run: for<'a> fn(
+        &'a Site,
+        &'a mut crate::store::Tx,
+        &'a ContentObject,
+        &'a ContentObject,
+    ) -> BoxFuture<'a, ApiResult<()>>,
 }
