@@ -61,6 +61,8 @@ static SITE: LazyLock<TantivyEngine> = LazyLock::new(|| {
             ("featured".into(), TypedValue::Boolean(n % 2 == 0)),
             ("event_date".into(), TypedValue::Date(1_760_000_000 + n as i64)),
         ],
+        // German, and one French document, so queries meet both analyses.
+        language: if n == 4 { "fr".into() } else { String::new() },
     };
     let docs = [
         doc(1, "Öffnungszeiten des Rathauses", "Das Rathaus ist montags geöffnet.", "published", "Anonymous"),
