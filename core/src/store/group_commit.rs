@@ -27,8 +27,8 @@ use tokio::sync::{Mutex, OwnedMutexGuard, oneshot};
 /// The most write transactions one commit covers.
 const MAX_MEMBERS: usize = 64;
 
-/// A group is not kept open for further members once it is this old, so the first member's
-/// answer is never held back for long.
+/// A group is not kept open for further members once its first member has been waiting this
+/// long for its answer, so that answer is never held back for long.
 const MAX_AGE: Duration = Duration::from_millis(10);
 
 /// The one writer connection, and the group it has open.
@@ -62,6 +62,7 @@ enum Running {
 
 /// The members waiting for the commit of the open database transaction.
 struct Group {
+    /// When the first member finished (or, until then, began): the age [`MAX_AGE`] bounds.
     opened: Instant,
     members: Vec<oneshot::Sender<Result<(), String>>>,
     /// A savepoint a finished member opened for the next one, in the same statement as its
@@ -175,6 +176,12 @@ impl Member {
     /// member.
     pub(super) async fn commit(self, closing: Option<Closing>) -> Result<(), String> {
         let Member { mut guard, writer, settle } = self;
+        // The first member's wait for its answer starts now, however long it ran.
+        if guard.running == Running::Transaction
+            && let Some(group) = guard.group.as_mut()
+        {
+            group.opened = Instant::now();
+        }
         let room_left = guard.group.as_ref().is_some_and(Group::has_room);
         let keep_open = room_left && writer.queued.load(Ordering::Acquire) > 0;
         // A group kept open gets the next member's savepoint in the same statement.
