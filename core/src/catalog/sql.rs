@@ -159,7 +159,8 @@ impl Builder {
     fn sql_criteria(&mut self, more: &SqlCriteria, scope: &Scope) {
         self.column("creator", &more.creator);
         self.column("LOWER(title)", &more.title);
-        let language = format!("COALESCE({}, '')", json_field(scope.backend, "content", "language"));
+        let language =
+            format!("COALESCE({}, '')", json_field(scope.backend, "content", crate::content::LANGUAGE_FIELD));
         self.column(&language, &more.language);
         for (column, words) in [("title", &more.title_words), ("description", &more.description_words)] {
             for word in words {

@@ -34,6 +34,12 @@ pub fn autonym(code: &str) -> String {
     chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
 }
 
+/// The codes in a stored language list (`plone.available_languages`); what is no text is
+/// left out.
+pub fn codes(list: &Value) -> Vec<String> {
+    list.as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_owned).collect()
+}
+
 /// Whether a site whose available languages are `available` is multilingual, as Volto's
 /// `features.multilingual` means it: two languages or more, and a type of language root
 /// folders (which a plugin brings) to keep each language's content in.

@@ -24,7 +24,7 @@ pub mod volto_blocks;
 pub use event_dates::check_event_dates;
 pub use kind::ContentKind;
 pub use live_types::Types;
-pub use object::ContentObject;
+pub use object::{ContentObject, LANGUAGE_FIELD};
 pub use query_field::QUERY;
 pub use types::{
     FieldDef, FieldKind, FieldKindDef, Fieldset, LANGUAGE_ROOT, NAVIGATION_ROOT, TypeBehaviour, TypeProfile,

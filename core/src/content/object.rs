@@ -44,6 +44,9 @@ pub struct ContentObject {
     pub working_copy_of: Option<String>,
 }
 
+/// The field that holds an object's language code (Dublin Core's, as Plone names it).
+pub const LANGUAGE_FIELD: &str = "language";
+
 impl ContentObject {
     /// The site id this object lives in.
     pub fn site_id(&self) -> &str {
@@ -64,6 +67,11 @@ impl ContentObject {
     /// Whether this object is a site root.
     pub fn is_site_root(&self) -> bool {
         self.parent_uid.is_none()
+    }
+
+    /// The object's language code (its `language` field); `None` for language-neutral content.
+    pub fn language(&self) -> Option<&str> {
+        self.fields.get(LANGUAGE_FIELD).and_then(Value::as_str).filter(|code| !code.is_empty())
     }
 
     /// The absolute URL under `base` (scheme and host, no trailing slash).

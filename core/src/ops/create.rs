@@ -4,7 +4,7 @@ use super::references::{WriteOrigin, index_relations, resolve_references};
 use super::{choose_id, conflict_or_internal, initial_state, initialise_security, new_uid, profile_of, reserved_ids};
 use crate::content::links::is_uid;
 use crate::content::values::{DEFAULT_PAGE, Mode, file_change, parse_changes};
-use crate::content::{ContentObject, TypeProfile};
+use crate::content::{ContentObject, LANGUAGE_FIELD, TypeProfile};
 use crate::error::{ApiError, ApiResult, ErrorCode, FieldError};
 use crate::site::Site;
 use serde_json::{Map, Value};
@@ -182,14 +182,11 @@ fn requested_uid(body: &Map<String, Value>, may_set_uid: bool) -> ApiResult<Stri
 /// what is made inside a language's tree that language. The site root's own language is no
 /// such tree: what is made there stays as the body says.
 fn inherit_language(profile: &TypeProfile, container: &ContentObject, object: &mut ContentObject) {
-    const LANGUAGE: &str = "language";
-    if container.is_site_root() {
+    if container.is_site_root() || object.language().is_some() || profile.field(LANGUAGE_FIELD).is_none() {
         return;
     }
-    let given = object.fields.get(LANGUAGE).and_then(Value::as_str).is_some_and(|code| !code.is_empty());
-    let inherited = container.fields.get(LANGUAGE).and_then(Value::as_str).filter(|code| !code.is_empty());
-    if let Some(code) = inherited.filter(|_| !given && profile.field(LANGUAGE).is_some()) {
-        object.fields.insert(LANGUAGE.to_owned(), Value::from(code));
+    if let Some(code) = container.language() {
+        object.fields.insert(LANGUAGE_FIELD.to_owned(), Value::from(code));
     }
 }
 

@@ -3,9 +3,8 @@
 //! Volto's select for the language field offers.
 
 use super::site::AVAILABLE_LANGUAGES;
-use crate::content::language::autonym;
+use crate::content::language::{autonym, codes};
 use crate::service::Vocabulary;
-use serde_json::Value;
 
 /// The vocabulary's name.
 pub const SUPPORTED_CONTENT_LANGUAGES: &str = "plone.app.vocabularies.SupportedContentLanguages";
@@ -16,12 +15,12 @@ pub static SUPPORTED_LANGUAGES: Vocabulary = Vocabulary {
     terms: |ctx| {
         Box::pin(async move {
             let available = ctx.app.record_value(&AVAILABLE_LANGUAGES).await?;
-            Ok(available
-                .as_array()
+            Ok(codes(&available)
                 .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .map(|code| (code.to_owned(), autonym(code)))
+                .map(|code| {
+                    let title = autonym(&code);
+                    (code, title)
+                })
                 .collect())
         })
     },

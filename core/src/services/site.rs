@@ -131,7 +131,7 @@ async fn get(ctx: Ctx) -> ApiResult<Json<SiteSettings>> {
     // Records hold values of their declared kind (a stored value that does not fit yields the
     // default), so these are the texts and lists they are declared as.
     let text = |value: &Value| value.as_str().unwrap_or_default().to_owned();
-    let available_languages: Vec<String> = languages.as_array().into_iter().flatten().map(text).collect();
+    let available_languages = crate::content::language::codes(&languages);
     let multilingual = crate::content::language::is_multilingual(&ctx.app.types, &available_languages);
     Ok(Json(SiteSettings {
         url: format!("{}/@site", site.url(&ctx.request.base_url)),

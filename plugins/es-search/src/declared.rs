@@ -90,7 +90,7 @@ fn kind_of(name: &str, spec: &Value) -> Result<DeclaredType, QueryError> {
     Ok(match type_name {
         "text" | "match_only_text" => match spec.get("analyzer").and_then(Value::as_str) {
             None | Some("standard" | "default" | "simple") => DeclaredType::Text(Analyzer::Standard),
-            Some("german") => DeclaredType::Text(Analyzer::German),
+            Some("german") => DeclaredType::Text(Analyzer::GERMAN),
             Some(other) => {
                 return Err(QueryError::mapper(format!(
                     "Failed to parse mapping: analyzer [{other}] has not been configured in mappings"

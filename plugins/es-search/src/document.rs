@@ -51,7 +51,7 @@ pub fn index_doc(
         custom_text: custom_values(object, custom, CustomKind::Text),
         custom_keyword: custom_values(object, custom, CustomKind::Keyword),
         custom_typed: typed_values(object, custom),
-        language: object.fields.get("language").and_then(Value::as_str).unwrap_or_default().to_owned(),
+        language: object.language().unwrap_or_default().to_owned(),
     }
 }
 

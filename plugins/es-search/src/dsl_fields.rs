@@ -33,19 +33,20 @@ pub(crate) enum Kind {
 /// How a full-text field's words are analysed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Analyzer {
-    /// Elasticsearch's `german` analyzer (the site index's text fields).
-    German,
     /// Elasticsearch's `standard` analyzer (the default of a declared mapping's text fields).
     Standard,
-    /// A language's analysis (the site index's French, Italian and English fields).
+    /// A language's analysis: the site index's text fields (German in the unsuffixed ones,
+    /// French, Italian and English in their own) and a declared mapping's `german` fields.
     Language(TextLanguage),
 }
 
 impl Analyzer {
+    /// The German analysis, of the site index's unsuffixed text fields.
+    pub const GERMAN: Analyzer = Analyzer::Language(TextLanguage::German);
+
     /// The name it is registered under in an index.
     pub fn name(self) -> &'static str {
         match self {
-            Analyzer::German => crate::analysis::GERMAN,
             Analyzer::Standard => crate::standard_analysis::STANDARD,
             Analyzer::Language(language) => language.analyzer_name(),
         }
@@ -54,7 +55,6 @@ impl Analyzer {
     /// The analyzer.
     pub fn analyzer(self) -> tantivy::tokenizer::TextAnalyzer {
         match self {
-            Analyzer::German => german(),
             Analyzer::Standard => crate::standard_analysis::standard(),
             Analyzer::Language(language) => language.analyzer(),
         }
@@ -139,9 +139,9 @@ pub(crate) fn field(mapping: &Mapping<'_>, name: &str) -> Result<Kind, QueryErro
         });
     }
     Ok(match name {
-        "SearchableText" => Kind::Text(fields.searchable_text, Analyzer::German),
-        "Title" | "title" => Kind::Text(fields.title, Analyzer::German),
-        "Description" | "description" => Kind::Text(fields.description, Analyzer::German),
+        "SearchableText" => Kind::Text(fields.searchable_text, Analyzer::GERMAN),
+        "Title" | "title" => Kind::Text(fields.title, Analyzer::GERMAN),
+        "Description" | "description" => Kind::Text(fields.description, Analyzer::GERMAN),
         "portal_type" => Kind::Keyword(fields.portal_type),
         "review_state" => Kind::Keyword(fields.review_state),
         "Subject" => Kind::Keyword(fields.subject),

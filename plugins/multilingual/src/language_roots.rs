@@ -14,7 +14,7 @@ use crate::switcher::LANGUAGE_SWITCHER;
 use serde_json::{Map, Value, json};
 use wcs_core::app::App;
 use wcs_core::content::ContentObject;
-use wcs_core::content::language::{autonym, is_multilingual};
+use wcs_core::content::language::{autonym, codes, is_multilingual};
 use wcs_core::content::values::{Mode, parse_changes};
 use wcs_core::http::{ApiError, ApiResult, FieldError};
 use wcs_core::i18n::SITE_LANGUAGE;
@@ -59,7 +59,7 @@ async fn check(app: &App, values: &[(&str, Value)]) -> ApiResult<()> {
     let default =
         values.iter().find(|(n, _)| *n == SITE_LANGUAGE.name).and_then(|(_, v)| text(v)).unwrap_or(stored.default);
     let available: Vec<String> = match values.iter().find(|(n, _)| *n == AVAILABLE_LANGUAGES.name) {
-        Some((_, list)) => list.as_array().into_iter().flatten().filter_map(text).collect(),
+        Some((_, list)) => codes(list),
         None => stored.available,
     };
     if !is_multilingual(&app.types, &available) {

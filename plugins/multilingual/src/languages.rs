@@ -1,6 +1,6 @@
 //! The site's languages, from the language control panel's records.
 
-use wcs_core::content::language::is_multilingual;
+use wcs_core::content::language::{codes, is_multilingual};
 use wcs_core::content::{ContentObject, LANGUAGE_ROOT};
 use wcs_core::http::{ApiError, ApiResult};
 use wcs_core::i18n::SITE_LANGUAGE;
@@ -25,8 +25,7 @@ pub async fn site_languages(site: &Site) -> ApiResult<Languages> {
         .await?
         .try_into()
         .map_err(|_| ApiError::internal("record values"))?;
-    let available: Vec<String> =
-        available.as_array().into_iter().flatten().filter_map(|v| v.as_str()).map(str::to_owned).collect();
+    let available = codes(&available);
     Ok(Languages {
         default: default.as_str().unwrap_or_default().to_owned(),
         multilingual: is_multilingual(&site.types, &available),

@@ -43,10 +43,10 @@ static FOLLOW_CONTENT: Subscriber = Subscriber {
             let mut relanguaged = Vec::new();
             for event in events {
                 if let Event::Modified { uid, fields } = event
-                    && fields.iter().any(|f| f == "language")
+                    && fields.iter().any(|f| f == wcs_core::content::LANGUAGE_FIELD)
                     && let Some(object) = tx.content_by_uid(uid).await?
                 {
-                    relanguaged.push((uid.clone(), store::language_of(&object).unwrap_or_default().to_owned()));
+                    relanguaged.push((uid.clone(), object.language().unwrap_or_default().to_owned()));
                 }
             }
             store::relanguage(tx, &relanguaged).await?;

@@ -32,33 +32,23 @@ pub struct Member {
     pub language: String,
 }
 
-/// An object's language code; `None` for language-neutral content.
-pub fn language_of(object: &ContentObject) -> Option<&str> {
-    object.fields.get("language").and_then(|v| v.as_str()).filter(|code| !code.is_empty())
-}
+/// The other members of a translation group, but for those in the trash (which give their
+/// place up); `$1` is a member's uid.
+const OTHER_MEMBERS: &str = "SELECT t.content_uid, t.language FROM translation t \
+     JOIN translation mine ON mine.tg = t.tg JOIN content c ON c.uid = t.content_uid \
+     WHERE mine.content_uid = $1 AND t.content_uid <> $1 AND c.trashed = 0 ORDER BY t.language";
 
 /// The other members of `uid`'s translation group (none when it is in no group).
 pub async fn translations_of(store: &Store, uid: &str) -> Result<Vec<Member>, sqlx::Error> {
-    let rows = sqlx::query(
-        "SELECT t.content_uid, t.language FROM translation t JOIN translation mine ON mine.tg = t.tg \
-         WHERE mine.content_uid = $1 AND t.content_uid <> $1 ORDER BY t.language",
-    )
-    .bind(uid)
-    .fetch_all(store.pool())
-    .await?;
-    rows.iter().map(|row| Ok(Member { uid: row.try_get(0)?, language: row.try_get(1)? })).collect()
+    members(sqlx::query(OTHER_MEMBERS).bind(uid).fetch_all(store.pool()).await?)
 }
 
-/// The other members of `uid`'s group that are not in the trash, read in `tx`.
+/// [`translations_of`], read in `tx`.
 pub(crate) async fn members_in(tx: &mut Tx, uid: &str) -> Result<Vec<Member>, sqlx::Error> {
-    let rows = sqlx::query(
-        "SELECT t.content_uid, t.language FROM translation t JOIN translation mine ON mine.tg = t.tg \
-         JOIN content c ON c.uid = t.content_uid \
-         WHERE mine.content_uid = $1 AND t.content_uid <> $1 AND c.trashed = 0",
-    )
-    .bind(uid)
-    .fetch_all(tx.own_tables())
-    .await?;
+    members(sqlx::query(OTHER_MEMBERS).bind(uid).fetch_all(tx.own_tables()).await?)
+}
+
+fn members(rows: Vec<sqlx::any::AnyRow>) -> Result<Vec<Member>, sqlx::Error> {
     rows.iter().map(|row| Ok(Member { uid: row.try_get(0)?, language: row.try_get(1)? })).collect()
 }
 
@@ -66,10 +56,10 @@ pub(crate) async fn members_in(tx: &mut Tx, uid: &str) -> Result<Vec<Member>, sq
 /// `register_translation`): it leaves the group it was in, if any. Both need a language, and
 /// the group may hold only one object per language.
 pub async fn link(tx: &mut Tx, original: &ContentObject, translation: &ContentObject) -> ApiResult<()> {
-    let Some(from) = language_of(original) else {
+    let Some(from) = original.language() else {
         return Err(refused(format!("'{}' has no language, so it has no translations.", original.id)));
     };
-    let Some(to) = language_of(translation) else {
+    let Some(to) = translation.language() else {
         return Err(refused(format!("'{}' has no language: set one before linking it.", translation.id)));
     };
     if original.uid == translation.uid || from == to {
