@@ -2,7 +2,7 @@
 //! the library so a third party can ship their own binary that links the shipped plugins plus
 //! their own and calls [`run`] (see `examples/own-binary`).
 
-use crate::config::{Cli, Command, ServeArgs, StorageArgs};
+use crate::config::{Cli, Command, ImportPloneArgs, ServeArgs, StorageArgs};
 use anyhow::Context;
 use clap::Parser;
 use std::time::Duration;
@@ -151,17 +151,68 @@ async fn import(storage: StorageArgs, dir: std::path::PathBuf) -> anyhow::Result
     Ok(())
 }
 
-/// Rebuilds the search index, showing progress with rate and time left.
-#[cfg(feature = "es-search")]
-async fn reindex(storage: StorageArgs) -> anyhow::Result<()> {
+/// Reads a plone.exportimport export into the site, showing progress, then prints what was
+/// written and what was left out, and builds the search index.
+async fn import_plone(storage: StorageArgs, dir: std::path::PathBuf, args: ImportPloneArgs) -> anyhow::Result<()> {
     let config = app_config(&storage, Duration::ZERO)?;
-    let (app, _) = crate::open_app(config).await?;
+    let (app, bootstrap) = crate::open_app(config).await?;
+    report(&bootstrap, &storage.site_id);
+    let options = wcs_exportimport::Options {
+        dry_run: args.dry_run,
+        types: args.types,
+        default_language: args.default_language,
+        timezone: args.timezone,
+        batch: args.batch as usize,
+        ..wcs_exportimport::Options::default()
+    };
     let bar = indicatif::ProgressBar::new(0).with_style(
         indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} objects, {per_sec}, {eta} left")
             .context("progress style")?,
     );
     let started = std::time::Instant::now();
-    let indexed = wcs_plugin_es_search::reindex(&app, |done, total| {
+    let imported = wcs_exportimport::import_plone(&app, &dir, &options, &|done, total| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    })
+    .await;
+    bar.finish_and_clear();
+    let done = match imported {
+        Ok(summary) => {
+            let verb = if args.dry_run { "Would import" } else { "Imported" };
+            println!("{verb} from {} in {:.1} s:\n{summary}", dir.display(), started.elapsed().as_secs_f64());
+            #[cfg(feature = "es-search")]
+            if !args.dry_run {
+                rebuild_index(&app).await?;
+            }
+            Ok(())
+        }
+        Err(stopped) => Err(anyhow::Error::new(stopped)),
+    };
+    app.stop().await;
+    app.store.close().await;
+    done
+}
+
+/// Rebuilds the search index, showing progress with rate and time left.
+#[cfg(feature = "es-search")]
+async fn reindex(storage: StorageArgs) -> anyhow::Result<()> {
+    let config = app_config(&storage, Duration::ZERO)?;
+    let (app, _) = crate::open_app(config).await?;
+    let built = rebuild_index(&app).await;
+    app.stop().await;
+    app.store.close().await;
+    built
+}
+
+/// Rebuilds the search index of an open application.
+#[cfg(feature = "es-search")]
+async fn rebuild_index(app: &std::sync::Arc<wcs_core::app::App>) -> anyhow::Result<()> {
+    let bar = indicatif::ProgressBar::new(0).with_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} objects, {per_sec}, {eta} left")
+            .context("progress style")?,
+    );
+    let started = std::time::Instant::now();
+    let indexed = wcs_plugin_es_search::reindex(app, |done, total| {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
     })
@@ -169,7 +220,6 @@ async fn reindex(storage: StorageArgs) -> anyhow::Result<()> {
     .map_err(|e| anyhow::anyhow!("reindexing: {e}"))?;
     bar.finish();
     println!("Indexed {indexed} objects in {:.1} s.", started.elapsed().as_secs_f64());
-    app.store.close().await;
     Ok(())
 }
 
@@ -208,6 +258,7 @@ pub async fn run() -> anyhow::Result<()> {
         Command::Backup { storage, file } => backup(storage, file).await,
         Command::Export { storage, dir } => export(storage, dir).await,
         Command::Import { storage, dir } => import(storage, dir).await,
+        Command::ImportPlone { storage, dir, import } => import_plone(storage, dir, import).await,
         Command::Openapi => {
             let registry = Registry::build(&PluginSelection::default())?;
             println!("{}", serde_json::to_string_pretty(&wcs_openapi::document(&registry))?);

@@ -52,6 +52,21 @@ pub enum Command {
         /// The export directory.
         dir: PathBuf,
     },
+    /// Move a Plone site in: read an export of plone.exportimport (Plone 6.1+) into the site,
+    /// keeping uids, places, dates, states, history, local roles, users and files, then build
+    /// the search index. Run it with the server stopped, into a new site or one without
+    /// content rules (they would fire for every object). An interrupted import goes on where it
+    /// stopped when run again.
+    ImportPlone {
+        /// Storage flags (the site to import into).
+        #[command(flatten)]
+        storage: StorageArgs,
+        /// The export's directory (the one holding `content/`).
+        dir: PathBuf,
+        /// What to import and how.
+        #[command(flatten)]
+        import: ImportPloneArgs,
+    },
     /// Rebuild the search index from storage (with the server stopped: it holds the index).
     #[cfg(feature = "es-search")]
     Reindex(StorageArgs),
@@ -62,6 +77,29 @@ pub enum Command {
         #[command(subcommand)]
         command: SearchCommand,
     },
+}
+
+/// How `wcs import-plone` reads an export.
+#[derive(Debug, Args)]
+pub struct ImportPloneArgs {
+    /// Check the export and count what it holds; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// A TOML file mapping the export's types to this server's (`[types]` then
+    /// `"News Item" = "News"`), over the standard mapping; `""` leaves a type out.
+    #[arg(long, env = "WCS_IMPORT_TYPES")]
+    pub types: Option<PathBuf>,
+    /// The old site's default language (what `##DEFAULT##` in the export stands for);
+    /// by default its language root folder's, else this site's language.
+    #[arg(long)]
+    pub default_language: Option<String>,
+    /// The time zone the old server wrote naive times in (`effective`, `expires`), e.g.
+    /// `Europe/Berlin`.
+    #[arg(long, default_value = "UTC")]
+    pub timezone: chrono_tz::Tz,
+    /// Objects written per transaction.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub batch: u32,
 }
 
 /// `wcs search …`.

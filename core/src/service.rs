@@ -74,6 +74,29 @@ pub struct StartHook {
     pub run: fn(std::sync::Arc<crate::app::App>) -> BoxFuture<'static, Result<(), String>>,
 }
 
+/// A file of a moved site's export that a plugin reads (plone.exportimport's
+/// `translations.json` for the multilingual plugin), after the content is in: the importer
+/// (`wcs import-plone`) hands it the file's JSON. Objects keep their uids on import, so the
+/// uids in the file name the imported objects. A step is idempotent: an import run again
+/// leaves what an earlier run wrote.
+pub struct ImportStep {
+    /// The file's name in the export's top directory.
+    pub file: &'static str,
+    /// What its entries are, for the importer's summary (`translation groups`).
+    pub entries: &'static str,
+    /// Writes what the file holds.
+    pub run: for<'a> fn(&'a crate::app::App, &'a serde_json::Value) -> BoxFuture<'a, ApiResult<ImportOutcome>>,
+}
+
+/// What an [`ImportStep`] made of its file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ImportOutcome {
+    /// How many entries it wrote (or found written by an earlier run).
+    pub imported: usize,
+    /// The entries it left out, each with why.
+    pub skipped: Vec<String>,
+}
+
 /// A record about to be saved: its name and new value.
 pub type SavedRecord<'a> = (&'a str, serde_json::Value);
 

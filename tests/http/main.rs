@@ -64,6 +64,7 @@ mod export_import;
 mod files;
 mod folders;
 mod images;
+mod import_plone;
 mod inherit;
 mod link_integrity;
 mod locking;

@@ -165,12 +165,15 @@ pub fn parse_changes(
 /// A setting that is not a field (`layout`, a folder's `default_page`), checked; `None` for
 /// every other key.
 fn setting(profile: &TypeProfile, key: &str, value: &Value) -> Option<Result<Value, FieldError>> {
+    if !is_setting(profile, key) {
+        return None;
+    }
     match key {
         "layout" => Some(match value {
             Value::String(s) if !s.is_empty() && s.len() <= 100 => Ok(value.clone()),
             _ => Err(FieldError::new("layout", "The layout must be a non-empty view name.")),
         }),
-        DEFAULT_PAGE if profile.folderish => Some(match value {
+        DEFAULT_PAGE => Some(match value {
             Value::Null => Ok(Value::Null),
             Value::String(id) if super::ids::problem(id).is_none() => Ok(value.clone()),
             _ => Err(FieldError::new(DEFAULT_PAGE, "The default page must be the id of a child or null.")),
@@ -202,6 +205,12 @@ fn add_defaults(
             changes.values.insert(field.name.clone(), default);
         }
     }
+}
+
+/// Whether `key` is a setting of objects of `profile` rather than a field: the view
+/// (`layout`) and, for folderish types, the default page.
+pub fn is_setting(profile: &TypeProfile, key: &str) -> bool {
+    key == "layout" || (key == DEFAULT_PAGE && profile.folderish)
 }
 
 /// Whether a field is stored as a column rather than in the JSON fields.

@@ -1,7 +1,8 @@
-//! Write operations shared by the services and the demo loader. Each runs in one transaction,
+//! Write operations shared by the services, the demo loader and the importer. Each runs in one transaction,
 //! so a failure or a crash leaves the tree as it was.
 
 mod create;
+pub mod import;
 mod layout;
 mod move_copy;
 mod references;

@@ -9,7 +9,7 @@ use crate::security::{Permission, Role};
 use crate::serialize::{Component, ContentSerializer, FieldSerializer};
 use crate::service::TextSearch;
 use crate::service::{
-    CreateKey, CrumbTitle, RequestHook, Service, SettingsHook, StartHook, StopHook, UpdateHook, Vocabulary,
+    CreateKey, CrumbTitle, ImportStep, RequestHook, Service, SettingsHook, StartHook, StopHook, UpdateHook, Vocabulary,
 };
 use crate::store::Subscriber;
 use crate::store::{BehaviourOrder, Migration};
@@ -37,6 +37,7 @@ pub struct Registrar {
     pub(super) stop_hooks: Vec<(&'static str, &'static StopHook)>,
     pub(super) settings_hooks: Vec<(&'static str, &'static SettingsHook)>,
     pub(super) create_keys: Vec<(&'static str, &'static CreateKey)>,
+    pub(super) import_steps: Vec<(&'static str, &'static ImportStep)>,
     pub(super) update_hooks: Vec<(&'static str, &'static UpdateHook)>,
     pub(super) text_searches: Vec<(&'static str, &'static TextSearch)>,
     pub(super) control_panels: Vec<(&'static str, &'static ControlPanelDef)>,
@@ -145,6 +146,11 @@ impl Registrar {
     /// Takes a key of create bodies that is no field (see [`CreateKey`]).
     pub fn create_key(&mut self, key: &'static CreateKey) {
         self.create_keys.push((self.current, key));
+    }
+
+    /// Reads a file of a moved site's export after its content is in (see [`ImportStep`]).
+    pub fn import_step(&mut self, step: &'static ImportStep) {
+        self.import_steps.push((self.current, step));
     }
 
     /// Adds work to the transaction of every change to an object's fields (see [`UpdateHook`]).

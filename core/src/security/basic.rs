@@ -5,7 +5,8 @@
 //! `login:password`, so the password itself is never kept in memory. Users named by tokens
 //! are remembered for a few seconds. Any change to principals clears both caches.
 
-use super::password::verify_in_turn;
+use super::legacy_password::is_legacy;
+use super::password::{hash_in_turn, verify_in_turn};
 use super::principal::User;
 use crate::error::ApiResult;
 use crate::store::{Store, StoredPrincipal};
@@ -27,6 +28,17 @@ pub fn decode(token: &str) -> Option<(String, String)> {
     let text = String::from_utf8(raw).ok()?;
     let (login, password) = text.split_once(':')?;
     Some((login.to_owned(), password.to_owned()))
+}
+
+/// Replaces a legacy hash a moved site brought by an argon2 hash of the password it just let
+/// in, so each user's weak hash is gone after their first login here.
+async fn rehash(store: &Store, id: &str, legacy: &str, password: &str) -> ApiResult<()> {
+    let argon2 = hash_in_turn(password).await?;
+    let mut tx = store.begin().await?;
+    tx.rehash_password(id, legacy, &argon2).await?;
+    tx.commit().await?;
+    tracing::info!(user = id, "replaced a legacy password hash by argon2 at login");
+    Ok(())
 }
 
 /// A user as the security layer sees it: own roles plus the roles of its groups.
@@ -121,6 +133,9 @@ impl CredentialCache {
         let (Some(stored), true) = (stored, matches) else {
             return Ok(None);
         };
+        if let Some(legacy) = stored.password_hash.as_deref().filter(|hash| is_legacy(hash)) {
+            rehash(store, &stored.id, legacy, password).await?;
+        }
         let user = load_user(store, stored).await?;
         self.credentials.put(key, user.clone());
         Ok(Some(user))

@@ -5,6 +5,7 @@
 //! logins or password changes slows logins, never every other request: the rest of the server
 //! keeps a core. A hash that cannot start within [`MAX_WAIT`] is a 503 with `Retry-After`.
 
+use super::legacy_password::{is_legacy, verify_legacy};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use argon2::{Argon2, PasswordHasher, PasswordVerifier};
 use std::sync::LazyLock;
@@ -25,8 +26,12 @@ pub fn hash_password(password: &str) -> Result<String, String> {
     Argon2::default().hash_password(password.as_bytes()).map(|hash| hash.to_string()).map_err(|e| e.to_string())
 }
 
-/// Checks a password against a stored PHC hash; a malformed hash never matches.
+/// Checks a password against a stored hash: our argon2 PHC strings, or a hash a moved site
+/// brought along ([`super::legacy_password`]); a malformed hash never matches.
 pub fn verify_password(password: &str, stored: &str) -> bool {
+    if is_legacy(stored) {
+        return verify_legacy(password, stored);
+    }
     Argon2::default().verify_password(password.as_bytes(), stored).is_ok()
 }
 

@@ -41,7 +41,7 @@ mod principal_forms;
 mod principal_items;
 mod principal_search;
 mod querystring;
-mod records_save;
+pub mod records_save;
 mod registry;
 mod relations;
 mod relations_query;

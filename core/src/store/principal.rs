@@ -292,6 +292,19 @@ impl Tx {
         Ok(())
     }
 
+    /// Replaces a password hash by another of the same password (a moved site's legacy hash by
+    /// argon2), only while it is still `old`; the tokens already issued stay valid.
+    pub async fn rehash_password(&mut self, id: &str, old: &str, new: &str) -> Result<(), sqlx::Error> {
+        self.count();
+        sqlx::query("UPDATE principal SET password_hash = $1 WHERE id = $2 AND password_hash = $3")
+            .bind(new)
+            .bind(id)
+            .bind(old)
+            .execute(&mut *self.inner)
+            .await?;
+        Ok(())
+    }
+
     /// Gives a user a new token generation: every token issued before stops working.
     pub async fn renew_token_generation(&mut self, id: &str) -> Result<(), sqlx::Error> {
         self.count();

@@ -9,7 +9,8 @@
 //! with `translation_of` and `language` joins the group at once. Each translation is an
 //! object of its own, with its own workflow state and local roles: callers see only the
 //! translations they may view. Fields a profile marks language independent (an event's dates)
-//! are copied to the translations whenever one of them changes.
+//! are copied to the translations whenever one of them changes. A moved site's translation
+//! groups come in with `wcs import-plone` (plone.exportimport's `translations.json`).
 
 mod language_independent;
 mod language_roots;
@@ -21,6 +22,7 @@ mod translation_locator;
 mod translation_of;
 mod translations_delete;
 mod translations_get;
+mod translations_import;
 mod translations_post;
 
 use wcs_core::events::Event;
@@ -71,6 +73,7 @@ fn build(r: &mut Registrar) {
     r.request_hook(&switcher::SWITCHER);
     r.on_settings(&language_roots::LANGUAGE_SETTINGS);
     r.on_start(&language_roots::FINISH_AT_START);
+    r.import_step(&translations_import::IMPORT_TRANSLATIONS);
 }
 
 wcs_core::plugin!(id: PLUGIN_ID, depends_on: ["core"], build: build);

@@ -4,7 +4,6 @@ mod order;
 mod views;
 
 use super::{PluginDescriptor, Registrar};
-use order::order;
 use crate::catalog::FieldIndex;
 use crate::content::{ContentObject, FieldKindDef, TypeBehaviour};
 use crate::content::{FieldKind, TypeProfile};
@@ -18,6 +17,7 @@ use crate::service::{
 };
 use crate::store::Subscriber;
 use crate::store::{BehaviourOrder, ListingOrder, Migration};
+use order::order;
 use poem::http::Method;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::RwLock;

@@ -100,7 +100,7 @@ async fn patch(ctx: Ctx) -> ApiResult<NoContent> {
         }
         None => None,
     };
-    crate::services::records_save::save_records(&ctx, &records).await?;
+    crate::services::records_save::save_records(&ctx.app, ctx.principal.actor(), &records).await?;
     if let Some(changes) = title_changes {
         crate::ops::update(&ctx.app, &site, &changes, None, crate::ops::OnConflict::Reapply).await?;
     }

@@ -57,6 +57,6 @@ async fn patch(ctx: Ctx) -> ApiResult<NoContent> {
     if !errors.is_empty() {
         return Err(ApiError::validation(errors));
     }
-    crate::services::records_save::save_records(&ctx, &writes).await?;
+    crate::services::records_save::save_records(&ctx.app, ctx.principal.actor(), &writes).await?;
     Ok(NoContent::NoContent)
 }

@@ -1,0 +1,253 @@
+//! `wcs import-plone`: plone.exportimport's own fixtures (real exports of Plone 6, read from the
+//! directory in `WCS_PLONE_EXPORTS`, a copy of its `tests/_resources`) and exports the tests
+//! write, imported into a running server and read back over HTTP.
+
+use crate::support::{TestServer, read, site_path};
+use reqwest::Method;
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use wcs_exportimport::{Options, Report, Stopped, import_plone};
+
+/// plone.exportimport's fixtures, when the suite is given them.
+fn fixtures() -> Option<PathBuf> {
+    let dir = std::env::var_os("WCS_PLONE_EXPORTS").map(PathBuf::from);
+    if dir.is_none() {
+        eprintln!("WCS_PLONE_EXPORTS is not set: plone.exportimport's fixtures are not imported");
+    }
+    dir
+}
+
+async fn import(server: &TestServer, dir: &Path, options: &Options) -> Result<Report, Stopped> {
+    import_plone(&server.app, dir, options, &|_, _| {}).await
+}
+
+/// The fixture's server wrote naive times three hours behind UTC.
+fn sao_paulo() -> Options {
+    Options { timezone: "America/Sao_Paulo".parse().unwrap(), ..Options::default() }
+}
+
+#[tokio::test]
+async fn a_plone_export_keeps_uids_places_dates_states_history_roles_and_files() {
+    let Some(fixtures) = fixtures() else { return };
+    let server = TestServer::start().await;
+    let export = fixtures.join("base_import");
+    let report = import(&server, &export, &sao_paulo()).await.unwrap();
+    assert_eq!((report.objects, report.files, report.already_there), (8, 3, 0), "{report}");
+    assert_eq!((report.users, report.default_pages), (2, 1), "{report}");
+
+    let (status, page) = server.get_json("bar/foo").await;
+    assert_eq!(status, 200, "{page}");
+    assert_eq!(page["UID"], "5d77cd5686184ec49ab077017b1fbc3a");
+    assert_eq!(page["review_state"], "published");
+    assert_eq!(page["created"], "2024-02-13T18:16:32+00:00");
+    assert_eq!(page["modified"], "2024-02-13T20:23:20+00:00");
+    assert_eq!(page["effective"], "2024-02-13T20:23:20+00:00", "naive, read in the old server's zone");
+    assert_eq!(page["creators"], json!(["admin"]));
+    let (_, history) = server.get_json("bar/foo/@workflow").await;
+    let states: Vec<&str> =
+        history["history"].as_array().unwrap().iter().filter_map(|e| e["review_state"].as_str()).collect();
+    assert_eq!(states, ["private", "published"], "{history}");
+
+    // Positions from the metadata, the container's local roles not inherited below /bar.
+    let (_, root) = server.get_json("").await;
+    let ids: Vec<&str> = root["items"].as_array().unwrap().iter().filter_map(|i| i["@id"].as_str()).collect();
+    assert!(ids.iter().any(|id| id.ends_with("/bar")) && ids.iter().any(|id| id.ends_with("/foo")), "{ids:?}");
+    let (_, sharing) = server.get_json("bar/@sharing").await;
+    assert_eq!(sharing["inherit"], false, "{sharing}");
+    let (_, folder) = server.get_json("foo").await;
+    assert_eq!(folder["default_page"], "another-page", "{folder}");
+
+    // Files keep their bytes.
+    let download = server.admin(Method::GET, "plone.pdf/@@download/file").send().await.unwrap();
+    assert_eq!(download.status(), 200);
+    let bytes = download.bytes().await.unwrap();
+    assert_eq!(
+        bytes.as_ref(),
+        std::fs::read(export.join("content/3e0dd7c4b2714eafa1d6fc6a1493f953/file/plone.pdf")).unwrap()
+    );
+
+    // Users and groups, with their group and their (legacy) password hash kept.
+    let (_, user) = read(server.admin(Method::GET, "@users/joao.silva").send().await.unwrap()).await;
+    assert_eq!(user["fullname"], "João da Silva", "{user}");
+    let groups: Vec<&str> =
+        user["groups"]["items"].as_array().unwrap().iter().filter_map(|g| g["id"].as_str()).collect();
+    assert!(groups.contains(&"plone_brasil"), "{user}");
+
+    // Run again, nothing changes: the objects are passed over.
+    let again = import(&server, &export, &sao_paulo()).await.unwrap();
+    assert_eq!((again.objects, again.already_there, again.users), (0, 8, 0), "{again}");
+    let (_, same) = server.get_json("bar/foo").await;
+    assert_eq!(same["modified"], page["modified"]);
+}
+
+#[cfg(feature = "multilingual")]
+#[tokio::test]
+async fn a_multilingual_export_links_its_translations_and_becomes_a_multilingual_site() {
+    let Some(fixtures) = fixtures() else { return };
+    let server = TestServer::start().await;
+    let report = import(&server, &fixtures.join("multilingual_import"), &Options::default()).await.unwrap();
+    assert_eq!(report.languages, ["en", "de", "es"], "{report}");
+    assert_eq!((report.relations, report.redirects), (3, 2), "{report}");
+    assert!(report.plugin_files.contains(&("translations.json".into(), "translation groups".into(), 5)), "{report}");
+
+    let (_, site) = server.get_json("@site").await;
+    assert_eq!(site["features"]["multilingual"], true, "{site}");
+    assert_eq!(site["plone.default_language"], "en");
+    let (_, page) = server.get_json("en/a-folderish?expand=translations").await;
+    assert_eq!(page["language"]["token"], "en", "##DEFAULT## is the old site's language");
+    let linked: Vec<(String, String)> = page["@components"]["translations"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (t["language"].as_str().unwrap().to_owned(), site_path(&t["@id"])))
+        .collect();
+    assert_eq!(linked, [("de".into(), "de/a-folderish".into()), ("es".into(), "es/a-folderish".into())]);
+    let (_, assets) = server.get_json("de/assets").await;
+    assert_eq!(assets["@type"], "Folder", "a language independent folder is a folder here");
+    let (_, page) = server.get_json("en/a-folderish/another-page").await;
+    let related: Vec<String> = page["relatedItems"].as_array().unwrap().iter().map(|r| site_path(&r["@id"])).collect();
+    assert_eq!(related, ["en/a-folderish/a-page"], "{page}");
+    let redirect = server.anonymous(Method::GET, "en-us").send().await.unwrap();
+    assert_eq!(redirect.status(), 302);
+    assert!(redirect.headers()["location"].to_str().unwrap().ends_with("/Plone/en"));
+
+    let again = import(&server, &fixtures.join("multilingual_import"), &Options::default()).await.unwrap();
+    assert_eq!((again.objects, again.already_there), (0, 18), "{again}");
+}
+
+/// An export the test writes: `items` are `(uid, @id, @type, extra keys)`.
+struct Export {
+    dir: tempfile::TempDir,
+}
+
+impl Export {
+    fn new(items: &[(&str, &str, &str, Value)]) -> Export {
+        let dir = tempfile::tempdir().unwrap();
+        let content = dir.path().join("content");
+        let mut files = vec!["plone_site_root/data.json".to_owned()];
+        write(
+            &content.join("plone_site_root/data.json"),
+            &json!({"@id": "/Plone", "@type": "Plone Site", "UID": "plone_site_root", "title": "Alte Gemeinde"}),
+        );
+        for (uid, at_id, portal_type, extra) in items {
+            let mut body = json!({"@id": at_id, "@type": portal_type, "UID": uid, "title": at_id});
+            body.as_object_mut().unwrap().extend(extra.as_object().cloned().unwrap_or_default());
+            write(&content.join(uid).join("data.json"), &body);
+            files.push(format!("{uid}/data.json"));
+        }
+        write(
+            &content.join("__metadata__.json"),
+            &json!({"__version__": "1.0.0", "_data_files_": files, "_blob_files_": []}),
+        );
+        Export { dir }
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn put(&self, relative: &str, bytes: &[u8]) {
+        let path = self.dir.path().join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, bytes).unwrap();
+    }
+}
+
+fn write(path: &Path, value: &Value) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, serde_json::to_vec(value).unwrap()).unwrap();
+}
+
+const A: &str = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+const B: &str = "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
+const C: &str = "cccccccccccccccccccccccccccccccc";
+
+#[tokio::test]
+async fn a_broken_export_is_refused_whole_naming_each_file_and_nothing_is_written() {
+    let server = TestServer::start().await;
+    let file = json!({"file": {"blob_path": format!("{C}/file/missing.pdf"), "filename": "missing.pdf", "size": 10}});
+    let export = Export::new(&[
+        (A, "/a", "Folder", json!({})),
+        (B, "/nowhere/b", "Document", json!({})),
+        (C, "/a/c", "File", file),
+    ]);
+    export.put(&format!("content/{A}/data.json"), b"{ broken");
+    let stopped = import(&server, export.path(), &Options::default()).await.unwrap_err();
+    assert!(!stopped.after_writing);
+    let problems: Vec<String> = stopped.problems.iter().map(ToString::to_string).collect();
+    let named = |file: &str, text: &str| problems.iter().any(|p| p.starts_with(file) && p.contains(text));
+    assert!(named(&format!("content/{A}/data.json"), "is not what plone.exportimport writes"), "{problems:?}");
+    assert!(named(&format!("content/{B}/data.json"), "its container /nowhere is not in the export"), "{problems:?}");
+    let (_, root) = server.get_json("").await;
+    assert_eq!(root["items_total"], 0, "nothing was written: {root}");
+
+    let twice = Export::new(&[(A, "/a", "Folder", json!({})), (A, "/b", "Folder", json!({}))]);
+    let stopped = import(&server, twice.path(), &Options::default()).await.unwrap_err();
+    assert!(stopped.problems.iter().any(|p| p.problem.contains("twice")), "{stopped}");
+
+    let missing_blob =
+        Export::new(&[(C, "/c", "File", json!({"file": {"blob_path": format!("{C}/file/x.pdf"), "size": 3}}))]);
+    let stopped = import(&server, missing_blob.path(), &Options::default()).await.unwrap_err();
+    assert_eq!(stopped.problems[0].to_string(), format!("content/{C}/file/x.pdf: is missing"));
+    missing_blob.put(&format!("content/{C}/file/x.pdf"), b"four");
+    let stopped = import(&server, missing_blob.path(), &Options::default()).await.unwrap_err();
+    assert!(stopped.problems[0].problem.contains("holds 4 bytes where"), "{stopped}");
+
+    let outside = Export::new(&[(C, "/c", "File", json!({"file": {"blob_path": "../../etc/passwd", "size": 3}}))]);
+    let stopped = import(&server, outside.path(), &Options::default()).await.unwrap_err();
+    assert!(stopped.problems[0].problem.contains("outside the export"), "{stopped}");
+}
+
+#[tokio::test]
+async fn an_interrupted_import_goes_on_where_it_stopped() {
+    let server = TestServer::start().await;
+    let first_half = Export::new(&[(A, "/a", "Folder", json!({}))]);
+    import(&server, first_half.path(), &Options::default()).await.unwrap();
+    let whole =
+        Export::new(&[(A, "/a", "Folder", json!({})), (B, "/a/b", "Document", json!({"review_state": "published"}))]);
+    let report = import(&server, whole.path(), &Options { batch: 1, ..Options::default() }).await.unwrap();
+    assert_eq!((report.objects, report.already_there), (1, 1), "{report}");
+    let (_, page) = server.get_json("a/b").await;
+    assert_eq!((page["UID"].as_str(), page["review_state"].as_str()), (Some(B), Some("published")));
+
+    // A uid this site has elsewhere stops the import there, naming the file.
+    let moved = Export::new(&[(A, "/elsewhere", "Folder", json!({}))]);
+    let stopped = import(&server, moved.path(), &Options::default()).await.unwrap_err();
+    assert!(stopped.after_writing && stopped.problems[0].problem.contains("at /Plone/a already"), "{stopped}");
+}
+
+#[tokio::test]
+async fn zope_password_hashes_let_their_users_in_once_and_become_argon2() {
+    use sha1::{Digest, Sha1};
+    let server = TestServer::start().await;
+    let export = Export::new(&[]);
+    let salt = b"\x07\x06\x05\x04\x03\x02\x01";
+    let digest = Sha1::new().chain_update("geheim").chain_update(salt).finalize();
+    let hash = format!(
+        "{{SSHA}}{}",
+        base64::Engine::encode(&base64::engine::general_purpose::STANDARD, [&digest[..], salt].concat())
+    );
+    let principals = json!({"groups": [{"groupid": "kanzlei", "title": "Kanzlei", "roles": ["Editor", "Authenticated"], "principals": []}],
+        "members": [{"username": "erika", "password": hash, "email": "erika@gemeinde.example", "fullname": "Erika Muster",
+                     "roles": ["Member"], "groups": ["kanzlei"]},
+                    {"username": "otto", "password": "{CRYPT}abJnggxhB/yWI", "email": "otto@gemeinde.example", "roles": []}]});
+    write(&export.path().join("principals.json"), &principals);
+    let report = import(&server, export.path(), &Options::default()).await.unwrap();
+    assert_eq!((report.users, report.groups, report.memberships), (2, 1, 1), "{report}");
+    assert!(
+        report.notes.iter().any(|(what, n)| what.contains("scheme this server cannot check") && n == 1),
+        "{report}"
+    );
+
+    let login = |password: &str| {
+        server.anonymous(Method::POST, "@login").json(&json!({"login": "erika", "password": password})).send()
+    };
+    assert_eq!(login("falsch").await.unwrap().status(), 401);
+    assert_eq!(login("geheim").await.unwrap().status(), 200, "Zope's SSHA hash lets her in");
+    let stored = server.app.store.principal("erika").await.unwrap().unwrap().password_hash.unwrap();
+    assert!(stored.starts_with("$argon2"), "the legacy hash is replaced at that login: {stored}");
+    assert_eq!(login("geheim").await.unwrap().status(), 200, "and the new hash lets her in again");
+    let (_, erika) = read(server.admin(Method::GET, "@users/erika").send().await.unwrap()).await;
+    let roles = erika["roles"].as_array().unwrap();
+    assert!(roles.contains(&json!("Member")) && !roles.contains(&json!("Authenticated")), "{erika}");
+}
