@@ -30,6 +30,7 @@ import { addCommentsFlows } from './comments.mjs';
 import { addUploadFlows } from './uploads.mjs';
 import { addContentRulesFlows } from './content_rules.mjs';
 import { addContentTypesFlows } from './content_types.mjs';
+import { addMultilingualFlows, switchSiteToLanguages } from './multilingual.mjs';
 
 const V = env.volto;
 const RUN = Date.now().toString(36); // keeps ids unique if the same site is reused
@@ -337,6 +338,18 @@ addUploadFlows(flow, RUN);
 addContentRulesFlows(flow, RUN);
 addContentTypesFlows(flow, RUN);
 
+// The multilingual flows change the whole site, so `run` starts them last, in a phase of their
+// own (WCS_E2E_PHASE=multilingual) with Volto restarted in its multilingual mode.
+const MULTILINGUAL_PHASE = process.env.WCS_E2E_PHASE === 'multilingual';
+if (MULTILINGUAL_PHASE) {
+  flows.length = 0;
+  addMultilingualFlows(flow, RUN);
+}
+const selected = flows.filter((f) => !env.only || f.name.includes(env.only));
+if (MULTILINGUAL_PHASE && selected.length) {
+  await switchSiteToLanguages();
+}
+
 // --- run them -----------------------------------------------------------------------------------
 const browser = await puppeteer.launch({
   executablePath: env.chromium,
@@ -346,8 +359,7 @@ const browser = await puppeteer.launch({
 });
 const failed = [];
 try {
-  for (const f of flows) {
-    if (env.only && !f.name.includes(env.only)) continue;
+  for (const f of selected) {
     console.log(`\n# ${f.name}`);
     const ctx = await browser.createBrowserContext();
     const page = await ctx.newPage();
@@ -372,10 +384,10 @@ try {
   fs.rmSync(PNG_DIR, { recursive: true, force: true });
 }
 
-fs.writeFileSync(path.join(env.shots, 'results.json'), JSON.stringify(results, null, 2));
+const resultsFile = MULTILINGUAL_PHASE ? 'results-multilingual.json' : 'results.json';
+fs.writeFileSync(path.join(env.shots, resultsFile), JSON.stringify(results, null, 2));
 console.log('\n# summary');
-for (const f of flows) {
-  if (env.only && !f.name.includes(env.only)) continue;
+for (const f of selected) {
   const bad = results.find((r) => r.flow === f.name && !r.ok);
   console.log(`  ${bad ? 'FAIL' : 'pass'}  ${f.name}${bad ? `  (at: ${bad.step})` : ''}`);
 }

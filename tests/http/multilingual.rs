@@ -321,6 +321,12 @@ async fn language_independent_fields_follow_from_one_translation_to_the_others()
     );
     assert_eq!(fete["location"], "Hôtel de ville", "what is said in words stays each language's own");
     assert_eq!(fete["title"], "Fête");
+
+    // The schema marks them as plone.restapi does; Volto's translation form copies them.
+    let (_, schema) = server.get_json("@types/Event").await;
+    let marked = |field: &str| schema["properties"][field]["multilingual_options"]["language_independent"] == true;
+    assert!(marked("start") && marked("end"), "{}", schema["properties"]["start"]);
+    assert!(!marked("location") && !marked("title"), "{}", schema["properties"]["location"]);
 }
 
 #[tokio::test]

@@ -216,5 +216,9 @@ pub fn property(profile: &TypeProfile, field: &FieldDef, site_url: &str) -> Valu
     if !default.is_null() {
         schema["default"] = default;
     }
+    // plone.restapi's mark: Volto's translation form copies these fields from the original.
+    if field.language_independent {
+        schema["multilingual_options"] = json!({"language_independent": true});
+    }
     schema
 }
