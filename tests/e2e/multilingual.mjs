@@ -2,7 +2,7 @@
 // server makes a language root folder per language and moves the site's content into the site
 // language's), and Volto runs in its multilingual mode (`RAZZLE_WCS_LANGUAGES`, read by the
 // app's config). These flows run last, in their own phase: the switch changes the whole site.
-import { env, assert, waitText, waitSel, clickText, api, sitePath, uuid } from './lib.mjs';
+import { env, assert, waitText, waitSel, api, sitePath, uuid } from './lib.mjs';
 import { voltoLogin, typeInto, save } from './volto.mjs';
 
 const V = env.volto;
@@ -46,6 +46,7 @@ export function addMultilingualFlows(flow, RUN) {
     await s('the site root opens the site language root with its navigation', async () => {
       await page.goto(`${V}/`, { waitUntil: 'networkidle2' });
       await pathIs(page, `/${SITE_LANGUAGE}`);
+      // The language root folder's title block: the server gives each one when it makes it.
       await waitText(page, 'h1.documentFirstHeading', NATIVE[SITE_LANGUAGE]);
       // The demo topics were moved into the site language's folder; the navigation is that root's.
       const links = await navLinks(page);
@@ -84,6 +85,7 @@ export function addMultilingualFlows(flow, RUN) {
         '@type': 'Document',
         id: `opening-hours-${RUN}`,
         title: original,
+        exclude_from_nav: true,
         blocks: { [titleBlock]: { '@type': 'title' } },
         blocks_layout: { items: [titleBlock] },
       });
@@ -95,7 +97,14 @@ export function addMultilingualFlows(flow, RUN) {
     });
     await s(`chooses "Translate to ${NATIVE[OTHER_LANGUAGE].toLowerCase()}" in the Add menu`, async () => {
       await (await waitSel(page, '#toolbar-add')).click();
-      await clickText(page, '.menu-more a.item', `Translate to ${NATIVE[OTHER_LANGUAGE].toLowerCase()}`);
+      const wanted = `Translate to ${NATIVE[OTHER_LANGUAGE].toLowerCase()}`;
+      const link = await page.waitForFunction(
+        (wanted) => [...document.querySelectorAll('.menu-more a.item')].find((a) => a.textContent.trim() === wanted),
+        { timeout: 10000 },
+        wanted,
+      );
+      // The menu slides in: a click at the link's place can land before it is there.
+      await link.asElement().evaluate((a) => a.click());
       // Volto asks @translation-locator where the translation goes: the other language's root.
       await page.waitForFunction((root) => location.pathname === `${root}/add`, { timeout: 20000 }, `/${OTHER_LANGUAGE}`);
     });

@@ -73,6 +73,9 @@ async fn choosing_languages_makes_root_folders_and_moves_the_content_into_the_si
         assert_eq!((root["@type"].as_str(), root["title"].as_str()), (Some("LRF"), Some(title)));
         assert_eq!(root["language"]["token"], code);
         assert_eq!(root["exclude_from_nav"], true);
+        // A title block, from which Volto shows the folder's heading.
+        let first = &root["blocks_layout"]["items"][0];
+        assert_eq!(root["blocks"][first.as_str().unwrap()]["@type"], "title", "{root}");
     }
     let (_, de) = server.get_json("de").await;
     let mut roots = languages(&translations(&server, "de").await);

@@ -151,12 +151,16 @@ async fn switch_languages_at_the_site_root(app: &App, site_root: &ContentObject)
 }
 
 async fn make_root(app: &App, site_root: &ContentObject, code: &str, user: &str) -> ApiResult<ContentObject> {
+    // A title block, as a new page has: Volto shows the folder's heading from it.
+    let title_block = wcs_core::ops::new_uid();
     let body: Map<String, Value> = json!({
         "@type": "LRF",
         "id": code,
         "title": autonym(code),
         "language": code,
         "exclude_from_nav": true,
+        "blocks": {&title_block: {"@type": "title"}},
+        "blocks_layout": {"items": [&title_block]},
     })
     .as_object()
     .cloned()
