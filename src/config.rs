@@ -61,7 +61,7 @@ pub enum Command {
         /// Storage flags (the site to import into).
         #[command(flatten)]
         storage: StorageArgs,
-        /// The export's directory (the one holding `content/`).
+        /// The export's directory (the one holding `content/`), or a ZIP of it.
         dir: PathBuf,
         /// What to import and how.
         #[command(flatten)]

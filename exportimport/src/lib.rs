@@ -1,7 +1,7 @@
 //! Moving a Plone site onto wcs-backend: `wcs import-plone DIR` reads an export in
-//! plone.exportimport's format (what Plone 6.1 and later write with `plone-exporter` or
-//! `@@export-all`) and writes it into the site, keeping what editors and visitors rely on:
-//! every object's uid (so `resolveuid` links keep working), id, place and position, dates,
+//! plone.exportimport's format (what Plone 6.1 and later write with `plone-exporter`, or answer
+//! to `POST @export` as a ZIP) and writes it into the site, keeping what editors and visitors
+//! rely on: every object's uid (so `resolveuid` links keep working), id, place and position, dates,
 //! creator, review state and workflow history, local roles and their blocking, default pages,
 //! relations, redirects, Volto blocks and rich text as given, files with their bytes, users
 //! and groups with their passwords, and what plugins read from the export's other files
@@ -25,6 +25,7 @@ mod report;
 mod settle;
 mod source;
 mod types_map;
+mod zipped;
 
 pub use error::{ImportError, Stopped};
 pub use notes::Notes;
@@ -56,6 +57,8 @@ pub struct Options {
     pub batch: usize,
     /// The largest file read.
     pub max_file_bytes: u64,
+    /// The most a ZIP export may unpack to.
+    pub max_unpacked_bytes: u64,
 }
 
 impl Default for Options {
@@ -67,6 +70,7 @@ impl Default for Options {
             timezone: Tz::UTC,
             batch: 200,
             max_file_bytes: 1024 * 1024 * 1024,
+            max_unpacked_bytes: 256 * 1024 * 1024 * 1024,
         }
     }
 }
@@ -75,7 +79,7 @@ impl Default for Options {
 const UNREAD_FILES: [(&str, &str); 2] =
     [("discussions.json", "comments (not imported yet)"), ("portlets.json", "portlets (Volto sites have none)")];
 
-/// Imports the export at `dir` into `app`'s site; `progress` hears how many objects of how
+/// Imports the export at `dir` (its directory, or a ZIP of it) into `app`'s site; `progress` hears how many objects of how
 /// many are written.
 pub async fn import_plone(
     app: &App,
@@ -83,7 +87,13 @@ pub async fn import_plone(
     options: &Options,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Report, Stopped> {
-    let export = ExportDir::open(dir).map_err(Stopped::checking_one)?;
+    // A ZIP (what plone.exportimport's `@export` answers) is unpacked first, into a directory
+    // removed when the import ends.
+    let unpacked = match dir.is_file() {
+        true => Some(zipped::unpack(dir, options.max_unpacked_bytes).map_err(Stopped::checking_one)?),
+        false => None,
+    };
+    let export = ExportDir::open(unpacked.as_ref().map_or(dir, |u| u.root.as_path())).map_err(Stopped::checking_one)?;
     let metadata = export.required_json(&format!("{CONTENT_DIR}/__metadata__.json")).map_err(Stopped::checking_one)?;
     let types = TypeMap::load(options.types.as_deref()).map_err(Stopped::checking_one)?;
     let root = app.site_root().await.map_err(|e| Stopped::checking_one(ImportError::new("", e.message)))?;

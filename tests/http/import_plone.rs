@@ -115,6 +115,34 @@ async fn a_multilingual_export_links_its_translations_and_becomes_a_multilingual
     assert_eq!((again.objects, again.already_there), (0, 18), "{again}");
 }
 
+#[tokio::test]
+async fn a_zip_of_an_export_is_read_as_the_directory_is() {
+    use std::io::Write;
+    let Some(fixtures) = fixtures() else { return };
+    let server = TestServer::start().await;
+    let export = fixtures.join("base_import");
+    let zipped = tempfile::NamedTempFile::new().unwrap();
+    let mut zip = zip::ZipWriter::new(zipped.reopen().unwrap());
+    let mut pending = vec![export.clone()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                pending.push(path);
+                continue;
+            }
+            let name = format!("base_import/{}", path.strip_prefix(&export).unwrap().display());
+            zip.start_file(name, zip::write::SimpleFileOptions::default()).unwrap();
+            zip.write_all(&std::fs::read(&path).unwrap()).unwrap();
+        }
+    }
+    zip.finish().unwrap();
+    let report = import(&server, zipped.path(), &sao_paulo()).await.unwrap();
+    assert_eq!((report.objects, report.files), (8, 3), "{report}");
+    let (status, _) = server.get_json("bar/foo").await;
+    assert_eq!(status, 200);
+}
+
 /// An export the test writes: `items` are `(uid, @id, @type, extra keys)`.
 struct Export {
     dir: tempfile::TempDir,
