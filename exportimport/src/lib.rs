@@ -75,12 +75,16 @@ impl Default for Options {
     }
 }
 
-/// Files of plone.exportimport no step of this build reads, and why.
-const UNREAD_FILES: [(&str, &str); 2] =
-    [("discussions.json", "comments (not imported yet)"), ("portlets.json", "portlets (Volto sites have none)")];
+/// The files of plone.exportimport that plugins read, and what they hold: one no plugin of
+/// this build reads is counted as left out.
+const PLUGIN_FILES: [(&str, &str); 3] = [
+    ("discussions.json", "comments (the comments plugin reads them)"),
+    ("translations.json", "translation groups (the multilingual plugin reads them)"),
+    ("portlets.json", "portlets (Volto sites have none)"),
+];
 
-/// Imports the export at `dir` (its directory, or a ZIP of it) into `app`'s site; `progress` hears how many objects of how
-/// many are written.
+/// Imports the export at `dir` (its directory, or a ZIP of it) into `app`'s site; `progress`
+/// hears how many objects of how many are written.
 pub async fn import_plone(
     app: &App,
     dir: &Path,
@@ -124,7 +128,7 @@ pub async fn import_plone(
         max_blob_bytes: options.max_file_bytes,
     };
     plan::check_items(&ctx, &plan, &mut notes)?;
-    note_unread(&export, &metadata, &mut notes);
+    note_unread(app, &export, &metadata, &mut notes);
     let people = principals::import(app, &export, options.dry_run, &mut notes).await?;
     let mut report =
         Report { users: people.users, groups: people.groups, languages: plan.languages.clone(), ..Report::default() };
@@ -184,8 +188,11 @@ async fn plugin_files(
 }
 
 /// What the export holds that nothing here reads.
-fn note_unread(export: &ExportDir, metadata: &format::Metadata, notes: &mut Notes) {
-    for (file, what) in UNREAD_FILES {
+fn note_unread(app: &App, export: &ExportDir, metadata: &format::Metadata, notes: &mut Notes) {
+    for (file, what) in PLUGIN_FILES {
+        if app.registry.import_steps().any(|step| step.file == file) {
+            continue;
+        }
         let holds = export.json::<serde_json::Value>(file).ok().flatten().is_some_and(|v| match v {
             serde_json::Value::Array(items) => !items.is_empty(),
             serde_json::Value::Object(map) => !map.is_empty(),

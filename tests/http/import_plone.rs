@@ -73,9 +73,27 @@ async fn a_plone_export_keeps_uids_places_dates_states_history_roles_and_files()
         user["groups"]["items"].as_array().unwrap().iter().filter_map(|g| g["id"].as_str()).collect();
     assert!(groups.contains(&"plone_brasil"), "{user}");
 
+    // Comments keep their ids, threads, authors and dates.
+    if cfg!(feature = "comments") {
+        assert!(report.plugin_files.contains(&("discussions.json".into(), "comments".into(), 7)), "{report}");
+        let (_, comments) = server.get_json("bar/foo/@comments").await;
+        let items = comments["items"].as_array().unwrap();
+        let ids: Vec<&str> = items.iter().filter_map(|c| c["comment_id"].as_str()).collect();
+        assert_eq!(ids, ["1707855876188968", "1707855880558256", "1707855883837698", "1707855889398074"], "{comments}");
+        assert_eq!(items[3]["in_reply_to"], "1707855883837698");
+        assert_eq!(
+            (items[0]["author_username"].as_str(), items[0]["creation_date"].as_str()),
+            (Some("joao.silva"), Some("2024-02-13T20:24:36+00:00"))
+        );
+    }
+
     // Run again, nothing changes: the objects are passed over.
     let again = import(&server, &export, &sao_paulo()).await.unwrap();
     assert_eq!((again.objects, again.already_there, again.users), (0, 8, 0), "{again}");
+    if cfg!(feature = "comments") {
+        let (_, comments) = server.get_json("bar/foo/@comments").await;
+        assert_eq!(comments["items_total"], 4, "{comments}");
+    }
     let (_, same) = server.get_json("bar/foo").await;
     assert_eq!(same["modified"], page["modified"]);
 }

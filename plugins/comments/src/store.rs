@@ -172,6 +172,29 @@ pub async fn insert(tx: &mut Tx, content_uid: &str, new: &NewComment<'_>) -> Res
     Err(InsertError::Busy)
 }
 
+/// Stores a comment as another site had it (its id and dates kept), unless the conversation
+/// has a comment of that id already (an import run again).
+pub async fn insert_as_given(tx: &mut Tx, content_uid: &str, comment: &Comment) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO comment (content_uid, id, in_reply_to, author_username, author_name, author_email, text, \
+         mime_type, created, modified) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) \
+         ON CONFLICT (content_uid, id) DO NOTHING",
+    )
+    .bind(content_uid)
+    .bind(comment.id)
+    .bind(comment.in_reply_to)
+    .bind(comment.author_username.as_deref())
+    .bind(comment.author_name.as_deref())
+    .bind(comment.author_email.as_deref())
+    .bind(&comment.text)
+    .bind(&comment.mime_type)
+    .bind(time_to_db(comment.created))
+    .bind(time_to_db(comment.modified))
+    .execute(tx.connection())
+    .await?;
+    Ok(())
+}
+
 /// How many ids an insert tries before giving up (only a burst of comments on one object
 /// within microseconds reaches more than one).
 const MAX_ID_ATTEMPTS: usize = 100;
