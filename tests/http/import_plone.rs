@@ -2,7 +2,7 @@
 //! directory in `WCS_PLONE_EXPORTS`, a copy of its `tests/_resources`) and exports the tests
 //! write, imported into a running server and read back over HTTP.
 
-use crate::support::{TestServer, read, site_path};
+use crate::support::{TestServer, read};
 use reqwest::Method;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -101,6 +101,7 @@ async fn a_plone_export_keeps_uids_places_dates_states_history_roles_and_files()
 #[cfg(feature = "multilingual")]
 #[tokio::test]
 async fn a_multilingual_export_links_its_translations_and_becomes_a_multilingual_site() {
+    use crate::support::site_path;
     let Some(fixtures) = fixtures() else { return };
     let server = TestServer::start().await;
     let report = import(&server, &fixtures.join("multilingual_import"), &Options::default()).await.unwrap();
