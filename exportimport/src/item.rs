@@ -99,13 +99,13 @@ pub fn build(
     }
     language(&mut body, ctx.default_language);
     let (files, blobs) = take_blobs(ctx, profile.as_ref(), &mut body, read_blobs, &file)?;
-    leave_out_unknown(&mut body, profile.as_ref(), &planned.portal_type, ctx, notes);
+    let read_only = ctx.app.registry.read_only_keys(profile.as_ref());
+    leave_out_unknown(&mut body, profile.as_ref(), &planned.portal_type, &read_only, notes);
     // A file counts as sent (a required one is not missing), and is checked by itself.
     for name in &files {
         body.insert(name.clone(), Value::Null);
     }
     let consumed: Vec<&str> = files.iter().map(String::as_str).collect();
-    let read_only = ctx.app.registry.read_only_keys(profile.as_ref());
     let mut changes = parse_changes(profile.as_ref(), &body, Mode::Create, &consumed, &read_only).map_err(|e| {
         let details: Vec<String> = e.errors.iter().map(|f| format!("{}: {}", f.field, f.message)).collect();
         fail(if details.is_empty() { e.message } else { details.join("; ") })
@@ -230,10 +230,9 @@ fn leave_out_unknown(
     body: &mut Map<String, Value>,
     profile: &TypeProfile,
     plone_type: &str,
-    ctx: &ItemContext<'_>,
+    read_only: &[&str],
     notes: &mut Notes,
 ) {
-    let read_only = ctx.app.registry.read_only_keys(profile);
     body.retain(|key, value| {
         let known = profile.field(key).is_some()
             || wcs_core::content::values::is_column(key)
