@@ -193,6 +193,30 @@ async fn import_plone(storage: StorageArgs, dir: std::path::PathBuf, args: Impor
     done
 }
 
+/// Writes the site in plone.exportimport's format, showing progress, then prints what was
+/// written and what was left out.
+async fn export_plone(storage: StorageArgs, dir: std::path::PathBuf) -> anyhow::Result<()> {
+    let config = app_config(&storage, Duration::ZERO)?;
+    let (app, bootstrap) = crate::open_app(config).await?;
+    report(&bootstrap, &storage.site_id);
+    let bar = indicatif::ProgressBar::new(0).with_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} objects, {per_sec}, {eta} left")
+            .context("progress style")?,
+    );
+    let started = std::time::Instant::now();
+    let exported = wcs_exportimport::export_plone(&app, &dir, &|done, total| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    })
+    .await;
+    bar.finish_and_clear();
+    app.stop().await;
+    app.store.close().await;
+    let summary = exported?;
+    println!("Exported to {} in {:.1} s:\n{summary}", dir.display(), started.elapsed().as_secs_f64());
+    Ok(())
+}
+
 /// Rebuilds the search index, showing progress with rate and time left.
 #[cfg(feature = "es-search")]
 async fn reindex(storage: StorageArgs) -> anyhow::Result<()> {
@@ -259,6 +283,7 @@ pub async fn run() -> anyhow::Result<()> {
         Command::Export { storage, dir } => export(storage, dir).await,
         Command::Import { storage, dir } => import(storage, dir).await,
         Command::ImportPlone { storage, dir, import } => import_plone(storage, dir, import).await,
+        Command::ExportPlone { storage, dir } => export_plone(storage, dir).await,
         Command::Openapi => {
             let registry = Registry::build(&PluginSelection::default())?;
             println!("{}", serde_json::to_string_pretty(&wcs_openapi::document(&registry))?);

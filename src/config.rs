@@ -67,6 +67,17 @@ pub enum Command {
         #[command(flatten)]
         import: ImportPloneArgs,
     },
+    /// Move the site out: write it in plone.exportimport's format (what `import-plone` reads
+    /// and Plone 6.1+ imports), with files, users and password hashes, relations, redirects,
+    /// translations and comments. Run it with the server stopped (or use `POST @export`).
+    ExportPlone {
+        /// Storage flags (the site to export).
+        #[command(flatten)]
+        storage: StorageArgs,
+        /// A new or empty directory; it is made readable by its owner only (it holds password
+        /// hashes).
+        dir: PathBuf,
+    },
     /// Rebuild the search index from storage (with the server stopped: it holds the index).
     #[cfg(feature = "es-search")]
     Reindex(StorageArgs),

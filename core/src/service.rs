@@ -74,21 +74,33 @@ pub struct StartHook {
     pub run: fn(std::sync::Arc<crate::app::App>) -> BoxFuture<'static, Result<(), String>>,
 }
 
-/// A file of a moved site's export that a plugin reads (plone.exportimport's
-/// `translations.json` for the multilingual plugin), after the content is in: the importer
-/// (`wcs import-plone`) hands it the file's JSON. Objects keep their uids on import, so the
-/// uids in the file name the imported objects. A step is idempotent: an import run again
+/// A file of a site export in plone.exportimport's format that a plugin owns
+/// (`translations.json` for the multilingual plugin, `discussions.json` for comments): the
+/// importer (`wcs import-plone`) hands it the file's JSON after the content is in, and the
+/// exporter (`wcs export-plone`) asks it for the file's JSON. Objects keep their uids both
+/// ways, so the uids in the file name the objects. An import is idempotent: one run again
 /// leaves what an earlier run wrote.
-pub struct ImportStep {
+pub struct SiteFile {
     /// The file's name in the export's top directory.
     pub file: &'static str,
-    /// What its entries are, for the importer's summary (`translation groups`).
+    /// What its entries are, for the summaries (`translation groups`).
     pub entries: &'static str,
     /// Writes what the file holds.
-    pub run: for<'a> fn(&'a crate::app::App, &'a serde_json::Value) -> BoxFuture<'a, ApiResult<ImportOutcome>>,
+    pub import: for<'a> fn(&'a crate::app::App, &'a serde_json::Value) -> BoxFuture<'a, ApiResult<ImportOutcome>>,
+    /// The file for the whole site.
+    pub export: for<'a> fn(&'a crate::app::App) -> BoxFuture<'a, ApiResult<ExportedFile>>,
 }
 
-/// What an [`ImportStep`] made of its file.
+/// What a [`SiteFile`]'s export wrote.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExportedFile {
+    /// The file's JSON.
+    pub json: serde_json::Value,
+    /// How many entries it holds, for the exporter's summary.
+    pub entries: usize,
+}
+
+/// What a [`SiteFile`]'s import made of its file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ImportOutcome {
     /// How many entries it wrote (or found written by an earlier run).

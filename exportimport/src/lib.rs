@@ -1,21 +1,24 @@
-//! Moving a Plone site onto wcs-backend: `wcs import-plone DIR` reads an export in
+//! Moving a Plone site onto wcs-backend, and off it again: `wcs import-plone DIR` reads an export in
 //! plone.exportimport's format (what Plone 6.1 and later write with `plone-exporter`, or answer
 //! to `POST @export` as a ZIP) and writes it into the site, keeping what editors and visitors
 //! rely on: every object's uid (so `resolveuid` links keep working), id, place and position, dates,
 //! creator, review state and workflow history, local roles and their blocking, default pages,
 //! relations, redirects, Volto blocks and rich text as given, files with their bytes, users
 //! and groups with their passwords, and what plugins read from the export's other files
-//! (translation groups, through [`wcs_core::service::ImportStep`]).
+//! (translation groups, through [`wcs_core::service::SiteFile`]).
 //!
 //! The export is read and checked whole first; a broken one is refused with every problem
 //! named by file, before anything is written. The objects are then written in batches, one
 //! transaction each, containers first; an interrupted import goes on where it stopped when run
 //! again. What the export holds that this server has no place for is counted in the summary,
 //! never dropped unseen.
+//!
+//! The way out is [`export_plone`], which writes the site in the same format.
 
 mod content;
 mod dates;
 mod error;
+mod export;
 mod format;
 mod item;
 mod notes;
@@ -28,6 +31,7 @@ mod types_map;
 mod zipped;
 
 pub use error::{ImportError, Stopped};
+pub use export::{ExportSummary, export_plone};
 pub use notes::Notes;
 pub use report::Report;
 
@@ -174,10 +178,10 @@ async fn plugin_files(
     notes: &mut Notes,
 ) -> Result<Vec<(String, String, usize)>, Stopped> {
     let mut read = Vec::new();
-    for step in app.registry.import_steps() {
+    for step in app.registry.site_files() {
         let Some(file) = export.json::<serde_json::Value>(step.file).map_err(Stopped::writing)? else { continue };
         let outcome =
-            (step.run)(app, &file).await.map_err(|e| Stopped::writing(ImportError::new(step.file, e.message)))?;
+            (step.import)(app, &file).await.map_err(|e| Stopped::writing(ImportError::new(step.file, e.message)))?;
         for skipped in outcome.skipped {
             tracing::warn!(file = step.file, "{skipped}");
             notes.left_out(&format!("{} left out of {}", step.entries, step.file));
@@ -190,7 +194,7 @@ async fn plugin_files(
 /// What the export holds that nothing here reads.
 fn note_unread(app: &App, export: &ExportDir, metadata: &format::Metadata, notes: &mut Notes) {
     for (file, what) in PLUGIN_FILES {
-        if app.registry.import_steps().any(|step| step.file == file) {
+        if app.registry.site_files().any(|step| step.file == file) {
             continue;
         }
         let holds = export.json::<serde_json::Value>(file).ok().flatten().is_some_and(|v| match v {

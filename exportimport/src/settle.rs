@@ -14,6 +14,9 @@ use wcs_core::content::FieldKind;
 use wcs_core::content::values::DEFAULT_PAGE;
 use wcs_core::ops::import::rewrite_imported;
 
+/// The relation Plone keeps for each internal link in text (`isReferencing`).
+const LINKS_IN_TEXT: &str = "isReferencing";
+
 /// How many of each were set.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Settled {
@@ -43,6 +46,7 @@ pub async fn settle(
     }
     let relations: Vec<Relation> = export.json("relations.json").map_err(Stopped::writing)?.unwrap_or_default();
     let mut targets: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
+    let mut free: Vec<(String, String, String)> = Vec::new();
     for relation in relations {
         targets.entry((relation.from_uuid, relation.from_attribute)).or_default().push(relation.to_uuid);
     }
@@ -63,8 +67,16 @@ pub async fn settle(
         let value = match kind {
             Some(FieldKind::RelationList) => Value::from(to.clone()),
             Some(FieldKind::RelationChoice) => to.first().cloned().map_or(Value::Null, Value::from),
-            _ => {
-                notes.left_out(&format!("relations named {attribute} (no relation field of that name here)"));
+            // Links in text: this server finds them again from the text itself.
+            _ if attribute == LINKS_IN_TEXT => continue,
+            Some(_) => {
+                notes.left_out(&format!("relations named {attribute} (a field of that name here holds no relation)"));
+                continue;
+            }
+            // A relation no field holds (plone.api's `relation.create`) is a free relation.
+            None => {
+                settled.relations += to.len();
+                free.extend(to.into_iter().map(|target| (from.clone(), attribute.clone(), target)));
                 continue;
             }
         };
@@ -87,6 +99,9 @@ pub async fn settle(
         if after != *before {
             rewrite_imported(app, &mut tx, before, &after).await.map_err(|e| stop(&before.path, e.message))?;
         }
+    }
+    for (source, name, target) in &free {
+        tx.add_free_relation(source, name, target).await.map_err(|e| stop("relations.json", e))?;
     }
     tx.commit().await.map_err(|e| stop("", e.message))?;
     settled.redirects = redirects(app, export, plan, notes).await?;

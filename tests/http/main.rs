@@ -61,6 +61,7 @@ mod event_calendar;
 mod events;
 #[cfg(all(feature = "versioning", feature = "easyform", feature = "site-profile"))]
 mod export_import;
+mod export_plone;
 mod files;
 mod folders;
 mod images;

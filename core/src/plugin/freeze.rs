@@ -42,7 +42,7 @@ pub(super) fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result
     check_unique(&registrar.stop_hooks, |h| format!("stop hook {}", h.name))?;
     check_unique(&registrar.settings_hooks, |h| format!("settings hook {}", h.name))?;
     check_unique(&registrar.create_keys, |k| format!("create key {}", k.name))?;
-    check_unique(&registrar.import_steps, |s| format!("import step for {}", s.file))?;
+    check_unique(&registrar.site_files, |s| format!("site file {}", s.file))?;
     check_unique(&registrar.update_hooks, |h| format!("update hook {}", h.name))?;
     check_unique(&registrar.text_searches, |_| "the full-text search of @search".to_owned())?;
     check_unique(&registrar.control_panels, |p| format!("control panel {}", p.id))?;
@@ -124,7 +124,7 @@ pub(super) fn freeze(plugins: Vec<&'static str>, registrar: Registrar) -> Result
         stop_hooks: registrar.stop_hooks,
         settings_hooks: registrar.settings_hooks,
         create_keys: registrar.create_keys,
-        import_steps: registrar.import_steps,
+        site_files: registrar.site_files,
         update_hooks: registrar.update_hooks,
         text_search: registrar.text_searches.first().copied(),
         control_panels: registrar.control_panels,

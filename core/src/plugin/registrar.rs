@@ -9,7 +9,7 @@ use crate::security::{Permission, Role};
 use crate::serialize::{Component, ContentSerializer, FieldSerializer};
 use crate::service::TextSearch;
 use crate::service::{
-    CreateKey, CrumbTitle, ImportStep, RequestHook, Service, SettingsHook, StartHook, StopHook, UpdateHook, Vocabulary,
+    CreateKey, CrumbTitle, RequestHook, Service, SettingsHook, SiteFile, StartHook, StopHook, UpdateHook, Vocabulary,
 };
 use crate::store::Subscriber;
 use crate::store::{BehaviourOrder, Migration};
@@ -37,7 +37,7 @@ pub struct Registrar {
     pub(super) stop_hooks: Vec<(&'static str, &'static StopHook)>,
     pub(super) settings_hooks: Vec<(&'static str, &'static SettingsHook)>,
     pub(super) create_keys: Vec<(&'static str, &'static CreateKey)>,
-    pub(super) import_steps: Vec<(&'static str, &'static ImportStep)>,
+    pub(super) site_files: Vec<(&'static str, &'static SiteFile)>,
     pub(super) update_hooks: Vec<(&'static str, &'static UpdateHook)>,
     pub(super) text_searches: Vec<(&'static str, &'static TextSearch)>,
     pub(super) control_panels: Vec<(&'static str, &'static ControlPanelDef)>,
@@ -148,9 +148,9 @@ impl Registrar {
         self.create_keys.push((self.current, key));
     }
 
-    /// Reads a file of a moved site's export after its content is in (see [`ImportStep`]).
-    pub fn import_step(&mut self, step: &'static ImportStep) {
-        self.import_steps.push((self.current, step));
+    /// Reads and writes a file of a site export (see [`SiteFile`]).
+    pub fn site_file(&mut self, file: &'static SiteFile) {
+        self.site_files.push((self.current, file));
     }
 
     /// Adds work to the transaction of every change to an object's fields (see [`UpdateHook`]).

@@ -13,7 +13,8 @@ pub struct StoredPrincipal {
     pub kind: String,
     /// The login name (users only).
     pub login: Option<String>,
-    /// The argon2 PHC hash; never leaves the server.
+    /// The password hash (argon2 PHC, or a Zope scheme a moved site brought until its first
+    /// login); it leaves the server only in a site export, as Plone's own export writes them.
     pub password_hash: Option<String>,
     /// The display name (a group's title).
     pub fullname: String,

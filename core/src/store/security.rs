@@ -99,25 +99,38 @@ impl Store {
 
     /// An object's workflow history, oldest first.
     pub async fn history(&self, uid: &str) -> Result<Vec<HistoryEntry>, sqlx::Error> {
+        Ok(self.histories(&[uid.to_owned()]).await?.remove(uid).unwrap_or_default())
+    }
+
+    /// The workflow histories of `uids`, each oldest first, in one statement (a site export
+    /// reads them a batch of objects at a time).
+    pub async fn histories(&self, uids: &[String]) -> Result<HashMap<String, Vec<HistoryEntry>>, sqlx::Error> {
+        let mut histories: HashMap<String, Vec<HistoryEntry>> = HashMap::new();
+        if uids.is_empty() {
+            return Ok(histories);
+        }
         self.count();
-        sqlx::query(
-            "SELECT action, actor, comment, review_state, time FROM workflow_history WHERE content_uid = $1 ORDER BY seq",
-        )
-        .bind(uid)
-        .fetch_all(&self.pool)
-        .await?
-        .iter()
-        .map(|row| {
+        let sql = format!(
+            "SELECT action, actor, comment, review_state, time, content_uid FROM workflow_history \
+             WHERE content_uid IN ({}) ORDER BY content_uid, seq",
+            placeholders(1, uids.len())
+        );
+        let mut query = sqlx::query(AssertSqlSafe(sql));
+        for uid in uids {
+            query = query.bind(uid.as_str());
+        }
+        for row in query.fetch_all(&self.pool).await? {
             let time: String = row.try_get(4)?;
-            Ok(HistoryEntry {
+            let entry = HistoryEntry {
                 action: row.try_get(0)?,
                 actor: row.try_get(1)?,
                 comment: row.try_get(2)?,
                 review_state: row.try_get(3)?,
                 time: time_from_db(&time)?,
-            })
-        })
-        .collect()
+            };
+            histories.entry(row.try_get(5)?).or_default().push(entry);
+        }
+        Ok(histories)
     }
 
     /// The objects put in the trash (the roots of trashed subtrees) below `site_path`, newest first.

@@ -12,9 +12,9 @@ mod access;
 mod add;
 mod allow;
 mod delete;
+mod discussions_file;
 pub mod events;
 mod get;
-mod import;
 mod input;
 mod panel;
 pub mod permissions;
@@ -61,7 +61,7 @@ static DROP_COMMENTS_OF_REMOVED: Subscriber = Subscriber {
 
 fn build(r: &mut Registrar) {
     r.migrations(&store::MIGRATIONS);
-    r.import_step(&import::IMPORT_DISCUSSIONS);
+    r.site_file(&discussions_file::DISCUSSIONS);
     r.field_kind(&allow::ALLOW_DISCUSSION_KIND);
     for profile in DISCUSSABLE_TYPES {
         r.content_type(profile);

@@ -68,6 +68,17 @@ pub async fn conversation(store: &Store, content_uid: &str) -> Result<Vec<Commen
     rows.iter().map(from_row).collect()
 }
 
+/// Every comment on an object out of the trash, with that object's uid, by object and id
+/// (a site export).
+pub async fn all_comments(store: &Store) -> Result<Vec<(String, Comment)>, sqlx::Error> {
+    let sql = format!(
+        "SELECT {COLUMNS}, content_uid FROM comment WHERE content_uid IN (SELECT uid FROM content WHERE trashed = 0) \
+         ORDER BY content_uid, id"
+    );
+    let rows = sqlx::query(AssertSqlSafe(sql)).fetch_all(store.pool()).await?;
+    rows.iter().map(|row| Ok((row.try_get(9)?, from_row(row)?))).collect()
+}
+
 /// One comment of an object.
 pub async fn comment(store: &Store, content_uid: &str, id: i64) -> Result<Option<Comment>, sqlx::Error> {
     let sql = format!("SELECT {COLUMNS} FROM comment WHERE content_uid = $1 AND id = $2");

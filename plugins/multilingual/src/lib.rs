@@ -21,8 +21,8 @@ mod target;
 mod translation_locator;
 mod translation_of;
 mod translations_delete;
+mod translations_file;
 mod translations_get;
-mod translations_import;
 mod translations_post;
 
 use wcs_core::events::Event;
@@ -73,7 +73,7 @@ fn build(r: &mut Registrar) {
     r.request_hook(&switcher::SWITCHER);
     r.on_settings(&language_roots::LANGUAGE_SETTINGS);
     r.on_start(&language_roots::FINISH_AT_START);
-    r.import_step(&translations_import::IMPORT_TRANSLATIONS);
+    r.site_file(&translations_file::TRANSLATIONS);
 }
 
 wcs_core::plugin!(id: PLUGIN_ID, depends_on: ["core"], build: build);

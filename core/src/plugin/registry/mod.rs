@@ -13,7 +13,7 @@ use crate::security::{Permission, Role};
 use crate::serialize::{Component, ContentSerializer, FieldSerializer};
 use crate::service::TextSearch;
 use crate::service::{
-    CreateKey, CrumbTitle, ImportStep, RequestHook, Service, SettingsHook, StartHook, StopHook, UpdateHook,
+    CreateKey, CrumbTitle, RequestHook, Service, SettingsHook, SiteFile, StartHook, StopHook, UpdateHook,
 };
 use crate::store::Subscriber;
 use crate::store::{BehaviourOrder, ListingOrder, Migration};
@@ -104,7 +104,7 @@ pub struct Registry {
     pub(super) start_hooks: Vec<(&'static str, &'static StartHook)>,
     pub(super) settings_hooks: Vec<(&'static str, &'static SettingsHook)>,
     pub(super) create_keys: Vec<(&'static str, &'static CreateKey)>,
-    pub(super) import_steps: Vec<(&'static str, &'static ImportStep)>,
+    pub(super) site_files: Vec<(&'static str, &'static SiteFile)>,
     pub(super) update_hooks: Vec<(&'static str, &'static UpdateHook)>,
     pub(super) stop_hooks: Vec<(&'static str, &'static StopHook)>,
     pub(super) text_search: Option<(&'static str, &'static TextSearch)>,
@@ -324,8 +324,8 @@ impl Registry {
     }
 
     /// The import steps of the plugins switched on, in plugin order.
-    pub fn import_steps(&self) -> impl Iterator<Item = &'static ImportStep> + '_ {
-        self.import_steps.iter().filter(|(plugin, _)| self.is_on(plugin)).map(|(_, step)| *step)
+    pub fn site_files(&self) -> impl Iterator<Item = &'static SiteFile> + '_ {
+        self.site_files.iter().filter(|(plugin, _)| self.is_on(plugin)).map(|(_, step)| *step)
     }
 
     /// The stop hooks with their plugin, in the order they run.

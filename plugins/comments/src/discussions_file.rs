@@ -1,21 +1,71 @@
 //! plone.exportimport's `discussions.json`, read by `wcs import-plone` once a moved site's
-//! content is in: each object's conversation (by the object's uid, which the import keeps),
-//! every comment with its id, the comment it answers, its author, text and dates as Plone had
-//! them. A comment whose id the conversation holds already is left as it is, so an import run
-//! again changes nothing.
+//! content is in and written by `wcs export-plone`: each object's conversation (by the
+//! object's uid, which both keep), every comment with its id, the comment it answers, its
+//! author, text and dates. A comment whose id the conversation holds already is left as it
+//! is, so an import run again changes nothing.
 
 use crate::settings::{INTELLIGENT_TEXT, PLAIN_TEXT};
-use crate::store::{Comment, MAX_PER_OBJECT, conversation, insert_as_given};
+use crate::store::{Comment, MAX_PER_OBJECT, all_comments, conversation, insert_as_given};
 use chrono::{DateTime, Utc};
-use serde_json::Value;
-use std::collections::BTreeSet;
+use serde_json::{Map, Value, json};
+use std::collections::{BTreeMap, BTreeSet};
 use wcs_core::app::App;
+use wcs_core::content::values::format_time;
 use wcs_core::http::{ApiError, ApiResult, ErrorCode};
-use wcs_core::service::{ImportOutcome, ImportStep};
+use wcs_core::service::{ExportedFile, ImportOutcome, SiteFile};
 
-/// The step.
-pub static IMPORT_DISCUSSIONS: ImportStep =
-    ImportStep { file: "discussions.json", entries: "comments", run: |app, file| Box::pin(import(app, file)) };
+/// The file.
+pub static DISCUSSIONS: SiteFile = SiteFile {
+    file: "discussions.json",
+    entries: "comments",
+    import: |app, file| Box::pin(import(app, file)),
+    export: |app| Box::pin(export(app)),
+};
+
+/// Every conversation on an object out of the trash, its comments as plone.restapi lists
+/// them, with `@id`s below the site (`/a/b/@comments/<id>`) as plone.exportimport writes
+/// them. The text goes out as typed, with its own kind, so nothing is lost on the way back.
+async fn export(app: &App) -> ApiResult<ExportedFile> {
+    let mut by_object: BTreeMap<String, Vec<Comment>> = BTreeMap::new();
+    for (uid, comment) in all_comments(&app.store).await? {
+        by_object.entry(uid).or_default().push(comment);
+    }
+    let uids: Vec<String> = by_object.keys().cloned().collect();
+    let site_path = format!("/{}", app.settings.site_id);
+    let mut paths = BTreeMap::new();
+    for chunk in uids.chunks(500) {
+        for object in app.store.content_by_uids(chunk).await? {
+            let below_site = object.path.strip_prefix(&site_path).unwrap_or_default().to_owned();
+            paths.insert(object.uid, below_site);
+        }
+    }
+    let mut file = Map::new();
+    let mut count = 0;
+    for (uid, comments) in by_object {
+        let Some(path) = paths.get(&uid) else { continue };
+        let listing = format!("{path}/@comments");
+        let items: Vec<Value> = comments.iter().map(|comment| exported(comment, &listing)).collect();
+        count += items.len();
+        file.insert(uid, json!({"items": items, "items_total": items.len()}));
+    }
+    Ok(ExportedFile { json: Value::Object(file), entries: count })
+}
+
+fn exported(comment: &Comment, listing: &str) -> Value {
+    json!({
+        "@id": format!("{listing}/{}", comment.id),
+        "@parent": comment.in_reply_to.map(|parent| format!("{listing}/{parent}")),
+        "@type": "Discussion Item",
+        "author_name": comment.author_name,
+        "author_username": comment.author_username,
+        "comment_id": comment.id.to_string(),
+        "creation_date": format_time(comment.created),
+        "in_reply_to": comment.in_reply_to.map(|parent| parent.to_string()),
+        "modification_date": format_time(comment.modified),
+        "text": {"data": comment.text, "mime-type": comment.mime_type},
+        "user_notification": false,
+    })
+}
 
 async fn import(app: &App, file: &Value) -> ApiResult<ImportOutcome> {
     let conversations = file.as_object().ok_or_else(|| {

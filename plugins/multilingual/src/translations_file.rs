@@ -1,23 +1,63 @@
 //! plone.exportimport's `translations.json`, read by `wcs import-plone` once a moved site's
-//! content is in: each entry is a translation group, its `canonical` object and the uid of its
-//! translation in each other language. Imported objects keep their uids, so the uids name
-//! them here. Each group is linked as `@translations` links (plone.app.multilingual's
-//! `register_translation`); a member already linked is left as it is, so an import run again
-//! changes nothing.
+//! content is in and written by `wcs export-plone`: each entry is a translation group, its
+//! `canonical` object and the uid of its translation in each other language. Objects keep
+//! their uids both ways, so the uids name them here. On import each group is linked as
+//! `@translations` links (plone.app.multilingual's `register_translation`); a member already
+//! linked is left as it is, so an import run again changes nothing.
 
 use crate::store::{link, members_in};
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
+use sqlx::Row;
+use std::collections::BTreeMap;
 use wcs_core::app::App;
 use wcs_core::content::ContentObject;
 use wcs_core::http::{ApiError, ApiResult, ErrorCode};
-use wcs_core::service::{ImportOutcome, ImportStep};
+use wcs_core::i18n::SITE_LANGUAGE;
+use wcs_core::service::{ExportedFile, ImportOutcome, SiteFile};
 
-/// The step.
-pub static IMPORT_TRANSLATIONS: ImportStep = ImportStep {
+/// The file.
+pub static TRANSLATIONS: SiteFile = SiteFile {
     file: "translations.json",
     entries: "translation groups",
-    run: |app, file| Box::pin(import(app, file)),
+    import: |app, file| Box::pin(import(app, file)),
+    export: |app| Box::pin(export(app)),
 };
+
+/// Every group of two or more objects out of the trash. Plone's canonical object is the
+/// original a group was made from; groups here do not keep which one that was, so the member
+/// in the site language stands for it (else the first by language), which is what a site
+/// translated from its default language had.
+async fn export(app: &App) -> ApiResult<ExportedFile> {
+    let rows = sqlx::query(
+        "SELECT t.tg, t.content_uid, t.language FROM translation t JOIN content c ON c.uid = t.content_uid \
+         WHERE c.trashed = 0 ORDER BY t.tg, t.language",
+    )
+    .fetch_all(app.store.pool())
+    .await?;
+    let site_language = app.record_value(&SITE_LANGUAGE).await?;
+    let site_language = site_language.as_str().unwrap_or_default();
+    let mut groups: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
+    for row in &rows {
+        groups.entry(row.try_get(0)?).or_default().push((row.try_get(2)?, row.try_get(1)?));
+    }
+    let mut entries: Vec<(String, Map<String, Value>)> = Vec::new();
+    for members in groups.into_values().filter(|m| m.len() > 1) {
+        let canonical = members.iter().position(|(language, _)| language == site_language).unwrap_or(0);
+        let translations = members
+            .iter()
+            .enumerate()
+            .filter(|(index, _)| *index != canonical)
+            .map(|(_, (language, uid))| (language.clone(), Value::from(uid.clone())))
+            .collect();
+        entries.push((members[canonical].1.clone(), translations));
+    }
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    let count = entries.len();
+    let file = entries
+        .into_iter()
+        .map(|(canonical, translations)| json!({"canonical": canonical, "translations": translations}));
+    Ok(ExportedFile { json: Value::Array(file.collect()), entries: count })
+}
 
 async fn import(app: &App, file: &Value) -> ApiResult<ImportOutcome> {
     let groups = file.as_array().ok_or_else(|| {

@@ -1,0 +1,247 @@
+//! `wcs export-plone`: the site written in plone.exportimport's format. plone.exportimport's
+//! own fixtures (read from `WCS_PLONE_EXPORTS`) are imported, the site exported, that export
+//! imported into a second, new site and exported again: the two exports are the same bytes.
+
+use crate::images::png;
+use crate::support::{TestServer, uid};
+use reqwest::Method;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use wcs_exportimport::{Options, export_plone, import_plone};
+
+fn fixtures() -> Option<PathBuf> {
+    let dir = std::env::var_os("WCS_PLONE_EXPORTS").map(PathBuf::from);
+    if dir.is_none() {
+        eprintln!("WCS_PLONE_EXPORTS is not set: plone.exportimport's fixtures are not exported again");
+    }
+    dir
+}
+
+/// The fixture's server wrote naive times three hours behind UTC.
+fn sao_paulo() -> Options {
+    Options { timezone: "America/Sao_Paulo".parse().unwrap(), ..Options::default() }
+}
+
+/// Every file below `dir`, by its path relative to `dir`.
+fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut found = BTreeMap::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(at) = pending.pop() {
+        for entry in std::fs::read_dir(&at).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                pending.push(path);
+            } else {
+                found.insert(path.strip_prefix(dir).unwrap().display().to_string(), std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    found
+}
+
+fn json_file(dir: &Path, relative: &str) -> Value {
+    serde_json::from_slice(&std::fs::read(dir.join(relative)).unwrap()).unwrap()
+}
+
+/// Imports `fixture`, exports, imports that into a new site, exports again; returns the
+/// first export and checks that the second is the same bytes (the site root keeps each
+/// site's own uid, so the first's root uid is read as the second's).
+async fn round_trip(fixture: &Path) -> (tempfile::TempDir, TestServer) {
+    let first_site = TestServer::start().await;
+    import_plone(&first_site.app, fixture, &sao_paulo(), &|_, _| {}).await.unwrap();
+    let first = tempfile::tempdir().unwrap();
+    let summary = export_plone(&first_site.app, first.path(), &|_, _| {}).await.unwrap();
+    assert!(summary.notes.is_empty(), "{summary}");
+
+    let second_site = TestServer::start().await;
+    let report = import_plone(&second_site.app, first.path(), &Options::default(), &|_, _| {}).await.unwrap();
+    assert_eq!(report.objects + 1, summary.objects, "{report}");
+    let second = tempfile::tempdir().unwrap();
+    export_plone(&second_site.app, second.path(), &|_, _| {}).await.unwrap();
+
+    let (first_root, second_root) =
+        (first_site.app.site_root().await.unwrap(), second_site.app.site_root().await.unwrap());
+    let first_files = files(first.path());
+    let second_files = files(second.path());
+    assert_eq!(first_files.keys().collect::<Vec<_>>(), second_files.keys().collect::<Vec<_>>());
+    for (name, bytes) in &first_files {
+        let expected = match name.ends_with(".json") {
+            true => String::from_utf8(bytes.clone()).unwrap().replace(&first_root.uid, &second_root.uid).into_bytes(),
+            false => bytes.clone(),
+        };
+        assert!(
+            expected == second_files[name],
+            "{name} differs:\n{}\n---\n{}",
+            String::from_utf8_lossy(&expected),
+            String::from_utf8_lossy(&second_files[name])
+        );
+    }
+    (first, first_site)
+}
+
+#[tokio::test]
+async fn a_moved_plone_site_exports_as_it_came_and_comes_back_the_same() {
+    let Some(fixtures) = fixtures() else { return };
+    let fixture = fixtures.join("base_import");
+    let (export, _site) = round_trip(&fixture).await;
+    let dir = export.path();
+
+    // The object keeps its uid, place, dates, state and history.
+    let page = json_file(dir, "content/5d77cd5686184ec49ab077017b1fbc3a/data.json");
+    assert_eq!(page["@id"], "/bar/foo", "{page}");
+    assert_eq!(page["UID"], "5d77cd5686184ec49ab077017b1fbc3a");
+    assert_eq!(page["review_state"], "published");
+    assert_eq!(page["created"], "2024-02-13T18:16:32+00:00");
+    assert_eq!(page["effective"], "2024-02-13T20:23:20+00:00");
+    assert_eq!(page["parent"]["@id"], "/bar", "{page}");
+    let states: Vec<&str> = page["workflow_history"]["simple_publication_workflow"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["review_state"].as_str())
+        .collect();
+    assert_eq!(states, ["private", "published"], "{page}");
+
+    // Positions, local roles with their blocking and default pages, as the fixture had them.
+    let metadata = json_file(dir, "content/__metadata__.json");
+    let original = json_file(&fixture, "content/__metadata__.json");
+    assert_eq!(metadata["ordering"], original["ordering"], "{metadata}");
+    assert_eq!(metadata["default_page"], original["default_page"], "{metadata}");
+    let roles = |metadata: &Value| {
+        let entry = &metadata["local_roles"]["70844f7bec1843b8ab2796c972c9ebfe"];
+        let mut roles: Vec<String> =
+            entry["local_roles"]["Site Administrators"].as_array().unwrap().iter().map(|r| r.to_string()).collect();
+        roles.sort();
+        (entry["block"].clone(), roles)
+    };
+    assert_eq!(roles(&metadata), roles(&original), "{metadata}");
+    assert_eq!(metadata["local_permissions"], json!({}));
+
+    // Files come out with their bytes, where `blob_path` says.
+    let file = json_file(dir, "content/3e0dd7c4b2714eafa1d6fc6a1493f953/data.json");
+    assert_eq!(file["file"]["blob_path"], "3e0dd7c4b2714eafa1d6fc6a1493f953/file/plone.pdf", "{file}");
+    assert_eq!(file["file"]["size"], 7903);
+    let pdf = "content/3e0dd7c4b2714eafa1d6fc6a1493f953/file/plone.pdf";
+    assert_eq!(std::fs::read(dir.join(pdf)).unwrap(), std::fs::read(fixture.join(pdf)).unwrap());
+    assert!(
+        metadata["_blob_files_"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("3e0dd7c4b2714eafa1d6fc6a1493f953/file/plone.pdf"))
+    );
+
+    // Users keep the hash Zope gave them; the server's own admin stays behind.
+    let principals = json_file(dir, "principals.json");
+    let original = json_file(&fixture, "principals.json");
+    let user = |file: &Value, name: &str| {
+        file["members"].as_array().unwrap().iter().find(|m| m["username"] == name).cloned().unwrap_or_default()
+    };
+    assert_eq!(user(&principals, "joao.silva")["password"], user(&original, "joao.silva")["password"]);
+    assert!(user(&principals, "joao.silva")["groups"].as_array().unwrap().contains(&json!("plone_brasil")));
+    assert_eq!(user(&principals, "admin"), Value::Null, "{principals}");
+
+    if cfg!(feature = "comments") {
+        let discussions = json_file(dir, "discussions.json");
+        let items = discussions["5d77cd5686184ec49ab077017b1fbc3a"]["items"].as_array().unwrap();
+        let original = json_file(&fixture, "discussions.json");
+        let ids = |items: &[Value]| items.iter().map(|c| c["comment_id"].clone()).collect::<Vec<_>>();
+        assert_eq!(ids(items), ids(original["5d77cd5686184ec49ab077017b1fbc3a"]["items"].as_array().unwrap()));
+    }
+}
+
+#[tokio::test]
+async fn a_multilingual_site_exports_its_translation_groups() {
+    let Some(fixtures) = fixtures() else { return };
+    let fixture = fixtures.join("multilingual_import");
+    let (export, _site) = round_trip(&fixture).await;
+    if !cfg!(feature = "multilingual") {
+        return;
+    }
+    let groups = |dir: &Path| {
+        let mut groups: Vec<String> = json_file(dir, "translations.json")
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| {
+                let mut members: Vec<&str> =
+                    g["translations"].as_object().unwrap().values().filter_map(Value::as_str).collect();
+                members.push(g["canonical"].as_str().unwrap());
+                members.sort_unstable();
+                members.join(" ")
+            })
+            .collect();
+        groups.sort();
+        groups
+    };
+    assert_eq!(groups(export.path()), groups(&fixture));
+}
+
+#[tokio::test]
+async fn an_export_goes_only_into_a_new_or_empty_directory() {
+    let server = TestServer::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "mine").unwrap();
+    let refused = export_plone(&server.app, dir.path(), &|_, _| {}).await.unwrap_err();
+    assert!(refused.problem.contains("is not empty"), "{refused}");
+    assert_eq!(std::fs::read_to_string(dir.path().join("notes.txt")).unwrap(), "mine");
+}
+
+/// A site an editor built: an image, rich text linking a page, a related item, a free
+/// relation, a renamed page (a redirect), a local role and a user. Exported and brought into
+/// a new site, each is there again, and that site exports to the same bytes.
+#[tokio::test]
+async fn a_site_built_here_moves_to_a_new_site_with_its_links_files_relations_and_redirects() {
+    let site = TestServer::start().await;
+    site.create("", json!({"@type": "Folder", "id": "amt", "title": "Amt"})).await;
+    let page = site.create("amt", json!({"@type": "Document", "id": "old-name", "title": "Öffnungszeiten"})).await;
+    let image = json!({"data": png(30, 20), "filename": "rathaus.png", "content-type": "image/png"});
+    site.create("amt", json!({"@type": "Image", "id": "rathaus", "title": "Rathaus", "image": image})).await;
+    let text = format!(r#"<p>Siehe <a href="{}">Zeiten</a></p>"#, page["@id"].as_str().unwrap());
+    let news = json!({"@type": "News Item", "id": "news", "title": "Neu", "text": {"data": text, "content-type": "text/html"},
+                      "relatedItems": [uid(&page)]});
+    site.create("", news).await;
+    let renamed = site.admin(Method::PATCH, "amt/old-name").json(&json!({"id": "zeiten"})).send().await.unwrap();
+    assert_eq!(renamed.status(), 204);
+    let free = json!({"items": [{"source": "/amt", "target": "/news", "relation": "comprisesComponentPart"}]});
+    assert_eq!(site.admin(Method::POST, "@relations").json(&free).send().await.unwrap().status(), 204);
+    site.user("erika", &["Member"], &[]).await;
+    site.share("amt", "erika", &["Editor"]).await;
+
+    let first = tempfile::tempdir().unwrap();
+    let summary = export_plone(&site.app, first.path(), &|_, _| {}).await.unwrap();
+    assert_eq!((summary.objects, summary.files, summary.relations, summary.redirects), (5, 1, 2, 1), "{summary}");
+    let news_data = json_file(first.path(), &format!("content/{}/data.json", uid(&site.get_json("news").await.1)));
+    let stored_link = format!("resolveuid/{}", uid(&page));
+    assert!(news_data["text"]["data"].as_str().unwrap().contains(&stored_link), "{news_data}");
+    let redirects = json_file(first.path(), "redirects.json");
+    assert_eq!(redirects, json!({"/Plone/amt/old-name": "/Plone/amt/zeiten"}));
+
+    let moved = TestServer::start().await;
+    let report = import_plone(&moved.app, first.path(), &Options::default(), &|_, _| {}).await.unwrap();
+    assert_eq!((report.objects, report.files, report.relations, report.redirects), (4, 1, 2, 1), "{report}");
+    let (_, news) = moved.get_json("news").await;
+    let link = format!(r#"href="{}""#, moved.url("amt/zeiten"));
+    assert!(news["text"]["data"].as_str().unwrap().contains(&link), "{news}");
+    assert_eq!(news["relatedItems"][0]["title"], "Öffnungszeiten", "{news}");
+    let (_, free) = moved.get_json("@relations?source=/Plone/amt&relation=comprisesComponentPart").await;
+    assert_eq!(free["relations"]["comprisesComponentPart"]["items_total"], 1, "{free}");
+    let old = moved.admin(Method::GET, "amt/old-name").send().await.unwrap();
+    assert_eq!(old.status(), 302, "the old name leads to the page");
+    assert_eq!(old.headers()["location"].to_str().unwrap(), moved.url("amt/zeiten"));
+    let download = moved.admin(Method::GET, "amt/rathaus/@@download/image").send().await.unwrap();
+    let original = site.admin(Method::GET, "amt/rathaus/@@download/image").send().await.unwrap();
+    assert_eq!(download.bytes().await.unwrap(), original.bytes().await.unwrap());
+    let (_, sharing) = moved.get_json("amt/@sharing").await;
+    let erika = sharing["entries"].as_array().unwrap().iter().find(|e| e["id"] == "erika").cloned().unwrap_or_default();
+    assert_eq!(erika["roles"]["Editor"], true, "{sharing}");
+
+    let second = tempfile::tempdir().unwrap();
+    export_plone(&moved.app, second.path(), &|_, _| {}).await.unwrap();
+    let (one, two) = (site.app.site_root().await.unwrap().uid, moved.app.site_root().await.unwrap().uid);
+    for (name, bytes) in files(first.path()) {
+        let expected = String::from_utf8_lossy(&bytes).replace(&one, &two);
+        let got = std::fs::read(second.path().join(&name)).unwrap();
+        assert!(bytes == got || expected.as_bytes() == got, "{name} differs");
+    }
+}
