@@ -2,6 +2,7 @@
 //! sees crates the binary names, so a plugin missing from this list would vanish silently.
 //! Start-up compares this list with the plugins actually found and fails loudly on a gap.
 
+use wcs_exportimport as _;
 #[cfg(feature = "comments")]
 use wcs_plugin_comments as _;
 #[cfg(feature = "contentrules")]
@@ -33,6 +34,7 @@ pub const SHIPPED_PLUGINS: &[&str] = &[
     wcs_plugin_easyform::PLUGIN_ID,
     #[cfg(feature = "es-search")]
     wcs_plugin_es_search::PLUGIN_ID,
+    wcs_exportimport::PLUGIN_ID,
     #[cfg(feature = "multilingual")]
     wcs_plugin_multilingual::PLUGIN_ID,
     #[cfg(feature = "navigation")]

@@ -58,5 +58,5 @@ pub use inventory;
 /// its own poem version.
 pub mod poem_reexports {
     pub use poem::http::{Method, StatusCode};
-    pub use poem::{IntoResponse, Response};
+    pub use poem::{Body, IntoResponse, Response};
 }

@@ -25,6 +25,7 @@ mod notes;
 mod plan;
 mod principals;
 mod report;
+mod services;
 mod settle;
 mod source;
 mod types_map;
@@ -34,6 +35,7 @@ pub use error::{ImportError, Stopped};
 pub use export::{ExportSummary, export_plone};
 pub use notes::Notes;
 pub use report::Report;
+pub use services::{EXPORT_SITE, IMPORT_SITE, PLUGIN_ID};
 
 use chrono_tz::Tz;
 use item::ItemContext;

@@ -87,10 +87,15 @@ pub async fn import(app: &App, export: &ExportDir, dry_run: bool, notes: &mut No
         tx.insert_principal(&stored).await.map_err(fail)?;
         people.users += 1;
     }
-    let memberships =
-        principals.members.iter().flat_map(|m| m.groups.iter().map(move |g| (g.clone(), m.username.clone()))).chain(
-            principals.groups.iter().flat_map(|g| g.principals.iter().map(move |p| (g.groupid.clone(), p.clone()))),
-        );
+    // Gathered before the loop: an iterator of closures held across its awaits would keep the
+    // import's future from being `Send` (what `@import` needs).
+    let mut memberships: Vec<(String, String)> = Vec::new();
+    for member in &principals.members {
+        memberships.extend(member.groups.iter().map(|group| (group.clone(), member.username.clone())));
+    }
+    for group in &principals.groups {
+        memberships.extend(group.principals.iter().map(|member| (group.groupid.clone(), member.clone())));
+    }
     for (group, member) in memberships {
         let known = |id: &str| present.contains(id);
         if !(known(&group) || app.store.principal_exists(&group).await.map_err(fail)?)

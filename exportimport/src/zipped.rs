@@ -1,7 +1,7 @@
-//! A ZIP of an export (what plone.exportimport's `POST @export` answers), unpacked into a
-//! directory of its own that is removed afterwards. Names that would lead outside it are
-//! refused, and what is unpacked is bounded, entry by entry and in all, by what the bytes
-//! really are rather than by what the archive claims.
+//! A ZIP of an export (what plone.exportimport's `POST @export` answers): unpacked into a
+//! directory of its own that is removed afterwards, and packed from an export directory. Names
+//! that would lead outside it are refused, and what is unpacked is bounded, entry by entry and
+//! in all, by what the bytes really are rather than by what the archive claims.
 
 use crate::error::ImportError;
 use crate::source::CONTENT_DIR;
@@ -45,6 +45,35 @@ pub fn unpack(archive: &Path, limit: u64) -> Result<Unpacked, ImportError> {
     }
     let root = export_root(dir.path()).ok_or_else(|| fail(format!("holds no {CONTENT_DIR}/__metadata__.json")))?;
     Ok(Unpacked { _dir: dir, root })
+}
+
+/// Packs the export directory `dir` into `out`, its files in name order, deflated.
+pub fn pack(dir: &Path, out: std::fs::File) -> Result<std::fs::File, ImportError> {
+    let fail = |e: &dyn std::fmt::Display| ImportError::new("", format!("packing the export: {e}"));
+    let mut files = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(at) = pending.pop() {
+        for entry in std::fs::read_dir(&at).map_err(|e| fail(&e))? {
+            let path = entry.map_err(|e| fail(&e))?.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if let Ok(relative) = path.strip_prefix(dir) {
+                let name: Vec<String> =
+                    relative.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+                files.push((name.join("/"), path.clone()));
+            }
+        }
+    }
+    files.sort();
+    let mut zip = zip::ZipWriter::new(out);
+    let options =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated).large_file(true);
+    for (name, path) in files {
+        zip.start_file(name, options).map_err(|e| fail(&e))?;
+        let mut file = std::fs::File::open(&path).map_err(|e| fail(&e))?;
+        std::io::copy(&mut file, &mut zip).map_err(|e| fail(&e))?;
+    }
+    zip.finish().map_err(|e| fail(&e))
 }
 
 /// The directory holding `content/__metadata__.json`: the archive's top, or the one folder

@@ -3,7 +3,7 @@
 //! imported into a second, new site and exported again: the two exports are the same bytes.
 
 use crate::images::png;
-use crate::support::{TestServer, uid};
+use crate::support::{TestServer, assert_error, read, uid};
 use reqwest::Method;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -244,4 +244,64 @@ async fn a_site_built_here_moves_to_a_new_site_with_its_links_files_relations_an
         let got = std::fs::read(second.path().join(&name)).unwrap();
         assert!(bytes == got || expected.as_bytes() == got, "{name} differs");
     }
+}
+
+/// A multipart form with `bytes` as its field `file`, as a browser sends an upload.
+fn upload(bytes: &[u8]) -> (String, Vec<u8>) {
+    let boundary = "wcs-test-boundary";
+    let mut body = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"export.zip\"\r\n\
+         Content-Type: application/zip\r\n\r\n"
+    )
+    .into_bytes();
+    body.extend_from_slice(bytes);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    (format!("multipart/form-data; boundary={boundary}"), body)
+}
+
+#[tokio::test]
+async fn managers_move_a_site_over_the_web_with_export_and_import() {
+    let site = TestServer::start().await;
+    site.create("", json!({"@type": "Folder", "id": "amt", "title": "Amt"})).await;
+    site.create("amt", json!({"@type": "Document", "id": "hallo", "title": "Hallo"})).await;
+    site.user("verwalterin", &["Site Administrator"], &[]).await;
+    assert_eq!(site.anonymous(Method::POST, "@export").send().await.unwrap().status(), 401);
+    let refused = site.as_user("verwalterin", Method::POST, "@export").send().await.unwrap();
+    assert_eq!(refused.status(), 403, "an export holds every password hash: Managers only");
+
+    let exported = site.admin(Method::POST, "@export").send().await.unwrap();
+    assert_eq!(exported.status(), 200);
+    assert_eq!(exported.headers()["content-type"], "application/zip");
+    assert!(exported.headers()["content-disposition"].to_str().unwrap().contains("Plone-export.zip"));
+    let zip = exported.bytes().await.unwrap();
+
+    let moved = TestServer::start().await;
+    moved.user("verwalterin", &["Site Administrator"], &[]).await;
+    let (content_type, body) = upload(&zip);
+    let post = |user: &str| {
+        moved.as_user(user, Method::POST, "@import").header("content-type", &content_type).body(body.clone()).send()
+    };
+    assert_eq!(post("verwalterin").await.unwrap().status(), 403, "an import may make users of any role");
+    let (status, answer) = read(
+        moved
+            .admin(Method::POST, "@import")
+            .header("content-type", &content_type)
+            .body(body.clone())
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!((status, &answer["status"]), (200, &json!("success")), "{answer}");
+    assert_eq!(answer["report"][0], "2 objects with 0 files", "{answer}");
+    let (status, page) = moved.get_json("amt/hallo").await;
+    assert_eq!((status, &page["title"]), (200, &json!("Hallo")), "{page}");
+
+    // Not a ZIP, or not a form: refused, saying why; nothing is written.
+    let (content_type, body) = upload(b"not a zip");
+    let response = moved.admin(Method::POST, "@import").header("content-type", content_type).body(body).send();
+    let error = assert_error(response.await.unwrap(), 400, "bad_request").await;
+    assert!(error["message"].as_str().unwrap().contains("is not a ZIP archive"), "{error}");
+    let response = moved.admin(Method::POST, "@import").json(&json!({})).send().await.unwrap();
+    assert_eq!(response.status(), 415, "the export comes as a form's file");
 }

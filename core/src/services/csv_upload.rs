@@ -9,7 +9,7 @@ pub async fn csv_text(content_type: &str, body: &[u8]) -> Result<Option<String>,
     let media = content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
     let bytes = match media.as_str() {
         "text/csv" | "application/csv" => body.to_vec(),
-        "multipart/form-data" => file_part(content_type, body).await?,
+        "multipart/form-data" => form_file(content_type, body).await?,
         _ => return Ok(None),
     };
     String::from_utf8(bytes)
@@ -17,9 +17,10 @@ pub async fn csv_text(content_type: &str, body: &[u8]) -> Result<Option<String>,
         .map_err(|_| ApiError::new(ErrorCode::BadRequest, "The CSV file is not UTF-8 text."))
 }
 
-/// The content of the `file` part of a multipart body.
-async fn file_part(content_type: &str, body: &[u8]) -> Result<Vec<u8>, ApiError> {
-    let no_file = || ApiError::new(ErrorCode::BadRequest, "No file uploaded: send the CSV as the form field 'file'.");
+/// The content of the `file` part of a multipart body (a CSV upload, a site's ZIP for
+/// `@import`).
+pub async fn form_file(content_type: &str, body: &[u8]) -> Result<Vec<u8>, ApiError> {
+    let no_file = || ApiError::new(ErrorCode::BadRequest, "No file uploaded: send it as the form field 'file'.");
     let unreadable = |e: multer::Error| ApiError::new(ErrorCode::BadRequest, format!("The form cannot be read: {e}."));
     let boundary = multer::parse_boundary(content_type).map_err(|_| no_file())?;
     // The body is already read (and bounded by the edge): one chunk.

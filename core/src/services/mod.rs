@@ -31,6 +31,7 @@ mod login_form;
 mod login_renew;
 mod logout;
 mod move_copy_sources;
+pub use csv_upload::form_file;
 pub use move_copy_sources::reference_key;
 pub use site::AVAILABLE_LANGUAGES;
 mod move_to;
