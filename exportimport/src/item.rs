@@ -11,6 +11,7 @@ use crate::source::{CONTENT_DIR, ExportDir};
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use serde_json::{Map, Value};
+use std::collections::HashMap;
 use wcs_core::app::{ADMIN_USER, App};
 use wcs_core::content::values::{ChangeSet, Mode, file_change, parse_changes};
 use wcs_core::content::{ContentObject, LANGUAGE_FIELD, TypeProfile};
@@ -60,6 +61,8 @@ pub struct ItemContext<'a> {
     pub default_language: &'a str,
     /// The largest file an import reads.
     pub max_blob_bytes: u64,
+    /// The uid of each object of the export by its path below the site, for links to it.
+    pub paths: &'a HashMap<String, String>,
 }
 
 /// The object `planned` stands for, from its `data.json` (`body`). Without `read_blobs`, files
@@ -110,6 +113,7 @@ pub fn build(
         let details: Vec<String> = e.errors.iter().map(|f| format!("{}: {}", f.field, f.message)).collect();
         fail(if details.is_empty() { e.message } else { details.join("; ") })
     })?;
+    crate::links::internalize(profile.as_ref(), &mut changes.values, ctx.paths);
     for blob in blobs {
         changes.values.extend(blob.values);
         changes.uploads.extend(blob.uploads);

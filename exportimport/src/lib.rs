@@ -21,6 +21,7 @@ mod error;
 mod export;
 mod format;
 mod item;
+mod links;
 mod notes;
 mod plan;
 mod principals;
@@ -132,6 +133,7 @@ pub async fn import_plone(
         zone: options.timezone,
         default_language: &plan.default_language,
         max_blob_bytes: options.max_file_bytes,
+        paths: &plan.uids,
     };
     plan::check_items(&ctx, &plan, &mut notes)?;
     note_unread(app, &export, &metadata, &mut notes);

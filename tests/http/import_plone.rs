@@ -298,3 +298,30 @@ async fn zope_password_hashes_let_their_users_in_once_and_become_argon2() {
     let roles = erika["roles"].as_array().unwrap();
     assert!(roles.contains(&json!("Member")) && !roles.contains(&json!("Authenticated")), "{erika}");
 }
+
+#[tokio::test]
+async fn links_written_as_paths_below_the_old_site_lead_to_the_moved_objects() {
+    let server = TestServer::start().await;
+    let blocks = json!({
+        "t": {"@type": "slate", "value": [{"type": "p", "children": [
+            {"type": "link", "data": {"url": "/a/@@download/file"}, "children": [{"text": "Datei"}]},
+            {"type": "link", "data": {"url": "/controlpanel"}, "children": [{"text": "Setup"}]}]}]},
+        "u": {"@type": "teaser", "href": [{"@id": "/a", "title": "A"}]},
+    });
+    let export = Export::new(&[
+        (A, "/a", "Document", json!({})),
+        (B, "/b", "Document", json!({"blocks": blocks, "blocks_layout": {"items": ["t", "u"]}})),
+        (C, "/c", "Link", json!({"remoteUrl": "/b#oben"})),
+    ]);
+    import(&server, export.path(), &Options::default()).await.unwrap();
+    // Stored as uid links, so they follow the objects wherever they go.
+    let moved = server.admin(Method::PATCH, "a").json(&json!({"id": "datei"})).send().await.unwrap();
+    assert_eq!(moved.status(), 204);
+    let (_, page) = server.get_json("b").await;
+    let slate = &page["blocks"]["t"]["value"][0]["children"];
+    assert_eq!(slate[0]["data"]["url"], server.url("datei/@@download/file"), "{page}");
+    assert_eq!(slate[1]["data"]["url"], "/controlpanel", "a path to no object stays as written");
+    assert_eq!(page["blocks"]["u"]["href"][0]["@id"], server.url("datei"), "{page}");
+    let (_, link) = server.get_json("c").await;
+    assert_eq!(link["remoteUrl"], format!("{}#oben", server.url("b")), "{link}");
+}

@@ -101,6 +101,13 @@ impl SitePrefixes {
         SitePrefixes { absolute: format!("{base_url}/{site_id}"), relative: format!("/{site_id}") }
     }
 
+    /// Links written as paths below the site root (`/a/b`), as plone.exportimport writes a
+    /// site's links; a match's path is the one written (`/a/b`).
+    pub fn below_site() -> SitePrefixes {
+        // No URL starts with an absolute prefix of `/`: that branch is for `scheme://host`.
+        SitePrefixes { absolute: "/".to_owned(), relative: String::new() }
+    }
+
     /// The site path of `url` when it points into the site: `/<site>/a/b`.
     fn site_path<'u>(&self, url: &'u str) -> Option<&'u str> {
         let rest = if !self.absolute.starts_with('/') && url.starts_with(&self.absolute) {
@@ -256,5 +263,20 @@ mod tests {
             )
         );
         assert_eq!(internalize_links("/Plonex/a", &prefixes, true, &uids), "/Plonex/a");
+    }
+
+    #[test]
+    fn paths_below_the_site_become_uid_links_when_they_name_an_object() {
+        let prefixes = SitePrefixes::below_site();
+        let uids = HashMap::from([("/a/b".to_owned(), UID.to_owned())]);
+        let html = r#"<a href="/a/b/@@download/file">x</a> <a href="https://example.org/a/b">y</a> <a href="/c">z</a>"#;
+        assert_eq!(
+            internalize_links(html, &prefixes, false, &uids),
+            format!(
+                r#"<a href="resolveuid/{UID}/@@download/file">x</a> <a href="https://example.org/a/b">y</a> <a href="/c">z</a>"#
+            )
+        );
+        assert_eq!(internalize_links("/a/b#top", &prefixes, true, &uids), format!("resolveuid/{UID}#top"));
+        assert_eq!(internalize_links("/controlpanel", &prefixes, true, &uids), "/controlpanel");
     }
 }

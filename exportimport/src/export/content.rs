@@ -3,7 +3,7 @@
 //! then `content/__metadata__.json`; and `relations.json` and `redirects.json`, which name
 //! objects by uid and path.
 
-use super::object::{ObjectIn, data};
+use super::object::{ObjectIn, data, without_root_uid};
 use super::writer::Writer;
 use crate::error::ImportError;
 use crate::format::{FORMAT_VERSION, SITE_ROOT_KEY};
@@ -14,6 +14,7 @@ use std::collections::{BTreeMap, HashMap};
 use wcs_core::app::App;
 use wcs_core::content::ContentObject;
 use wcs_core::content::values::DEFAULT_PAGE;
+use wcs_core::i18n::SITE_LANGUAGE;
 use wcs_core::store::{AliasQuery, BlobRange, RelationQuery, Visibility};
 
 /// Objects read and written at once.
@@ -48,6 +49,8 @@ pub async fn write(
 ) -> Result<Written, ImportError> {
     let root = app.site_root().await.map_err(|e| ImportError::new("", e.message))?;
     let site_path = root.path.clone();
+    let site_language = app.record_value(&SITE_LANGUAGE).await.map_err(|e| ImportError::new("", e.message))?;
+    let site_language = site_language.as_str().unwrap_or_default();
     for (trashed, _) in app.store.trash_roots(&site_path).await.map_err(database)? {
         notes.left_out(&format!("objects in the trash (empty it or restore them first): {}", trashed.path));
     }
@@ -82,6 +85,7 @@ pub async fn write(
                 key,
                 site_path: &site_path,
                 history: histories.get(&object.uid).map(Vec::as_slice).unwrap_or_default(),
+                site_language,
             };
             let (body, blobs) = data(&input);
             for blob in blobs {
@@ -95,7 +99,9 @@ pub async fn write(
                 written.files += 1;
             }
             let data_file = format!("{key}/data.json");
-            writer.json(&format!("{CONTENT_DIR}/{data_file}"), &Value::Object(body))?;
+            let mut body = Value::Object(body);
+            without_root_uid(&mut body, &root.uid);
+            writer.json(&format!("{CONTENT_DIR}/{data_file}"), &body)?;
             metadata.data_files.push(json!(data_file));
             if !object.is_site_root() {
                 metadata.ordering.insert(key.to_owned(), json!(object.position));
@@ -105,12 +111,15 @@ pub async fn write(
                 metadata.default_page.insert(key.to_owned(), json!({"default_page": page, "default_page_uuid": uid}));
             }
             let own = roles.remove(&object.uid).unwrap_or_default();
-            if !own.is_empty() || object.block_local_roles {
-                let mut entry = json!({"local_roles": own});
-                if object.block_local_roles {
-                    entry["block"] = json!(1);
-                }
-                metadata.local_roles.insert(key.to_owned(), entry);
+            let mut entry = Map::new();
+            if !own.is_empty() {
+                entry.insert("local_roles".into(), json!(own));
+            }
+            if object.block_local_roles {
+                entry.insert("block".into(), json!(1));
+            }
+            if !entry.is_empty() {
+                metadata.local_roles.insert(key.to_owned(), Value::Object(entry));
             }
             written.objects += 1;
         }

@@ -5,9 +5,10 @@
 //! `blob_path` to the bytes written beside the file. Relations go to `relations.json`
 //! instead, as plone.exportimport has them.
 
+use crate::format::{DEFAULT_LANGUAGE_PLACEHOLDER, SITE_ROOT_KEY};
 use serde_json::{Map, Value, json};
 use wcs_core::content::values::{DEFAULT_PAGE, format_time, is_column};
-use wcs_core::content::{ContentObject, FieldKind, TypeProfile};
+use wcs_core::content::{ContentObject, FieldKind, LANGUAGE_FIELD, TypeProfile};
 use wcs_core::store::HistoryEntry;
 
 /// A file field's bytes to write: the field, and where below `content/`.
@@ -32,6 +33,9 @@ pub struct ObjectIn<'a> {
     pub site_path: &'a str,
     /// Its workflow history, oldest first.
     pub history: &'a [HistoryEntry],
+    /// The site's language, which goes out as `##DEFAULT##` (plone.exportimport's
+    /// placeholder, which the importing site reads as its own default language).
+    pub site_language: &'a str,
 }
 
 /// The `data.json` of `input.object`, and the files to write beside it.
@@ -107,7 +111,21 @@ pub fn data(input: &ObjectIn<'_>) -> (Map<String, Value>, Vec<BlobOut>) {
             out.insert(name.clone(), value.clone());
         }
     }
+    if out.get(LANGUAGE_FIELD).and_then(Value::as_str).is_some_and(|code| code == input.site_language) {
+        out.insert(LANGUAGE_FIELD.into(), json!(DEFAULT_LANGUAGE_PLACEHOLDER));
+    }
     (out, blobs)
+}
+
+/// Replaces the site root's uid, wherever it appears, by plone.exportimport's stand-in for it
+/// (`plone_site_root`): the root a site lands on keeps its own uid.
+pub fn without_root_uid(value: &mut Value, root_uid: &str) {
+    match value {
+        Value::String(text) if text.contains(root_uid) => *text = text.replace(root_uid, SITE_ROOT_KEY),
+        Value::Object(map) => map.values_mut().for_each(|v| without_root_uid(v, root_uid)),
+        Value::Array(items) => items.iter_mut().for_each(|v| without_root_uid(v, root_uid)),
+        _ => {}
+    }
 }
 
 /// `/a/b` for an object at `/<site>/a/b`; the site root's `@id` is its own path, as
