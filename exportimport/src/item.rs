@@ -16,6 +16,7 @@ use wcs_core::app::{ADMIN_USER, App};
 use wcs_core::content::values::{ChangeSet, Mode, file_change, parse_changes};
 use wcs_core::content::{ContentObject, LANGUAGE_FIELD, TypeProfile};
 use wcs_core::ops::import::Imported;
+use wcs_core::ops::working_copy::ORIGINS;
 use wcs_core::store::HistoryEntry;
 
 /// What plone.restapi's serializer and plone.exportimport add beside the fields: read here
@@ -96,7 +97,13 @@ pub fn build(
         .to_owned();
     let review_state = body.get("review_state").and_then(Value::as_str).map(str::to_owned);
     let history = body.remove("workflow_history");
+    let baseline = baseline_of(&body, ctx.paths, notes);
+    let origins = body.remove(ORIGINS);
     note_what_stays_behind(&body, &planned.portal_type, notes);
+    let plone_type = body.get("@type").and_then(Value::as_str).unwrap_or_default().to_owned();
+    if crate::collection::as_listing_page(&mut body, profile.as_ref()) {
+        notes.left_out(&format!("{plone_type}: its query became a listing block (its table columns are left out)"));
+    }
     for key in NOT_FIELDS.iter().chain(&["effective", "expires"]) {
         body.remove(*key);
     }
@@ -136,9 +143,12 @@ pub fn build(
         fields: Map::new(),
         block_local_roles: ctx.metadata.local_roles.get(&planned.key).is_some_and(|r| r.blocks()),
         trash_root: None,
-        working_copy_of: None,
+        working_copy_of: baseline.clone(),
     };
     changes.apply(&mut object);
+    if let (Some(_), Some(origins)) = (&baseline, origins) {
+        object.fields.insert(ORIGINS.to_owned(), origins);
+    }
     object.effective = effective;
     object.expires = expires;
     let (state, history) = workflow(ctx, profile.as_ref(), review_state, history, &object, &file, notes)?;
@@ -150,6 +160,18 @@ pub fn build(
         .map(|r| r.local_roles.iter().map(|(p, roles)| (p.clone(), roles.clone())).collect())
         .unwrap_or_default();
     Ok(Imported { object, uploads: changes.uploads, history, local_roles })
+}
+
+/// The uid of the original a working copy (plone.app.iterate's) was checked out from: its
+/// `working_copy_of` names it by path below the site. One whose original is not in the export
+/// comes in as an ordinary object.
+fn baseline_of(body: &Map<String, Value>, paths: &HashMap<String, String>, notes: &mut Notes) -> Option<String> {
+    let path = body.get("working_copy_of")?.get("@id")?.as_str()?;
+    let uid = paths.get(path).filter(|_| !path.is_empty()).cloned();
+    if uid.is_none() {
+        notes.left_out("working copies whose original is not in the export (they come in as ordinary objects)");
+    }
+    uid
 }
 
 fn date_of(body: &Map<String, Value>, key: &str, zone: Tz) -> Result<Option<DateTime<Utc>>, String> {

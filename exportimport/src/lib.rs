@@ -15,6 +15,7 @@
 //!
 //! The way out is [`export_plone`], which writes the site in the same format.
 
+mod collection;
 mod content;
 mod dates;
 mod error;

@@ -203,10 +203,13 @@ async fn a_site_built_here_moves_to_a_new_site_with_its_links_files_relations_an
     assert_eq!(site.admin(Method::POST, "@relations").json(&free).send().await.unwrap().status(), 204);
     site.user("erika", &["Member"], &[]).await;
     site.share("amt", "erika", &["Editor"]).await;
+    let checked_out = site.admin(Method::POST, "amt/zeiten/@workingcopy").send().await.unwrap();
+    assert_eq!(checked_out.status(), 201);
+    let copy = crate::support::site_path(&read(checked_out).await.1["@id"]);
 
     let first = tempfile::tempdir().unwrap();
     let summary = export_plone(&site.app, first.path(), &|_, _| {}).await.unwrap();
-    assert_eq!((summary.objects, summary.files, summary.relations, summary.redirects), (5, 1, 2, 1), "{summary}");
+    assert_eq!((summary.objects, summary.files, summary.relations, summary.redirects), (6, 1, 2, 1), "{summary}");
     let news_data = json_file(first.path(), &format!("content/{}/data.json", uid(&site.get_json("news").await.1)));
     let stored_link = format!("resolveuid/{}", uid(&page));
     assert!(news_data["text"]["data"].as_str().unwrap().contains(&stored_link), "{news_data}");
@@ -215,7 +218,7 @@ async fn a_site_built_here_moves_to_a_new_site_with_its_links_files_relations_an
 
     let moved = TestServer::start().await;
     let report = import_plone(&moved.app, first.path(), &Options::default(), &|_, _| {}).await.unwrap();
-    assert_eq!((report.objects, report.files, report.relations, report.redirects), (4, 1, 2, 1), "{report}");
+    assert_eq!((report.objects, report.files, report.relations, report.redirects), (5, 1, 2, 1), "{report}");
     let (_, news) = moved.get_json("news").await;
     let link = format!(r#"href="{}""#, moved.url("amt/zeiten"));
     assert!(news["text"]["data"].as_str().unwrap().contains(&link), "{news}");
@@ -231,6 +234,9 @@ async fn a_site_built_here_moves_to_a_new_site_with_its_links_files_relations_an
     let (_, sharing) = moved.get_json("amt/@sharing").await;
     let erika = sharing["entries"].as_array().unwrap().iter().find(|e| e["id"] == "erika").cloned().unwrap_or_default();
     assert_eq!(erika["roles"]["Editor"], true, "{sharing}");
+
+    let (_, staging) = moved.get_json("amt/zeiten/@workingcopy").await;
+    assert_eq!(staging["working_copy"]["@id"], moved.url(&copy).as_str(), "the working copy is still checked out");
 
     let second = tempfile::tempdir().unwrap();
     export_plone(&moved.app, second.path(), &|_, _| {}).await.unwrap();

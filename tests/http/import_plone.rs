@@ -325,3 +325,31 @@ async fn links_written_as_paths_below_the_old_site_lead_to_the_moved_objects() {
     let (_, link) = server.get_json("c").await;
     assert_eq!(link["remoteUrl"], format!("{}#oben", server.url("b")), "{link}");
 }
+
+#[tokio::test]
+async fn a_collection_mapped_to_a_page_becomes_one_with_a_listing_block_of_its_query() {
+    let server = TestServer::start().await;
+    let query = json!([{"i": "portal_type", "o": "plone.app.querystring.operation.selection.any", "v": ["News Item"]}]);
+    let collection = json!({"query": query, "sort_on": "effective", "sort_reversed": true, "limit": 20, "item_count": 5,
+                            "customViewFields": ["Title"]});
+    let export = Export::new(&[(A, "/aktuelles", "Collection", collection)]);
+    let types = export.path().join("types.toml");
+    std::fs::write(&types, "[types]\nCollection = \"Document\"\n").unwrap();
+    let options = Options { types: Some(types), ..Options::default() };
+    let report = import(&server, export.path(), &options).await.unwrap();
+    assert!(report.to_string().contains("Collection: its query became a listing block"), "{report}");
+    let (_, page) = server.get_json("aktuelles").await;
+    assert_eq!(page["@type"], "Document");
+    assert_eq!(page["blocks_layout"]["items"], json!(["collection-title", "collection-listing"]), "{page}");
+    let listing = &page["blocks"]["collection-listing"];
+    assert_eq!(listing["@type"], "listing");
+    assert_eq!(
+        listing["querystring"],
+        json!({"query": query, "sort_on": "effective", "sort_order": "descending", "limit": 20, "b_size": 5})
+    );
+    // Kept as a collection where the type stays one.
+    let kept = Export::new(&[(B, "/sammlung", "Collection", json!({"query": query}))]);
+    import(&server, kept.path(), &Options::default()).await.unwrap();
+    let (_, collection) = server.get_json("sammlung").await;
+    assert_eq!((&collection["@type"], &collection["query"]), (&json!("Collection"), &query), "{collection}");
+}

@@ -16,8 +16,9 @@ use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
 
 /// The hidden field of a working copy mapping each copied block (and its contents) to the
-/// baseline object it came from, so check-in updates those in place instead of replacing them.
-const ORIGINS: &str = "_working_copy_origins";
+/// baseline object it came from, so check-in updates those in place instead of replacing them;
+/// a site export carries it along.
+pub const ORIGINS: &str = "_working_copy_origins";
 
 /// A checked-out pair.
 pub struct WorkingCopyPair {

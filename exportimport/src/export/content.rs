@@ -39,8 +39,8 @@ struct Metadata {
     ordering: Map<String, Value>,
 }
 
-/// Writes every object of the site (but those in the trash and working copies, which are
-/// counted as left out) and the metadata.
+/// Writes every object of the site (but those in the trash, which are counted as left out),
+/// working copies with the original they belong to, and the metadata.
 pub async fn write(
     app: &App,
     writer: &Writer,
@@ -54,11 +54,7 @@ pub async fn write(
     for (trashed, _) in app.store.trash_roots(&site_path).await.map_err(database)? {
         notes.left_out(&format!("objects in the trash (empty it or restore them first): {}", trashed.path));
     }
-    let (objects, working_copies): (Vec<ContentObject>, Vec<ContentObject>) =
-        app.store.subtree(&site_path).await.map_err(database)?.into_iter().partition(|o| o.working_copy_of.is_none());
-    for _ in working_copies {
-        notes.left_out("working copies (check them in or cancel them first; the original is exported)");
-    }
+    let objects = app.store.subtree(&site_path).await.map_err(database)?;
     let by_uid: HashMap<&str, &ContentObject> = objects.iter().map(|o| (o.uid.as_str(), o)).collect();
     let child_uid: HashMap<(&str, &str), &str> =
         objects.iter().filter_map(|o| Some(((o.parent_uid.as_deref()?, o.id.as_str()), o.uid.as_str()))).collect();
@@ -82,6 +78,7 @@ pub async fn write(
                 object,
                 profile: &profile,
                 parent: parent.zip(parent_profile.as_deref()),
+                baseline: object.working_copy_of.as_deref().and_then(|uid| by_uid.get(uid)).copied(),
                 key,
                 site_path: &site_path,
                 history: histories.get(&object.uid).map(Vec::as_slice).unwrap_or_default(),

@@ -27,6 +27,8 @@ pub struct ObjectIn<'a> {
     pub profile: &'a TypeProfile,
     /// Its container, with that container's type (none for the site root).
     pub parent: Option<(&'a ContentObject, &'a TypeProfile)>,
+    /// The original, when it is a working copy (plone.app.iterate's).
+    pub baseline: Option<&'a ContentObject>,
     /// Its directory's name below `content/`.
     pub key: &'a str,
     /// The site's path (`/Plone`), which `@id`s are taken below.
@@ -65,7 +67,8 @@ pub fn data(input: &ObjectIn<'_>) -> (Map<String, Value>, Vec<BlobOut>) {
     out.insert("lock".into(), json!({}));
     out.insert("version".into(), json!("current"));
     out.insert("working_copy".into(), Value::Null);
-    out.insert("working_copy_of".into(), Value::Null);
+    let baseline = input.baseline.map(|b| json!({"@id": below_site(input.site_path, b), "title": b.title}));
+    out.insert("working_copy_of".into(), baseline.unwrap_or(Value::Null));
     out.insert("exportimport.constrains".into(), json!({}));
     out.insert("exportimport.conversation".into(), json!([]));
     out.insert("exportimport.versions".into(), json!({}));
