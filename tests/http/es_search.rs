@@ -86,6 +86,23 @@ async fn block_text_finds_its_page_and_types_filter() {
     assert_eq!((both.len(), total), (1, 2), "batched: one item, two in all");
 }
 
+/// A rebuild reads the site page by page, each page with its blocks: block text still finds its
+/// page, also when another object's path sorts between the page and its blocks (`/p-x`).
+#[cfg(feature = "site-profile")]
+#[tokio::test]
+async fn a_rebuilt_index_finds_block_pages_by_their_blocks() {
+    let server = TestServer::start().await;
+    server.create("", json!({"@type": "ContentPage", "id": "p", "title": "Seite"})).await;
+    server.create("", json!({"@type": "Document", "id": "p-x", "title": "Daneben"})).await;
+    let block = json!({"@type": "TextBlock", "id": "b", "title": "Abschnitt", "text": "<p>Gewächshäuser</p>"});
+    server.create("p", block).await;
+    server.settle().await;
+    let indexed = wcs_plugin_es_search::reindex(&server.app, |_, _| {}).await.unwrap();
+    assert!(indexed >= 2, "{indexed}");
+    until_found(&server, "SearchableText=Gew%C3%A4chshaus", false, &["p"]).await;
+    until_found(&server, "SearchableText=Daneben", false, &["p-x"]).await;
+}
+
 #[tokio::test]
 async fn popular_searches_link_to_the_search() {
     let server = TestServer::start().await;

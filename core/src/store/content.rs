@@ -181,6 +181,35 @@ impl Store {
         self.visible_subtree(path, &Visibility::ALL).await
     }
 
+    /// A page of an object and its descendants in path order, those of `except_types` left
+    /// out: at most `limit`, the first after the path `after` (`""` for the first page). Work
+    /// over a whole site (a search index rebuilt) goes page by page, with bounded memory.
+    pub async fn subtree_page(
+        &self,
+        path: &str,
+        after: &str,
+        except_types: &[String],
+        limit: i64,
+    ) -> Result<Vec<ContentObject>, sqlx::Error> {
+        self.count();
+        let sql = format!(
+            "SELECT {CONTENT_COLUMNS} FROM content WHERE trashed = 0 AND (path = $1 OR (path >= $2 AND path < $3)) \
+             AND path > $4 AND portal_type NOT IN ({}) ORDER BY path LIMIT ${}",
+            placeholders(5, except_types.len().max(1)),
+            5 + except_types.len().max(1)
+        );
+        let mut query =
+            sqlx::query(AssertSqlSafe(sql)).bind(path).bind(format!("{path}/")).bind(subtree_end(path)).bind(after);
+        for portal_type in except_types {
+            query = query.bind(portal_type.as_str());
+        }
+        if except_types.is_empty() {
+            // `NOT IN ()` is no SQL: a type no object has stands in.
+            query = query.bind("");
+        }
+        query.bind(limit).fetch_all(&self.pool).await?.iter().map(content_from_row).collect()
+    }
+
     /// An object and those of its descendants `visibility` lets the caller see, each only with
     /// its container: what lies inside something hidden stays hidden too. Parents come before
     /// children; an invisible object yields nothing.

@@ -203,13 +203,7 @@ pub fn index_docs(
     only: Option<&[String]>,
     custom: &CustomFields,
 ) -> Vec<IndexDoc> {
-    let by_path: HashMap<&str, &ContentObject> = objects.iter().map(|o| (o.path.as_str(), o)).collect();
-    let mut parts: HashMap<&str, Vec<&ContentObject>> = HashMap::new();
-    for object in objects {
-        if let Some(owner) = block_owner(app, object, &by_path) {
-            parts.entry(owner).or_default().push(object);
-        }
-    }
+    let parts = parts_by_owner(app, objects);
     objects
         .iter()
         .filter(|o| is_searchable(&app.types, o))
@@ -219,6 +213,18 @@ pub fn index_docs(
             index_doc(app, o, own_parts, allowed.remove(&o.uid).unwrap_or_default(), custom)
         })
         .collect()
+}
+
+/// The blocks (and their contents) among `objects`, by the path of the page they belong to.
+pub fn parts_by_owner<'a>(app: &App, objects: &'a [ContentObject]) -> HashMap<&'a str, Vec<&'a ContentObject>> {
+    let by_path: HashMap<&str, &ContentObject> = objects.iter().map(|o| (o.path.as_str(), o)).collect();
+    let mut parts: HashMap<&str, Vec<&ContentObject>> = HashMap::new();
+    for object in objects {
+        if let Some(owner) = block_owner(app, object, &by_path) {
+            parts.entry(owner).or_default().push(object);
+        }
+    }
+    parts
 }
 
 /// The path of the page a block (or something inside a block) belongs to; `None` for

@@ -4,8 +4,9 @@
 //! commits. At start-up it catches up the same way; an index that was never built, or one
 //! that fell behind what the feed still holds, is rebuilt from storage.
 
-use crate::document::{block_owner, index_docs};
+use crate::document::{block_owner, index_doc, index_docs, parts_by_owner};
 use crate::dsl::{CustomFields, custom_fields};
+use crate::engine::IndexDoc;
 use crate::engine::{EngineError, SearchEngine};
 use crate::index_state::IndexState;
 use crate::records::CUSTOM_FIELDS;
@@ -16,7 +17,7 @@ use wcs_core::app::App;
 use wcs_core::catalog::is_searchable;
 use wcs_core::content::ContentObject;
 use wcs_core::store::change_feed::FeedConsumer;
-use wcs_core::store::{Change, Store};
+use wcs_core::store::{Change, Listing, ListingOrder, Store, TypeFilter, Visibility};
 
 /// The feed consumer's name: one per index, so several instances sharing a database (each with
 /// its own index) each hold back the trimming of what they have not read.
@@ -114,20 +115,67 @@ pub async fn rebuild(
     // Taken first: what changes during the rebuild is replayed from the feed afterwards.
     let position = store.feed_end().await?;
     let site = format!("/{}", app.settings.site_id);
-    let objects = store.subtree(&site).await?;
-    let uids: Vec<String> = objects.iter().filter(|o| is_searchable(&app.types, o)).map(|o| o.uid.clone()).collect();
-    let mut allowed = store.allowed_tokens(&uids).await?;
-    let docs = index_docs(app, &objects, &mut allowed, None, &custom(store).await?);
+    let custom = custom(store).await?;
+    let (_, total) = store.database_size().await?;
+    let total = usize::try_from(total).unwrap_or_default();
+    let block_types = app.types.block_types();
     engine.clear()?;
-    for (done, chunk) in docs.chunks(1000).enumerate() {
-        engine.index(chunk)?;
-        progress((done * 1000 + chunk.len()).min(docs.len()), docs.len());
+    // Page by page in path order, each page with the blocks of its pages: memory stays
+    // bounded by the page, whatever the site's size.
+    let (mut after, mut read, mut indexed) = (String::new(), 0, 0);
+    loop {
+        let page = store.subtree_page(&site, &after, &block_types, REBUILD_PAGE).await?;
+        let Some(last) = page.last() else { break };
+        after = last.path.clone();
+        read += page.len();
+        let mut objects = with_blocks(store, page, &block_types).await?;
+        objects.sort_by(|a, b| a.path.cmp(&b.path));
+        let parts = parts_by_owner(app, &objects);
+        let searchable: Vec<&ContentObject> = objects.iter().filter(|o| is_searchable(&app.types, o)).collect();
+        let uids: Vec<String> = searchable.iter().map(|o| o.uid.clone()).collect();
+        let mut allowed = store.allowed_tokens(&uids).await?;
+        let docs: Vec<IndexDoc> = searchable
+            .iter()
+            .map(|o| {
+                let own_parts = parts.get(o.path.as_str()).map(Vec::as_slice).unwrap_or_default();
+                index_doc(app, o, own_parts, allowed.remove(&o.uid).unwrap_or_default(), &custom)
+            })
+            .collect();
+        engine.index(&docs)?;
+        indexed += docs.len();
+        progress(read.min(total), total.max(read));
     }
     engine.commit(position)?;
     // Answers kept in memory (a cached `@search`) were read from the index as it was.
     store.note_change();
-    Ok(docs.len())
+    Ok(indexed)
 }
+
+/// `page` and the blocks inside its objects, however deep, and what the blocks hold: the
+/// parts each page's document is made of.
+async fn with_blocks(
+    store: &Store,
+    mut page: Vec<ContentObject>,
+    block_types: &[String],
+) -> Result<Vec<ContentObject>, IndexError> {
+    if block_types.is_empty() {
+        return Ok(page);
+    }
+    let mut parents: Vec<String> = page.iter().map(|o| o.uid.clone()).collect();
+    let mut types = TypeFilter::Only(block_types);
+    while !parents.is_empty() {
+        let listing = Listing { parents: &parents, types, order: ListingOrder::Position };
+        let found = store.list(&listing, &Visibility::ALL, 0, i64::MAX).await?;
+        parents = found.iter().map(|o| o.uid.clone()).collect();
+        page.extend(found);
+        // Inside a block, everything belongs to the page.
+        types = TypeFilter::Except(&[]);
+    }
+    Ok(page)
+}
+
+/// Objects read at once by a rebuild.
+const REBUILD_PAGE: i64 = 1000;
 
 /// Applies the next batch of changes.
 pub async fn apply_next(app: &App, store: &Store, engine: &dyn SearchEngine) -> Result<Applied, IndexError> {
