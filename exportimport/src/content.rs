@@ -84,10 +84,17 @@ pub async fn write(
 async fn write_root(ctx: &ItemContext<'_>, root: &Planned, notes: &mut Notes) -> Result<(), Stopped> {
     let before = ctx.app.site_root().await.map_err(|e| stop("", e.message))?;
     let body: Map<String, Value> = ctx.export.required_json(&data_file(root)).map_err(Stopped::writing)?;
+    // A root without a title or description (an export of Plone 5 holds no root) keeps this
+    // site's.
+    let (titled, described) = (body.contains_key("title"), body.contains_key("description"));
     let item = build(ctx, root, "", body, true, notes).map_err(first)?;
     let mut after = before.clone();
-    after.title = item.object.title;
-    after.description = item.object.description;
+    if titled {
+        after.title = item.object.title;
+    }
+    if described {
+        after.description = item.object.description;
+    }
     after.fields.extend(item.object.fields);
     let mut tx = ctx.app.store.begin().await.map_err(|e| stop("", e))?;
     rewrite_imported(ctx.app, &mut tx, &before, &after).await.map_err(|e| stop(&data_file(root), e.message))?;

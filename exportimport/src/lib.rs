@@ -16,6 +16,7 @@
 //! The way out is [`export_plone`], which writes the site in the same format.
 
 mod collection;
+mod collective;
 mod content;
 mod dates;
 mod error;
@@ -105,7 +106,14 @@ pub async fn import_plone(
         true => Some(zipped::unpack(dir, options.max_unpacked_bytes).map_err(Stopped::checking_one)?),
         false => None,
     };
-    let export = ExportDir::open(unpacked.as_ref().map_or(dir, |u| u.root.as_path())).map_err(Stopped::checking_one)?;
+    let given = unpacked.as_ref().map_or(dir, |u| u.root.as_path());
+    // collective.exportimport's format is written out in plone.exportimport's first.
+    let converted = match collective::is_collective(given) {
+        true => Some(collective::convert(given, options.max_file_bytes).map_err(Stopped::checking_one)?),
+        false => None,
+    };
+    let export =
+        ExportDir::open(converted.as_ref().map_or(given, |c| c.root.as_path())).map_err(Stopped::checking_one)?;
     let metadata = export.required_json(&format!("{CONTENT_DIR}/__metadata__.json")).map_err(Stopped::checking_one)?;
     let types = TypeMap::load(options.types.as_deref()).map_err(Stopped::checking_one)?;
     let root = app.site_root().await.map_err(|e| Stopped::checking_one(ImportError::new("", e.message)))?;

@@ -353,3 +353,102 @@ async fn a_collection_mapped_to_a_page_becomes_one_with_a_listing_block_of_its_q
     let (_, collection) = server.get_json("sammlung").await;
     assert_eq!((&collection["@type"], &collection["query"]), (&json!("Collection"), &query), "{collection}");
 }
+
+/// A collective.exportimport export (Plone 4 to 6) as its views write it: the content as one
+/// list with absolute URLs and files as base64, and its side files.
+fn collective_export() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let site = "http://localhost:8080/Plone";
+    let history = json!({"simple_publication_workflow": [
+        {"action": null, "actor": "admin", "comments": "", "review_state": "private", "time": "2019-03-01T10:00:00+00:00"},
+        {"action": "publish", "actor": "admin", "comments": "", "review_state": "published", "time": "2019-03-02T10:00:00+00:00"}]});
+    let pdf = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, b"%PDF-1.4 Satzung");
+    let blocks = json!({"t": {"@type": "slate", "value": [{"type": "p", "children": [
+        {"type": "link", "data": {"url": format!("{site}/amt/satzung.pdf")}, "children": [{"text": "Satzung"}]}]}]}});
+    let content = json!([
+        {"@id": format!("{site}/amt"), "@type": "Folder", "UID": A, "id": "amt", "title": "Amt",
+         "parent": {"@id": site, "@type": "Plone Site", "title": "Gemeinde"}, "review_state": "published",
+         "workflow_history": history, "created": "2019-03-01T10:00:00+00:00", "modified": "2019-03-02T10:00:00+00:00",
+         "language": {"token": "de", "title": "Deutsch"}, "creators": ["admin"]},
+        {"@id": format!("{site}/amt/satzung.pdf"), "@type": "File", "UID": B, "id": "satzung.pdf", "title": "Satzung",
+         "parent": {"@id": format!("{site}/amt"), "@type": "Folder", "UID": A},
+         "file": {"data": pdf, "encoding": "base64", "filename": "satzung.pdf", "content-type": "application/pdf"}},
+        {"@id": format!("{site}/amt/start"), "@type": "Document", "UID": C, "id": "start", "title": "Willkommen",
+         "parent": {"@id": format!("{site}/amt"), "@type": "Folder", "UID": A}, "review_state": "private",
+         "blocks": blocks, "blocks_layout": {"items": ["t"]}},
+        {"unexported_paths": []}
+    ]);
+    write(&dir.path().join("Plone.json"), &content);
+    let members = json!({"groups": [{"groupid": "kanzlei", "title": "Kanzlei", "roles": [], "groups": [], "principals": ["erika"]}],
+        "members": [{"username": "erika", "password": "{SSHA}abc", "roles": ["Member"], "groups": ["kanzlei"], "email": "erika@gemeinde.example"}]});
+    write(&dir.path().join("export_members.json"), &members);
+    write(
+        &dir.path().join("export_relations.json"),
+        &json!([{"from_uuid": C, "to_uuid": B, "relationship": "relatedItems"}]),
+    );
+    write(
+        &dir.path().join("export_localroles.json"),
+        &json!([{"uuid": A, "localroles": {"erika": ["Editor"]}, "block": 1}, {"uuid": "<Portal>", "localroles": {"admin": ["Owner"]}}]),
+    );
+    write(&dir.path().join("export_ordering.json"), &json!([{"uuid": C, "order": 0}, {"uuid": B, "order": 1}]));
+    write(&dir.path().join("export_defaultpages.json"), &json!([{"uuid": A, "default_page": "start"}]));
+    write(&dir.path().join("export_redirects.json"), &json!({"/Plone/alt": "/Plone/amt/start"}));
+    write(
+        &dir.path().join("export_discussion.json"),
+        &json!([{"uuid": C, "conversation": {"items_total": 1, "items": [{"comment_id": "1551434400000000", "in_reply_to": null,
+            "text": {"data": "Danke", "mime-type": "text/plain"}, "author_username": "erika", "author_name": "Erika",
+            "creation_date": "2019-03-01T10:00:00+00:00", "modification_date": "2019-03-01T10:00:00+00:00"}]}}]),
+    );
+    dir
+}
+
+#[tokio::test]
+async fn a_collective_exportimport_export_comes_in_as_plone_exportimport_s_does() {
+    let server = TestServer::start().await;
+    let export = collective_export();
+    let report = import(&server, export.path(), &Options::default()).await.unwrap();
+    assert_eq!((report.objects, report.files, report.users, report.groups), (3, 1, 1, 1), "{report}");
+    assert_eq!((report.default_pages, report.relations, report.redirects), (1, 1, 1), "{report}");
+
+    let (_, folder) = server.get_json("amt").await;
+    assert_eq!((folder["UID"].as_str(), folder["review_state"].as_str()), (Some(A), Some("published")), "{folder}");
+    assert_eq!(folder["default_page"], "start");
+    assert_eq!(folder["language"]["token"], "de", "the vocabulary term's token");
+    let (_, sharing) = server.get_json("amt/@sharing").await;
+    assert_eq!(sharing["inherit"], false, "{sharing}");
+    let items: Vec<&str> =
+        folder["items"].as_array().unwrap().iter().filter_map(|i| i["@id"].as_str()?.rsplit('/').next()).collect();
+    assert_eq!(items, ["start", "satzung.pdf"], "positions from export_ordering.json");
+    let download = server.admin(Method::GET, "amt/satzung.pdf/@@download/file").send().await.unwrap();
+    assert_eq!(download.bytes().await.unwrap().as_ref(), b"%PDF-1.4 Satzung");
+    let (_, page) = server.get_json("amt/start").await;
+    assert_eq!(page["relatedItems"][0]["UID"], B, "{page}");
+    let link = &page["blocks"]["t"]["value"][0]["children"][0]["data"]["url"];
+    assert_eq!(link, &json!(server.url("amt/satzung.pdf")), "the absolute link of the old site leads to the file");
+    let old = server.admin(Method::GET, "alt").send().await.unwrap();
+    assert_eq!(old.headers()["location"].to_str().unwrap(), server.url("amt/start"));
+    if cfg!(feature = "comments") {
+        let (_, comments) = server.get_json("amt/start/@comments").await;
+        assert_eq!(comments["items"][0]["text"]["data"], "Danke", "{comments}");
+    }
+
+    // One file per item, in a numbered folder, reads the same.
+    let numbered = tempfile::tempdir().unwrap();
+    let list: Value = serde_json::from_slice(&std::fs::read(export.path().join("Plone.json")).unwrap()).unwrap();
+    for (number, item) in list.as_array().unwrap().iter().take(1).enumerate() {
+        write(&numbered.path().join(format!("Plone/{}.json", number + 1)), item);
+    }
+    let other = TestServer::start().await;
+    let report = import(&other, numbered.path(), &Options::default()).await.unwrap();
+    assert_eq!(report.objects, 1, "{report}");
+    assert_eq!(other.get_json("amt").await.1["UID"], A);
+
+    // Files as download URLs cannot come in: the export names which.
+    let urls = tempfile::tempdir().unwrap();
+    let mut items = list.as_array().unwrap().clone();
+    items[1]["file"] =
+        json!({"filename": "satzung.pdf", "download": "http://localhost:8080/Plone/amt/satzung.pdf/@@download/file"});
+    write(&urls.path().join("Plone.json"), &Value::Array(items));
+    let stopped = import(&other, urls.path(), &Options::default()).await.unwrap_err();
+    assert!(stopped.to_string().contains("Plone.json: file: files exported as download URLs"), "{stopped}");
+}

@@ -16,12 +16,12 @@ mod summary;
 mod writer;
 
 pub use summary::ExportSummary;
+pub(crate) use writer::Writer;
 
 use crate::error::ImportError;
 use crate::notes::Notes;
 use std::path::Path;
 use wcs_core::app::App;
-use writer::Writer;
 
 /// Writes `app`'s site into the directory `dir`, which must be new or empty; `progress`
 /// hears how many objects of how many are written.
