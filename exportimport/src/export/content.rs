@@ -3,7 +3,7 @@
 //! then `content/__metadata__.json`; and `relations.json` and `redirects.json`, which name
 //! objects by uid and path.
 
-use super::object::{ObjectIn, data, without_root_uid};
+use super::object::{ObjectIn, Summary, data, without_root_uid};
 use super::writer::Writer;
 use crate::error::ImportError;
 use crate::format::{FORMAT_VERSION, SITE_ROOT_KEY};
@@ -12,13 +12,14 @@ use crate::source::CONTENT_DIR;
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, HashMap};
 use wcs_core::app::App;
-use wcs_core::content::ContentObject;
 use wcs_core::content::values::DEFAULT_PAGE;
 use wcs_core::i18n::SITE_LANGUAGE;
 use wcs_core::store::{AliasQuery, BlobRange, RelationQuery, Visibility};
 
 /// Objects read and written at once.
-const BATCH: usize = 500;
+const BATCH: i64 = 500;
+/// [`BATCH`] as a count.
+const BATCH_USIZE: usize = 500;
 
 /// How many objects and files were written.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -54,31 +55,42 @@ pub async fn write(
     for (trashed, _) in app.store.trash_roots(&site_path).await.map_err(database)? {
         notes.left_out(&format!("objects in the trash (empty it or restore them first): {}", trashed.path));
     }
-    let objects = app.store.subtree(&site_path).await.map_err(database)?;
-    let by_uid: HashMap<&str, &ContentObject> = objects.iter().map(|o| (o.uid.as_str(), o)).collect();
-    let child_uid: HashMap<(&str, &str), &str> =
-        objects.iter().filter_map(|o| Some(((o.parent_uid.as_deref()?, o.id.as_str()), o.uid.as_str()))).collect();
+    let (_, total) = app.store.database_size().await.map_err(database)?;
+    let total = usize::try_from(total).unwrap_or_default();
+    // Page by page in path order (containers before their content), so memory stays bounded
+    // by the page and the containers' summaries, whatever the site's size.
+    let mut containers: HashMap<String, Summary> = HashMap::new();
+    let mut default_pages: Vec<(String, String, String)> = Vec::new();
     let mut metadata = Metadata::default();
     let mut written = Written::default();
-    for chunk in objects.chunks(BATCH) {
-        let uids: Vec<String> = chunk.iter().map(|o| o.uid.clone()).collect();
+    let mut after = String::new();
+    loop {
+        let page = app.store.subtree_page(&site_path, &after, &[], BATCH).await.map_err(database)?;
+        let Some(last) = page.last() else { break };
+        after = last.path.clone();
+        let uids: Vec<String> = page.iter().map(|o| o.uid.clone()).collect();
         let histories = app.store.histories(&uids).await.map_err(database)?;
         let mut roles: HashMap<String, BTreeMap<String, Vec<String>>> = HashMap::new();
         for role in app.store.local_roles(&uids).await.map_err(database)? {
             roles.entry(role.content_uid).or_default().entry(role.principal_id).or_default().push(role.role);
         }
-        for object in chunk {
+        let baseline_uids: Vec<String> = page.iter().filter_map(|o| o.working_copy_of.clone()).collect();
+        let mut baselines = HashMap::new();
+        for baseline in app.store.content_by_uids(&baseline_uids).await.map_err(database)? {
+            if let Some(profile) = app.types.get(&baseline.portal_type) {
+                baselines.insert(baseline.uid.clone(), Summary::of(&baseline, &profile, &site_path));
+            }
+        }
+        for object in &page {
             let key = if object.is_site_root() { SITE_ROOT_KEY } else { object.uid.as_str() };
             let profile = app.types.get(&object.portal_type).ok_or_else(|| {
                 ImportError::new(&object.path, format!("its type {} is not on this server", object.portal_type))
             })?;
-            let parent = object.parent_uid.as_deref().and_then(|uid| by_uid.get(uid)).copied();
-            let parent_profile = parent.and_then(|p| app.types.get(&p.portal_type));
             let input = ObjectIn {
                 object,
                 profile: &profile,
-                parent: parent.zip(parent_profile.as_deref()),
-                baseline: object.working_copy_of.as_deref().and_then(|uid| by_uid.get(uid)).copied(),
+                parent: object.parent_uid.as_deref().and_then(|uid| containers.get(uid)),
+                baseline: object.working_copy_of.as_deref().and_then(|uid| baselines.get(uid)),
                 key,
                 site_path: &site_path,
                 history: histories.get(&object.uid).map(Vec::as_slice).unwrap_or_default(),
@@ -104,8 +116,7 @@ pub async fn write(
                 metadata.ordering.insert(key.to_owned(), json!(object.position));
             }
             if let Some(page) = object.fields.get(DEFAULT_PAGE).and_then(Value::as_str) {
-                let uid = child_uid.get(&(object.uid.as_str(), page)).copied();
-                metadata.default_page.insert(key.to_owned(), json!({"default_page": page, "default_page_uuid": uid}));
+                default_pages.push((key.to_owned(), page.to_owned(), format!("{}/{page}", object.path)));
             }
             let own = roles.remove(&object.uid).unwrap_or_default();
             let mut entry = Map::new();
@@ -118,9 +129,22 @@ pub async fn write(
             if !entry.is_empty() {
                 metadata.local_roles.insert(key.to_owned(), Value::Object(entry));
             }
+            if profile.folderish {
+                containers.insert(object.uid.clone(), Summary::of(object, &profile, &site_path));
+            }
             written.objects += 1;
         }
-        progress(written.objects, objects.len());
+        progress(written.objects, total.max(written.objects));
+    }
+    // Default pages by uid, looked up once every page is known.
+    for chunk in default_pages.chunks(BATCH_USIZE) {
+        let paths: Vec<String> = chunk.iter().map(|(_, _, path)| path.clone()).collect();
+        let found: HashMap<String, String> =
+            app.store.content_at_paths(&paths).await.map_err(database)?.into_iter().map(|o| (o.path, o.uid)).collect();
+        for (key, page, path) in chunk {
+            let uid = found.get(path);
+            metadata.default_page.insert(key.clone(), json!({"default_page": page, "default_page_uuid": uid}));
+        }
     }
     let Metadata { data_files, blob_files, default_page, local_roles, ordering } = metadata;
     let file = json!({

@@ -25,10 +25,10 @@ pub struct ObjectIn<'a> {
     pub object: &'a ContentObject,
     /// Its type.
     pub profile: &'a TypeProfile,
-    /// Its container, with that container's type (none for the site root).
-    pub parent: Option<(&'a ContentObject, &'a TypeProfile)>,
+    /// Its container (none for the site root).
+    pub parent: Option<&'a Summary>,
     /// The original, when it is a working copy (plone.app.iterate's).
-    pub baseline: Option<&'a ContentObject>,
+    pub baseline: Option<&'a Summary>,
     /// Its directory's name below `content/`.
     pub key: &'a str,
     /// The site's path (`/Plone`), which `@id`s are taken below.
@@ -38,6 +38,36 @@ pub struct ObjectIn<'a> {
     /// The site's language, which goes out as `##DEFAULT##` (plone.exportimport's
     /// placeholder, which the importing site reads as its own default language).
     pub site_language: &'a str,
+}
+
+/// What an object's container or original shows of it.
+pub struct Summary {
+    /// Its path below the site.
+    pub below_site: String,
+    /// Its type.
+    pub portal_type: String,
+    /// Its uid.
+    pub uid: String,
+    /// Its title.
+    pub title: String,
+    /// Its description.
+    pub description: String,
+    /// Its type's title.
+    pub type_title: String,
+}
+
+impl Summary {
+    /// `object`'s summary; `profile` is its type.
+    pub fn of(object: &ContentObject, profile: &TypeProfile, site_path: &str) -> Summary {
+        Summary {
+            below_site: below_site(site_path, object),
+            portal_type: object.portal_type.clone(),
+            uid: object.uid.clone(),
+            title: object.title.clone(),
+            description: object.description.clone(),
+            type_title: profile.title.clone(),
+        }
+    }
 }
 
 /// The `data.json` of `input.object`, and the files to write beside it.
@@ -67,19 +97,19 @@ pub fn data(input: &ObjectIn<'_>) -> (Map<String, Value>, Vec<BlobOut>) {
     out.insert("lock".into(), json!({}));
     out.insert("version".into(), json!("current"));
     out.insert("working_copy".into(), Value::Null);
-    let baseline = input.baseline.map(|b| json!({"@id": below_site(input.site_path, b), "title": b.title}));
+    let baseline = input.baseline.map(|b| json!({"@id": b.below_site, "title": b.title}));
     out.insert("working_copy_of".into(), baseline.unwrap_or(Value::Null));
     out.insert("exportimport.constrains".into(), json!({}));
     out.insert("exportimport.conversation".into(), json!([]));
     out.insert("exportimport.versions".into(), json!({}));
     let parent = match input.parent {
-        Some((parent, parent_profile)) => json!({
-            "@id": below_site(input.site_path, parent),
+        Some(parent) => json!({
+            "@id": parent.below_site,
             "@type": parent.portal_type,
             "UID": parent.uid,
             "description": parent.description,
             "title": parent.title,
-            "type_title": parent_profile.title,
+            "type_title": parent.type_title,
         }),
         None => json!({}),
     };
