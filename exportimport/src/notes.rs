@@ -1,6 +1,8 @@
-//! What an import left out, counted by kind, for the summary: nothing is dropped unseen.
+//! What an import or export left out, counted by kind, for the summary: nothing is dropped
+//! unseen.
 
 use std::collections::BTreeMap;
+use std::fmt;
 
 /// Counts of what was left out, by what it was.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -22,5 +24,19 @@ impl Notes {
     /// Whether nothing was left out.
     pub fn is_empty(&self) -> bool {
         self.left_out.is_empty()
+    }
+}
+
+/// The summary's last lines: what was left out, with how many of each.
+impl fmt::Display for Notes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_empty() {
+            return writeln!(f, "nothing was left out");
+        }
+        writeln!(f, "left out:")?;
+        for (what, count) in self.iter() {
+            writeln!(f, "  {count:>6}  {what}")?;
+        }
+        Ok(())
     }
 }

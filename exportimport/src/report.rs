@@ -51,13 +51,6 @@ impl fmt::Display for Report {
         if !self.languages.is_empty() {
             writeln!(f, "languages: {} (the first is the site language)", self.languages.join(", "))?;
         }
-        if self.notes.is_empty() {
-            return writeln!(f, "nothing was left out");
-        }
-        writeln!(f, "left out:")?;
-        for (what, count) in self.notes.iter() {
-            writeln!(f, "  {count:>6}  {what}")?;
-        }
-        Ok(())
+        write!(f, "{}", self.notes)
     }
 }

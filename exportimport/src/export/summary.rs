@@ -32,13 +32,6 @@ impl fmt::Display for ExportSummary {
         for (file, entries, count) in &self.plugin_files {
             writeln!(f, "{count} {entries} in {file}")?;
         }
-        if self.notes.is_empty() {
-            return writeln!(f, "nothing was left out");
-        }
-        writeln!(f, "left out:")?;
-        for (what, count) in self.notes.iter() {
-            writeln!(f, "  {count:>6}  {what}")?;
-        }
-        Ok(())
+        write!(f, "{}", self.notes)
     }
 }
