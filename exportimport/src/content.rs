@@ -95,9 +95,26 @@ async fn write_root(ctx: &ItemContext<'_>, root: &Planned, notes: &mut Notes) ->
     if described {
         after.description = item.object.description;
     }
-    after.fields.extend(item.object.fields);
+    // Values the root shows already (stored, or its field's default, or its type's layout)
+    // are left as they are.
+    let profile = ctx.app.types.get(&before.portal_type);
+    for (name, value) in item.object.fields {
+        let shown = before.fields.get(&name).cloned().or_else(|| {
+            let profile = profile.as_ref()?;
+            match name.as_str() {
+                "layout" => Some(Value::from(profile.layout.clone())),
+                _ => profile.field(&name).map(|f| f.default_json()),
+            }
+        });
+        if shown.as_ref() != Some(&value) {
+            after.fields.insert(name, value);
+        }
+    }
     let mut tx = ctx.app.store.begin().await.map_err(|e| stop("", e))?;
-    rewrite_imported(ctx.app, &mut tx, &before, &after).await.map_err(|e| stop(&data_file(root), e.message))?;
+    // An import run again, or of this site's own export, changes nothing here.
+    if after != before {
+        rewrite_imported(ctx.app, &mut tx, &before, &after).await.map_err(|e| stop(&data_file(root), e.message))?;
+    }
     for (principal, roles) in &item.local_roles {
         tx.set_local_roles(&after.uid, principal, roles).await.map_err(|e| stop(&data_file(root), e))?;
     }

@@ -22,12 +22,28 @@ impl Walk<'_> {
         assert!(status < 400, "{method} {name}: {status} {body}");
         let changes = self.server.app.store.changes_after(self.seen, 1000).await.unwrap();
         let told: Vec<&str> = changes.iter().map(|c| c.kind.as_str()).collect();
-        assert_eq!(told, kinds, "{method} {name}");
+        assert_eq!(
+            told,
+            kinds,
+            "{method} {name}: {:?}",
+            changes.iter().map(|c| format!("{} {:?}", c.kind, c.uid)).collect::<Vec<_>>()
+        );
         if let Some(last) = changes.last() {
             self.seen = last.seq;
         }
         self.covered.insert((method.to_string(), name.to_owned()));
         body
+    }
+
+    /// Sends a use of a service that answers a file and writes nothing: a success, no events;
+    /// returns the file.
+    async fn download(&mut self, method: Method, name: &str, request: RequestBuilder) -> Vec<u8> {
+        let response = request.send().await.unwrap();
+        assert_eq!(response.status(), 200, "{method} {name}");
+        let bytes = response.bytes().await.unwrap().to_vec();
+        assert!(self.server.app.store.changes_after(self.seen, 1).await.unwrap().is_empty(), "{method} {name}");
+        self.covered.insert((method.to_string(), name.to_owned()));
+        bytes
     }
 
     /// Sends a use of a service that always refuses (features not built): a 4xx, no events.
@@ -130,6 +146,27 @@ async fn every_write_service_records_its_events() {
         .await;
     // With nothing to do or refused, these change nothing.
     walk.step(post.clone(), "@upgrade", admin(post.clone(), "@upgrade"), &[]).await;
+    // A site goes out and comes back: an export writes nothing; importing it after a page was
+    // deleted brings that page back and leaves the rest as it is.
+    walk.step(
+        post.clone(),
+        "",
+        admin(post.clone(), "").json(&json!({"@type": "Document", "id": "moved", "title": "Moved"})),
+        &["added"],
+    )
+    .await;
+    let zip = walk.download(post.clone(), "@export", admin(post.clone(), "@export")).await;
+    walk.step(delete.clone(), "", admin(delete.clone(), "moved"), &["removed"]).await;
+    let boundary = "events-boundary";
+    let mut upload =
+        format!("--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"site.zip\"\r\n\r\n")
+            .into_bytes();
+    upload.extend_from_slice(&zip);
+    upload.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    let import = admin(post.clone(), "@import")
+        .header("Content-Type", format!("multipart/form-data; boundary={boundary}"))
+        .body(upload);
+    walk.step(post.clone(), "@import", import, &["added"]).await;
     walk.refused(post.clone(), "@addons", admin(post.clone(), "@addons/core/uninstall")).await;
     walk.refused(patch.clone(), "@transactions", admin(patch.clone(), "@transactions").json(&json!({}))).await;
     // The site panel's title is the site root's.

@@ -340,6 +340,10 @@ fn rows() -> Vec<Row> {
         row(M::DELETE, "@groups", "{id}", "", MANAGE_204).fresh(Fresh::Group, "@groups/{fresh}"),
         row(M::GET, "@principals", "", "@principals?search=e", [401, 200, 200, 200, 200, 200, 200, 200]),
         row(M::GET, "@audit-log", "", "@audit-log", MANAGER_200),
+        // Moving the site: an export holds every password hash and an import may make users
+        // of any role, so both are the Manager's alone (a form is needed to import anything).
+        row(M::POST, "@export", "", "@export", MANAGER_200),
+        row(M::POST, "@import", "", "@import", [401, 403, 403, 403, 403, 403, 403, 415]).body(json!({})),
         // Site setup.
         row(M::GET, "@controlpanels", "", "@controlpanels", MANAGE_200),
         // Content rules: the panel needs Manage portal, assignments "Content rules: Manage
