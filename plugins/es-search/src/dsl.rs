@@ -58,10 +58,15 @@ fn translate_at(fields: &Mapping<'_>, clause: &Value, depth: usize) -> Result<Bo
     if depth > MAX_DEPTH {
         return Err(QueryError::parsing(format!("clauses nest deeper than {MAX_DEPTH}")));
     }
-    let object = clause
-        .as_object()
-        .filter(|o| o.len() == 1)
-        .ok_or_else(|| QueryError::parsing("a clause is an object with one key"))?;
+    let object = clause.as_object().ok_or_else(|| QueryError::parsing("a clause is an object with one key"))?;
+    if object.len() > 1 {
+        // Elasticsearch's AbstractQueryBuilder.parseInnerQueryBuilder, word for word: clients
+        // and tests match this text.
+        let first = object.keys().next().map(String::as_str).unwrap_or_default();
+        return Err(QueryError::parsing(format!(
+            "[{first}] malformed query, expected [END_OBJECT] but found [FIELD_NAME]"
+        )));
+    }
     let (name, body) = object.iter().next().ok_or_else(|| QueryError::parsing("an empty clause"))?;
     let query: Box<dyn Query> = match name.as_str() {
         "bool" => boolean(fields, body, depth)?,

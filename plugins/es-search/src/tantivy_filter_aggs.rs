@@ -42,6 +42,15 @@ impl TantivyEngine {
                 self.bucket(searcher, query, filter, sub, mapping, budget)?
             } else {
                 let spec = body.get("filters").and_then(|f| f.get("filters")).unwrap_or(&Value::Null);
+                // Elasticsearch's FiltersAggregationBuilder refuses a `filters` without any.
+                let empty = match spec {
+                    Value::Object(named) => named.is_empty(),
+                    Value::Array(anonymous) => anonymous.is_empty(),
+                    _ => true,
+                };
+                if empty {
+                    return Err(QueryError::illegal("[filters] cannot be empty."));
+                }
                 match spec {
                     Value::Object(named) => {
                         let mut buckets = Map::new();
