@@ -98,9 +98,10 @@ pub async fn write(
             };
             let (body, blobs) = data(&input);
             for blob in blobs {
+                let size = app.store.blob_meta(&object.uid, &blob.field).await.map_err(database)?.map_or(0, |m| m.size);
                 let bytes = app
                     .store
-                    .blob_bytes(&object.uid, &blob.field, BlobRange { offset: 0, length: i64::MAX })
+                    .blob_bytes(&object.uid, &blob.field, BlobRange { offset: 0, length: size })
                     .await
                     .map_err(database)?;
                 writer.bytes(&format!("{CONTENT_DIR}/{}", blob.path), &bytes)?;
