@@ -23,6 +23,7 @@ mod es_search;
 pub mod eval;
 pub mod eval_cluster;
 mod facets;
+mod fragments;
 mod index_dir;
 pub mod index_state;
 pub mod indexer;

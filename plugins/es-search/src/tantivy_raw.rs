@@ -116,7 +116,7 @@ impl TantivyEngine {
             if let Ok(dsl::Kind::Text(field, _)) = dsl::field(&mapping, name) {
                 let mut generator = SnippetGenerator::create(&searcher, text_query.as_ref(), field).map_err(failed)?;
                 generator.set_max_num_chars(marks.max_chars);
-                fragments.push((name.clone(), generator, marks));
+                fragments.push((name.clone(), field, generator, marks));
             }
         }
         let mut hits = Vec::with_capacity(found.len());
@@ -135,11 +135,12 @@ impl TantivyEngine {
             }
             if request.highlight.is_some() {
                 let mut marked = Map::new();
-                for (name, generator, marks) in &fragments {
+                for (name, field, generator, marks) in &fragments {
                     let mut snippet = generator.snippet_from_doc(&stored);
                     snippet.set_snippet_prefix_postfix(&marks.pre, &marks.post);
                     if !snippet.is_empty() {
-                        marked.insert(name.clone(), json!([snippet.to_html()]));
+                        let text = stored.get_first(*field).and_then(|v| v.as_str()).unwrap_or_default();
+                        marked.insert(name.clone(), json!([crate::fragments::closed_html(&snippet, text)]));
                     }
                 }
                 if !marked.is_empty() {
