@@ -321,4 +321,18 @@ pub trait SearchEngine: Send + Sync {
         max_edits: usize,
         size: usize,
     ) -> Result<Vec<Suggestion>, EngineError>;
+    /// [`SearchEngine::suggest`] on the words of one field of a raw request (the term
+    /// suggester's `field`); an engine without fields of its own looks in the site's text.
+    fn suggest_field(
+        &self,
+        field: &str,
+        text: &str,
+        request: &RawRequest,
+        max_edits: usize,
+        size: usize,
+    ) -> Result<Vec<Suggestion>, crate::dsl::QueryError> {
+        let _ = field;
+        self.suggest(text, &request.filters, max_edits, size)
+            .map_err(|e| crate::dsl::QueryError::execution(e.to_string()))
+    }
 }

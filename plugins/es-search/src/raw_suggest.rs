@@ -26,8 +26,8 @@ pub struct TermSuggester {
 
 #[derive(Clone, Debug)]
 enum Kind {
-    /// Indexed words within this many edits.
-    Term { max_edits: usize },
+    /// Indexed words within this many edits, of `field` when one is named.
+    Term { max_edits: usize, field: Option<String> },
     /// Objects whose field starts with the text (each text once with `skip_duplicates`).
     Completion { field: String, skip_duplicates: bool },
     /// The text with each word that finds nothing replaced by its best correction.
@@ -49,7 +49,8 @@ pub fn parse(spec: &Value) -> Result<Vec<TermSuggester>, QueryError> {
         }
         let (options, kind) = if let Some(term) = body.get("term") {
             let max_edits = term.get("max_edits").and_then(Value::as_u64).unwrap_or(2);
-            (term, Kind::Term { max_edits: usize::try_from(max_edits).unwrap_or(2).clamp(1, 2) })
+            let field = term.get("field").and_then(Value::as_str).map(str::to_owned);
+            (term, Kind::Term { max_edits: usize::try_from(max_edits).unwrap_or(2).clamp(1, 2), field })
         } else if let Some(phrase) = body.get("phrase") {
             let tag =
                 |key: &str| phrase.pointer(&format!("/highlight/{key}")).and_then(Value::as_str).unwrap_or_default();
@@ -77,8 +78,8 @@ pub fn parse(spec: &Value) -> Result<Vec<TermSuggester>, QueryError> {
 pub fn run(engine: &dyn SearchEngine, suggesters: &[TermSuggester], base: &RawRequest) -> Result<Value, QueryError> {
     let mut answer = Map::new();
     for suggester in suggesters {
-        let max_edits = match &suggester.kind {
-            Kind::Term { max_edits } => *max_edits,
+        let (max_edits, field) = match &suggester.kind {
+            Kind::Term { max_edits, field } => (*max_edits, field.as_deref()),
             Kind::Completion { field, skip_duplicates } => {
                 let options = completion(engine, suggester, field, *skip_duplicates, base)?;
                 answer.insert(suggester.name.clone(), options);
@@ -89,7 +90,10 @@ pub fn run(engine: &dyn SearchEngine, suggesters: &[TermSuggester], base: &RawRe
                 continue;
             }
         };
-        let found = engine.suggest(&suggester.text, &base.filters, max_edits, suggester.size)?;
+        let found = match field {
+            Some(field) => engine.suggest_field(field, &suggester.text, base, max_edits, suggester.size)?,
+            None => engine.suggest(&suggester.text, &base.filters, max_edits, suggester.size)?,
+        };
         let mut entries = Vec::new();
         let mut offset = 0;
         for word in suggester.text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {

@@ -2,14 +2,16 @@
 //! offered only when they find something the caller may see. Words are looked up in the
 //! language the search asks for (German when it asks for none or for several).
 
-use crate::engine::{EngineError, Filters, SuggestOption, Suggestion};
+use crate::dsl::{self, QueryError};
+use crate::dsl_fields::Kind;
+use crate::engine::{EngineError, Filters, RawRequest, SuggestOption, Suggestion};
 use crate::tantivy_engine::TantivyEngine;
 use crate::text_languages::TextLanguage;
 use tantivy::Term;
 use tantivy::collector::Count;
 use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption};
-use tantivy::tokenizer::TokenStream;
+use tantivy::tokenizer::{TextAnalyzer, TokenStream};
 
 /// At most this many indexed words are looked at per suggested word.
 const SUGGEST_SCAN: usize = 50_000;
@@ -38,13 +40,51 @@ impl TantivyEngine {
         max_edits: usize,
         size: usize,
     ) -> Result<Vec<Suggestion>, EngineError> {
-        let searcher = self.reader.searcher();
         let language = match filters.languages.as_slice() {
             [one] => TextLanguage::of(one),
             _ => TextLanguage::German,
         };
         let [_, _, text_field] = self.fields.text_fields(language);
-        let mut analyzer = language.analyzer();
+        self.corrections(text_field, language.analyzer(), text, filters, max_edits, size)
+    }
+
+    /// See [`crate::engine::SearchEngine::suggest_field`]: a declared text field's own words,
+    /// analysed as that field is; any other field is the site's text.
+    pub(crate) fn did_you_mean_in(
+        &self,
+        field: &str,
+        text: &str,
+        request: &RawRequest,
+        max_edits: usize,
+        size: usize,
+    ) -> Result<Vec<Suggestion>, QueryError> {
+        let schema = self.declared.as_ref().map(|_| self.index_schema());
+        let mapping = dsl::Mapping {
+            fields: &self.fields,
+            custom: &request.custom,
+            unmapped_matches_nothing: true,
+            declared: self.declared.as_ref().zip(schema.as_ref()),
+        };
+        let found = match dsl::field(&mapping, field) {
+            Ok(Kind::Text(text_field, analyzer)) if self.declared.is_some() => {
+                self.corrections(text_field, analyzer.analyzer(), text, &request.filters, max_edits, size)
+            }
+            _ => self.did_you_mean(text, &request.filters, max_edits, size),
+        };
+        found.map_err(|e| QueryError::execution(e.to_string()))
+    }
+
+    /// The corrections of the words of `text` as `analyzer` cuts them, from `text_field`'s words.
+    fn corrections(
+        &self,
+        text_field: Field,
+        mut analyzer: TextAnalyzer,
+        text: &str,
+        filters: &Filters,
+        max_edits: usize,
+        size: usize,
+    ) -> Result<Vec<Suggestion>, EngineError> {
+        let searcher = self.reader.searcher();
         let mut stream = analyzer.token_stream(text);
         let mut words = Vec::new();
         while stream.advance() {

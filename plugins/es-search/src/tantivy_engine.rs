@@ -280,6 +280,17 @@ impl SearchEngine for TantivyEngine {
         self.run_raw(request)
     }
 
+    fn suggest_field(
+        &self,
+        field: &str,
+        text: &str,
+        request: &crate::engine::RawRequest,
+        max_edits: usize,
+        size: usize,
+    ) -> Result<Vec<Suggestion>, crate::dsl::QueryError> {
+        self.did_you_mean_in(field, text, request, max_edits, size)
+    }
+
     fn path_of(&self, uid: &str) -> Result<Option<String>, EngineError> {
         let searcher = self.reader.searcher();
         let query = TermQuery::new(Term::from_field_text(self.fields.uid, uid), IndexRecordOption::Basic);
