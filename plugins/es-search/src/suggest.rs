@@ -58,13 +58,8 @@ impl TantivyEngine {
         max_edits: usize,
         size: usize,
     ) -> Result<Vec<Suggestion>, QueryError> {
-        let schema = self.declared.as_ref().map(|_| self.index_schema());
-        let mapping = dsl::Mapping {
-            fields: &self.fields,
-            custom: &request.custom,
-            unmapped_matches_nothing: true,
-            declared: self.declared.as_ref().zip(schema.as_ref()),
-        };
+        let schema = self.declared_schema();
+        let mapping = self.raw_mapping(&request.custom, schema.as_ref());
         let found = match dsl::field(&mapping, field) {
             Ok(Kind::Text(text_field, analyzer)) if self.declared.is_some() => {
                 self.corrections(text_field, analyzer.analyzer(), text, &request.filters, max_edits, size)

@@ -66,16 +66,31 @@ fn custom_columns(aggregations: &mut Value, mapping: &dsl::Mapping<'_>, kind: &s
 }
 
 impl TantivyEngine {
+    /// The index's own schema when a mapping is declared: only a declared mapping's
+    /// `query_string` parses against it.
+    pub(crate) fn declared_schema(&self) -> Option<tantivy::schema::Schema> {
+        self.declared.as_ref().map(|_| self.index_schema())
+    }
+
+    /// The fields a raw request names, as [`TantivyEngine::declared_schema`] and the request's
+    /// custom fields make them.
+    pub(crate) fn raw_mapping<'a>(
+        &'a self,
+        custom: &'a crate::dsl::CustomFields,
+        schema: Option<&'a tantivy::schema::Schema>,
+    ) -> dsl::Mapping<'a> {
+        dsl::Mapping {
+            fields: &self.fields,
+            custom,
+            unmapped_matches_nothing: true,
+            declared: self.declared.as_ref().zip(schema),
+        }
+    }
+
     /// Runs a raw query.
     pub(crate) fn run_raw(&self, request: &RawRequest) -> Result<Value, QueryError> {
-        // Only a declared mapping's `query_string` parses against the index's own schema.
-        let schema = self.declared.as_ref().map(|_| self.index_schema());
-        let mapping = dsl::Mapping {
-            fields: &self.fields,
-            custom: &request.custom,
-            unmapped_matches_nothing: true,
-            declared: self.declared.as_ref().zip(schema.as_ref()),
-        };
+        let schema = self.declared_schema();
+        let mapping = self.raw_mapping(&request.custom, schema.as_ref());
         let text_query = dsl::translate(&mapping, &request.query)?;
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, text_query.box_clone())];
         self.filters(&request.filters, &mut clauses);
