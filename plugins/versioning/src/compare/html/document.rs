@@ -11,6 +11,7 @@ use super::ImageFile;
 use super::format::Format;
 use super::names::{attribute, attributes, is_dropped, is_plain_name, output_name};
 use super::objects::{is_whole, push_object};
+use super::parsing::OpenElements;
 use super::words::{Piece, normalize, pieces};
 use scraper::{Html, Node};
 use std::borrow::Cow;
@@ -131,15 +132,29 @@ pub(super) struct SideInfo<'a> {
     pub image_file: &'a dyn Fn(&str) -> Option<ImageFile>,
 }
 
+/// A node the walk over a parsed side is inside.
+struct Opened {
+    node: ego_tree::NodeId,
+    /// Our element for it; `None` when it is not kept.
+    element: Option<ElementId>,
+    /// How many atoms there were when it opened (none since: it shows as empty).
+    atoms_before: usize,
+    /// The kept elements open inside it, as the output will have them open.
+    within: OpenElements,
+}
+
 /// Parses one side and flattens it into atoms.
+///
+/// An element is kept only where the output can nest it as the parser did (see
+/// [`OpenElements`]); the content of any other belongs to its parent.
 pub(super) fn flatten(html: &str, interner: &mut Interner, side: &SideInfo<'_>) -> Document {
     let parsed = Html::parse_fragment(html);
     let mut doc = Document { elements: Vec::new(), atoms: Vec::new(), text: String::with_capacity(html.len() / 2) };
     let root_format = Rc::new(Format::root());
-    // Open elements of the walk: the scraper node, our element (None when not kept).
-    let mut open: Vec<(ego_tree::NodeId, Option<ElementId>, usize)> = Vec::new();
+    let mut open: Vec<Opened> = Vec::new();
     let mut skip_until: Option<ego_tree::NodeId> = None;
-    let current = |open: &[(ego_tree::NodeId, Option<ElementId>, usize)]| open.iter().rev().find_map(|(_, e, _)| *e);
+    let current = |open: &[Opened]| open.iter().rev().find_map(|o| o.element);
+    let within_open = |open: &[Opened]| open.last().map_or_else(OpenElements::default, |o| o.within);
     for edge in parsed.tree.root().traverse() {
         match edge {
             ego_tree::iter::Edge::Open(node) => {
@@ -149,18 +164,19 @@ pub(super) fn flatten(html: &str, interner: &mut Interner, side: &SideInfo<'_>) 
                 match node.value() {
                     Node::Element(e) => {
                         let name = e.name();
+                        let (parent, within) = (current(&open), within_open(&open));
+                        let unkept = Opened { node: node.id(), element: None, atoms_before: doc.atoms.len(), within };
                         // The fragment parser's own `html` wrapper is the top level.
                         if node.parent().is_some_and(|p| p.value().is_fragment()) {
-                            open.push((node.id(), None, doc.atoms.len()));
+                            open.push(unkept);
                             continue;
                         }
                         if is_dropped(name) {
                             skip_until = Some(node.id());
                             continue;
                         }
-                        let parent = current(&open);
                         if is_whole(e) || matches!(name, "img" | "hr" | "iframe") {
-                            push_object(&mut doc, interner, node, e, parent, side);
+                            push_object(&mut doc, interner, node, e, parent, &within, side);
                             skip_until = Some(node.id());
                             continue;
                         }
@@ -169,12 +185,13 @@ pub(super) fn flatten(html: &str, interner: &mut Interner, side: &SideInfo<'_>) 
                             skip_until = Some(node.id());
                             continue;
                         }
-                        if !is_plain_name(name) {
-                            open.push((node.id(), None, doc.atoms.len()));
+                        if !is_plain_name(name) || !within.opens(output_name(name)) {
+                            open.push(unkept);
                             continue;
                         }
                         let id = push_element(&mut doc, e, parent, &root_format, side);
-                        open.push((node.id(), Some(id), doc.atoms.len()));
+                        let within = within.inside(doc.elements[id].name);
+                        open.push(Opened { element: Some(id), within, ..unkept });
                     }
                     Node::Text(t) => push_text(&mut doc, interner, &t.text, current(&open)),
                     _ => {}
@@ -187,8 +204,8 @@ pub(super) fn flatten(html: &str, interner: &mut Interner, side: &SideInfo<'_>) 
                     }
                     continue;
                 }
-                if open.last().is_some_and(|(id, _, _)| *id == node.id())
-                    && let Some((_, Some(element), atoms_before)) = open.pop()
+                if open.last().is_some_and(|o| o.node == node.id())
+                    && let Some(Opened { element: Some(element), atoms_before, .. }) = open.pop()
                     && doc.atoms.len() == atoms_before
                 {
                     doc.atoms.push(Atom { kind: AtomKind::Empty, text: 0..0, element: Some(element), key: 0 });

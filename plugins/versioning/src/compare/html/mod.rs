@@ -15,6 +15,7 @@ mod format;
 mod map;
 mod names;
 mod objects;
+mod parsing;
 mod plain;
 mod render;
 mod sanitize;

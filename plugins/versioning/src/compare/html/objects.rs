@@ -6,6 +6,7 @@ use super::document::{Atom, AtomKind, Document, ElementId, Interner, Object, Obj
 use super::names::{
     attribute, attributes, is_custom, is_dropped, is_html, is_plain_name, is_void, kept_attribute, output_name,
 };
+use super::parsing::OpenElements;
 use super::render::escape_into;
 use super::words::normalize;
 use scraper::Node;
@@ -42,52 +43,31 @@ fn object_identity(
 }
 
 /// Canonical markup of a subtree compared as a whole: names checked, attributes sorted and
-/// escaped, text normalised with whitespace collapsed. As a key (`shown` false) it keeps
-/// every name and attribute; to be shown, custom elements keep their names and safe
-/// attributes, other elements take their output names (unknown ones, and foreign ones like
-/// SVG's, become `span`, whose text the sanitiser keeps).
-fn canonical_markup(node: ego_tree::NodeRef<'_, Node>, shown: bool, unlink: bool) -> String {
+/// escaped, text normalised with whitespace collapsed. As a key (`shown` is `None`) it keeps
+/// every name and attribute. To be shown inside the open elements `shown` gives, custom
+/// elements keep their names and safe attributes, other elements take their output names
+/// (unknown ones, and foreign ones like SVG's, become `span`, whose text the sanitiser
+/// keeps), and an element a parser would not nest where it stands is left out around its
+/// content: read back, it would close the object and the mark around it (see
+/// [`OpenElements`]).
+fn canonical_markup(node: ego_tree::NodeRef<'_, Node>, shown: Option<OpenElements>) -> String {
     let mut out = String::new();
     let mut skip_until: Option<ego_tree::NodeId> = None;
+    // The elements written and not yet closed, each with what is open inside it when shown.
+    let mut written: Vec<(ego_tree::NodeId, Option<OpenElements>)> = Vec::new();
     for edge in node.traverse() {
         match edge {
             ego_tree::iter::Edge::Open(n) if skip_until.is_none() => match n.value() {
                 Node::Element(e) if is_dropped(e.name()) => skip_until = Some(n.id()),
-                Node::Element(e) if unlink && e.name() == "a" => {}
                 Node::Element(e) if is_plain_name(e.name()) => {
-                    out.push('<');
-                    out.push_str(&element_name(e, shown));
-                    let mut attrs: Vec<(&str, &str)> = e
-                        .attrs()
-                        .filter(|(n, _)| {
-                            let custom = is_custom(e);
-                            is_plain_name(n)
-                                && !n.starts_with("on")
-                                && (!shown || custom && is_safe_custom_attribute(n) || !custom && kept_attribute(n))
-                        })
-                        .collect();
-                    attrs.sort();
-                    for (name, value) in attrs {
-                        out.push(' ');
-                        out.push_str(&name.to_ascii_lowercase());
-                        out.push_str("=\"");
-                        escape_into(&mut out, value);
-                        out.push('"');
+                    let name = element_name(e, shown.is_some());
+                    let within = written.last().map_or(shown, |(_, within)| *within);
+                    if within.is_none_or(|within| within.opens(&name)) {
+                        write_start_tag(&mut out, e, &name, shown.is_some());
+                        written.push((n.id(), within.map(|within| within.inside(&name))));
                     }
-                    out.push('>');
                 }
-                Node::Text(t) => {
-                    let text = normalize(&t.text);
-                    let mut collapsed = String::with_capacity(text.len());
-                    for c in text.chars() {
-                        if !c.is_whitespace() {
-                            collapsed.push(c);
-                        } else if !collapsed.ends_with(' ') {
-                            collapsed.push(' ');
-                        }
-                    }
-                    escape_into(&mut out, &collapsed);
-                }
+                Node::Text(t) => write_collapsed(&mut out, &t.text),
                 _ => {}
             },
             ego_tree::iter::Edge::Open(_) => {}
@@ -98,19 +78,59 @@ fn canonical_markup(node: ego_tree::NodeRef<'_, Node>, shown: bool, unlink: bool
                     }
                     continue;
                 }
-                if let Node::Element(e) = n.value()
-                    && is_plain_name(e.name())
-                    && !is_void(e.name())
-                    && !(unlink && e.name() == "a")
-                {
-                    out.push_str("</");
-                    out.push_str(&element_name(e, shown));
-                    out.push('>');
+                if written.last().is_some_and(|(id, _)| *id == n.id()) {
+                    written.pop();
+                    if let Node::Element(e) = n.value()
+                        && !is_void(e.name())
+                    {
+                        out.push_str("</");
+                        out.push_str(&element_name(e, shown.is_some()));
+                        out.push('>');
+                    }
                 }
             }
         }
     }
     out
+}
+
+/// A start tag in canonical markup: attributes sorted, event handlers never; when `shown`,
+/// only those worth showing.
+fn write_start_tag(out: &mut String, element: &scraper::node::Element, name: &str, shown: bool) {
+    out.push('<');
+    out.push_str(name);
+    let custom = is_custom(element);
+    let mut attrs: Vec<(&str, &str)> = element
+        .attrs()
+        .filter(|(n, _)| {
+            is_plain_name(n)
+                && !n.starts_with("on")
+                && (!shown || custom && is_safe_custom_attribute(n) || !custom && kept_attribute(n))
+        })
+        .collect();
+    attrs.sort();
+    for (attr, value) in attrs {
+        out.push(' ');
+        out.push_str(&attr.to_ascii_lowercase());
+        out.push_str("=\"");
+        escape_into(out, value);
+        out.push('"');
+    }
+    out.push('>');
+}
+
+/// Text in canonical markup: normalised, each run of whitespace one space, escaped.
+fn write_collapsed(out: &mut String, text: &str) {
+    let text = normalize(text);
+    let mut collapsed = String::with_capacity(text.len());
+    for c in text.chars() {
+        if !c.is_whitespace() {
+            collapsed.push(c);
+        } else if !collapsed.ends_with(' ') {
+            collapsed.push(' ');
+        }
+    }
+    escape_into(out, &collapsed);
 }
 
 /// An element's name in canonical markup: as parsed for keys, its output name when shown.
@@ -131,12 +151,14 @@ pub(super) fn is_whole(element: &scraper::node::Element) -> bool {
         || name == "figure" && element.attr("data-filename").is_some()
 }
 
+/// Adds an object in `parent`, where the output has the elements `within` open.
 pub(super) fn push_object(
     doc: &mut Document,
     interner: &mut Interner,
     node: ego_tree::NodeRef<'_, Node>,
     element: &scraper::node::Element,
     parent: Option<ElementId>,
+    within: &OpenElements,
     side: &SideInfo<'_>,
 ) {
     let name = element.name();
@@ -147,15 +169,6 @@ pub(super) fn push_object(
         "hr" => ObjectMarkup::Element { name: "hr", attrs },
         "iframe" => ObjectMarkup::Element { name: "iframe", attrs },
         _ => {
-            // Inside a link, links within the object cannot be written back (a parser closes
-            // the outer link there, moving the object's text out of its marks): their text stays.
-            let mut ancestor = parent;
-            let mut in_link = false;
-            while let Some(id) = ancestor {
-                in_link |= doc.elements[id].name == "a";
-                ancestor = doc.elements[id].parent;
-            }
-            let inner = node.children().map(|child| canonical_markup(child, true, in_link)).collect::<String>();
             let shown: Cow<'static, str> = if is_custom(element) {
                 Cow::Owned(name.to_owned())
             } else if is_plain_name(name) && is_html(element) {
@@ -163,8 +176,12 @@ pub(super) fn push_object(
             } else {
                 Cow::Borrowed("span")
             };
+            // Its content is written inside it, inside a mark (which changes nothing a parser
+            // decides) and the elements open where it stands.
+            let inside = Some(within.inside(&shown));
+            let inner = node.children().map(|child| canonical_markup(child, inside)).collect::<String>();
             if attribute(&attrs, "data-filename").is_none() {
-                key = format!("\u{0}whole\u{0}{}", canonical_markup(node, false, false));
+                key = format!("\u{0}whole\u{0}{}", canonical_markup(node, None));
             }
             ObjectMarkup::Whole { name: shown, attrs, inner }
         }

@@ -7,7 +7,7 @@
 use ammonia::Builder;
 use std::collections::HashSet;
 use std::sync::LazyLock;
-use wcs_core::content::markup::{CustomElements, policy};
+use wcs_core::content::markup::{CustomElements, is_custom_element_name, policy};
 
 /// The frame classes (Bootstrap 5.3 border utilities) an object inside a mark carries.
 const FRAMES: [&str; 5] = ["border", "border-3", "border-danger", "border-success", "border-warning"];
@@ -15,6 +15,7 @@ const FRAMES: [&str; 5] = ["border", "border-3", "border-danger", "border-succes
 /// Comparisons without custom elements, which are nearly all, share one builder.
 static PLAIN: LazyLock<CustomElements> = LazyLock::new(CustomElements::default);
 static SANITIZER: LazyLock<Builder<'static>> = LazyLock::new(|| comparison_policy(&PLAIN));
+static KEPT_TAGS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| SANITIZER.clone_tags());
 
 fn comparison_policy(custom: &CustomElements) -> Builder<'_> {
     let mut builder = policy(custom);
@@ -37,4 +38,11 @@ pub(super) fn sanitize(html: &str) -> String {
     } else {
         comparison_policy(&custom).clean(html).to_string()
     }
+}
+
+/// Whether the sanitiser keeps the tags of an element the comparison writes as `name` (custom
+/// elements it keeps whenever it finds them); of any other it keeps only the content, so
+/// readers get that content directly in the element around it.
+pub(super) fn keeps_tags(name: &str) -> bool {
+    KEPT_TAGS.contains(name) || is_custom_element_name(name)
 }
