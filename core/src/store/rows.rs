@@ -39,9 +39,14 @@ fn brief_columns_of(backend: Backend) -> String {
             format!("json_object({}) || ''", pairs.join(", "))
         }
         Backend::Postgres => {
-            let pairs: Vec<String> =
-                SUMMARY_FIELDS.iter().map(|k| format!("'{k}', CAST(fields AS jsonb) -> '{k}'")).collect();
-            format!("CAST(jsonb_build_object({}) AS TEXT)", pairs.join(", "))
+            // The stored text is parsed once per row, in the subquery (`OFFSET 0` keeps the
+            // planner from folding it back into a cast per key): four times less work at
+            // 10,000 objects, where parsing is most of a navigation tree's query.
+            let pairs: Vec<String> = SUMMARY_FIELDS.iter().map(|k| format!("'{k}', parsed.f -> '{k}'")).collect();
+            format!(
+                "(SELECT CAST(jsonb_build_object({}) AS TEXT) FROM (SELECT CAST(fields AS jsonb) AS f OFFSET 0) AS parsed)",
+                pairs.join(", ")
+            )
         }
     };
     CONTENT_COLUMNS.replace("fields,", &format!("{projection},"))
