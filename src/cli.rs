@@ -70,7 +70,7 @@ async fn shutdown_signal() {
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     // The edge's settings are checked before the database is touched.
     let edge = Edge::new(&args.edge_config()).map_err(|problem| anyhow::anyhow!("configuration: {problem}"))?;
-    let config = app_config(&args.storage, args.answer_cache().max_age)?;
+    let config = app_config(&args.storage, args.memory_max_age())?;
     let (app, bootstrap) = crate::open_app(config).await?;
     report(&bootstrap, &args.storage.site_id);
     if args.storage.demo {
@@ -78,6 +78,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         tracing::info!(created, "demo content loaded");
     }
     tracing::info!(plugins = ?app.registry.plugin_ids(), "plugins");
+    tracing::info!(instance = app.store.instance(), "instance name on database connections");
     let listener =
         tokio::net::TcpListener::bind(args.listen).await.with_context(|| format!("binding {}", args.listen))?;
     tracing::info!("listening on http://{}/{}", args.listen, args.storage.site_id);

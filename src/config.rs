@@ -183,6 +183,14 @@ pub struct ServeArgs {
     /// publication dates and lock timeouts show within it.
     #[arg(long, env = "WCS_CACHE_MAX_AGE_MS", default_value_t = 1000)]
     pub cache_max_age_ms: u64,
+    /// How long, in milliseconds, the objects along requested paths, the settings and the
+    /// facts every write checks (local roles, locks, working copies) are kept in memory
+    /// between commits; 0 reads them for every request. This instance's commits, and on
+    /// PostgreSQL other instances' commits, make it forget at once; the value bounds how late
+    /// what nothing announces shows: another process's writes to the same SQLite file, and on
+    /// PostgreSQL a lost notification.
+    #[arg(long, env = "WCS_MEMORY_MAX_AGE_MS", default_value_t = 1000)]
+    pub memory_max_age_ms: u64,
     /// Seconds after which a connection on which nothing moves is closed (an idle keep-alive
     /// connection, headers or a body stopped midway).
     #[arg(long, env = "WCS_IDLE_TIMEOUT_SECS", default_value_t = 20)]
@@ -235,6 +243,11 @@ impl ServeArgs {
             answer_cache: self.answer_cache(),
             timeouts: self.timeouts(),
         }
+    }
+
+    /// How long the store keeps what it read.
+    pub fn memory_max_age(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.memory_max_age_ms)
     }
 
     /// The answer cache's limits.

@@ -272,6 +272,12 @@ impl App {
     /// before it serves.
     pub async fn start(self: &Arc<App>) -> Result<(), StartupFailure> {
         Site::watch_types(&self.site);
+        let app = Arc::downgrade(self);
+        self.store.follow_other_instances(Arc::new(move || {
+            if let Some(app) = app.upgrade() {
+                app.security.forget_credentials();
+            }
+        }));
         for (plugin, hook) in self.registry.start_hooks() {
             (hook.run)(self.clone()).await.map_err(|e| StartupFailure::Bootstrap(format!("plugin {plugin}: {e}")))?;
         }

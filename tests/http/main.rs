@@ -78,6 +78,7 @@ mod multilingual;
 #[cfg(all(feature = "navigation", feature = "site-profile"))]
 mod navigation;
 mod object_memory;
+mod other_instances;
 mod password_reset;
 mod permission_matrix;
 mod plone_client;

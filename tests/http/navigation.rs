@@ -244,3 +244,35 @@ async fn breadcrumbs_show_nav_titles_through_the_plugin_only() {
         assert_eq!(crumbs["items"][0]["title"], expected);
     }
 }
+
+/// Without the answer cache (an editor's requests never use it), a tree is built once and
+/// shared by the callers who may see the same objects, until a commit changes anything.
+#[tokio::test]
+async fn a_tree_is_shared_by_callers_who_see_the_same_until_something_changes() {
+    let server = TestServer::start_with(|config| config.edge.answer_cache.max_age = std::time::Duration::ZERO).await;
+    site(&server).await;
+    server.transition("energy", "publish").await;
+    let query = "@navigation?expand.navigation.depth=3";
+    let costed = async || {
+        let before = server.app.store.query_count();
+        let (status, nav) = server.get_json(query).await;
+        assert_eq!(status, 200);
+        (nav, server.app.store.query_count() - before)
+    };
+    let (built, building) = costed().await;
+    let (shared, sharing) = costed().await;
+    assert_eq!(shared, built);
+    assert!(sharing < building, "the second request shares the tree: {sharing} statements, then {building}");
+
+    // Another caller sees only what it may: the anonymous tree is its own.
+    let anonymous = server.anonymous(Method::GET, query).send().await.unwrap();
+    assert_eq!(titles(&read(anonymous).await.1["items"]), vec!["Home", "Energy"]);
+
+    // A change shows on the next request of everyone.
+    let rename = server.admin(Method::PATCH, "energy").json(&json!({"title": "Power"}));
+    assert_eq!(rename.send().await.unwrap().status(), 204);
+    assert_eq!(titles(&server.get_json(query).await.1["items"]), vec!["Home", "Power", "Getting around"]);
+    server.transition("mobility", "publish").await;
+    let anonymous = server.anonymous(Method::GET, query).send().await.unwrap();
+    assert_eq!(titles(&read(anonymous).await.1["items"]), vec!["Home", "Power", "Getting around"]);
+}

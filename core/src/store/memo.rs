@@ -9,9 +9,10 @@
 //! in the memory of records, a read racing such a change keeps what it read only if no change
 //! committed in between, so nothing stale is remembered. What another process changes in the
 //! same SQLite file (a second instance, a `wcs` command) this process cannot see, so a fact is
-//! read again once it is older than the maximum age of the answer cache (1 s by default),
-//! which bounds how late such changes show everywhere. On PostgreSQL, where other instances
-//! write too, every read asks the database.
+//! read again once it is older than the memory's maximum age (1 s by default), which bounds
+//! how late such changes show everywhere. On PostgreSQL, where other instances write too, the
+//! same is remembered while the store follows the other instances' commits, which make it
+//! forget (see [`super::follow`]); while it does not, every read asks the database.
 
 use super::LocalRole;
 use super::content_memo::ContentMemo;
@@ -19,7 +20,7 @@ use super::lock::ContentLock;
 use super::{Backend, Store};
 use crate::content::ContentObject;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -46,6 +47,9 @@ pub(super) struct ObjectMemo {
     pub(super) content: ContentMemo,
     /// How old, in milliseconds, a remembered fact may be before it is read again.
     max_age_ms: AtomicU64,
+    /// On PostgreSQL, whether other instances' commits are being followed (see
+    /// [`super::follow`]): only then is anything remembered.
+    pub(super) following: AtomicBool,
 }
 
 impl Default for ObjectMemo {
@@ -57,6 +61,7 @@ impl Default for ObjectMemo {
             written: Memo::new(MAX_WRITTEN),
             content: ContentMemo::default(),
             max_age_ms: AtomicU64::new(1_000),
+            following: AtomicBool::new(false),
         }
     }
 }
@@ -86,9 +91,20 @@ impl Store {
         self.memo.max_age_ms.store(millis, Ordering::Relaxed);
     }
 
-    /// The memory of objects by path, on SQLite.
+    /// Whether this store remembers what it reads: on SQLite, where this process is the only
+    /// server of its database, always; on PostgreSQL while it follows other instances' commits.
+    pub fn remembers(&self) -> bool {
+        self.backend == Backend::Sqlite || self.memo.following.load(Ordering::Acquire)
+    }
+
+    /// How old a remembered fact may be before it is read again.
+    pub fn memory_max_age(&self) -> Duration {
+        self.memo.max_age()
+    }
+
+    /// The memory of objects by path, while the store [remembers](Store::remembers).
     pub(super) fn content_memo(&self) -> Option<&ContentMemo> {
-        (self.backend == Backend::Sqlite).then_some(&self.memo.content)
+        self.remembers().then_some(&self.memo.content)
     }
 
     /// What `read` gives for `key`; on SQLite, what an earlier read gave, as long as no change
@@ -99,7 +115,7 @@ impl Store {
         key: &str,
         read: impl Future<Output = Result<V, sqlx::Error>>,
     ) -> Result<V, sqlx::Error> {
-        if self.backend != Backend::Sqlite {
+        if !self.remembers() {
             return read.await;
         }
         let generation = match memo.recall(key, self.memo.max_age()) {

@@ -16,8 +16,10 @@ mod content_memo;
 mod content_write;
 mod dump;
 mod feed;
+mod follow;
 mod group_commit;
 mod hooks;
+mod kept;
 mod keywords;
 mod links;
 mod listing;
@@ -47,8 +49,10 @@ pub use blob::{BlobMeta, BlobRange};
 pub use changes::ORDERING;
 pub use dump::{DumpError, ExportSummary, ImportSummary, Manifest, TableManifest};
 pub use feed::Change;
+pub use follow::OnForeignChange;
 use group_commit::{Member, Writer};
 pub use hooks::{DerivedFacts, Phase, Subscriber, Subscribers};
+pub use kept::Kept;
 pub use listing::{BehaviourOrder, Listing, ListingOrder, TypeFilter};
 pub use lock::{ContentLock, LockInfo, checkout_lock, unlocked};
 pub use migrations::Migration;
@@ -93,6 +97,13 @@ pub struct Store {
     /// What writes check first, remembered on SQLite.
     memo: Arc<memo::ObjectMemo>,
     generation: Arc<AtomicU64>,
+    /// Where the database is, for the connection that listens for other instances' commits.
+    url: Arc<str>,
+    /// This instance's name on its PostgreSQL connections, which its commits' notifications
+    /// carry (see [`follow`]).
+    instance: Arc<str>,
+    /// Dropped with the last handle, which stops the listener (see [`follow`]).
+    follower: Arc<OnceLock<tokio::sync::oneshot::Sender<()>>>,
 }
 
 /// Why the store could not be opened.
@@ -134,7 +145,23 @@ impl Store {
         } else {
             return Err(StoreError::UnsupportedUrl(url.to_owned()));
         };
+        let instance: Arc<str> = uuid::Uuid::new_v4().simple().to_string().into();
+        let named = instance.clone();
         let pool = AnyPoolOptions::new()
+            // Each PostgreSQL connection names the instance, which its commits' notifications
+            // then carry (see [`follow`]).
+            .after_connect(move |connection, _| {
+                let instance = named.clone();
+                Box::pin(async move {
+                    if backend == Backend::Postgres {
+                        sqlx::query("SELECT set_config('wcs.instance', $1, false)")
+                            .bind(instance.to_string())
+                            .execute(connection)
+                            .await?;
+                    }
+                    Ok(())
+                })
+            })
             .max_connections(match backend {
                 Backend::Sqlite => 8,
                 Backend::Postgres => 16,
@@ -159,6 +186,9 @@ impl Store {
             records: Arc::default(),
             memo: Arc::default(),
             generation: Arc::new(AtomicU64::new(0)),
+            url: url.into(),
+            instance,
+            follower: Arc::default(),
         })
     }
 
@@ -324,7 +354,14 @@ impl Tx {
         if self.records_written {
             store.records.forget();
         }
-        if self.facts_written || events.iter().any(|e| !e.leaves_content_facts()) {
+        // Edits are applied to the memory only on SQLite, whose one writer commits them in
+        // order; on PostgreSQL this instance's transactions commit side by side, so any
+        // content change forgets.
+        let edits_applied = store.backend == Backend::Sqlite;
+        if self.facts_written
+            || (!edits_applied && !events.is_empty())
+            || events.iter().any(|e| !e.leaves_content_facts())
+        {
             store.memo.forget_content_facts();
         } else if !self.edits.is_empty() {
             store.memo.content.edited(&self.edits);

@@ -4,11 +4,12 @@
 //! using the database, values are remembered after the first read and forgotten when a
 //! transaction that wrote a record commits. A read racing such a commit keeps what it read
 //! only if no commit happened in between (a generation count decides), so a stale value is
-//! never remembered. On PostgreSQL several instances share the database, so every read asks it:
-//! a change through one instance takes effect on the next request to any other.
+//! never remembered. On PostgreSQL several instances share the database, so values are
+//! remembered only while the store follows the other instances' commits (see
+//! [`super::follow`]), which make it forget at once.
 
 use super::rows::placeholders;
-use super::{Backend, Store, Tx};
+use super::{Store, Tx};
 use crate::records::{RecordDef, current_value};
 use serde_json::Value;
 use sqlx::{AssertSqlSafe, Row};
@@ -87,7 +88,7 @@ impl Store {
         if names.is_empty() {
             return Ok(HashMap::new());
         }
-        let remembered = (self.backend == Backend::Sqlite).then_some(&*self.records);
+        let remembered = self.remembers().then_some(&*self.records);
         let generation = match remembered.map(|memory| memory.recall(names)) {
             Some((_, Some(found))) => return Ok(found),
             Some((generation, None)) => Some(generation),

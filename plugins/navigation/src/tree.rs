@@ -13,7 +13,7 @@ use wcs_core::http::schema::Nullable;
 use wcs_core::http::{ApiError, ApiResult};
 use wcs_core::records::{RecordDef, RecordKind};
 use wcs_core::serialize::{SerializeCtx, image_url};
-use wcs_core::store::RelationQuery;
+use wcs_core::store::{Kept, RelationQuery};
 
 /// The deepest tree a client may ask for.
 pub const MAX_DEPTH: usize = 10;
@@ -21,6 +21,10 @@ pub const MAX_DEPTH: usize = 10;
 const MAIN_TOPICS: &str = "main_topics";
 /// The most topic placements considered per request.
 const MAX_PLACEMENTS: i64 = 10_000;
+
+/// Navigation trees shared between requests (see [`Kept`]): a few, since an editor's pages
+/// differ in their current path and each tree is a few kilobytes to a few hundred.
+static KEPT: Kept<Arc<Vec<NavItem>>> = Kept::new(64);
 
 /// Which types navigation lists; an empty list lists every type.
 pub static DISPLAYED_TYPES: RecordDef = RecordDef {
@@ -76,6 +80,16 @@ pub async fn navigation_items(ctx: &SerializeCtx<'_>, depth: usize) -> ApiResult
     if let Some(items) = ctx.memo.get::<Vec<NavItem>>(&key) {
         return Ok(items);
     }
+    // Callers who may see the same objects share a tree, whoever they are.
+    let visibility = ctx.visibility;
+    let shared_key = format!("{key}:{}:{:?}:{}", ctx.base_url, visibility.tokens, visibility.active_at.is_some());
+    let generation = match KEPT.recall(&ctx.site.store, &shared_key) {
+        Ok(items) => {
+            ctx.memo.put(key, items.clone());
+            return Ok(items);
+        }
+        Err(generation) => generation,
+    };
     let tree = Tree::load(ctx, root, &context.path, depth).await?;
     let home = NavItem {
         url: root.url(ctx.base_url),
@@ -95,6 +109,7 @@ pub async fn navigation_items(ctx: &SerializeCtx<'_>, depth: usize) -> ApiResult
     let mut items = vec![home];
     items.extend(tree.children_of(&root.uid).iter().map(|child| tree.item(child, 1)));
     let items = Arc::new(items);
+    KEPT.keep(&ctx.site.store, generation, &shared_key, items.clone());
     ctx.memo.put(key, items.clone());
     Ok(items)
 }
