@@ -144,8 +144,13 @@ async fn import(storage: StorageArgs, dir: std::path::PathBuf) -> anyhow::Result
     let config = app_config(&storage, Duration::ZERO)?;
     let store = wcs_core::app::App::open_schema(&config).await?;
     let loaded = store.import_from(&dir, &storage.site_id).await;
+    let analysed = match &loaded {
+        Ok(_) => store.refresh_statistics().await.context("gathering planner statistics"),
+        Err(_) => Ok(()),
+    };
     store.close().await;
     let summary = loaded?;
+    analysed?;
     println!("Imported {} rows into {} tables from {}.", summary.rows, summary.tables, dir.display());
     #[cfg(feature = "es-search")]
     reindex(storage).await?;
@@ -181,6 +186,9 @@ async fn import_plone(storage: StorageArgs, dir: std::path::PathBuf, args: Impor
         Ok(summary) => {
             let verb = if args.dry_run { "Would import" } else { "Imported" };
             println!("{verb} from {} in {:.1} s:\n{summary}", dir.display(), started.elapsed().as_secs_f64());
+            if !args.dry_run {
+                app.store.refresh_statistics().await.context("gathering planner statistics")?;
+            }
             #[cfg(feature = "es-search")]
             if !args.dry_run {
                 rebuild_index(&app).await?;

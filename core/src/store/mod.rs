@@ -36,6 +36,7 @@ mod scale;
 mod search;
 mod security;
 mod size;
+mod statistics;
 #[cfg(test)]
 pub(crate) mod test_support;
 pub mod type_edits;
