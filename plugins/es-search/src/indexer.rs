@@ -16,6 +16,7 @@ use std::time::Duration;
 use wcs_core::app::App;
 use wcs_core::catalog::is_searchable;
 use wcs_core::content::ContentObject;
+use wcs_core::events::{USER_CREATED, USER_LOGGED_IN, USER_LOGGED_OUT};
 use wcs_core::store::change_feed::FeedConsumer;
 use wcs_core::store::{Change, Listing, ListingOrder, Store, TypeFilter, Visibility};
 
@@ -213,8 +214,15 @@ fn naming_at_most(changes: &[Change], objects: usize) -> &[Change] {
 const SUBTREE_KINDS: [&str; 6] =
     ["moved", "untrashed", "local_roles_changed", "workflow_changed", "trashed", "removed"];
 
-/// Changes that leave the index as it is.
-const IGNORED_KINDS: [&str; 3] = ["version_created", "version_deleted", "checked_out"];
+/// Changes that leave the index as it is. Users' events are told on the site root but change
+/// no content: indexing the root again for each login would read its whole subtree.
+const IGNORED_KINDS: [&str; 6] =
+    ["version_created", "version_deleted", "checked_out", USER_LOGGED_IN.name, USER_LOGGED_OUT.name, USER_CREATED.name];
+
+/// Whether the index may need `change`: not for the kinds that leave it as it is.
+fn changes_content(change: &Change) -> bool {
+    !IGNORED_KINDS.contains(&change.kind.as_str())
+}
 
 /// Applies a batch: every object it names is looked up as it is now. One that is gone (or in
 /// the trash) loses its documents and its subtree's, by the path it was indexed under; one
@@ -222,7 +230,7 @@ const IGNORED_KINDS: [&str; 3] = ["version_created", "version_deleted", "checked
 async fn apply(app: &App, store: &Store, engine: &dyn SearchEngine, changes: &[Change]) -> Result<(), IndexError> {
     let mut named: BTreeSet<String> = BTreeSet::new();
     let mut subtrees: BTreeSet<String> = BTreeSet::new();
-    for change in changes.iter().filter(|c| !IGNORED_KINDS.contains(&c.kind.as_str())) {
+    for change in changes.iter().filter(|c| changes_content(c)) {
         named.insert(change.uid.clone());
         if SUBTREE_KINDS.contains(&change.kind.as_str()) {
             subtrees.insert(change.uid.clone());
@@ -355,6 +363,13 @@ mod tests {
 
     fn change(seq: i64, uid: &str) -> Change {
         Change { seq, uid: uid.to_owned(), kind: "modified".to_owned(), path: None, time: chrono::Utc::now() }
+    }
+
+    #[test]
+    fn users_events_on_the_site_root_leave_the_index_alone() {
+        let kinds = |kind: &str| changes_content(&Change { kind: kind.to_owned(), ..change(1, "root") });
+        assert!(!kinds("user_logged_in") && !kinds("user_logged_out") && !kinds("user_created"));
+        assert!(kinds("modified") && kinds("workflow_changed"));
     }
 
     #[test]
