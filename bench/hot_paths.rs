@@ -367,7 +367,7 @@ async fn serialize_object(site: &Site, access: &Access, options: &SerializeOptio
         accept_language: None,
     };
     let object = access.object().expect("the object");
-    serialize_content(&ctx, object, access.parent()).await.expect("serializes")
+    serialize_content(&ctx, object, access.parent()).await.expect("serializes").into_map()
 }
 
 /// A report's title changed back and forth (one PATCH's write: the row, the change feed, the

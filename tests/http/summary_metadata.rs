@@ -156,3 +156,30 @@ async fn full_text_results_carry_the_same_metadata() {
         }
     }
 }
+
+/// Listings read a short projection of each object's fields; a type whose file lies in a
+/// field of another name must still show its size and MIME type.
+#[tokio::test]
+async fn a_file_in_a_field_of_its_own_name_is_summarized() {
+    let server = TestServer::start().await;
+    let panel = "@controlpanels/dexterity-types";
+    let made = server.admin(reqwest::Method::POST, panel).json(&json!({"title": "Akte"})).send().await.unwrap();
+    assert_eq!(made.status(), 201);
+    let field = json!({"factory": "File Upload", "title": "Anhang"});
+    let added = server.admin(reqwest::Method::POST, "@types/akte").json(&field).send().await.unwrap();
+    assert!(added.status().is_success(), "{}", added.status());
+    let data = base64::engine::general_purpose::STANDARD.encode(vec![b'x'; 3072]);
+    let akte = json!({"@type": "akte", "id": "akte", "title": "Akte",
+                      "anhang": {"data": data, "encoding": "base64", "filename": "a.pdf", "content-type": "application/pdf"}});
+    server.create("", akte).await;
+    let (_, site) = server.get_json("").await;
+    let listed = item(&site, "akte");
+    assert_eq!(
+        (&listed["getObjSize"], &listed["mime_type"]),
+        (&json!("3.0 KB"), &json!("application/pdf")),
+        "{listed}"
+    );
+    let (_, found) = server.get_json("@search?SearchableText=Akte").await;
+    let hit = item(&found, "akte");
+    assert_eq!((&hit["getObjSize"], &hit["mime_type"]), (&json!("3.0 KB"), &json!("application/pdf")), "{hit}");
+}

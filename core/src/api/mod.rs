@@ -4,6 +4,7 @@
 
 mod batching;
 mod json_check;
+mod json_text;
 mod parts;
 mod query;
 pub mod schema;
@@ -12,6 +13,7 @@ mod virtual_host;
 
 pub use batching::{Batch, MAX_BATCH_SIZE, batching_links, query_string};
 pub use json_check::check as check_json_body;
+pub use json_text::JsonText;
 pub use parts::{BatchLinksShape, OrderedMap, Shaped, batch_links};
 pub use query::{parse_bool, parse_query, query_values};
 pub use shape::{Shape, body_schema, register_shape, shape_schema};

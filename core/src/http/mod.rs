@@ -23,7 +23,7 @@ mod vhost;
 
 pub use crate::api::VirtualHost;
 pub use crate::api::{Batch, MAX_BATCH_SIZE, batching_links, query_string};
-pub use crate::api::{BatchLinksShape, OrderedMap, Shaped, batch_links};
+pub use crate::api::{BatchLinksShape, JsonText, OrderedMap, Shaped, batch_links};
 pub use crate::api::{PATH_SEGMENT, QUERY_COMPONENT, parse_bool, parse_query, schema};
 pub use crate::api::{Shape, body_schema, register_shape, shape_schema};
 pub use crate::context::{Ctx, RequestInfo};
@@ -38,7 +38,7 @@ pub use edge::{Edge, EdgeConfig};
 pub use file_response::{FileMeta, file_meta, file_response};
 pub use metrics::{Metrics, OpenConnection, ServedBy};
 pub use reply::{
-    Accepted, Created, Dyn, DynCreated, Found, Html, HtmlPage, Json, Message, NoContent, Raw, RawMeta, Refused,
+    Accepted, Created, Direct, Dyn, DynCreated, Found, Html, HtmlPage, Json, Message, NoContent, Raw, RawMeta, Refused,
     SeeOther, json_response, media_response,
 };
 pub use request_limits::Timeouts;

@@ -8,11 +8,13 @@
 //! what every such body has.
 
 use crate::api::{Shape, register_shape};
+use crate::error::{ApiError, ApiResult};
 use poem::http::StatusCode;
 use poem::{IntoResponse, Response};
 use poem_openapi::registry::{MetaMediaType, MetaResponse, MetaResponses, MetaSchema, MetaSchemaRef, Registry};
-use poem_openapi::types::ToJSON;
+use poem_openapi::types::{ToJSON, Type};
 use poem_openapi::{ApiResponse, Object};
+use serde::Serialize;
 use serde_json::Value;
 use std::marker::PhantomData;
 
@@ -57,7 +59,7 @@ pub struct Message {
 }
 
 /// A JSON body built at run time, with status `STATUS`, documented by the shape `S`.
-pub struct Dyn<S: Shape, const STATUS: u16 = 200>(Value, PhantomData<S>);
+pub struct Dyn<S: Shape, const STATUS: u16 = 200>(String, PhantomData<S>);
 
 /// A 201 [`Dyn`].
 pub type DynCreated<S> = Dyn<S, 201>;
@@ -65,16 +67,19 @@ pub type DynCreated<S> = Dyn<S, 201>;
 impl<S: Shape, const STATUS: u16> Dyn<S, STATUS> {
     /// Wraps a body of shape `S`.
     pub fn new(body: impl Into<Value>) -> Self {
-        Dyn(body.into(), PhantomData)
+        Dyn(body.into().to_string(), PhantomData)
+    }
+
+    /// Wraps a body of shape `S` that serializes itself, such as a content object whose
+    /// components were kept as JSON text (no `Value` tree is built for them).
+    pub fn serialized(body: &impl Serialize) -> ApiResult<Self> {
+        Ok(Dyn(written(body)?, PhantomData))
     }
 }
 
 impl<S: Shape, const STATUS: u16> IntoResponse for Dyn<S, STATUS> {
     fn into_response(self) -> Response {
-        Response::builder()
-            .status(StatusCode::from_u16(STATUS).unwrap_or(StatusCode::OK))
-            .content_type("application/json")
-            .body(self.0.to_string())
+        json_text_response(StatusCode::from_u16(STATUS).unwrap_or(StatusCode::OK), self.0)
     }
 }
 
@@ -86,6 +91,43 @@ impl<S: Shape, const STATUS: u16> ApiResponse for Dyn<S, STATUS> {
     fn register(registry: &mut Registry) {
         register_shape::<S>(registry);
     }
+}
+
+/// A 200 body that serde writes straight from a `T` (no `Value` tree, unlike [`Json`]),
+/// documented by `T`'s schema; for hot answers whose parts are kept as [`JsonText`].
+///
+/// [`JsonText`]: crate::api::JsonText
+pub struct Direct<T>(String, PhantomData<fn() -> T>);
+
+impl<T: Type + Serialize> Direct<T> {
+    /// Serializes `body`.
+    pub fn new(body: &T) -> ApiResult<Self> {
+        Ok(Direct(written(body)?, PhantomData))
+    }
+}
+
+impl<T: Send + 'static> IntoResponse for Direct<T> {
+    fn into_response(self) -> Response {
+        json_text_response(StatusCode::OK, self.0)
+    }
+}
+
+impl<T: Type + Send + 'static> ApiResponse for Direct<T> {
+    fn meta() -> MetaResponses {
+        json_response(200, T::schema_ref())
+    }
+
+    fn register(registry: &mut Registry) {
+        T::register(registry);
+    }
+}
+
+fn written(body: &impl Serialize) -> ApiResult<String> {
+    serde_json::to_string(body).map_err(|e| ApiError::internal(format!("an answer did not serialize: {e}")))
+}
+
+fn json_text_response(status: StatusCode, text: String) -> Response {
+    Response::builder().status(status).content_type("application/json").body(text)
 }
 
 /// A response built by hand (a file, a redirect, a page of HTML with headers) whose

@@ -62,7 +62,7 @@ async fn block_page(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<
     let nested = SerializeCtx { options: &nested_options, ..*ctx };
     let mut serialized = Map::new();
     for block in &blocks {
-        let value = Box::pin(serialize_content(&nested, block, Some(page))).await?;
+        let value = Box::pin(serialize_content(&nested, block, Some(page))).await?.into_map();
         serialized.insert(block.uid.clone(), Value::Object(value));
     }
     out.insert("slblocks".into(), Value::Object(serialized));

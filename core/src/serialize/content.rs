@@ -1,6 +1,10 @@
 //! Core's content serializer layers and the function that runs all layers for an object.
 
-use super::{ContentSerializer, References, SerializeCtx, Subject, plain_summary, summary, working_copy_info};
+use super::body::COMPONENTS;
+use super::{
+    ContentBody, ContentSerializer, Expanded, References, SerializeCtx, Subject, briefs_suffice, plain_summary,
+    summary, working_copy_info,
+};
 use crate::api::batching_links;
 use crate::content::ContentKind;
 use crate::content::values::{DEFAULT_PAGE, format_time, is_column};
@@ -17,7 +21,7 @@ pub async fn serialize_content(
     ctx: &SerializeCtx<'_>,
     object: &ContentObject,
     parent: Option<&ContentObject>,
-) -> ApiResult<Map<String, Value>> {
+) -> ApiResult<ContentBody> {
     let profile =
         ctx.site.types.get(&object.portal_type).ok_or_else(|| {
             ApiError::internal(format!("object {} has unknown type {}", object.uid, object.portal_type))
@@ -27,7 +31,12 @@ pub async fn serialize_content(
     for layer in ctx.serializers.content_serializers(&profile) {
         (layer.serialize)(ctx, subject, &mut out).await?;
     }
-    Ok(out)
+    let components = if out.contains_key(COMPONENTS) {
+        components(ctx, subject, &object.url(ctx.base_url)).await?
+    } else {
+        Vec::new()
+    };
+    Ok(ContentBody::new(out, components))
 }
 
 /// The keys every object has, its field values and `@components`.
@@ -70,7 +79,8 @@ async fn base(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<String
     let url = object.url(ctx.base_url);
     out.insert("@id".into(), json!(url));
     out.insert("@type".into(), json!(object.portal_type));
-    out.insert("@components".into(), Value::Object(components(ctx, subject, &url).await?));
+    // The components' place; `serialize_content` fills it once every layer has run.
+    out.insert(COMPONENTS.into(), json!({}));
     out.insert("UID".into(), json!(object.uid));
     out.insert("id".into(), json!(object.id));
     out.insert("title".into(), json!(object.title));
@@ -149,17 +159,21 @@ async fn base(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<String
     Ok(())
 }
 
-async fn components(ctx: &SerializeCtx<'_>, subject: Subject<'_>, url: &str) -> ApiResult<Map<String, Value>> {
-    let mut out = Map::new();
+async fn components(
+    ctx: &SerializeCtx<'_>,
+    subject: Subject<'_>,
+    url: &str,
+) -> ApiResult<Vec<(&'static str, Expanded)>> {
+    let mut out = Vec::new();
     for component in ctx.serializers.components(subject.profile) {
         let value = if ctx.options.expand.iter().any(|e| e == component.name) {
             (component.expand)(ctx, subject).await?
         } else if component.listed {
-            json!({"@id": format!("{url}/@{}", component.name)})
+            json!({"@id": format!("{url}/@{}", component.name)}).into()
         } else {
             continue;
         };
-        out.insert(component.name.to_owned(), value);
+        out.push((component.name, value));
     }
     Ok(out)
 }
@@ -181,14 +195,19 @@ async fn folder(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<Stri
     let order = ctx.site.registrations.listing_order(profile);
     let listing = Listing { parents: &parents, types: TypeFilter::Except(&block_types), order };
     let visibility = ctx.visibility.in_listings(ctx.site, ctx.access);
-    let children = ctx.site.store.list(&listing, &visibility, batch.start, batch.size).await?;
-    let total = ctx.site.store.count_listed(&listing, &visibility).await?;
+    let store = &ctx.site.store;
+    let children = if !ctx.options.fullobjects && briefs_suffice(ctx, &ctx.options.metadata_fields) {
+        store.list_briefs(&listing, &visibility, batch.start, batch.size).await?
+    } else {
+        store.list(&listing, &visibility, batch.start, batch.size).await?
+    };
+    let total = store.count_listed(&listing, &visibility).await?;
     let mut items = Vec::with_capacity(children.len());
     if ctx.options.fullobjects {
         let nested_options = ctx.options.for_nested_item();
         let nested = SerializeCtx { options: &nested_options, ..*ctx };
         for child in &children {
-            items.push(Value::Object(Box::pin(serialize_content(&nested, child, Some(object))).await?));
+            items.push(Value::Object(Box::pin(serialize_content(&nested, child, Some(object))).await?.into_map()));
         }
     } else {
         items.extend(children.iter().map(|child| Value::Object(summary(ctx, child, &ctx.options.metadata_fields))));
@@ -216,7 +235,7 @@ async fn default_page(ctx: &SerializeCtx<'_>, object: &ContentObject, out: &mut 
         Some(page) => {
             let nested_options = ctx.options.for_nested_item();
             let nested = SerializeCtx { options: &nested_options, ..*ctx };
-            Value::Object(Box::pin(serialize_content(&nested, &page, Some(object))).await?)
+            Value::Object(Box::pin(serialize_content(&nested, &page, Some(object))).await?.into_map())
         }
         None => Value::Null,
     };

@@ -121,7 +121,7 @@ async fn related(ctx: &SerializeCtx<'_>, uid: &str) -> ApiResult<Value> {
     if ctx.options.fullobjects {
         let nested_options = ctx.options.for_nested_item();
         let nested = SerializeCtx { options: &nested_options, ..*ctx };
-        return Ok(Value::Object(Box::pin(serialize_content(&nested, target, None)).await?));
+        return Ok(Value::Object(Box::pin(serialize_content(&nested, target, None)).await?.into_map()));
     }
     Ok(Value::Object(super::relation_summary(ctx, target)))
 }

@@ -6,6 +6,7 @@
 //! plugin extends the standard shape without re-implementing it.
 
 mod blocks;
+mod body;
 mod content;
 mod fields;
 mod memo;
@@ -17,6 +18,7 @@ mod staging;
 mod summary;
 
 pub use blocks::{BLOCK, BLOCK_CONFIGURATION, BLOCK_PAGE, visible_blocks};
+pub use body::{ContentBody, Expanded};
 pub use content::{CORE_BASE, CORE_FOLDER, DEFAULT_PAGE_OBJECT, serialize_content};
 pub use fields::{
     BLOCKS_FIELD, FILE_FIELD, IMAGE_FIELD, LANGUAGE_FIELD, LINK_FIELD, RELATION_CHOICE_FIELD, RELATION_LIST_FIELD,
@@ -27,7 +29,7 @@ pub use options::SerializeOptions;
 pub use references::{NO_REFERENCES, References};
 pub use shapes::{ContentShape, SearchResultsShape, SummaryShape, summary as summary_schema};
 pub use staging::{WorkingCopyBaseline, WorkingCopyInfo, WorkingCopyItem, shown_lock, working_copy_info};
-pub use summary::{plain_summary, relation_summary, summary};
+pub use summary::{briefs_suffice, plain_summary, relation_summary, summary};
 
 use crate::catalog::Scope;
 use crate::content::ContentKind;
@@ -158,6 +160,7 @@ pub struct Component {
     /// Whether `@components` names it when it is not expanded (plone.restapi leaves out those
     /// that only answer with parameters, such as `inherit`).
     pub listed: bool,
-    /// The expanded value; the same body its endpoint returns.
-    pub expand: for<'a> fn(&'a SerializeCtx<'a>, Subject<'a>) -> BoxFuture<'a, ApiResult<Value>>,
+    /// The expanded value; the same body its endpoint returns (`Value::into` for one built
+    /// per answer, [`Expanded::text`] for one made of kept JSON text).
+    pub expand: for<'a> fn(&'a SerializeCtx<'a>, Subject<'a>) -> BoxFuture<'a, ApiResult<Expanded>>,
 }

@@ -3,7 +3,22 @@
 use super::SerializeCtx;
 use super::metadata::{DEFAULT_METADATA, all_metadata, metadata};
 use crate::content::ContentObject;
+use crate::store::SUMMARY_FIELDS;
 use serde_json::{Map, Value, json};
+
+/// Whether [`summary`] can be made from an object's brief ([`Store::list_briefs`]): when no
+/// further metadata is asked for and every type keeps its file or image (size, MIME type)
+/// among the brief's fields.
+///
+/// [`Store::list_briefs`]: crate::store::Store::list_briefs
+pub fn briefs_suffice(ctx: &SerializeCtx<'_>, metadata_fields: &[String]) -> bool {
+    metadata_fields.is_empty()
+        && ctx
+            .site
+            .types
+            .all()
+            .all(|p| p.primary_blob_field().is_none_or(|f| SUMMARY_FIELDS.contains(&f.name.as_str())))
+}
 
 /// The summary of `object`: `@id`, `@type`, `title`, `description`, `review_state`,
 /// `type_title`, Plone's default summary metadata, plus any requested `metadata_fields`.

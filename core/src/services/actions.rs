@@ -31,7 +31,7 @@ pub static ACTIONS_COMPONENT: Component = Component {
     name: "actions",
     kind: ContentKind::Any,
     listed: true,
-    expand: |ctx, subject| Box::pin(async move { Ok(actions(ctx, subject).to_json().unwrap_or_default()) }),
+    expand: |ctx, subject| Box::pin(async move { Ok(actions(ctx, subject).to_json().unwrap_or_default().into()) }),
 };
 
 /// The menus, by plone.restapi's action categories.

@@ -28,7 +28,7 @@ pub static BREADCRUMBS_COMPONENT: Component = Component {
     name: "breadcrumbs",
     kind: ContentKind::Any,
     listed: true,
-    expand: |ctx, subject| Box::pin(async move { Ok(crumbs(ctx, subject).to_json().unwrap_or_default()) }),
+    expand: |ctx, subject| Box::pin(async move { Ok(crumbs(ctx, subject).to_json().unwrap_or_default().into()) }),
 };
 
 async fn get(ctx: Ctx) -> ApiResult<Json<Breadcrumbs>> {

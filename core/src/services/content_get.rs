@@ -26,5 +26,5 @@ async fn get(ctx: Ctx) -> ApiResult<Dyn<ContentShape>> {
     let options = ctx.serialize_options()?;
     let visibility = ctx.visibility();
     let body = serialize_content(&ctx.serialize_ctx(&options, &visibility), &ctx.context, ctx.visible_parent()).await?;
-    Ok(Dyn::new(body))
+    Dyn::serialized(&body)
 }

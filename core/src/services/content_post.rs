@@ -30,5 +30,5 @@ async fn post(ctx: Ctx) -> ApiResult<Response<DynCreated<ContentShape>>> {
     let object = ops::create(&ctx.app, &ctx.context, &body, ctx.principal.actor(), may_set_uid, &origin).await?;
     let options = ctx.serialize_options()?;
     let serialized = serialize_content(&ctx.serialize_ctx(&options, &visibility), &object, Some(&ctx.context)).await?;
-    Ok(Response::new(DynCreated::new(serialized)).header("Location", ctx.url_of(&object)))
+    Ok(Response::new(DynCreated::serialized(&serialized)?).header("Location", ctx.url_of(&object)))
 }

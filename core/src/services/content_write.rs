@@ -88,7 +88,7 @@ async fn write(ctx: Ctx, mode: Mode) -> ApiResult<Written> {
     }
     let options = ctx.serialize_options()?;
     let body = serialize_content(&ctx.serialize_ctx(&options, &visibility), &updated, ctx.visible_parent()).await?;
-    Ok(Written::Representation(Dyn::new(body)))
+    Ok(Written::Representation(Dyn::serialized(&body)?))
 }
 
 /// The new id of a rename, after checking the caller may add to the container.

@@ -34,7 +34,7 @@ pub static INHERIT_COMPONENT: Component = Component {
     name: "inherit",
     kind: ContentKind::Any,
     listed: false,
-    expand: |ctx, subject| Box::pin(inherited(ctx, subject)),
+    expand: |ctx, subject| Box::pin(async move { Ok(inherited(ctx, subject).await?.into()) }),
 };
 
 /// The parameter naming the behaviours.
@@ -113,7 +113,7 @@ async fn inherited(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ApiResult<Va
             // Without expansions: an expanded `inherit` would ask for itself again.
             let options = ctx.options.for_nested_item();
             let nested = SerializeCtx { options: &options, ..*ctx };
-            let serialized = Box::pin(serialize_content(&nested, from, None)).await?;
+            let serialized = Box::pin(serialize_content(&nested, from, None)).await?.into_map();
             fields.iter().filter_map(|field| serialized.get(*field).map(|v| ((*field).to_owned(), v.clone()))).collect()
         };
         out.insert(

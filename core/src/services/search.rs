@@ -7,7 +7,7 @@ use crate::content::ContentObject;
 use crate::endpoint;
 use crate::http::{ApiResult, Ctx, Dyn, QUERY_COMPONENT, batching_links};
 use crate::security::{Csrf, Permission};
-use crate::serialize::{SearchResultsShape, SerializeCtx, serialize_content, summary};
+use crate::serialize::{SearchResultsShape, SerializeCtx, briefs_suffice, serialize_content, summary};
 use crate::service::{ContentKind, Guard, ParamKind, QueryParam, Route, Service};
 use poem::http::Method;
 use serde_json::{Value, json};
@@ -60,13 +60,14 @@ pub(crate) async fn search_body(ctx: &Ctx) -> ApiResult<Value> {
         _ => None,
     };
     let options = ctx.serialize_options()?;
+    let sctx = ctx.serialize_ctx(&options, visibility);
     let (results, total, fragments) = match text_hits {
         Some(hits) => {
-            // Plain summaries need no field values, which can be large (Volto blocks, text).
-            let found = if options.fullobjects || !options.metadata_fields.is_empty() {
-                ctx.app.store.visible_content_by_uids(&hits.uids, visibility).await?
-            } else {
+            // Plain summaries need few field values, and the others can be large (blocks, text).
+            let found = if !options.fullobjects && briefs_suffice(&sctx, &options.metadata_fields) {
                 ctx.app.store.visible_briefs_by_uids(&hits.uids, visibility).await?
+            } else {
+                ctx.app.store.visible_content_by_uids(&hits.uids, visibility).await?
             };
             let mut by_uid: HashMap<String, ContentObject> = found.into_iter().map(|o| (o.uid.clone(), o)).collect();
             let results: Vec<ContentObject> = hits.uids.iter().filter_map(|uid| by_uid.remove(uid)).collect();
@@ -77,7 +78,6 @@ pub(crate) async fn search_body(ctx: &Ctx) -> ApiResult<Value> {
             (results, total, HashMap::new())
         }
     };
-    let sctx = ctx.serialize_ctx(&options, visibility);
     let mut items = if options.fullobjects {
         full_items(&sctx, &results).await?
     } else {
@@ -118,7 +118,7 @@ pub(crate) async fn full_items(sctx: &SerializeCtx<'_>, results: &[ContentObject
     let mut items = Vec::with_capacity(results.len());
     for object in results {
         let parent = object.parent_uid.as_ref().and_then(|uid| parents.get(uid));
-        items.push(Value::Object(serialize_content(&nested, object, parent).await?));
+        items.push(Value::Object(serialize_content(&nested, object, parent).await?.into_map()));
     }
     Ok(items)
 }

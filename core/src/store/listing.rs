@@ -5,7 +5,7 @@
 use super::Store;
 use super::Visibility;
 use super::content::visibility_filter;
-use super::rows::{CONTENT_COLUMNS, content_from_row, page_clause, placeholders, with_text_binds};
+use super::rows::{CONTENT_COLUMNS, brief_columns, content_from_row, page_clause, placeholders, with_text_binds};
 use super::search::json_field;
 use crate::content::ContentObject;
 use sqlx::Row;
@@ -98,14 +98,38 @@ impl Store {
         offset: i64,
         limit: i64,
     ) -> Result<Vec<ContentObject>, sqlx::Error> {
+        self.list_columns(CONTENT_COLUMNS, listing, visibility, offset, limit).await
+    }
+
+    /// The same page as [`Store::list`] with only the [`SUMMARY_FIELDS`] of each object's
+    /// field values: for listings of summaries, which then neither copy nor parse the rest
+    /// (blocks, text).
+    ///
+    /// [`SUMMARY_FIELDS`]: crate::store::SUMMARY_FIELDS
+    pub async fn list_briefs(
+        &self,
+        listing: &Listing<'_>,
+        visibility: &Visibility,
+        offset: i64,
+        limit: i64,
+    ) -> Result<Vec<ContentObject>, sqlx::Error> {
+        self.list_columns(brief_columns(self.backend), listing, visibility, offset, limit).await
+    }
+
+    async fn list_columns(
+        &self,
+        columns: &str,
+        listing: &Listing<'_>,
+        visibility: &Visibility,
+        offset: i64,
+        limit: i64,
+    ) -> Result<Vec<ContentObject>, sqlx::Error> {
         if listing.parents.is_empty() {
             return Ok(Vec::new());
         }
         let (condition, order, binds) = listing.sql(self, visibility);
-        let sql = format!(
-            "SELECT {CONTENT_COLUMNS} FROM content WHERE {condition} ORDER BY {order} {}",
-            page_clause(binds.len())
-        );
+        let sql =
+            format!("SELECT {columns} FROM content WHERE {condition} ORDER BY {order} {}", page_clause(binds.len()));
         self.count();
         let rows = with_text_binds(sql, &binds).bind(limit).bind(offset).fetch_all(&self.pool).await?;
         rows.iter().map(content_from_row).collect()

@@ -61,7 +61,7 @@ pub use portrait::StoredPortrait;
 pub use principal::{PrincipalQuery, StoredPrincipal};
 pub use redirect::{Alias, AliasQuery, RedirectHit};
 pub use relation::{RelationQuery, RelationRow};
-pub use rows::{placeholders, time_from_db, time_to_db};
+pub use rows::{SUMMARY_FIELDS, placeholders, time_from_db, time_to_db};
 pub use scale::StoredScale;
 pub use search::{Bind, SearchSql, json_field};
 pub use security::{HistoryEntry, LocalRole, ancestor_paths};
@@ -163,6 +163,10 @@ impl Store {
                     Ok(())
                 })
             })
+            // A pooled SQLite connection is a file handle that cannot go stale, and testing it
+            // costs a hand-off to its worker thread on every query; a PostgreSQL connection
+            // may have died with a server restart and is tested first.
+            .test_before_acquire(backend == Backend::Postgres)
             .max_connections(match backend {
                 Backend::Sqlite => 8,
                 Backend::Postgres => 16,

@@ -38,7 +38,7 @@ pub static COMPONENT: Component = Component {
     expand: |ctx, subject| {
         Box::pin(async move {
             let body = translations(ctx.site, ctx.base_url, ctx.visibility, subject.object).await?;
-            Ok(body.to_json().unwrap_or_default())
+            Ok(body.to_json().unwrap_or_default().into())
         })
     },
 };

@@ -59,7 +59,7 @@ pub static CONTEXT_NAVIGATION_COMPONENT: Component = Component {
     kind: ContentKind::Any,
     listed: true,
     expand: |ctx, subject| {
-        Box::pin(async move { Ok(context_navigation(ctx, subject).await?.to_json().unwrap_or_default()) })
+        Box::pin(async move { Ok(context_navigation(ctx, subject).await?.to_json().unwrap_or_default().into()) })
     },
 };
 

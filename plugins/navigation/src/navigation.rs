@@ -2,12 +2,12 @@
 
 use crate::tree::{MAX_DEPTH, NavItem, navigation_items};
 use poem_openapi::Object;
-use poem_openapi::types::ToJSON;
+use serde::Serialize;
 use wcs_core::endpoint;
-use wcs_core::http::{ApiError, ApiResult, Ctx, Json};
+use wcs_core::http::{ApiError, ApiResult, Ctx, Direct, JsonText};
 use wcs_core::poem_reexports::Method;
 use wcs_core::security::{Csrf, Permission};
-use wcs_core::serialize::{Component, SerializeCtx, Subject};
+use wcs_core::serialize::{Component, Expanded, SerializeCtx, Subject};
 use wcs_core::service::{ContentKind, Guard, ParamKind, QueryParam, Route, Service};
 
 /// The navigation tree seen from the object.
@@ -33,30 +33,33 @@ pub static NAVIGATION_COMPONENT: Component = Component {
     name: "navigation",
     kind: ContentKind::Any,
     listed: true,
-    expand: |ctx, subject| Box::pin(async move { Ok(navigation(ctx, subject).await?.to_json().unwrap_or_default()) }),
+    expand: |ctx, subject| Box::pin(async move { Expanded::text(&navigation(ctx, subject).await?) }),
 };
 
+// Written by serde, the items as the kept text of the shared tree: the names here are the
+// document's (`oai`) and the wire's (`serde`) and must agree.
 /// `GET @navigation`.
-#[derive(Object)]
+#[derive(Object, Serialize)]
 struct Navigation {
     /// The endpoint's URL on the object.
     #[oai(rename = "@id")]
+    #[serde(rename = "@id")]
     url: String,
     /// Home, then the navigation root's children with their subtrees.
-    items: Vec<NavItem>,
+    items: JsonText<Vec<NavItem>>,
 }
 
-async fn get(ctx: Ctx) -> ApiResult<Json<Navigation>> {
+async fn get(ctx: Ctx) -> ApiResult<Direct<Navigation>> {
     let options = ctx.serialize_options()?;
     let visibility = ctx.listing_visibility();
     let sctx = ctx.serialize_ctx(&options, &visibility);
-    Ok(Json(navigation(&sctx, ctx.subject()).await?))
+    Direct::new(&navigation(&sctx, ctx.subject()).await?)
 }
 
 async fn navigation(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ApiResult<Navigation> {
     let depth = requested_depth(ctx.query)?;
     let items = navigation_items(ctx, depth).await?;
-    Ok(Navigation { url: format!("{}/@navigation", subject.object.url(ctx.base_url)), items: items.to_vec() })
+    Ok(Navigation { url: format!("{}/@navigation", subject.object.url(ctx.base_url)), items })
 }
 
 fn requested_depth(query: &[(String, String)]) -> ApiResult<usize> {

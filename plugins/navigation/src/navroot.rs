@@ -26,7 +26,9 @@ pub static NAVROOT_COMPONENT: Component = Component {
     name: "navroot",
     kind: ContentKind::Any,
     listed: true,
-    expand: |ctx, subject| Box::pin(async move { Ok(navroot(ctx, subject).await?.to_json().unwrap_or_default()) }),
+    expand: |ctx, subject| {
+        Box::pin(async move { Ok(navroot(ctx, subject).await?.to_json().unwrap_or_default().into()) })
+    },
 };
 
 /// `GET @navroot`.
@@ -53,7 +55,7 @@ async fn navroot(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ApiResult<Navr
     let parent = index.checked_sub(1).and_then(|i| chain.get(i)).map(|p| &**p);
     let options = ctx.options.for_nested_item();
     let nested = SerializeCtx { options: &options, ..*ctx };
-    let mut body = serialize_content(&nested, root, parent).await?;
+    let mut body = serialize_content(&nested, root, parent).await?.into_map();
     body.remove("@components");
     Ok(Navroot { url: format!("{}/@navroot", subject.object.url(ctx.base_url)), navroot: Shaped::new(body) })
 }

@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use wcs_core::content::links::{linked_uids, resolve_links};
 use wcs_core::content::{ContentObject, FieldKind};
+use wcs_core::http::JsonText;
 use wcs_core::http::schema::Nullable;
 use wcs_core::http::{ApiError, ApiResult};
 use wcs_core::records::{RecordDef, RecordKind};
@@ -22,9 +23,10 @@ const MAIN_TOPICS: &str = "main_topics";
 /// The most topic placements considered per request.
 const MAX_PLACEMENTS: i64 = 10_000;
 
-/// Navigation trees shared between requests (see [`Kept`]): a few, since an editor's pages
-/// differ in their current path and each tree is a few kilobytes to a few hundred.
-static KEPT: Kept<Arc<Vec<NavItem>>> = Kept::new(64);
+/// Navigation trees shared between requests (see [`Kept`]) as JSON text, written into every
+/// answer as it is: a few, since an editor's pages differ in their current path and each tree
+/// is a few kilobytes to a few hundred.
+static KEPT: Kept<JsonText<Vec<NavItem>>> = Kept::new(64);
 
 /// Which types navigation lists; an empty list lists every type.
 pub static DISPLAYED_TYPES: RecordDef = RecordDef {
@@ -72,20 +74,20 @@ pub struct NavItem {
 }
 
 /// The items of `@navigation`: Home, then the navigation root's children, `depth` levels deep.
-pub async fn navigation_items(ctx: &SerializeCtx<'_>, depth: usize) -> ApiResult<Arc<Vec<NavItem>>> {
+pub async fn navigation_items(ctx: &SerializeCtx<'_>, depth: usize) -> ApiResult<JsonText<Vec<NavItem>>> {
     let (Some(root), Some(context)) = (ctx.access.navigation_root(ctx.site), ctx.access.chain().last()) else {
         return Err(ApiError::internal("traversal chain without a site root"));
     };
     let key = format!("navigation:{}:{depth}:{}", root.uid, context.path);
-    if let Some(items) = ctx.memo.get::<Vec<NavItem>>(&key) {
-        return Ok(items);
+    if let Some(items) = ctx.memo.get::<JsonText<Vec<NavItem>>>(&key) {
+        return Ok((*items).clone());
     }
     // Callers who may see the same objects share a tree, whoever they are.
     let visibility = ctx.visibility;
     let shared_key = format!("{key}:{}:{:?}:{}", ctx.base_url, visibility.tokens, visibility.active_at.is_some());
     let generation = match KEPT.recall(&ctx.site.store, &shared_key) {
         Ok(items) => {
-            ctx.memo.put(key, items.clone());
+            ctx.memo.put(key, Arc::new(items.clone()));
             return Ok(items);
         }
         Err(generation) => generation,
@@ -108,9 +110,9 @@ pub async fn navigation_items(ctx: &SerializeCtx<'_>, depth: usize) -> ApiResult
     };
     let mut items = vec![home];
     items.extend(tree.children_of(&root.uid).iter().map(|child| tree.item(child, 1)));
-    let items = Arc::new(items);
+    let items = JsonText::new(&items);
     KEPT.keep(&ctx.site.store, generation, &shared_key, items.clone());
-    ctx.memo.put(key, items.clone());
+    ctx.memo.put(key, Arc::new(items.clone()));
     Ok(items)
 }
 

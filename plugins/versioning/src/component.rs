@@ -16,7 +16,7 @@ pub static VERSIONS_COMPONENT: Component = Component {
     name: "versions",
     kind: ContentKind::Behaviour(VERSIONING),
     listed: true,
-    expand: |ctx, subject| Box::pin(expand(ctx, subject)),
+    expand: |ctx, subject| Box::pin(async move { Ok(expand(ctx, subject).await?.into()) }),
 };
 
 async fn expand(ctx: &SerializeCtx<'_>, subject: Subject<'_>) -> ApiResult<Value> {

@@ -126,14 +126,17 @@ async fn frozen_content(ctx: &Ctx, snapshot: &Snapshot) -> ApiResult<Map<String,
     let visibility = ctx.visibility();
     let sctx = ctx.serialize_ctx(&options, &visibility);
     let page = snapshot.page()?.onto(&ctx.context);
-    let mut body = serialize_content(&sctx, &page, ctx.visible_parent()).await?;
+    let mut body = serialize_content(&sctx, &page, ctx.visible_parent()).await?.into_map();
     if ctx.profile.has_blocks() {
         let nested_options = options.for_nested_item();
         let nested = wcs_core::serialize::SerializeCtx { options: &nested_options, ..sctx };
         let mut blocks = Map::new();
         for part in snapshot.parts().iter().filter(|p| p.parent_uid.as_deref() == Some(page.uid.as_str())) {
             let standalone = part.standalone(&ctx.context);
-            blocks.insert(part.uid.clone(), Value::Object(serialize_content(&nested, &standalone, Some(&page)).await?));
+            blocks.insert(
+                part.uid.clone(),
+                Value::Object(serialize_content(&nested, &standalone, Some(&page)).await?.into_map()),
+            );
         }
         body.insert("slblocks".into(), Value::Object(blocks));
         if let Some(layout) = page.fields.get(wcs_core::content::layout::LAYOUT_FIELD) {

@@ -48,7 +48,7 @@ pub static ALIASES_COMPONENT: Component = Component {
     name: "aliases",
     kind: ContentKind::Any,
     listed: true,
-    expand: |ctx, subject| Box::pin(expanded(ctx, subject)),
+    expand: |ctx, subject| Box::pin(async move { Ok(expanded(ctx, subject).await?.into()) }),
 };
 
 /// A page of aliases.

@@ -39,7 +39,7 @@ pub static TYPES_COMPONENT: Component = Component {
     name: "types",
     kind: ContentKind::Any,
     listed: true,
-    expand: |ctx, subject| Box::pin(async move { Ok(list(ctx, subject).await?.to_json().unwrap_or_default()) }),
+    expand: |ctx, subject| Box::pin(async move { Ok(list(ctx, subject).await?.to_json().unwrap_or_default().into()) }),
 };
 
 /// A type in the `@types` listing.

@@ -40,7 +40,8 @@ pub static WORKFLOW_COMPONENT: Component = Component {
             Ok(body(ctx.site, ctx.access, subject.object, ctx.base_url, &translator)
                 .await?
                 .to_json()
-                .unwrap_or_default())
+                .unwrap_or_default()
+                .into())
         })
     },
 };

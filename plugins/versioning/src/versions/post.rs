@@ -58,7 +58,7 @@ async fn restore_one(ctx: Ctx) -> ApiResult<Dyn<ContentShape>> {
     let options = ctx.serialize_options()?;
     let visibility = ctx.visibility();
     let sctx = ctx.serialize_ctx(&options, &visibility);
-    Ok(Dyn::new(serialize_content(&sctx, &restored, ctx.visible_parent()).await?))
+    Dyn::serialized(&serialize_content(&sctx, &restored, ctx.visible_parent()).await?)
 }
 
 /// The optional `comment` of a create request: a string or null, nothing else.
