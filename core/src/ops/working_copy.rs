@@ -34,6 +34,10 @@ pub async fn pair_of(site: &Site, object: &ContentObject) -> ApiResult<Option<Wo
         let baseline = site.store.content_by_uids(std::slice::from_ref(baseline_uid)).await?.pop();
         return Ok(baseline.map(|baseline| WorkingCopyPair { baseline, working_copy: object.clone() }));
     }
+    // Whether there is a copy is remembered (every write asks it too); most objects have none.
+    if site.store.working_copy_path(&object.uid).await?.is_none() {
+        return Ok(None);
+    }
     let copy = site.store.working_copy_of(&object.uid).await?;
     Ok(copy.map(|working_copy| WorkingCopyPair { baseline: object.clone(), working_copy }))
 }

@@ -12,7 +12,7 @@ use crate::content::{ContentObject, FieldKind, named_vocabularies};
 use crate::error::{ApiError, ApiResult};
 use crate::ops::working_copy::pair_of;
 use crate::security::Permission;
-use crate::store::{Listing, TypeFilter};
+use crate::store::{Columns, Listing, TypeFilter};
 use poem_openapi::types::ToJSON;
 use serde_json::{Map, Value, json};
 
@@ -195,18 +195,18 @@ async fn folder(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<Stri
     let order = ctx.site.registrations.listing_order(profile);
     let listing = Listing { parents: &parents, types: TypeFilter::Except(&block_types), order };
     let visibility = ctx.visibility.in_listings(ctx.site, ctx.access);
-    let store = &ctx.site.store;
-    let children = if !ctx.options.fullobjects && briefs_suffice(ctx, &ctx.options.metadata_fields) {
-        store.list_briefs(&listing, &visibility, batch.start, batch.size).await?
+    let columns = if !ctx.options.fullobjects && briefs_suffice(ctx, &ctx.options.metadata_fields) {
+        Columns::Briefs
     } else {
-        store.list(&listing, &visibility, batch.start, batch.size).await?
+        Columns::All
     };
-    let total = store.count_listed(&listing, &visibility).await?;
+    let page = ctx.site.store.list_page(&listing, &visibility, batch.start, batch.size, columns).await?;
+    let (children, total) = (&page.items, page.total);
     let mut items = Vec::with_capacity(children.len());
     if ctx.options.fullobjects {
         let nested_options = ctx.options.for_nested_item();
         let nested = SerializeCtx { options: &nested_options, ..*ctx };
-        for child in &children {
+        for child in children {
             items.push(Value::Object(Box::pin(serialize_content(&nested, child, Some(object))).await?.into_map()));
         }
     } else {

@@ -214,7 +214,7 @@ fn same_unedited_columns(object: &ContentObject, edit: &ContentObject) -> bool {
 }
 
 /// About how many bytes of text an object holds.
-fn weight_of(object: &ContentObject) -> usize {
+pub(super) fn weight_of(object: &ContentObject) -> usize {
     fn of(value: &Value) -> usize {
         match value {
             Value::String(text) => text.len() + 2,

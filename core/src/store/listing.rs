@@ -1,6 +1,7 @@
 //! Folder listings with the rules of the extended folder serializer: blocks left out (or only
 //! blocks), news ordered by date, and a working copy's children followed by its baseline's.
-//! Each page is one statement and each count another, whatever the length.
+//! Each page is one statement and each count another, whatever the length; a folder's page
+//! and its total are read through [`Store::list_page`], which spares both where it can.
 
 use super::Store;
 use super::Visibility;
@@ -106,7 +107,7 @@ impl Store {
     /// (blocks, text).
     ///
     /// [`SUMMARY_FIELDS`]: crate::store::SUMMARY_FIELDS
-    pub async fn list_briefs(
+    pub(super) async fn list_briefs(
         &self,
         listing: &Listing<'_>,
         visibility: &Visibility,
@@ -136,7 +137,11 @@ impl Store {
     }
 
     /// How many objects a listing holds.
-    pub async fn count_listed(&self, listing: &Listing<'_>, visibility: &Visibility) -> Result<i64, sqlx::Error> {
+    pub(super) async fn count_listed(
+        &self,
+        listing: &Listing<'_>,
+        visibility: &Visibility,
+    ) -> Result<i64, sqlx::Error> {
         if listing.parents.is_empty() {
             return Ok(0);
         }
