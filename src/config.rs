@@ -183,12 +183,13 @@ pub struct ServeArgs {
     /// publication dates and lock timeouts show within it.
     #[arg(long, env = "WCS_CACHE_MAX_AGE_MS", default_value_t = 1000)]
     pub cache_max_age_ms: u64,
-    /// How long, in milliseconds, the objects along requested paths, the settings and the
-    /// facts every write checks (local roles, locks, working copies) are kept in memory
-    /// between commits; 0 reads them for every request. This instance's commits, and on
-    /// PostgreSQL other instances' commits, make it forget at once; the value bounds how late
-    /// what nothing announces shows: another process's writes to the same SQLite file, and on
-    /// PostgreSQL a lost notification.
+    /// How long, in milliseconds, the objects along requested paths, the settings, the
+    /// facts every write checks (local roles, locks, working copies), navigation trees, folder
+    /// pages and search results are kept in memory between commits; 0 reads them for every
+    /// request. This instance's commits, and on PostgreSQL other instances' commits, make it
+    /// forget at once; the value bounds how late what nothing announces shows: another
+    /// process's writes to the same SQLite file, a publication date passing, and on PostgreSQL
+    /// a lost notification.
     #[arg(long, env = "WCS_MEMORY_MAX_AGE_MS", default_value_t = 1000)]
     pub memory_max_age_ms: u64,
     /// Seconds after which a connection on which nothing moves is closed (an idle keep-alive

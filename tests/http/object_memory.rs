@@ -64,3 +64,37 @@ async fn concurrent_edits_leave_the_memory_holding_what_is_stored() {
     let served_modified = chrono::DateTime::parse_from_rfc3339(served["modified"].as_str().unwrap()).unwrap();
     assert_eq!(served_modified.timestamp(), stored.modified.timestamp());
 }
+
+#[tokio::test]
+async fn kept_listings_and_searches_show_every_change_on_the_next_request() {
+    let server = TestServer::start().await;
+    server.create("", json!({"@type": "Folder", "id": "f", "title": "F"})).await;
+    server.create("f", json!({"@type": "Document", "id": "a", "title": "Apfel"})).await;
+    let titles = |body: serde_json::Value| -> Vec<String> {
+        body["items"].as_array().unwrap().iter().map(|item| item["title"].as_str().unwrap().to_owned()).collect()
+    };
+    let search = "@search?SearchableText=Apfel&sort_on=sortable_title";
+    for _ in 0..2 {
+        assert_eq!(titles(server.get_json("f").await.1), ["Apfel"]);
+        assert_eq!(titles(server.get_json(search).await.1), ["Apfel"]);
+    }
+
+    server.create("f", json!({"@type": "Document", "id": "b", "title": "Apfelbaum", "description": "Apfel"})).await;
+    assert_eq!(titles(server.get_json("f").await.1), ["Apfel", "Apfelbaum"], "an added child");
+    assert_eq!(titles(server.get_json(search).await.1), ["Apfel", "Apfelbaum"], "an added hit");
+
+    let patch = server.admin(Method::PATCH, "f/a").json(&json!({"title": "Apfel rot"}));
+    assert_eq!(patch.send().await.unwrap().status(), 204);
+    assert_eq!(titles(server.get_json("f").await.1), ["Apfel rot", "Apfelbaum"], "an edited child");
+    assert_eq!(titles(server.get_json(search).await.1), ["Apfel rot", "Apfelbaum"], "an edited hit");
+
+    // What one caller was shown is not what another sees: the anonymous reader sees nothing
+    // unpublished, before and after the editor's reads were kept.
+    let anonymous = server.anonymous(Method::GET, search).header("Accept", "application/json");
+    let body: serde_json::Value = anonymous.send().await.unwrap().json().await.unwrap();
+    assert_eq!(body["items_total"], 0);
+
+    assert_eq!(server.admin(Method::DELETE, "f/b").send().await.unwrap().status(), 204);
+    assert_eq!(titles(server.get_json("f").await.1), ["Apfel rot"], "a deleted child");
+    assert_eq!(titles(server.get_json(search).await.1), ["Apfel rot"], "a deleted hit");
+}

@@ -77,12 +77,18 @@ pub struct Security {
     credentials: basic::CredentialCache,
     secrets: Secrets,
     throttle: throttle::LoginThrottle,
+    tokens: jwt::VerifiedTokens,
 }
 
 impl Security {
     /// A security layer over the stored secrets.
     pub fn new(secrets: Secrets) -> Self {
-        Security { credentials: basic::CredentialCache::default(), secrets, throttle: Default::default() }
+        Security {
+            credentials: basic::CredentialCache::default(),
+            secrets,
+            throttle: Default::default(),
+            tokens: Default::default(),
+        }
     }
 
     /// How many password hashes were checked since start (for `/metrics`).
@@ -120,7 +126,7 @@ impl Security {
     }
 
     async fn user_of_token(&self, store: &Store, token: &str) -> ApiResult<Option<User>> {
-        let Some((user_id, generation)) = jwt::verify(&self.secrets.jwt, token) else {
+        let Some((user_id, generation)) = self.tokens.verify(&self.secrets.jwt, token) else {
             return Ok(None);
         };
         let user = self.credentials.user(store, &user_id).await?;

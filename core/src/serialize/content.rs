@@ -15,6 +15,7 @@ use crate::security::Permission;
 use crate::store::{Columns, Listing, TypeFilter};
 use poem_openapi::types::ToJSON;
 use serde_json::{Map, Value, json};
+use std::borrow::Cow;
 
 /// Serializes `object` through every layer that applies to its type.
 pub async fn serialize_content(
@@ -141,14 +142,19 @@ async fn base(ctx: &SerializeCtx<'_>, subject: Subject<'_>, out: &mut Map<String
         if is_column(&field.name) {
             continue;
         }
-        let stored = object.fields.get(&field.name).cloned().unwrap_or_else(|| field.default_json());
+        // Borrowed: a field serializer builds its own value (the blocks), so only a value
+        // written as stored is copied.
+        let stored = match object.fields.get(&field.name) {
+            Some(value) => Cow::Borrowed(value),
+            None => Cow::Owned(field.default_json()),
+        };
         let value = match ctx.serializers.field_serializer(field.kind, field.widget.as_deref(), profile) {
             Some(serializer) if !stored.is_null() => (serializer.serialize)(ctx, object, field, &stored).await?,
             // Plone sends an empty list for a list without values, never `null`.
             None | Some(_) if matches!(field.kind, FieldKind::RelationList | FieldKind::List) && stored.is_null() => {
                 json!([])
             }
-            _ => stored,
+            _ => stored.into_owned(),
         };
         let value = match field.vocabulary_name.as_deref().and_then(named_vocabularies::terms) {
             Some(terms) => named_vocabularies::as_terms(terms, &value),

@@ -9,9 +9,11 @@ use crate::http::{ApiResult, Ctx, Dyn, QUERY_COMPONENT, batching_links};
 use crate::security::{Csrf, Permission};
 use crate::serialize::{SearchResultsShape, SerializeCtx, briefs_suffice, serialize_content, summary};
 use crate::service::{ContentKind, Guard, ParamKind, QueryParam, Route, Service};
+use crate::store::Kept;
 use poem::http::Method;
 use serde_json::{Value, json};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Searches the context and everything below it.
 pub static SEARCH: Service = Service {
@@ -55,35 +57,17 @@ pub(crate) async fn search_body(ctx: &Ctx) -> ApiResult<Value> {
     let query = SearchQuery::parse(&ctx.request.query, &site_path, ctx.app.catalog_indexes())?;
     let scope = ctx.search_scope(&ctx.context.path);
     let visibility = &scope.visibility;
-    let text_hits = match ctx.app.registry.text_search() {
-        Some(engine) if !query.text.is_empty() => (engine.run)(ctx, &scope, &query).await?,
-        _ => None,
-    };
     let options = ctx.serialize_options()?;
     let sctx = ctx.serialize_ctx(&options, visibility);
-    let (results, total, fragments) = match text_hits {
-        Some(hits) => {
-            // Plain summaries need few field values, and the others can be large (blocks, text).
-            let found = if !options.fullobjects && briefs_suffice(&sctx, &options.metadata_fields) {
-                ctx.app.store.visible_briefs_by_uids(&hits.uids, visibility).await?
-            } else {
-                ctx.app.store.visible_content_by_uids(&hits.uids, visibility).await?
-            };
-            let mut by_uid: HashMap<String, ContentObject> = found.into_iter().map(|o| (o.uid.clone(), o)).collect();
-            let results: Vec<ContentObject> = hits.uids.iter().filter_map(|uid| by_uid.remove(uid)).collect();
-            (results, hits.total, hits.fragments)
-        }
-        None => {
-            let (results, total) = sql_search(ctx, &query, &scope).await?;
-            (results, total, HashMap::new())
-        }
-    };
+    let found = found(ctx, &sctx, &query, &scope).await?;
+    let Found { results, total, fragments } = &*found;
+    let total = *total;
     let mut items = if options.fullobjects {
-        full_items(&sctx, &results).await?
+        full_items(&sctx, results).await?
     } else {
         results.iter().map(|o| Value::Object(summary(&sctx, o, &options.metadata_fields))).collect()
     };
-    for (item, object) in items.iter_mut().zip(&results) {
+    for (item, object) in items.iter_mut().zip(results) {
         if let Some(fragment) = fragments.get(&object.uid) {
             item["description"] = json!(fragment);
         }
@@ -93,6 +77,60 @@ pub(crate) async fn search_body(ctx: &Ctx) -> ApiResult<Value> {
         body["batching"] = links;
     }
     Ok(body)
+}
+
+/// A page of results, their total and the highlighted fragments that replace descriptions.
+struct Found {
+    results: Vec<ContentObject>,
+    total: i64,
+    fragments: HashMap<String, String>,
+}
+
+/// Pages of results kept between requests ([`Kept`]): a search is a page of a listing, the
+/// same for every caller who sees the same until something changes, and every commit, every
+/// batch the search index takes in and the memory's maximum age end it.
+static FOUND: Kept<Arc<Found>> = Kept::new(256);
+
+/// Longer pages are searched for each time: kept pages must not fill the memory.
+const MAX_KEPT_RESULTS: usize = 50;
+
+/// The page of results `query` asks for, by the search engine when it answers texts, else by
+/// SQL.
+async fn found(ctx: &Ctx, sctx: &SerializeCtx<'_>, query: &SearchQuery, scope: &Scope) -> ApiResult<Arc<Found>> {
+    let options = sctx.options;
+    // Plain summaries need few field values, and the others can be large (blocks, text).
+    let briefs = !options.fullobjects && briefs_suffice(sctx, &options.metadata_fields);
+    let key = format!("{} {briefs} {} {:?}", scope.context_path, scope.visibility.memory_key(), ctx.request.query);
+    let generation = match FOUND.recall(&ctx.app.store, &key) {
+        Ok(found) => return Ok(found),
+        Err(generation) => generation,
+    };
+    let text_hits = match ctx.app.registry.text_search() {
+        Some(engine) if !query.text.is_empty() => (engine.run)(ctx, scope, query).await?,
+        _ => None,
+    };
+    let visibility = &scope.visibility;
+    let found = match text_hits {
+        Some(hits) => {
+            let found = if briefs {
+                ctx.app.store.visible_briefs_by_uids(&hits.uids, visibility).await?
+            } else {
+                ctx.app.store.visible_content_by_uids(&hits.uids, visibility).await?
+            };
+            let mut by_uid: HashMap<String, ContentObject> = found.into_iter().map(|o| (o.uid.clone(), o)).collect();
+            let results: Vec<ContentObject> = hits.uids.iter().filter_map(|uid| by_uid.remove(uid)).collect();
+            Found { results, total: hits.total, fragments: hits.fragments }
+        }
+        None => {
+            let (results, total) = sql_search(ctx, query, scope).await?;
+            Found { results, total, fragments: HashMap::new() }
+        }
+    };
+    let found = Arc::new(found);
+    if briefs && found.results.len() <= MAX_KEPT_RESULTS {
+        FOUND.keep(&ctx.app.store, generation, &key, found.clone());
+    }
+    Ok(found)
 }
 
 /// A page of `query`'s results by SQL, within `scope`, and their total.

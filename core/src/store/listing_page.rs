@@ -10,7 +10,6 @@
 use super::listing::Listing;
 use super::{Kept, Store, Visibility};
 use crate::content::ContentObject;
-use std::fmt::Write;
 use std::sync::Arc;
 
 /// Pages kept: keys come from requests (a page of any folder), so the memory is bounded.
@@ -80,23 +79,14 @@ fn total_told_by_page(offset: i64, limit: i64, found: usize) -> Option<i64> {
 
 /// Everything a page depends on but the moment it is read at (see the module's note).
 fn page_key(listing: &Listing<'_>, visibility: &Visibility, offset: i64, limit: i64, columns: Columns) -> String {
-    let mut key = format!("{columns:?} {:?} {offset} {limit}", listing.order);
     let (kept, types) = match listing.types {
         super::TypeFilter::Except(types) => ("except", types),
         super::TypeFilter::Only(types) => ("only", types),
     };
-    // Uids, type names and tokens hold no control characters: one separates them.
-    let _ = write!(key, " {} {kept} {}", listing.parents.join("\u{1f}"), types.join("\u{1f}"));
-    match &visibility.tokens {
-        Some(tokens) => {
-            let _ = write!(key, " tokens {}", tokens.join("\u{1f}"));
-        }
-        None => key.push_str(" all"),
-    }
-    if visibility.active_at.is_some() {
-        key.push_str(" active");
-    }
-    key
+    // Uids and type names hold no control characters: one separates them.
+    let (parents, types) = (listing.parents.join("\u{1f}"), types.join("\u{1f}"));
+    let order = listing.order;
+    format!("{columns:?} {order:?} {offset} {limit} {parents} {kept} {types} {}", visibility.memory_key())
 }
 
 #[cfg(test)]

@@ -17,4 +17,14 @@ pub struct Visibility {
 impl Visibility {
     /// Everything, for the server's own reads.
     pub const ALL: Visibility = Visibility { tokens: None, active_at: None };
+
+    /// What a value derived under this visibility and kept between requests ([`Kept`]) depends
+    /// on: the tokens, and whether the publication window applies, not the moment (a kept value
+    /// lives no longer than the memory's maximum age, which bounds how late a date that passes
+    /// shows).
+    ///
+    /// [`Kept`]: super::Kept
+    pub fn memory_key(&self) -> String {
+        format!("{:?}:{}", self.tokens, self.active_at.is_some())
+    }
 }

@@ -84,7 +84,7 @@ pub async fn navigation_items(ctx: &SerializeCtx<'_>, depth: usize) -> ApiResult
     }
     // Callers who may see the same objects share a tree, whoever they are.
     let visibility = ctx.visibility;
-    let shared_key = format!("{key}:{}:{:?}:{}", ctx.base_url, visibility.tokens, visibility.active_at.is_some());
+    let shared_key = format!("{key}:{}:{}", ctx.base_url, visibility.memory_key());
     let generation = match KEPT.recall(&ctx.site.store, &shared_key) {
         Ok(items) => {
             ctx.memo.put(key, Arc::new(items.clone()));
