@@ -30,6 +30,7 @@ mod auth;
 mod backup;
 #[cfg(feature = "site-profile")]
 mod block_pages;
+mod change_feed_order;
 mod collections;
 #[cfg(feature = "comments")]
 mod comments;

@@ -247,16 +247,27 @@ impl TestServer {
     pub async fn settle(&self) {
         #[cfg(feature = "es-search")]
         {
-            let end = self.app.store.feed_end().await.expect("feed end");
             let started = std::time::Instant::now();
             while let Some(search) = self.app.extensions.get::<wcs_plugin_es_search::Search>() {
-                if search.engine.position().expect("index position").unwrap_or(0) >= end {
+                // What a search waits for: the index holds everything up to the feed's end.
+                if search.caught_up(&self.app.store).await.expect("feed end") {
                     break;
                 }
                 assert!(started.elapsed() < std::time::Duration::from_secs(10), "the search index does not catch up");
                 tokio::time::sleep(std::time::Duration::from_millis(20)).await;
             }
         }
+    }
+
+    /// Every change feed entry committed after `seq`, as `(seq, kind, uid)`, oldest first:
+    /// what the writes so far recorded. (A consumer reads through `Store::changes_after`,
+    /// which on PostgreSQL holds entries back while an older transaction still runs.)
+    pub async fn recorded_changes(&self, seq: i64) -> Vec<(i64, String, String)> {
+        sqlx::query_as("SELECT seq, kind, uid FROM change_feed WHERE seq > $1 ORDER BY seq")
+            .bind(seq)
+            .fetch_all(self.app.store.pool())
+            .await
+            .expect("read the change feed")
     }
 
     /// GETs a path as admin and returns the status and JSON body.

@@ -10,7 +10,8 @@ use sqlx::Row;
 /// One entry of the change feed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Change {
-    /// Its place in the feed: increasing in commit order, never reused.
+    /// Its place in the feed, never reused: increasing in commit order on SQLite, in
+    /// transaction order on PostgreSQL, where an entry is read only once none can appear below.
     pub seq: i64,
     /// The object.
     pub uid: String,
@@ -21,6 +22,9 @@ pub struct Change {
     /// When the change was committed (near enough: when it was recorded).
     pub time: DateTime<Utc>,
 }
+
+/// The most entries [`Store::feed_lag`] counts on PostgreSQL, which bounds its cost.
+const LAG_COUNTED: i64 = 100_000;
 
 /// Rows per `INSERT` statement (four parameters each).
 const ROWS_PER_STATEMENT: usize = 100;
@@ -33,30 +37,43 @@ fn path_of(event: &Event) -> Option<&str> {
     }
 }
 
+/// On PostgreSQL, an entry's number is the counter's frozen base plus its transaction's number
+/// shifted by this many bits plus its place in the transaction: numbers then need no row that
+/// every write keeps locked until its commit is on disk (see migration 0017).
+const TRANSACTION_SHIFT: u32 = 24;
+
+/// The counter: on SQLite the last number handed out, on PostgreSQL the base of its numbers.
+const BASE: &str = "(SELECT last_seq FROM change_feed_counter WHERE id = 1)";
+
 impl Tx {
-    /// Appends `events` to the feed. Reserving their numbers locks the counter row until this
-    /// transaction ends, so numbers follow commit order.
+    /// Appends `events` to the feed, numbered so that a consumer never sees an entry appear
+    /// below one it has read.
     ///
-    /// Each row's number is the counter's new value minus its distance from the end, read by a
-    /// subquery that sees the bump already made; so the bump and the rows need no answer from
-    /// the database in between. On SQLite, where every write waits for the one writer
-    /// connection's thread, they go to it as one script, and the last of them with the commit's
-    /// own statement (nothing reads the feed inside the transaction).
+    /// On SQLite, whose one writer commits in the order it writes, the numbers follow commits:
+    /// reserving them locks the counter row until this transaction ends, which costs nothing
+    /// there. Each row's number is the counter's new value minus its distance from the end,
+    /// read by a subquery that sees the bump already made; so the bump and the rows need no
+    /// answer from the database in between. They go to the writer connection's thread as one
+    /// script, and the last of them with the commit's own statement (nothing reads the feed
+    /// inside the transaction).
+    ///
+    /// On PostgreSQL, where writers commit side by side, the numbers follow transaction
+    /// numbers ([`TRANSACTION_SHIFT`]) and readers stop below the oldest transaction still
+    /// running ([`horizon`]).
     pub(crate) async fn append_changes(&mut self, events: &[Event]) -> Result<(), sqlx::Error> {
         let count = events.len();
+        if count >= 1 << TRANSACTION_SHIFT {
+            return Err(sqlx::Error::Protocol(format!("{count} changes in one transaction are more than the feed numbers")));
+        }
         let now = time_to_db(Utc::now());
+        let backend = self.store.backend();
         // Our own number, not input: safe to write into the statement.
         let bump = format!("UPDATE change_feed_counter SET last_seq = last_seq + {count} WHERE id = 1");
         let last = count.saturating_sub(1) / ROWS_PER_STATEMENT;
         for (i, chunk) in events.chunks(ROWS_PER_STATEMENT).enumerate() {
-            let (insert, values) = insert_rows(i * ROWS_PER_STATEMENT, count, chunk, &now);
-            let sql = match (i, self.store.backend()) {
+            let (insert, values) = insert_rows(backend, i * ROWS_PER_STATEMENT, count, chunk, &now);
+            let sql = match (i, backend) {
                 (0, Backend::Sqlite) => format!("{bump};\n{insert}"),
-                (0, Backend::Postgres) => {
-                    self.count();
-                    sqlx::query(sqlx::AssertSqlSafe(bump.clone())).execute(&mut *self.inner).await?;
-                    insert
-                }
                 _ => insert,
             };
             self.count();
@@ -88,27 +105,33 @@ impl Tx {
 }
 
 impl Store {
-    /// How many entries the slowest registered consumer has not taken in yet.
+    /// How many entries the slowest registered consumer has not taken in yet (on PostgreSQL,
+    /// whose numbers have gaps, counted up to [`LAG_COUNTED`]).
     pub async fn feed_lag(&self) -> Result<i64, sqlx::Error> {
         self.count();
-        sqlx::query(
-            "SELECT last_seq - COALESCE((SELECT MIN(seq) FROM change_feed_position), last_seq) \
-             FROM change_feed_counter WHERE id = 1",
-        )
-        .fetch_one(&self.pool)
-        .await?
-        .try_get(0)
+        let sql = match self.backend {
+            Backend::Sqlite => "SELECT last_seq - COALESCE((SELECT MIN(seq) FROM change_feed_position), last_seq) \
+                 FROM change_feed_counter WHERE id = 1"
+                .to_owned(),
+            Backend::Postgres => format!(
+                "SELECT COUNT(*) FROM (SELECT 1 FROM change_feed WHERE seq < {horizon} \
+                 AND seq > COALESCE((SELECT MIN(seq) FROM change_feed_position), {horizon}) LIMIT {LAG_COUNTED}) AS behind",
+                horizon = horizon()
+            ),
+        };
+        sqlx::query(sqlx::AssertSqlSafe(sql)).fetch_one(&self.pool).await?.try_get(0)
     }
 
-    /// Up to `limit` entries after `seq`, oldest first.
+    /// Up to `limit` entries after `seq`, oldest first: on PostgreSQL only those no entry
+    /// can still appear below.
     pub async fn changes_after(&self, seq: i64, limit: i64) -> Result<Vec<Change>, sqlx::Error> {
         self.count();
-        let rows =
-            sqlx::query("SELECT seq, uid, kind, path, time FROM change_feed WHERE seq > $1 ORDER BY seq LIMIT $2")
-                .bind(seq)
-                .bind(limit)
-                .fetch_all(&self.pool)
-                .await?;
+        let below = match self.backend {
+            Backend::Sqlite => String::new(),
+            Backend::Postgres => format!(" AND seq < {}", horizon()),
+        };
+        let sql = format!("SELECT seq, uid, kind, path, time FROM change_feed WHERE seq > $1{below} ORDER BY seq LIMIT $2");
+        let rows = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(seq).bind(limit).fetch_all(&self.pool).await?;
         changes_from(&rows)
     }
 
@@ -132,40 +155,78 @@ impl Store {
         row.map_or(Ok(0), |row| row.try_get(0))
     }
 
-    /// The newest entry's number (0 for an empty feed): where a consumer that has just
-    /// rebuilt everything from storage starts.
+    /// Where a consumer that has just rebuilt everything from storage starts: the newest
+    /// entry's number (0 for an empty feed) on SQLite; on PostgreSQL the last number below
+    /// which no entry can still appear (entries above it that have already committed come to
+    /// the consumer again, which takes them in once more).
     pub async fn feed_end(&self) -> Result<i64, sqlx::Error> {
         self.count();
-        sqlx::query("SELECT last_seq FROM change_feed_counter WHERE id = 1").fetch_one(&self.pool).await?.try_get(0)
+        let sql = match self.backend {
+            Backend::Sqlite => "SELECT last_seq FROM change_feed_counter WHERE id = 1".to_owned(),
+            Backend::Postgres => format!("SELECT {} - 1", horizon()),
+        };
+        sqlx::query(sqlx::AssertSqlSafe(sql)).fetch_one(&self.pool).await?.try_get(0)
     }
 
     /// Deletes the entries recorded before `cutoff` that every consumer seen since `alive` has
     /// read (a consumer gone longer, say an instance taken down for good, holds nothing back);
-    /// returns how many went.
+    /// returns how many went. The newest number deleted is kept ([`Store::feed_kept_after`]).
     pub async fn trim_feed(&self, cutoff: DateTime<Utc>, alive: DateTime<Utc>) -> Result<u64, sqlx::Error> {
+        const TRIMMED: &str = "time < $1 \
+             AND seq <= COALESCE((SELECT MIN(seq) FROM change_feed_position WHERE updated >= $2), seq)";
+        let mut tx = self.pool.begin().await?;
         self.count();
-        let done = sqlx::query(
-            "DELETE FROM change_feed WHERE time < $1 \
-             AND seq <= COALESCE((SELECT MIN(seq) FROM change_feed_position WHERE updated >= $2), seq)",
-        )
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "UPDATE change_feed_counter SET trimmed = COALESCE((SELECT MAX(seq) FROM change_feed WHERE {TRIMMED}), trimmed) \
+             WHERE id = 1"
+        )))
         .bind(time_to_db(cutoff))
         .bind(time_to_db(alive))
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?;
+        self.count();
+        let done = sqlx::query(sqlx::AssertSqlSafe(format!("DELETE FROM change_feed WHERE {TRIMMED}")))
+            .bind(time_to_db(cutoff))
+            .bind(time_to_db(alive))
+            .execute(&mut *tx)
+            .await?;
+        self.count();
+        tx.commit().await?;
         Ok(done.rows_affected())
+    }
+
+    /// Whether every entry after `seq` is still in the feed, so a consumer that read up to
+    /// there can go on from the feed rather than rebuild from storage. Numbers have gaps on
+    /// PostgreSQL, so what trimming deleted is told by the newest number it deleted.
+    pub async fn feed_kept_after(&self, seq: i64) -> Result<bool, sqlx::Error> {
+        self.count();
+        let trimmed: i64 =
+            sqlx::query_scalar("SELECT trimmed FROM change_feed_counter WHERE id = 1").fetch_one(&self.pool).await?;
+        Ok(seq >= trimmed)
     }
 }
 
 /// One `INSERT` of the feed rows `chunk`, which start at `start` among `count` events; its
 /// placeholders are `$1…`.
-fn insert_rows(start: usize, count: usize, chunk: &[Event], now: &str) -> (String, Vec<Option<String>>) {
+fn insert_rows(
+    backend: Backend,
+    start: usize,
+    count: usize,
+    chunk: &[Event],
+    now: &str,
+) -> (String, Vec<Option<String>>) {
     let mut params = Vec::with_capacity(chunk.len() * 4);
     let rows: Vec<String> = chunk
         .iter()
         .enumerate()
         .map(|(i, event)| {
             // Our own numbers, not input: safe to write into the statement.
-            let back = count - (start + i) - 1;
+            let seq = match backend {
+                Backend::Sqlite => format!("{BASE} - {}", count - (start + i) - 1),
+                Backend::Postgres => {
+                    format!("{BASE} + (pg_current_xact_id()::text::bigint << {TRANSACTION_SHIFT}) + {}", start + i)
+                }
+            };
             let p = i * 4;
             params.extend([
                 Some(event.uid().to_owned()),
@@ -173,16 +234,16 @@ fn insert_rows(start: usize, count: usize, chunk: &[Event], now: &str) -> (Strin
                 path_of(event).map(str::to_owned),
                 Some(now.to_owned()),
             ]);
-            format!(
-                "((SELECT last_seq FROM change_feed_counter WHERE id = 1) - {back}, ${}, ${}, ${}, ${})",
-                p + 1,
-                p + 2,
-                p + 3,
-                p + 4
-            )
+            format!("({seq}, ${}, ${}, ${}, ${})", p + 1, p + 2, p + 3, p + 4)
         })
         .collect();
     (format!("INSERT INTO change_feed (seq, uid, kind, path, time) VALUES {}", rows.join(", ")), params)
+}
+
+/// On PostgreSQL, the number below which every entry is final: the first a transaction still
+/// running (or the next to start) may take. Every transaction numbered lower has ended.
+fn horizon() -> String {
+    format!("{BASE} + (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << {TRANSACTION_SHIFT})")
 }
 
 fn changes_from(rows: &[sqlx::any::AnyRow]) -> Result<Vec<Change>, sqlx::Error> {

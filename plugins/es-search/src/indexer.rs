@@ -92,12 +92,9 @@ impl From<EngineError> for IndexError {
 /// Brings the index up to date: a rebuild when it has no position or the feed no longer holds
 /// what follows it, else the changes since.
 pub async fn catch_up(app: &App, store: &Store, engine: &dyn SearchEngine) -> Result<(), IndexError> {
-    let position = engine.position()?;
-    let next = store.changes_after(position.unwrap_or(0), 1).await?;
-    let gap = match (position, next.first()) {
-        (None, _) => true,
-        (Some(at), Some(first)) => first.seq > at + 1 && first.seq > 1,
-        (Some(_), None) => false,
+    let gap = match engine.position()? {
+        None => true,
+        Some(at) => !store.feed_kept_after(at).await?,
     };
     if gap {
         rebuild(app, store, engine, |_, _| {}).await?;

@@ -84,6 +84,14 @@ impl Store {
         if site.is_none() {
             return Err(DumpError::Refused(format!("the export holds no site root at /{site_id}")));
         }
+        // The feed's numbers go on above every imported entry, whichever engine numbered them:
+        // PostgreSQL's follow transaction numbers, which a new database starts low again.
+        sqlx::query(
+            "UPDATE change_feed_counter SET last_seq = (SELECT MAX(seq) FROM change_feed) \
+             WHERE id = 1 AND last_seq < (SELECT MAX(seq) FROM change_feed)",
+        )
+        .execute(&mut *conn)
+        .await?;
         // Last, since PostgreSQL's sequences keep what they are set to even when the import is
         // rolled back: nothing may be refused after this.
         if self.backend == Backend::Postgres {

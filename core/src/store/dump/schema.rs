@@ -7,7 +7,7 @@ use sqlx::{AnyConnection, AssertSqlSafe, Row};
 use std::collections::BTreeMap;
 
 /// The migrations' bookkeeping: the target keeps its own, checked against the manifest.
-const NOT_EXPORTED: [&str; 2] = ["_sqlx_migrations", "plugin_migration"];
+const NOT_EXPORTED: [&str; 3] = ["_sqlx_migrations", "plugin_migration", "change_mark"];
 
 /// How a column's values are read and bound.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
