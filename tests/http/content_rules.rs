@@ -537,3 +537,31 @@ async fn rules_on_the_site_react_to_users_created_logging_in_and_out() {
     rules_ran(&server).await;
     assert_eq!(outbox(&server).await.len(), 3, "a failed login is no login");
 }
+
+#[tokio::test]
+async fn a_rule_made_enabled_or_disabled_between_two_edits_applies_to_the_second() {
+    let server = TestServer::start().await;
+    server.create("", json!({"@type": "Document", "id": "seite", "title": "Seite"})).await;
+    let edit = async |title: &str| {
+        let patch = server.admin(Method::PATCH, "seite").json(&json!({"title": title}));
+        assert_eq!(patch.send().await.unwrap().status(), 204);
+    };
+    // With no rule at all, writes remember that none listens.
+    edit("Eins").await;
+    edit("Zwei").await;
+    let rule_id = rule(&server, "Mail on change", "Object modified").await;
+    let mail = json!({"type": "plone.actions.Mail", "subject": "Geändert: ${title}", "recipients": "redaktion@gemeinde.example",
+                      "exclude_actor": false, "source": "", "message": "${absolute_url}"});
+    element(&server, &rule_id, "action", mail).await;
+    assign(&server, "", &rule_id).await;
+    edit("Drei").await;
+    rules_ran(&server).await;
+    let subjects = |sent: Vec<(String, String, String)>| sent.into_iter().map(|(_, s, _)| s).collect::<Vec<_>>();
+    assert_eq!(subjects(outbox(&server).await), ["Geändert: Drei"], "the new rule applied to the next edit");
+
+    let disable = server.admin(Method::PATCH, &format!("@controlpanels/content-rules/{rule_id}"));
+    assert_eq!(disable.json(&json!({"enabled": false})).send().await.unwrap().status(), 204);
+    edit("Vier").await;
+    rules_ran(&server).await;
+    assert_eq!(subjects(outbox(&server).await), ["Geändert: Drei"], "a disabled rule applies to none");
+}

@@ -45,7 +45,7 @@ impl Tx {
     /// is what it was, so the event names what changed.
     pub async fn update_content(&mut self, before: &ContentObject, object: &ContentObject) -> Result<(), sqlx::Error> {
         self.write_content(before, object, false).await?;
-        self.remember_edit(|| Arc::new(super::content_memo::as_stored_object(object)));
+        self.remember_edit(false, || Arc::new(super::content_memo::as_stored_object(object)));
         Ok(())
     }
 
@@ -63,18 +63,25 @@ impl Tx {
     ) -> Result<bool, sqlx::Error> {
         let written = self.write_content(before, object, true).await?;
         if written {
-            self.remember_edit(|| super::content_memo::shared_as_stored(object));
+            self.remember_edit(true, || super::content_memo::shared_as_stored(object));
         }
         Ok(written)
     }
 
-    /// On SQLite, where this process is the only writer, what it wrote is remembered: as the
-    /// newest version to build the next write on, and for the object memory once committed.
-    fn remember_edit(&mut self, written: impl FnOnce() -> Arc<ContentObject>) {
-        if self.store.backend == Backend::Sqlite {
-            let written = written();
-            self.store.memo.written.put(written.uid.clone(), written.clone());
-            self.edits.push(written);
+    /// What this transaction wrote, for the memory of objects once committed. On SQLite, where
+    /// this process is the only writer, also as the newest version to build the next write on.
+    /// On PostgreSQL, where this instance's transactions commit side by side, only an edit
+    /// `guarded` by the object's `modified` is known to be the newest once committed (the guard
+    /// orders the writes to one object); any other makes the commit forget.
+    fn remember_edit(&mut self, guarded: bool, written: impl FnOnce() -> Arc<ContentObject>) {
+        match self.store.backend {
+            Backend::Sqlite => {
+                let written = written();
+                self.store.memo.written.put(written.uid.clone(), written.clone());
+                self.edits.push(written);
+            }
+            Backend::Postgres if guarded => self.edits.push(written()),
+            Backend::Postgres => self.unordered_edits = true,
         }
     }
 

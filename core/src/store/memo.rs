@@ -19,6 +19,7 @@ use super::content_memo::ContentMemo;
 use super::lock::ContentLock;
 use super::{Backend, Store};
 use crate::content::ContentObject;
+use std::any::Any;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -45,6 +46,8 @@ pub(super) struct ObjectMemo {
     pub(super) written: Memo<Arc<ContentObject>>,
     /// Objects by path, as committed.
     pub(super) content: ContentMemo,
+    /// Plugins' facts read from their own tables ([`Tx::remembered_fact`](super::Tx::remembered_fact)).
+    pub(super) facts: Memo<Arc<dyn Any + Send + Sync>>,
     /// How old, in milliseconds, a remembered fact may be before it is read again.
     max_age_ms: AtomicU64,
     /// On PostgreSQL, whether other instances' commits are being followed (see
@@ -60,6 +63,7 @@ impl Default for ObjectMemo {
             working_copies: Memo::new(MAX_REMEMBERED),
             written: Memo::new(MAX_WRITTEN),
             content: ContentMemo::default(),
+            facts: Memo::new(MAX_REMEMBERED),
             max_age_ms: AtomicU64::new(1_000),
             following: AtomicBool::new(false),
         }
@@ -75,6 +79,7 @@ impl ObjectMemo {
         self.working_copies.forget();
         self.written.forget();
         self.content.forget();
+        self.facts.forget();
     }
 
     /// How old a remembered fact may be before it is read again.
@@ -159,7 +164,7 @@ impl<V: Clone> Memo<V> {
     }
 
     /// Remembers a read made at `generation`, unless a change committed since.
-    fn remember(&self, generation: u64, key: String, value: V) {
+    pub(super) fn remember(&self, generation: u64, key: String, value: V) {
         let mut state = self.state();
         if state.generation != generation {
             return;

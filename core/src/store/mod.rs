@@ -73,6 +73,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock, Weak};
 pub use visibility::Visibility;
 
+/// How long a PostgreSQL connection may lie idle in the pool before it is tested again when
+/// taken: shorter than any server restart.
+const TESTED_AFTER_IDLE: std::time::Duration = std::time::Duration::from_millis(500);
+
 /// How long a request waits for a database connection.
 const ACQUIRE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
@@ -166,9 +170,20 @@ impl Store {
                 })
             })
             // A pooled SQLite connection is a file handle that cannot go stale, and testing it
-            // costs a hand-off to its worker thread on every query; a PostgreSQL connection
-            // may have died with a server restart and is tested first.
-            .test_before_acquire(backend == Backend::Postgres)
+            // costs a hand-off to its worker thread on every query. A PostgreSQL connection
+            // may have died with a server restart while it lay idle, and is tested first if it
+            // did lie idle: the pool tests every connection when it is given back, so one
+            // taken again at once is known to be alive, and a test is a round trip on the
+            // way of every statement.
+            .test_before_acquire(false)
+            .before_acquire(move |connection, meta| {
+                Box::pin(async move {
+                    if backend == Backend::Postgres && meta.idle_for >= TESTED_AFTER_IDLE {
+                        sqlx::Connection::ping(connection).await?;
+                    }
+                    Ok(true)
+                })
+            })
             .max_connections(match backend {
                 Backend::Sqlite => 8,
                 Backend::Postgres => 16,
@@ -269,6 +284,7 @@ impl Store {
             records_written: false,
             facts_written: false,
             edits: Vec::new(),
+            unordered_edits: false,
             closing: None,
         })
     }
@@ -293,9 +309,12 @@ pub struct Tx {
     /// Whether something no event tells may have changed local roles or working copies (a
     /// principal deleted, a plugin's own statement), so their memory is forgotten at commit.
     facts_written: bool,
-    /// On SQLite, the objects whose columns this transaction edited, as written: applied to
-    /// the memory of objects once committed.
+    /// The objects whose columns this transaction edited, as written: applied to the memory
+    /// of objects once committed.
     edits: Vec<Arc<crate::content::ContentObject>>,
+    /// Whether an edit may commit after a newer one of the same object (PostgreSQL, unguarded):
+    /// then the commit forgets instead.
+    unordered_edits: bool,
     /// On SQLite, the last statement of the change feed, which nothing reads before the
     /// commit: it goes to the writer connection with the member's release (see
     /// [`group_commit::Closing`]).
@@ -332,6 +351,34 @@ impl Tx {
         }
     }
 
+    /// A plugin's fact read from its own tables by `read` (which triggers its rules listen
+    /// to, say), remembered between transactions as the facts every write checks are: until
+    /// a commit that wrote through [`Tx::connection`], another instance's commit, or the
+    /// memory's maximum age. A transaction that has written through [`Tx::connection`] reads
+    /// its own changes, which may yet be rolled back, so it reads and keeps nothing. `key`
+    /// starts with the plugin's id.
+    pub async fn remembered_fact<T, F>(&mut self, key: &str, read: F) -> Result<T, sqlx::Error>
+    where
+        T: Clone + Send + Sync + 'static,
+        F: for<'c> FnOnce(&'c mut AnyConnection) -> crate::future::BoxFuture<'c, Result<T, sqlx::Error>>,
+    {
+        let store = self.store.clone();
+        let facts = &store.memo.facts;
+        if !store.remembers() || self.facts_written {
+            return read(self.own_tables()).await;
+        }
+        let generation = match facts.recall(key, store.memo.max_age()) {
+            Ok(value) => match value.downcast_ref::<T>() {
+                Some(value) => return Ok(value.clone()),
+                None => return Err(sqlx::Error::Protocol(format!("the fact '{key}' has another type"))),
+            },
+            Err(generation) => generation,
+        };
+        let value = read(self.own_tables()).await?;
+        facts.remember(generation, key.to_owned(), Arc::new(value.clone()));
+        Ok(value)
+    }
+
     /// Records an event that no single write tells (a copy, a check-in, a restore).
     pub fn emit(&mut self, event: Event) {
         self.events.push(event);
@@ -361,14 +408,7 @@ impl Tx {
         if self.records_written {
             store.records.forget();
         }
-        // Edits are applied to the memory only on SQLite, whose one writer commits them in
-        // order; on PostgreSQL this instance's transactions commit side by side, so any
-        // content change forgets.
-        let edits_applied = store.backend == Backend::Sqlite;
-        if self.facts_written
-            || (!edits_applied && !events.is_empty())
-            || events.iter().any(|e| !e.leaves_content_facts())
-        {
+        if self.facts_written || self.unordered_edits || events.iter().any(|e| !e.leaves_content_facts()) {
             store.memo.forget_content_facts();
         } else if !self.edits.is_empty() {
             store.memo.content.edited(&self.edits);

@@ -12,6 +12,8 @@ use crate::store;
 use crate::triggers::{Trigger, fired_by};
 use serde_json::json;
 use sqlx::AssertSqlSafe;
+use std::collections::BTreeSet;
+use std::sync::Arc;
 use wcs_core::events::{Actor, Event, PluginEvent, USER_LOGGED_IN, USER_LOGGED_OUT};
 use wcs_core::http::ApiResult;
 use wcs_core::store::{Phase, Subscriber, Tx, placeholders, time_to_db};
@@ -30,7 +32,9 @@ async fn enqueue(tx: &mut Tx, events: &[Event]) -> ApiResult<()> {
     if origin.as_ref().is_some_and(|o| !o.cascading || o.depth >= MAX_DEPTH) {
         return Ok(());
     }
-    let fired: Vec<(&Event, &'static Trigger)> = events.iter().filter_map(|e| Some((e, fired_by(e)?))).collect();
+    let listened = listened_to(tx).await?;
+    let fired: Vec<(&Event, &'static Trigger)> =
+        events.iter().filter_map(|e| Some((e, fired_by(e)?))).filter(|(_, t)| listened.contains(t.token)).collect();
     if fired.is_empty() {
         return Ok(());
     }
@@ -81,6 +85,20 @@ async fn enqueue(tx: &mut Tx, events: &[Event]) -> ApiResult<()> {
         }
     }
     Ok(())
+}
+
+/// The triggers enabled rules have, remembered between writes: on most sites few triggers or
+/// none have a rule, and a write whose events none listens to then runs no statement here. The
+/// rules change through `Tx::connection`, whose commit forgets it.
+async fn listened_to(tx: &mut Tx) -> Result<Arc<BTreeSet<String>>, sqlx::Error> {
+    tx.remembered_fact("contentrules.triggers", |connection| {
+        Box::pin(async move {
+            let sql = "SELECT DISTINCT event FROM content_rule WHERE enabled = 1";
+            let events: Vec<String> = sqlx::query_scalar(sql).fetch_all(connection).await?;
+            Ok(Arc::new(events.into_iter().collect::<BTreeSet<String>>()))
+        })
+    })
+    .await
 }
 
 /// An enabled assignment of an enabled rule of a fired trigger, on an event's object or one of
