@@ -167,14 +167,16 @@ impl SourceFilter {
             SourceFilter::All => true,
             SourceFilter::Nothing => false,
             SourceFilter::Only { includes, excludes } => {
-                (includes.is_empty() || includes.iter().any(|p| glob(p, key))) && !excludes.iter().any(|p| glob(p, key))
+                (includes.is_empty() || includes.iter().any(|p| glob(p, key)))
+                    && !excludes.iter().any(|p| glob(p, key))
             }
         }
     }
 }
 
-/// `*` matches any run of characters; everything else itself.
-fn glob(pattern: &str, text: &str) -> bool {
+/// `*` matches any run of characters (dots too: `*.field2` names `include.field2`);
+/// everything else itself.
+pub(crate) fn glob(pattern: &str, text: &str) -> bool {
     match pattern.split_once('*') {
         None => pattern == text,
         Some((head, rest)) => {
