@@ -7,13 +7,13 @@ use crate::engine::{RawRequest, SourceFilter};
 use crate::sort_collector::{SortBy, SortCollector};
 use crate::str_columns::StrColumns;
 use crate::tantivy_engine::TantivyEngine;
+use crate::tantivy_highlight::Highlighter;
 use serde_json::{Map, Value, json};
 use tantivy::aggregation::agg_req::Aggregations;
 use tantivy::aggregation::{AggContextParams, AggregationCollector, AggregationLimitsGuard};
 use tantivy::collector::{Count, TopDocs};
 use tantivy::query::{BooleanQuery, Occur, Query, QueryClone};
 use tantivy::schema::Value as _;
-use tantivy::snippet::SnippetGenerator;
 use tantivy::{DocAddress, Searcher, TantivyDocument};
 
 /// The memory one raw query's aggregations may take.
@@ -79,15 +79,10 @@ impl TantivyEngine {
                 .collect();
             (found, total)
         };
-        let mut fragments = Vec::new();
-        for (name, marks) in request.highlight.iter().flatten() {
-            // Only full-text fields have fragments; Elasticsearch skips the others too.
-            if let Ok(dsl::Kind::Text(field, _)) = dsl::field(&mapping, name) {
-                let mut generator = SnippetGenerator::create(&searcher, text_query.as_ref(), field).map_err(failed)?;
-                generator.set_max_num_chars(marks.max_chars);
-                fragments.push((name.clone(), field, generator, marks));
-            }
-        }
+        let highlighter = match &request.highlight {
+            Some(fields) => Some(Highlighter::new(&searcher, text_query.as_ref(), &mapping, fields)?),
+            None => None,
+        };
         let mut hits = Vec::with_capacity(found.len());
         let mut columns = StrColumns::new(&searcher);
         let max_score = if scored { found.iter().map(|(_, score, _)| *score).reduce(f32::max) } else { None };
@@ -97,24 +92,16 @@ impl TantivyEngine {
             let id = source.get("UID").cloned().unwrap_or(Value::Null);
             let score = if scored { es_score(score) } else { Value::Null };
             let mut hit = json!({"_index": "plone", "_id": id, "_score": score});
+            if !request.docvalue_fields.is_empty() {
+                hit["fields"] = self.docvalues(&stored, &request.docvalue_fields)?;
+            }
             if !matches!(request.source, SourceFilter::Nothing) {
                 let kept: Map<String, Value> =
                     source.into_iter().filter(|(key, _)| request.source.keeps(key)).collect();
                 hit["_source"] = Value::Object(kept);
             }
-            if request.highlight.is_some() {
-                let mut marked = Map::new();
-                for (name, field, generator, marks) in &fragments {
-                    let mut snippet = generator.snippet_from_doc(&stored);
-                    snippet.set_snippet_prefix_postfix(&marks.pre, &marks.post);
-                    if !snippet.is_empty() {
-                        let text = stored.get_first(*field).and_then(|v| v.as_str()).unwrap_or_default();
-                        marked.insert(name.clone(), json!([crate::fragments::closed_html(&snippet, text)]));
-                    }
-                }
-                if !marked.is_empty() {
-                    hit["highlight"] = Value::Object(marked);
-                }
+            if let Some(marked) = highlighter.as_ref().and_then(|h| h.mark(&stored)) {
+                hit["highlight"] = marked;
             }
             if let Some(values) = sort_values {
                 hit["sort"] = values;
@@ -154,6 +141,37 @@ impl TantivyEngine {
         let mut answer = serde_json::to_value(results).map_err(|e| QueryError::illegal(e.to_string()))?;
         crate::agg_answer::finish(asked, &mut answer, mapping);
         Ok(answer)
+    }
+
+    /// A hit's `fields` for `docvalue_fields`: each declared field's values (dates written as
+    /// Elasticsearch writes them, numbers in their `format` when one is given).
+    fn docvalues(&self, stored: &TantivyDocument, asked: &[(String, Option<String>)]) -> Result<Value, QueryError> {
+        use crate::declared::DeclaredType;
+        let mut fields = Map::new();
+        for (name, format) in asked {
+            let Some(field) = self.declared.as_ref().and_then(|d| d.get(name)) else { continue };
+            if matches!(field.kind, DeclaredType::Text(_) | DeclaredType::Completion) {
+                return Err(crate::raw_sort::text_field(name));
+            }
+            let values: Vec<Value> = stored
+                .get_all(field.field)
+                .filter_map(|v| serde_json::to_value(tantivy::schema::OwnedValue::from(v)).ok())
+                .map(|value| match (field.kind, format.as_deref(), value.as_f64()) {
+                    (DeclaredType::Date, _, _) => {
+                        let millis = value.as_str().and_then(|t| crate::date_formats::millis(&json!(t), None));
+                        millis.and_then(crate::date_formats::iso_text).map_or(value, Value::String)
+                    }
+                    (DeclaredType::Integer | DeclaredType::Float, Some(pattern), Some(number)) => {
+                        crate::java_format::decimal(number, pattern).map_or(value, Value::String)
+                    }
+                    _ => value,
+                })
+                .collect();
+            if !values.is_empty() {
+                fields.insert(name.clone(), Value::Array(values));
+            }
+        }
+        Ok(Value::Object(fields))
     }
 
     /// A hit's `_source`: what the index keeps of the object.
