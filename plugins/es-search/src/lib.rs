@@ -36,6 +36,7 @@ pub mod indexer;
 mod java_format;
 mod panel;
 mod patterns;
+mod phrase_suggest;
 mod popular_searches;
 mod query_error;
 mod query_syntax;

@@ -191,6 +191,11 @@ impl TantivyEngine {
                     .get_all(field.field)
                     .filter_map(|v| serde_json::to_value(tantivy::schema::OwnedValue::from(v)).ok())
                     .collect();
+                if let Some(weights) = field.weights {
+                    // A completion's inputs with their weights, as the document gave them.
+                    let weights = stored.get_all(weights).filter_map(|w| w.as_i64());
+                    values = values.into_iter().zip(weights).map(|(i, w)| json!({"input": i, "weight": w})).collect();
+                }
                 match values.len() {
                     0 => {}
                     1 => {
