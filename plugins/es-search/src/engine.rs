@@ -170,8 +170,7 @@ impl SourceFilter {
             SourceFilter::All => true,
             SourceFilter::Nothing => false,
             SourceFilter::Only { includes, excludes } => {
-                (includes.is_empty() || includes.iter().any(|p| glob(p, key)))
-                    && !excludes.iter().any(|p| glob(p, key))
+                (includes.is_empty() || includes.iter().any(|p| glob(p, key))) && !excludes.iter().any(|p| glob(p, key))
             }
         }
     }
