@@ -242,7 +242,9 @@ async fn the_dsl_covers_bool_ids_patterns_sorting_and_paging() {
     assert_eq!(found, ["/Plone/baeume", "/Plone/rosen"], "German forms meet: Gärten finds Garten");
     let simple = |q: &str| json!({"query": {"simple_query_string": {"query": q, "fields": ["title"]}}});
     for (q, expected) in [
-        ("Garten -Tulpen", vec!["/Plone/baeume", "/Plone/rosen"]),
+        // As in Elasticsearch, `-Tulpen` alone would join with the default OR ("or lacks
+        // Tulpen"); `+-` requires the exclusion.
+        ("Garten +-Tulpen", vec!["/Plone/baeume", "/Plone/rosen"]),
         ("Rosen | Tulpen", vec!["/Plone/rosen", "/Plone/tulpen"]),
         ("Gar* + Bäum*", vec!["/Plone/baeume"]),
         ("\"Rosen im Garten\"", vec!["/Plone/rosen"]),

@@ -49,6 +49,11 @@ pub struct DeclaredField {
     /// Where a document holds its value: the property's dotted path (a sub-field reads its
     /// parent's).
     pub source: String,
+    /// A date field's `format` (the default one when `None`).
+    pub format: Option<String>,
+    /// A completion field's weights, one stored beside each input in the same order: the
+    /// completion suggester offers the heaviest first.
+    pub weights: Option<Field>,
 }
 
 /// The declared fields by the names queries use.
@@ -59,7 +64,12 @@ struct Property {
     name: String,
     source: String,
     kind: DeclaredType,
+    format: Option<String>,
 }
+
+/// A declared field before it has a field: its name, the path of its value, its type and its
+/// date format.
+pub type Planned = (String, String, DeclaredType, Option<String>);
 
 /// Reads `{"properties": {…}}` (Elasticsearch's mapping errors for what it would refuse).
 fn read(properties: &Value, prefix: &str, out: &mut Vec<Property>) -> Result<(), QueryError> {
@@ -72,11 +82,19 @@ fn read(properties: &Value, prefix: &str, out: &mut Vec<Property>) -> Result<(),
             read(inner, &format!("{name}."), out)?;
             continue;
         }
-        let kind = kind_of(&name, spec)?;
-        out.push(Property { name: name.clone(), source: name.clone(), kind });
+        if spec.get("type").and_then(Value::as_str) == Some("object") {
+            continue;
+        }
+        out.push(Property {
+            name: name.clone(),
+            source: name.clone(),
+            kind: kind_of(&name, spec)?,
+            format: format(spec)?,
+        });
         for (sub, sub_spec) in spec.get("fields").and_then(Value::as_object).into_iter().flatten() {
             let sub_name = format!("{name}.{sub}");
-            out.push(Property { kind: kind_of(&sub_name, sub_spec)?, name: sub_name, source: name.clone() });
+            let (kind, format) = (kind_of(&sub_name, sub_spec)?, format(sub_spec)?);
+            out.push(Property { kind, name: sub_name, source: name.clone(), format });
         }
         if out.len() > MAX_PROPERTIES {
             return Err(QueryError::illegal(format!("Limit of total fields [{MAX_PROPERTIES}] has been exceeded")));
@@ -85,12 +103,22 @@ fn read(properties: &Value, prefix: &str, out: &mut Vec<Property>) -> Result<(),
     Ok(())
 }
 
+/// A date field's `format`, refused as Elasticsearch refuses a pattern it cannot read.
+fn format(spec: &Value) -> Result<Option<String>, QueryError> {
+    match spec.get("format").and_then(Value::as_str) {
+        Some(format) if !crate::date_formats::known(format) => Err(QueryError::mapper(format!(
+            "Failed to parse mapping: Invalid format: [{format}]: Unknown pattern letter"
+        ))),
+        other => Ok(other.map(str::to_owned)),
+    }
+}
+
 fn kind_of(name: &str, spec: &Value) -> Result<DeclaredType, QueryError> {
     let type_name = spec.get("type").and_then(Value::as_str).unwrap_or("object");
     Ok(match type_name {
         "text" | "match_only_text" => match spec.get("analyzer").and_then(Value::as_str) {
-            None | Some("standard" | "default" | "simple") => DeclaredType::Text(Analyzer::Standard),
-            Some("german") => DeclaredType::Text(Analyzer::GERMAN),
+            None => DeclaredType::Text(Analyzer::Standard),
+            Some(name) if let Some(analyzer) = Analyzer::named(name) => DeclaredType::Text(analyzer),
             Some(other) => {
                 return Err(QueryError::mapper(format!(
                     "Failed to parse mapping: analyzer [{other}] has not been configured in mappings"
@@ -113,18 +141,18 @@ fn kind_of(name: &str, spec: &Value) -> Result<DeclaredType, QueryError> {
 
 /// Checks a mapping's `properties` and lists the fields it declares, in a form
 /// [`add_fields`] takes.
-pub fn plan(mappings: &Value) -> Result<Vec<(String, String, DeclaredType)>, QueryError> {
+pub fn plan(mappings: &Value) -> Result<Vec<Planned>, QueryError> {
     let mut properties = Vec::new();
     if let Some(declared) = mappings.get("properties") {
         read(declared, "", &mut properties)?;
     }
-    Ok(properties.into_iter().map(|p| (p.name, p.source, p.kind)).collect())
+    Ok(properties.into_iter().map(|p| (p.name, p.source, p.kind, p.format)).collect())
 }
 
 /// Adds the planned fields to a schema under their own names (which `query_string` texts
 /// use), or as `_m0`, `_m1`, … where a name is one of the index's own fields or not a field
 /// name tantivy takes.
-pub fn add_fields(builder: &mut SchemaBuilder, planned: Vec<(String, String, DeclaredType)>) -> Declared {
+pub fn add_fields(builder: &mut SchemaBuilder, planned: Vec<Planned>) -> Declared {
     let text = |analyzer: Analyzer| {
         let indexing = TextFieldIndexing::default()
             .set_tokenizer(analyzer.name())
@@ -135,9 +163,11 @@ pub fn add_fields(builder: &mut SchemaBuilder, planned: Vec<(String, String, Dec
     planned
         .into_iter()
         .enumerate()
-        .map(|(index, (name, source, kind))| {
+        .map(|(index, (name, source, kind, format))| {
             let clashes = crate::schema::FIXED_NAMES.contains(&name.as_str()) || name.starts_with(['-', '_']);
             let column = if clashes || name.contains('.') { format!("_m{index}") } else { name.clone() };
+            let weights = (kind == DeclaredType::Completion)
+                .then(|| builder.add_i64_field(&format!("_w{index}"), tantivy::schema::STORED));
             let field = match kind {
                 DeclaredType::Text(analyzer) => builder.add_text_field(&column, text(analyzer)),
                 DeclaredType::Completion => builder.add_text_field(&column, text(Analyzer::Standard)),
@@ -150,7 +180,7 @@ pub fn add_fields(builder: &mut SchemaBuilder, planned: Vec<(String, String, Dec
                     DateOptions::from(INDEXED | FAST | STORED).set_precision(DateTimePrecision::Milliseconds),
                 ),
             };
-            (name, DeclaredField { field, column, kind, source })
+            (name, DeclaredField { field, column, kind, source, format, weights })
         })
         .collect()
 }
@@ -182,60 +212,6 @@ pub fn values_at<'a>(document: &'a Value, path: &str) -> Vec<&'a Value> {
     out
 }
 
-/// A date as Elasticsearch's default format reads it (`strict_date_optional_time||epoch_millis`):
-/// milliseconds as a number or digits, or ISO 8601 from a year alone to a full time with zone.
-pub fn millis(value: &Value) -> Option<i64> {
-    match value {
-        Value::Number(n) => n.as_i64().or_else(|| n.as_f64().map(|f| f as i64)),
-        Value::String(s) if s == "now" => Some(chrono::Utc::now().timestamp_millis()),
-        Value::String(s) => iso_millis(s.trim()).or_else(|| s.trim().parse().ok()),
-        _ => None,
-    }
-}
-
-fn iso_millis(text: &str) -> Option<i64> {
-    if let Ok(at) = chrono::DateTime::parse_from_rfc3339(text) {
-        return Some(at.timestamp_millis());
-    }
-    let (date, time) = text.split_once('T').unwrap_or((text, ""));
-    let mut parts = date.splitn(3, '-');
-    let year: i32 = parts.next()?.parse().ok()?;
-    let month: u32 = parts.next().map_or(Some(1), |m| m.parse().ok())?;
-    let day: u32 = parts.next().map_or(Some(1), |d| d.parse().ok())?;
-    let day = chrono::NaiveDate::from_ymd_opt(year, month, day)?;
-    let (clock, offset_millis) = split_zone(time)?;
-    let mut fields = clock.splitn(3, ':');
-    let hour: u32 = fields.next().filter(|h| !h.is_empty()).map_or(Some(0), |h| h.parse().ok())?;
-    let minute: u32 = fields.next().map_or(Some(0), |m| m.parse().ok())?;
-    let (second, fraction) = match fields.next() {
-        Some(s) => {
-            let (whole, fraction) = s.split_once('.').unwrap_or((s, ""));
-            let fraction: String = fraction.chars().chain("000".chars()).take(3).collect();
-            (whole.parse().ok()?, fraction.parse::<u32>().ok()?)
-        }
-        None => (0, 0),
-    };
-    let at = day.and_hms_milli_opt(hour, minute, second, fraction)?;
-    Some(at.and_utc().timestamp_millis() - offset_millis)
-}
-
-/// `12:00:00Z` or `12:00+02:00` into the clock and the zone's offset in milliseconds.
-fn split_zone(time: &str) -> Option<(&str, i64)> {
-    if let Some(clock) = time.strip_suffix('Z') {
-        return Some((clock, 0));
-    }
-    match time.rfind(['+', '-']) {
-        Some(at) => {
-            let (clock, zone) = time.split_at(at);
-            let sign = if zone.starts_with('-') { -1 } else { 1 };
-            let (hours, minutes) = zone[1..].split_once(':').unwrap_or((&zone[1..], "0"));
-            let minutes: i64 = hours.parse::<i64>().ok()? * 60 + minutes.parse::<i64>().ok()?;
-            Some((clock, sign * minutes * 60_000))
-        }
-        None => Some((time, 0)),
-    }
-}
-
 /// The term of a declared field's value, when the value fits the field.
 pub fn term(field: &DeclaredField, value: &Value) -> Option<Term> {
     let text = match value {
@@ -247,11 +223,16 @@ pub fn term(field: &DeclaredField, value: &Value) -> Option<Term> {
         DeclaredType::Integer => Term::from_field_i64(field.field, integer(value)?),
         DeclaredType::Float => Term::from_field_f64(field.field, float(value)?),
         DeclaredType::Boolean => Term::from_field_bool(field.field, boolean(value)?),
-        DeclaredType::Date => Term::from_field_date(field.field, DateTime::from_timestamp_millis(millis(value)?)),
+        DeclaredType::Date => Term::from_field_date(field.field, DateTime::from_timestamp_millis(date(field, value)?)),
         DeclaredType::Text(_) | DeclaredType::Keyword | DeclaredType::Completion => {
             Term::from_field_text(field.field, &text?)
         }
     })
+}
+
+/// A date value in milliseconds, read with the field's format.
+pub fn date(field: &DeclaredField, value: &Value) -> Option<i64> {
+    crate::date_formats::millis(value, field.format.as_deref())
 }
 
 /// A whole number as Elasticsearch coerces one (`"5"` and `5.0` are 5).
@@ -323,14 +304,22 @@ fn add_value(doc: &mut TantivyDocument, name: &str, field: &DeclaredField, value
         },
         DeclaredType::Completion => {
             let inputs = value.get("input").unwrap_or(value);
+            // Elasticsearch's default weight.
+            let weight = match value.get("weight") {
+                None => 1,
+                Some(weight) => integer(weight).filter(|w| *w >= 0).ok_or_else(refused)?,
+            };
             for input in values_at(&serde_json::json!({"i": inputs}), "i") {
                 doc.add_text(f, input.as_str().ok_or_else(refused)?);
+                if let Some(weights) = field.weights {
+                    doc.add_i64(weights, weight);
+                }
             }
         }
         DeclaredType::Integer => doc.add_i64(f, integer(value).ok_or_else(refused)?),
         DeclaredType::Float => doc.add_f64(f, float(value).ok_or_else(refused)?),
         DeclaredType::Boolean => doc.add_bool(f, boolean(value).ok_or_else(refused)?),
-        DeclaredType::Date => doc.add_date(f, DateTime::from_timestamp_millis(millis(value).ok_or_else(refused)?)),
+        DeclaredType::Date => doc.add_date(f, DateTime::from_timestamp_millis(date(field, value).ok_or_else(refused)?)),
     }
     Ok(())
 }
@@ -352,18 +341,6 @@ pub fn type_name(kind: DeclaredType) -> &'static str {
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn dates_read_as_elasticsearch_reads_them() {
-        assert_eq!(millis(&json!("2020-01-01")), Some(1_577_836_800_000));
-        assert_eq!(millis(&json!("2020-01-01T01:00:00Z")), Some(1_577_840_400_000));
-        assert_eq!(millis(&json!("2020-01-01T03:00:00+02:00")), Some(1_577_840_400_000));
-        assert_eq!(millis(&json!("2020-01-01T01:00:00.5")), Some(1_577_840_400_500));
-        assert_eq!(millis(&json!("2020")), Some(1_577_836_800_000));
-        assert_eq!(millis(&json!(1_577_836_800_000_i64)), Some(1_577_836_800_000));
-        assert_eq!(millis(&json!("1577836800000")), Some(1_577_836_800_000));
-        assert_eq!(millis(&json!("not a date")), None);
-    }
 
     #[test]
     fn values_come_from_dotted_keys_and_objects() {

@@ -1,27 +1,35 @@
 //! Elasticsearch's query DSL translated to tantivy queries, for search patterns, filter records
 //! and `@raw-es-search`: `bool` (with `minimum_should_match`; `filter` clauses score nothing),
-//! `constant_score`, `match`, `match_phrase`, `match_phrase_prefix`, `multi_match`, `term`,
-//! `terms`, `range`, `exists`, `prefix`, `wildcard`, `ids`, `query_string`,
-//! `simple_query_string`, `match_all`, `match_none`, and `boost` on any of them. Relevance is
+//! `constant_score`, `dis_max`, `match`, `match_phrase`, `match_phrase_prefix`,
+//! `match_bool_prefix`, `multi_match`, `term`, `terms`, `range`, `exists`, `prefix`, `wildcard`,
+//! `regexp`, `ids`, `query_string`, `simple_query_string`, `match_all`, `match_none`, and
+//! `boost` on any of them. Relevance is
 //! BM25 scaled to Elasticsearch's scores. Everything else is refused in Elasticsearch's words.
 
 pub use crate::dsl_fields::{Analyzer, CustomFields, CustomKind, Mapping, custom_fields};
 pub(crate) use crate::dsl_fields::{Kind, field, terms};
+use crate::dsl_patterns::Pattern;
 pub use crate::query_error::QueryError;
-use crate::{dsl_query_string, dsl_simple_query, dsl_values};
+use crate::{dsl_match, dsl_patterns, dsl_query_string, dsl_simple_query, dsl_values};
 use serde_json::{Map, Value};
 use tantivy::Term;
 use tantivy::query::{
-    AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, DisjunctionMaxQuery, EmptyQuery, Occur, PhrasePrefixQuery,
-    PhraseQuery, Query, TermQuery, TermSetQuery,
+    AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, DisjunctionMaxQuery, EmptyQuery, Occur, Query, TermQuery,
+    TermSetQuery,
 };
 use tantivy::schema::IndexRecordOption;
 
+/// The most term clauses one query text may make over all its fields (Elasticsearch's
+/// `indices.query.bool.max_clause_count`): a text's words times the fields they are asked in.
+pub(crate) const MAX_CLAUSES: usize = 4_096;
+
+/// Elasticsearch's refusal of a query with more clauses than [`MAX_CLAUSES`].
+pub(crate) fn too_many_clauses() -> QueryError {
+    QueryError::illegal(format!("maxClauseCount is set to {MAX_CLAUSES}")).on_shard()
+}
+
 /// How deep clauses may nest (a bound on what a record can make a search do).
 const MAX_DEPTH: usize = 16;
-
-/// The longest text of one `match`-like clause: every word becomes a term lookup.
-const MAX_QUERY_TEXT: usize = 10_000;
 
 /// tantivy's BM25 multiplies each term's weight by `k1 + 1` (2.2), a constant Lucene dropped in
 /// version 8; scaling it back gives the scores Elasticsearch gives.
@@ -70,35 +78,12 @@ fn translate_at(fields: &Mapping<'_>, clause: &Value, depth: usize) -> Result<Bo
     let (name, body) = object.iter().next().ok_or_else(|| QueryError::parsing("an empty clause"))?;
     let query: Box<dyn Query> = match name.as_str() {
         "bool" => boolean(fields, body, depth)?,
-        "match" => {
-            let (field_name, options) = single(body)?;
-            let text = query_text(options)?;
-            let all = options.get("operator").and_then(Value::as_str).is_some_and(|o| o.eq_ignore_ascii_case("and"));
-            let kind = field(fields, field_name)?;
-            // Only stop words: nothing, unless `zero_terms_query` asks for everything.
-            if terms(&kind, &text).is_empty() && options.get("zero_terms_query").and_then(Value::as_str) == Some("all")
-            {
-                Box::new(AllQuery)
-            } else {
-                matching(&kind, &text, all)
-            }
-        }
-        "match_phrase" => {
-            let (field_name, options) = single(body)?;
-            let slop = options.get("slop").and_then(Value::as_u64).unwrap_or(0);
-            phrase(&field(fields, field_name)?, &query_text(options)?, u32::try_from(slop).unwrap_or(0))
-        }
-        "match_phrase_prefix" => {
-            let (field_name, options) = single(body)?;
-            phrase_prefix(&field(fields, field_name)?, &query_text(options)?)
-        }
-        "multi_match" => multi_match(fields, body)?,
-        "term" => {
-            let (field_name, options) = single(body)?;
-            let value = options.get("value").unwrap_or(options);
-            let value = value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string());
-            matching(&field(fields, field_name)?, &value, true)
-        }
+        "match" => dsl_match::match_query(fields, body)?,
+        "match_phrase" => dsl_match::match_phrase(fields, body)?,
+        "match_phrase_prefix" => dsl_match::match_phrase_prefix(fields, body)?,
+        "match_bool_prefix" => dsl_match::match_bool_prefix(fields, body)?,
+        "multi_match" => dsl_match::multi_match(fields, body)?,
+        "term" => term(fields, body)?,
         "terms" => {
             let (field_name, values) = single(body)?;
             let values = values
@@ -129,12 +114,14 @@ fn translate_at(fields: &Mapping<'_>, clause: &Value, depth: usize) -> Result<Bo
             return Ok(Box::new(ConstScoreQuery::new(translate_at(fields, filter, depth + 1)?, boost)));
         }
         "ids" => dsl_values::ids(fields, body)?,
-        "query_string" => dsl_query_string::query_string(fields, body)?,
-        "simple_query_string" => translate_at(fields, &dsl_simple_query::to_dsl(body)?, depth + 1)?,
+        "query_string" => translate_at(fields, &dsl_query_string::to_dsl(fields, body)?, depth + 1)?,
+        "dis_max" => dis_max(fields, body, depth)?,
+        "simple_query_string" => translate_at(fields, &dsl_simple_query::to_dsl(fields, body)?, depth + 1)?,
         "match_none" => Box::new(EmptyQuery),
         "exists" => dsl_values::exists(fields, body)?,
-        "prefix" => dsl_values::pattern(fields, body, dsl_values::Pattern::Prefix)?,
-        "wildcard" => dsl_values::pattern(fields, body, dsl_values::Pattern::Wildcard)?,
+        "prefix" => dsl_patterns::pattern(fields, body, Pattern::Prefix)?,
+        "wildcard" => dsl_patterns::pattern(fields, body, Pattern::Wildcard)?,
+        "regexp" => dsl_patterns::pattern(fields, body, Pattern::Regexp)?,
         "match_all" => Box::new(AllQuery),
         other => return Err(QueryError::parsing(format!("unknown query [{other}]"))),
     };
@@ -153,83 +140,37 @@ pub(crate) fn single(body: &Value) -> Result<(&str, &Value), QueryError> {
     Ok((name, options))
 }
 
-fn query_text(options: &Value) -> Result<String, QueryError> {
-    let text = match options {
-        Value::Object(map) => map.get("query").unwrap_or(&Value::Null),
-        other => other,
-    };
-    match text {
-        Value::String(s) if s.chars().count() > MAX_QUERY_TEXT => {
-            Err(QueryError::illegal(format!("a query text is at most {MAX_QUERY_TEXT} characters")))
-        }
-        Value::String(s) => Ok(s.clone()),
-        Value::Number(n) => Ok(n.to_string()),
-        _ => Err(QueryError::parsing("a match needs a query text")),
-    }
+/// `{"dis_max": {"queries": [...], "tie_breaker"}}`: the best clause's score, plus the others'
+/// times the tie breaker.
+fn dis_max(fields: &Mapping<'_>, body: &Value, depth: usize) -> Result<Box<dyn Query>, QueryError> {
+    let queries = body
+        .get("queries")
+        .and_then(Value::as_array)
+        .ok_or_else(|| QueryError::parsing("[dis_max] requires 'queries' field with at least one clause"))?;
+    let disjuncts = queries.iter().map(|q| translate_at(fields, q, depth + 1)).collect::<Result<Vec<_>, _>>()?;
+    let tie_breaker = body.get("tie_breaker").and_then(Value::as_f64).unwrap_or(0.0) as f32;
+    Ok(Box::new(DisjunctionMaxQuery::with_tie_breaker(disjuncts, tie_breaker)))
 }
 
-fn matching(kind: &Kind, text: &str, all: bool) -> Box<dyn Query> {
-    let terms = terms(kind, text);
+/// `{"term": {field: value | {value, case_insensitive}}}`: the value as the index holds it.
+fn term(fields: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query>, QueryError> {
+    let (field_name, options) = single(body)?;
+    let value = options.get("value").unwrap_or(options);
+    let value = value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string());
+    let kind = field(fields, field_name)?;
+    if options.get("case_insensitive").and_then(Value::as_bool) == Some(true)
+        && let Kind::Keyword(f) = kind
+    {
+        let exact = crate::dsl_patterns::automaton(f, &regex::escape(&value), Pattern::Regexp, true)?;
+        return Ok(Box::new(ConstScoreQuery::new(exact, 1.0)));
+    }
+    let terms = terms(&kind, &value);
     if terms.is_empty() {
-        return Box::new(EmptyQuery);
+        return Ok(Box::new(EmptyQuery));
     }
-    let occur = if all { Occur::Must } else { Occur::Should };
-    bm25(Box::new(BooleanQuery::new(
-        terms
-            .into_iter()
-            .map(|(_, t)| (occur, Box::new(TermQuery::new(t, IndexRecordOption::WithFreqs)) as Box<dyn Query>))
-            .collect(),
-    )))
-}
-
-fn phrase(kind: &Kind, text: &str, slop: u32) -> Box<dyn Query> {
-    let terms = terms(kind, text);
-    match terms.len() {
-        0 => Box::new(EmptyQuery),
-        1 => bm25(Box::new(TermQuery::new(terms[0].1.clone(), IndexRecordOption::WithFreqs))),
-        _ => bm25(Box::new(PhraseQuery::new_with_offset_and_slop(terms, slop))),
-    }
-}
-
-fn phrase_prefix(kind: &Kind, text: &str) -> Box<dyn Query> {
-    let terms = terms(kind, text);
-    if terms.is_empty() {
-        return Box::new(EmptyQuery);
-    }
-    let mut query = PhrasePrefixQuery::new_with_offset(terms);
-    query.set_max_expansions(50);
-    bm25(Box::new(query))
-}
-
-fn multi_match(fields: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query>, QueryError> {
-    let text = query_text(body)?;
-    let kind_of_match = body.get("type").and_then(Value::as_str).unwrap_or("best_fields");
-    if !["best_fields", "phrase", "bool_prefix"].contains(&kind_of_match) {
-        return Err(QueryError::parsing(format!(
-            "failed to parse [multi_match] query type [{kind_of_match}]. unknown type."
-        )));
-    }
-    if kind_of_match == "bool_prefix" && body.get("slop").is_some() {
-        return Err(QueryError::parsing("[slop] not allowed for type [bool_prefix]"));
-    }
-    let all = body.get("operator").and_then(Value::as_str).is_some_and(|o| o.eq_ignore_ascii_case("and"));
-    let names =
-        body.get("fields").and_then(Value::as_array).ok_or_else(|| QueryError::parsing("multi_match needs fields"))?;
-    let mut disjuncts: Vec<Box<dyn Query>> = Vec::new();
-    for name in names.iter().filter_map(Value::as_str) {
-        let (name, boost) = match name.split_once('^') {
-            Some((name, boost)) => (name, boost.parse::<f32>().unwrap_or(1.0)),
-            None => (name, 1.0),
-        };
-        let kind = field(fields, name)?;
-        let query = match kind_of_match {
-            "phrase" => phrase(&kind, &text, 0),
-            "bool_prefix" => dsl_values::bool_prefix(terms(&kind, &text), all)?,
-            _ => matching(&kind, &text, all),
-        };
-        disjuncts.push(Box::new(BoostQuery::new(query, boost)));
-    }
-    Ok(Box::new(DisjunctionMaxQuery::new(disjuncts)))
+    let lookups =
+        terms.into_iter().map(|(_, t)| (Occur::Must, bm25(Box::new(TermQuery::new(t, IndexRecordOption::WithFreqs)))));
+    Ok(Box::new(BooleanQuery::new(lookups.collect())))
 }
 
 fn boolean(fields: &Mapping<'_>, body: &Value, depth: usize) -> Result<Box<dyn Query>, QueryError> {

@@ -35,6 +35,10 @@ pub(crate) enum Kind {
 pub enum Analyzer {
     /// Elasticsearch's `standard` analyzer (the default of a declared mapping's text fields).
     Standard,
+    /// `whitespace`: words between spaces, as written.
+    Whitespace,
+    /// `keyword`: the whole text as one term.
+    Keyword,
     /// A language's analysis: the site index's text fields (German in the unsuffixed ones,
     /// French, Italian and English in their own) and a declared mapping's `german` fields.
     Language(TextLanguage),
@@ -44,10 +48,23 @@ impl Analyzer {
     /// The German analysis, of the site index's unsuffixed text fields.
     pub const GERMAN: Analyzer = Analyzer::Language(TextLanguage::German);
 
+    /// The analyzer Elasticsearch calls `name` (in a mapping, or a query's `analyzer`), if it
+    /// is one the engine has.
+    pub fn named(name: &str) -> Option<Analyzer> {
+        Some(match name {
+            "standard" | "default" | "simple" => Analyzer::Standard,
+            "whitespace" => Analyzer::Whitespace,
+            "keyword" => Analyzer::Keyword,
+            other => Analyzer::Language(TextLanguage::ALL.into_iter().find(|l| l.elasticsearch_analyzer() == other)?),
+        })
+    }
+
     /// The name it is registered under in an index.
     pub fn name(self) -> &'static str {
         match self {
             Analyzer::Standard => crate::standard_analysis::STANDARD,
+            Analyzer::Whitespace => crate::standard_analysis::WHITESPACE,
+            Analyzer::Keyword => "raw",
             Analyzer::Language(language) => language.analyzer_name(),
         }
     }
@@ -56,7 +73,19 @@ impl Analyzer {
     pub fn analyzer(self) -> tantivy::tokenizer::TextAnalyzer {
         match self {
             Analyzer::Standard => crate::standard_analysis::standard(),
+            Analyzer::Whitespace => crate::standard_analysis::whitespace(),
+            Analyzer::Keyword => tantivy::tokenizer::TextAnalyzer::from(tantivy::tokenizer::RawTokenizer::default()),
             Analyzer::Language(language) => language.analyzer(),
+        }
+    }
+
+    /// `text` as the analyzer normalises a term it does not split (Lucene's `normalize`:
+    /// lowercased, and German spelling folded for German), for wildcard terms.
+    pub fn normalize(self, text: &str) -> String {
+        match self {
+            Analyzer::Whitespace | Analyzer::Keyword => text.to_owned(),
+            Analyzer::Language(TextLanguage::German) => crate::analysis::normalize(&text.to_lowercase()),
+            Analyzer::Standard | Analyzer::Language(_) => text.to_lowercase(),
         }
     }
 }
@@ -169,9 +198,16 @@ pub(crate) fn field(mapping: &Mapping<'_>, name: &str) -> Result<Kind, QueryErro
 
 /// The terms of `text` in `field`: analysed for full-text fields, as they are for keywords.
 pub(crate) fn terms(kind: &Kind, text: &str) -> Vec<(usize, Term)> {
+    analysed_terms(kind, text, None)
+}
+
+/// [`terms`], with full-text words analysed by `analyzer` instead of the field's own when one
+/// is given (a query's `analyzer`).
+pub(crate) fn analysed_terms(kind: &Kind, text: &str, analyzer: Option<Analyzer>) -> Vec<(usize, Term)> {
     let analysed = |make: &dyn Fn(&str) -> Term| {
-        let mut analyzer = match kind {
-            Kind::Text(_, analyzer) => analyzer.analyzer(),
+        let mut analyzer = match (analyzer, kind) {
+            (Some(chosen), _) => chosen.analyzer(),
+            (None, Kind::Text(_, analyzer)) => analyzer.analyzer(),
             _ => german(),
         };
         let mut stream = analyzer.token_stream(text);
@@ -202,5 +238,24 @@ pub(crate) fn terms(kind: &Kind, text: &str) -> Vec<(usize, Term)> {
             crate::declared::term(declared, &Value::String(text.to_owned())).into_iter().map(|t| (0, t)).collect()
         }
         Kind::Date(_) | Kind::Unmapped => Vec::new(),
+    }
+}
+
+/// The fields a name of a query's `fields` stands for: itself, or, for a pattern (`text*`, `*`),
+/// every full-text field whose name it matches.
+pub(crate) fn expand(mapping: &Mapping<'_>, pattern: &str) -> Vec<String> {
+    if !pattern.contains('*') {
+        return vec![pattern.to_owned()];
+    }
+    let matches = |name: &str| crate::engine::glob(pattern, name);
+    match mapping.declared {
+        Some((declared, _)) => declared
+            .iter()
+            .filter(|(name, d)| matches!(d.kind, DeclaredType::Text(_)) && matches(name))
+            .map(|(name, _)| name.clone())
+            .collect(),
+        None => {
+            ["SearchableText", "Title", "Description"].into_iter().filter(|n| matches(n)).map(str::to_owned).collect()
+        }
     }
 }

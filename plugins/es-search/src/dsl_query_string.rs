@@ -1,31 +1,24 @@
-//! `query_string`: Lucene's query syntax (`Title:garten AND NOT portal_type:Folder`, phrases,
-//! `+`/`-`, ranges, boosts), parsed by tantivy's query parser with the index's own analysis, so
-//! German word forms meet as they do everywhere else. Field names in the text are the index's
-//! (`Title`, `Description`, `SearchableText`, `portal_type`, `review_state`, `Subject`, …).
+//! `query_string`: Lucene's classic query syntax (`Title:garten AND NOT portal_type:Folder`,
+//! phrases, `+`/`-`, ranges, boosts, `foo*` wildcards, `~` fuzziness) read as Lucene's classic
+//! query parser reads it, clause by clause with its rules for `AND`/`OR` and the default
+//! operator, and made into query DSL that [`crate::dsl`] translates, so every term is analysed
+//! as the field's `match` would be: German word forms meet, and wildcard terms are normalised
+//! (lowercased) but not stemmed. A term over several fields is the best field's match
+//! (`dis_max`, Elasticsearch's `best_fields`).
 
-use crate::analysis::{GERMAN, german};
 use crate::dsl::{Kind, Mapping, QueryError, field};
-use crate::schema::schema;
-use crate::standard_analysis::{STANDARD, standard};
-use serde_json::Value;
-use std::sync::LazyLock;
-use tantivy::query::{AllQuery, BooleanQuery, Occur, Query, QueryParser};
-use tantivy::schema::{Field, Schema};
-use tantivy::tokenizer::TokenizerManager;
+use crate::dsl_patterns::is_wildcard_term;
+use crate::query_syntax::{Token, tokens, unescape};
+use serde_json::{Value, json};
 
 /// The longest query text, in bytes.
 const MAX_QUERY: usize = 4_096;
+/// How deep groups may nest.
+const MAX_GROUPS: usize = 8;
 
-/// The schema and analyzers the parser needs, built once.
-static PARSING: LazyLock<(Schema, TokenizerManager)> = LazyLock::new(|| {
-    let tokenizers = TokenizerManager::default();
-    tokenizers.register(GERMAN, german());
-    tokenizers.register(STANDARD, standard());
-    (schema().0, tokenizers)
-});
-
-/// `{"query_string": {"query", "default_field" | "fields", "default_operator"}}`.
-pub fn query_string(mapping: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query>, QueryError> {
+/// `{"query_string": {"query", "default_field" | "fields", "default_operator", "lenient"}}` as
+/// query DSL.
+pub fn to_dsl(mapping: &Mapping<'_>, body: &Value) -> Result<Value, QueryError> {
     let text = body
         .get("query")
         .and_then(Value::as_str)
@@ -33,67 +26,288 @@ pub fn query_string(mapping: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query
     if text.len() > MAX_QUERY {
         return Err(QueryError::illegal(format!("the query is longer than {MAX_QUERY} bytes")));
     }
-    let named: Vec<&str> =
+    let fields: Vec<String> =
         match (body.get("fields").and_then(Value::as_array), body.get("default_field").and_then(Value::as_str)) {
-            (Some(fields), _) => fields.iter().filter_map(Value::as_str).collect(),
-            (None, Some(one)) => vec![one],
-            (None, None) => vec!["*"],
+            (Some(fields), _) => fields.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
+            (None, Some(one)) => vec![one.to_owned()],
+            (None, None) => vec!["*".to_owned()],
         };
-    let mut defaults: Vec<(Field, f32)> = Vec::new();
-    for name in named {
-        let (name, boost) = match name.split_once('^') {
-            Some((name, boost)) => (name, boost.parse::<f32>().unwrap_or(1.0)),
-            None => (name, 1.0),
-        };
-        if name == "*" {
-            match mapping.declared {
-                // Every full-text field of a declared mapping (`index.query.default_field: *`).
-                Some((declared, _)) => defaults.extend(
-                    declared
-                        .values()
-                        .filter(|d| matches!(d.kind, crate::declared::DeclaredType::Text(_)))
-                        .map(|d| (d.field, 1.0)),
-                ),
-                None => {
-                    let f = mapping.fields;
-                    defaults.extend([(f.searchable_text, 1.0), (f.title, 1.0), (f.description, 1.0)]);
-                }
+    let failed = |reason: String| QueryError::shard(format!("Failed to parse query [{text}]: {reason}"));
+    let parser = Parser {
+        mapping,
+        tokens: tokens(text).map_err(failed)?,
+        at: 0,
+        and: body.get("default_operator").and_then(Value::as_str).is_some_and(|o| o.eq_ignore_ascii_case("and")),
+        lenient: body.get("lenient").and_then(Value::as_bool).unwrap_or(false),
+        clauses: std::cell::Cell::new(0),
+    };
+    parser.parse(&expand(mapping, &fields)).map_err(|e| match e {
+        Failure::Syntax(reason) => failed(reason),
+        Failure::Query(refused) => refused,
+    })
+}
+
+/// `*` is every full-text field (`index.query.default_field`); names may carry `^boost`.
+fn expand(mapping: &Mapping<'_>, fields: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for name in fields {
+        if name != "*" {
+            let (pattern, boost) = name.split_once('^').map_or((name.as_str(), None), |(p, b)| (p, Some(b)));
+            for found in crate::dsl_fields::expand(mapping, pattern) {
+                out.push(boost.map_or(found.clone(), |b| format!("{found}^{b}")));
             }
             continue;
         }
-        match field(mapping, name)? {
-            Kind::Text(f, _) | Kind::Keyword(f) | Kind::Date(f) => defaults.push((f, boost)),
-            Kind::Unmapped => {}
-            _ => {
-                return Err(QueryError::illegal(format!(
-                    "[query_string] cannot search custom field [{name}] by default"
-                )));
-            }
+        match mapping.declared {
+            Some((declared, _)) => out.extend(
+                declared
+                    .iter()
+                    .filter(|(_, d)| matches!(d.kind, crate::declared::DeclaredType::Text(_)))
+                    .map(|(name, _)| name.clone()),
+            ),
+            None => out.extend(["SearchableText", "Title", "Description"].map(str::to_owned)),
         }
     }
-    let (site_schema, tokenizers) = &*PARSING;
-    let schema = mapping.declared.map_or(site_schema, |(_, schema)| schema);
-    let mut parser = QueryParser::new(schema.clone(), defaults.iter().map(|(f, _)| *f).collect(), tokenizers.clone());
-    for (f, boost) in defaults {
-        parser.set_field_boost(f, boost);
-    }
-    if body.get("default_operator").and_then(Value::as_str).is_some_and(|o| o.eq_ignore_ascii_case("and")) {
-        parser.set_conjunction_by_default();
-    }
-    let query =
-        parser.parse_query(text).map_err(|e| QueryError::shard(format!("Failed to parse query [{text}]: {e}")))?;
-    Ok(crate::dsl::bm25(with_negations_meant(query)))
+    out
 }
 
-/// tantivy's parser turns `a AND NOT b` into `+a +(-b)`, and a clause of exclusions alone
-/// matches nothing there; in Lucene it means "everything but". So every such clause gets
-/// "everything" to exclude from, at any depth.
-fn with_negations_meant(query: Box<dyn Query>) -> Box<dyn Query> {
-    let Some(boolean) = query.downcast_ref::<BooleanQuery>() else { return query };
-    let mut clauses: Vec<(Occur, Box<dyn Query>)> =
-        boolean.clauses().iter().map(|(occur, sub)| (*occur, with_negations_meant(sub.box_clone()))).collect();
-    if !clauses.is_empty() && clauses.iter().all(|(occur, _)| *occur == Occur::MustNot) {
-        clauses.push((Occur::Must, Box::new(AllQuery)));
+enum Failure {
+    Syntax(String),
+    Query(QueryError),
+}
+
+impl From<QueryError> for Failure {
+    fn from(refused: QueryError) -> Self {
+        Failure::Query(refused)
     }
-    Box::new(BooleanQuery::new(clauses))
+}
+
+/// How a clause is introduced.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Conjunction {
+    None,
+    And,
+    Or,
+}
+
+/// What a clause must do: be there, not be there, or may be there.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Occur {
+    Must,
+    Should,
+    MustNot,
+}
+
+struct Parser<'a> {
+    mapping: &'a Mapping<'a>,
+    tokens: Vec<Token>,
+    at: usize,
+    and: bool,
+    lenient: bool,
+    /// The clauses made so far, bounded by [`crate::dsl::MAX_CLAUSES`].
+    clauses: std::cell::Cell<usize>,
+}
+
+impl Parser<'_> {
+    fn parse(mut self, fields: &[String]) -> Result<Value, Failure> {
+        let query = self.query(fields, 0)?;
+        match self.tokens.get(self.at) {
+            None => Ok(query),
+            Some(token) => Err(Failure::Syntax(format!("Cannot parse: unexpected {token:?}"))),
+        }
+    }
+
+    /// Clauses up to a closing bracket, combined as Lucene's `QueryParser.addClause` does.
+    fn query(&mut self, fields: &[String], depth: usize) -> Result<Value, Failure> {
+        let mut clauses: Vec<(Occur, Value)> = Vec::new();
+        loop {
+            let conjunction = match self.tokens.get(self.at) {
+                None | Some(Token::Close) => break,
+                Some(Token::And) => Conjunction::And,
+                Some(Token::Or) => Conjunction::Or,
+                _ => Conjunction::None,
+            };
+            if conjunction != Conjunction::None {
+                self.at += 1;
+            }
+            let prohibited = match self.tokens.get(self.at) {
+                Some(Token::Prohibited | Token::Not) => true,
+                Some(Token::Required) => false,
+                _ => {
+                    let clause = self.clause(fields, depth)?;
+                    self.add(&mut clauses, conjunction, None, clause);
+                    continue;
+                }
+            };
+            self.at += 1;
+            let clause = self.clause(fields, depth)?;
+            self.add(&mut clauses, conjunction, Some(prohibited), clause);
+        }
+        Ok(boolean(clauses))
+    }
+
+    /// Lucene's rules: `AND` makes the clause before required too; with the default operator
+    /// AND, `OR` makes it optional; `-` prohibits, `+` requires, and a bare clause takes the
+    /// default operator.
+    fn add(&self, clauses: &mut Vec<(Occur, Value)>, conjunction: Conjunction, modifier: Option<bool>, query: Value) {
+        if let Some((occur, _)) = clauses.last_mut()
+            && *occur != Occur::MustNot
+        {
+            match conjunction {
+                Conjunction::And => *occur = Occur::Must,
+                Conjunction::Or if self.and => *occur = Occur::Should,
+                _ => {}
+            }
+        }
+        let prohibited = modifier == Some(true);
+        let required = if self.and {
+            !prohibited && conjunction != Conjunction::Or
+        } else {
+            modifier == Some(false) || (conjunction == Conjunction::And && !prohibited)
+        };
+        let occur = match (required, prohibited) {
+            (_, true) => Occur::MustNot,
+            (true, false) => Occur::Must,
+            (false, false) => Occur::Should,
+        };
+        clauses.push((occur, query));
+    }
+
+    /// `[field:] (term | phrase | range | regex | ( query ))` with a boost after it.
+    fn clause(&mut self, fields: &[String], depth: usize) -> Result<Value, Failure> {
+        let mut own = None;
+        if let Some(Token::Field(name)) = self.tokens.get(self.at) {
+            own = Some(vec![name.clone()]);
+            self.at += 1;
+        }
+        let fields = own.as_deref().unwrap_or(fields);
+        let token = self.tokens.get(self.at).cloned().ok_or_else(|| Failure::Syntax("Encountered <EOF>".into()))?;
+        self.at += 1;
+        let mut query = match token {
+            Token::Open if depth < MAX_GROUPS => {
+                let inner = self.query(fields, depth + 1)?;
+                if self.tokens.get(self.at) != Some(&Token::Close) {
+                    return Err(Failure::Syntax("Encountered <EOF>, expected \")\"".into()));
+                }
+                self.at += 1;
+                inner
+            }
+            Token::Open => return Err(Failure::Syntax(format!("groups nest deeper than {MAX_GROUPS}"))),
+            Token::Term(term) => {
+                let fuzziness = self.tilde();
+                self.over(fields, |name| self.term(name, &term, fuzziness))?
+            }
+            Token::Phrase(phrase) => {
+                let slop = self.tilde().flatten().unwrap_or(0);
+                self.over(fields, |name| Ok(json!({"match_phrase": {name: {"query": phrase, "slop": slop}}})))?
+            }
+            Token::Range(lower_inclusive, lower, upper, upper_inclusive) => self.over(fields, |name| {
+                let mut bounds = serde_json::Map::new();
+                if lower != "*" {
+                    bounds.insert(if lower_inclusive { "gte" } else { "gt" }.into(), json!(lower));
+                }
+                if upper != "*" {
+                    bounds.insert(if upper_inclusive { "lte" } else { "lt" }.into(), json!(upper));
+                }
+                Ok(json!({"range": {name: bounds}}))
+            })?,
+            Token::Regex(pattern) => self.over(fields, |name| Ok(json!({"regexp": {name: {"value": pattern}}})))?,
+            other => return Err(Failure::Syntax(format!("Encountered {other:?}"))),
+        };
+        if let Some(Token::Boost(boost)) = self.tokens.get(self.at) {
+            query = json!({"bool": {"must": [query], "boost": boost}});
+            self.at += 1;
+        }
+        Ok(query)
+    }
+
+    /// `~` or `~N` after a term or phrase: `Some(None)` for `~` alone.
+    fn tilde(&mut self) -> Option<Option<u32>> {
+        let Some(Token::Tilde(n)) = self.tokens.get(self.at) else { return None };
+        let n = *n;
+        self.at += 1;
+        Some(n)
+    }
+
+    /// The clause over every field: one field's query, or the best of several.
+    fn over(&self, fields: &[String], make: impl Fn(&str) -> Result<Value, Failure>) -> Result<Value, Failure> {
+        self.clauses.set(self.clauses.get() + fields.len());
+        if self.clauses.get() > crate::dsl::MAX_CLAUSES {
+            return Err(Failure::Query(crate::dsl::too_many_clauses()));
+        }
+        let mut queries = Vec::new();
+        for name in fields {
+            let (name, boost) = match name.split_once('^') {
+                Some((name, boost)) => (name, boost.parse::<f64>().unwrap_or(1.0)),
+                None => (name.as_str(), 1.0),
+            };
+            let query = make(name)?;
+            queries.push(if boost == 1.0 { query } else { json!({"bool": {"must": [query], "boost": boost}}) });
+        }
+        Ok(match queries.len() {
+            0 => json!({"match_none": {}}),
+            1 => queries.remove(0),
+            _ => json!({"dis_max": {"queries": queries}}),
+        })
+    }
+
+    /// One term on one field: `*` (the field exists), a wildcard, a comparison (`>=5`), a fuzzy
+    /// term, or the words of the term as the field analyses them.
+    fn term(&self, name: &str, term: &str, fuzziness: Option<Option<u32>>) -> Result<Value, Failure> {
+        if name == "_exists_" {
+            return Ok(json!({"exists": {"field": unescape(term)}}));
+        }
+        if term == "*" {
+            return Ok(json!({"exists": {"field": name}}));
+        }
+        if is_wildcard_term(term) {
+            return Ok(json!({"wildcard": {name: {"value": term}}}));
+        }
+        let text = unescape(term);
+        for (operator, bound) in [(">=", "gte"), ("<=", "lte"), (">", "gt"), ("<", "lt")] {
+            if let Some(value) = text.strip_prefix(operator) {
+                return Ok(json!({"range": {name: {bound: value}}}));
+            }
+        }
+        let kind = field(self.mapping, name)?;
+        if let Kind::Typed(declared) = &kind
+            && crate::declared::term(declared, &json!(text)).is_none()
+        {
+            if self.lenient {
+                return Ok(json!({"match_none": {}}));
+            }
+            return Err(Failure::Query(QueryError::shard(format!(
+                "failed to create query: For input string: \"{text}\""
+            ))));
+        }
+        let operator = if self.and { "and" } else { "or" };
+        let mut options = json!({"query": text, "operator": operator});
+        if let Some(edits) = fuzziness {
+            options["fuzziness"] = edits.map_or(json!("AUTO"), |n| json!(n.min(2)));
+        }
+        Ok(json!({"match": {name: options}}))
+    }
+}
+
+/// The clauses as one `bool`; one that only excludes excludes from everything, as
+/// Elasticsearch's query parser makes it.
+fn boolean(clauses: Vec<(Occur, Value)>) -> Value {
+    if let [(Occur::Should | Occur::Must, _)] = clauses.as_slice() {
+        return clauses.into_iter().next().map_or(Value::Null, |(_, q)| q);
+    }
+    if clauses.is_empty() {
+        return json!({"match_none": {}});
+    }
+    let (mut must, mut should, mut must_not) = (Vec::new(), Vec::new(), Vec::new());
+    for (occur, query) in clauses {
+        match occur {
+            Occur::Must => must.push(query),
+            Occur::Should => should.push(query),
+            Occur::MustNot => must_not.push(query),
+        }
+    }
+    if must.is_empty() && should.is_empty() {
+        must.push(json!({"match_all": {}}));
+    }
+    json!({"bool": {"must": must, "should": should, "must_not": must_not}})
 }

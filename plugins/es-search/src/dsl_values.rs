@@ -1,30 +1,30 @@
 //! Queries on whole values and numbers, for the query DSL (`dsl`): `range` on dates, `ids`,
-//! `exists`, `prefix`, `wildcard`, and `bool`'s `minimum_should_match`.
+//! `exists`, and `bool`'s `minimum_should_match`.
 
 use crate::dsl::{CustomKind, Kind, Mapping, QueryError, any_term, field, single};
 use serde_json::Value;
 use std::ops::Bound;
 use tantivy::Term;
-use tantivy::query::{
-    BooleanQuery, ConstScoreQuery, EmptyQuery, ExistsQuery, Occur, Query, RangeQuery, RegexQuery, TermQuery,
-};
-use tantivy::schema::IndexRecordOption;
+use tantivy::query::{AllQuery, BooleanQuery, ConstScoreQuery, EmptyQuery, ExistsQuery, Occur, Query, RangeQuery};
 
 /// Makes a range bound's term from its JSON value.
 type BoundTerm<'a> = dyn Fn(&Value) -> Result<Term, QueryError> + 'a;
-
-/// The longest prefix or wildcard pattern, in bytes (each becomes an automaton).
-const MAX_PATTERN: usize = 256;
 
 pub fn range(fields: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query>, QueryError> {
     let (field_name, options) = single(body)?;
     let make: Box<BoundTerm<'_>> = match field(fields, field_name)? {
         Kind::Date(f) => Box::new(move |v| Ok(Term::from_field_i64(f, seconds(v)?))),
         Kind::Unmapped => return Ok(Box::new(EmptyQuery)),
-        Kind::Typed(declared) => Box::new(move |v| {
-            crate::declared::term(&declared, v)
-                .ok_or_else(|| QueryError::parsing(format!("[range] value {v} does not fit [{field_name}]")))
-        }),
+        Kind::Typed(mut declared) => {
+            // A range may read its dates in a format of its own.
+            if let Some(format) = options.get("format").and_then(Value::as_str) {
+                declared.format = Some(format.to_owned());
+            }
+            Box::new(move |v| {
+                crate::declared::term(&declared, v)
+                    .ok_or_else(|| QueryError::parsing(format!("[range] value {v} does not fit [{field_name}]")))
+            })
+        }
         Kind::Keyword(f) => Box::new(move |v| {
             let text = v.as_str().map(str::to_owned).unwrap_or_else(|| v.to_string());
             Ok(Term::from_field_text(f, &text))
@@ -105,8 +105,29 @@ pub fn ids(mapping: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query>, QueryE
 pub fn exists(mapping: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query>, QueryError> {
     let name =
         body.get("field").and_then(Value::as_str).ok_or_else(|| QueryError::parsing("[exists] requires 'field'"))?;
-    if let Some(declared) = mapping.declared.and_then(|(d, _)| d.get(name)) {
-        return Ok(Box::new(ConstScoreQuery::new(Box::new(ExistsQuery::new(declared.column.clone(), false)), 1.0)));
+    if let Some((declared, _)) = mapping.declared {
+        let exists = |column: &str| -> Box<dyn Query> { Box::new(ExistsQuery::new(column.to_owned(), false)) };
+        let found: Box<dyn Query> = match name {
+            // Every document has an id and an index.
+            "_id" | "_index" => Box::new(AllQuery),
+            "_source" => {
+                return Err(QueryError::shard("the _source field is not searchable, it has no exists query"));
+            }
+            _ => match declared.get(name) {
+                Some(field) => exists(&field.column),
+                // An object exists where any of its fields does.
+                None => {
+                    let inner = format!("{name}.");
+                    let fields: Vec<(Occur, Box<dyn Query>)> = declared
+                        .iter()
+                        .filter(|(n, f)| n.starts_with(&inner) && f.source == **n)
+                        .map(|(_, f)| (Occur::Should, exists(&f.column)))
+                        .collect();
+                    if fields.is_empty() { Box::new(EmptyQuery) } else { Box::new(BooleanQuery::new(fields)) }
+                }
+            },
+        };
+        return Ok(Box::new(ConstScoreQuery::new(found, 1.0)));
     }
     match field(mapping, name)? {
         Kind::Unmapped => Ok(Box::new(EmptyQuery)),
@@ -115,68 +136,6 @@ pub fn exists(mapping: &Mapping<'_>, body: &Value) -> Result<Box<dyn Query>, Que
         }
         _ => Err(QueryError::illegal(format!("[exists] is not supported on field [{name}]"))),
     }
-}
-
-/// What a whole-value pattern is.
-pub enum Pattern {
-    /// The value starts with the text.
-    Prefix,
-    /// `*` any characters, `?` one.
-    Wildcard,
-}
-
-/// `{"prefix": {field: value}}` and `{"wildcard": {field: pattern}}` on keyword fields.
-pub fn pattern(mapping: &Mapping<'_>, body: &Value, kind: Pattern) -> Result<Box<dyn Query>, QueryError> {
-    let (name, options) = single(body)?;
-    let value = options.get("value").or_else(|| options.get("wildcard")).unwrap_or(options);
-    let value = value.as_str().ok_or_else(|| QueryError::parsing(format!("[{name}] needs a string value")))?;
-    if value.len() > MAX_PATTERN {
-        return Err(QueryError::illegal(format!("the pattern is longer than {MAX_PATTERN} bytes")));
-    }
-    let f = match field(mapping, name)? {
-        // On a full-text field the pattern meets the indexed words, as in Elasticsearch.
-        Kind::Keyword(f) | Kind::Text(f, _) => f,
-        Kind::Unmapped => return Ok(Box::new(EmptyQuery)),
-        _ => {
-            return Err(QueryError::illegal(format!(
-                "prefix and wildcard queries work on keyword fields, not [{name}]"
-            )));
-        }
-    };
-    let regex = match kind {
-        Pattern::Prefix => format!("{}.*", regex::escape(value)),
-        Pattern::Wildcard => value
-            .chars()
-            .map(|c| match c {
-                '*' => ".*".to_owned(),
-                '?' => ".".to_owned(),
-                other => regex::escape(&other.to_string()),
-            })
-            .collect(),
-    };
-    let query = RegexQuery::from_pattern(&regex, f).map_err(|e| QueryError::parsing(e.to_string()))?;
-    Ok(Box::new(ConstScoreQuery::new(Box::new(query), 1.0)))
-}
-
-/// `multi_match`'s `bool_prefix` on one field: every analysed word but the last as a term, the
-/// last as a prefix (what a search-as-you-type box sends); `and` makes every one required.
-pub fn bool_prefix(terms: Vec<(usize, Term)>, all: bool) -> Result<Box<dyn Query>, QueryError> {
-    let occur = if all { Occur::Must } else { Occur::Should };
-    let count = terms.len();
-    let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::with_capacity(count);
-    for (index, (_, term)) in terms.into_iter().enumerate() {
-        let query: Box<dyn Query> = match term.value().as_str() {
-            Some(word) if index + 1 == count => {
-                let prefix = format!("{}.*", regex::escape(word));
-                Box::new(
-                    RegexQuery::from_pattern(&prefix, term.field()).map_err(|e| QueryError::parsing(e.to_string()))?,
-                )
-            }
-            _ => crate::dsl::bm25(Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs))),
-        };
-        clauses.push((occur, query));
-    }
-    Ok(Box::new(BooleanQuery::new(clauses)))
 }
 
 /// `minimum_should_match` as Elasticsearch reads it: `2`, `"2"`, `"-1"`, `"75%"`, `"-25%"`.

@@ -142,6 +142,13 @@ pub fn raw_body(request: &RawRequest) -> Value {
     if let Some(aggregations) = &request.aggregations {
         body["aggs"] = aggregations.clone();
     }
+    if !request.docvalue_fields.is_empty() {
+        let fields = request.docvalue_fields.iter().map(|(field, format)| match format {
+            Some(format) => json!({"field": field, "format": format}),
+            None => json!(field),
+        });
+        body["docvalue_fields"] = Value::Array(fields.collect());
+    }
     if let Some(fields) = &request.highlight {
         let fields: Map<String, Value> = fields
             .iter()
@@ -235,6 +242,7 @@ mod tests {
             highlight: None,
             source: SourceFilter::All,
             track_total_hits: Some(usize::MAX),
+            docvalue_fields: Vec::new(),
         };
         let body = raw_body(&request);
         assert_eq!(body["query"]["bool"]["must"], json!([{"match": {"title": "Rosen"}}]));

@@ -140,6 +140,9 @@ pub struct RawRequest {
     /// Up to how many matches the total is exact (beyond, it is reported as "at least");
     /// `None` reports no total.
     pub track_total_hits: Option<usize>,
+    /// `docvalue_fields`: the fields whose values each hit gives in `fields`, each with the
+    /// format to write them in.
+    pub docvalue_fields: Vec<(String, Option<String>)>,
 }
 
 /// Which `_source` keys a raw query returns (`_source: false`, a pattern list, or
@@ -171,10 +174,61 @@ impl SourceFilter {
             }
         }
     }
+
+    /// What of `source` comes back: patterns name dotted paths into its objects
+    /// (`include.field1`, `*.field2`), as Elasticsearch's source filtering reads them; an
+    /// object whose values all go goes too.
+    pub fn apply(
+        &self,
+        source: &serde_json::Map<String, serde_json::Value>,
+    ) -> serde_json::Map<String, serde_json::Value> {
+        match self {
+            SourceFilter::All => source.clone(),
+            SourceFilter::Nothing => serde_json::Map::new(),
+            SourceFilter::Only { includes, excludes } => filtered(source, "", includes.is_empty(), includes, excludes),
+        }
+    }
 }
 
-/// `*` matches any run of characters; everything else itself.
-fn glob(pattern: &str, text: &str) -> bool {
+/// The values of `object` (at `prefix`) that the patterns keep; `inside` when an include
+/// named an object around it.
+fn filtered(
+    object: &serde_json::Map<String, serde_json::Value>,
+    prefix: &str,
+    inside: bool,
+    includes: &[String],
+    excludes: &[String],
+) -> serde_json::Map<String, serde_json::Value> {
+    let mut kept = serde_json::Map::new();
+    for (key, value) in object {
+        let path = format!("{prefix}{key}");
+        if excludes.iter().any(|p| glob(p, &path)) {
+            continue;
+        }
+        let named = inside || includes.iter().any(|p| glob(p, &path));
+        match value {
+            serde_json::Value::Object(inner) => {
+                // An include may name a value deeper inside (`include.field1`).
+                let deeper = format!("{path}.");
+                if named || includes.iter().any(|p| p.starts_with(&deeper) || p.contains('*')) {
+                    let inner = filtered(inner, &deeper, named, includes, excludes);
+                    if !inner.is_empty() || (named && value.as_object().is_some_and(serde_json::Map::is_empty)) {
+                        kept.insert(key.clone(), serde_json::Value::Object(inner));
+                    }
+                }
+            }
+            _ if named => {
+                kept.insert(key.clone(), value.clone());
+            }
+            _ => {}
+        }
+    }
+    kept
+}
+
+/// `*` matches any run of characters (dots too: `*.field2` names `include.field2`);
+/// everything else itself.
+pub(crate) fn glob(pattern: &str, text: &str) -> bool {
     match pattern.split_once('*') {
         None => pattern == text,
         Some((head, rest)) => {
@@ -193,6 +247,8 @@ pub struct Highlight {
     pub post: String,
     /// The longest fragment, in characters.
     pub max_chars: usize,
+    /// `number_of_fragments: 0`: the whole value, marked, instead of a fragment.
+    pub whole: bool,
 }
 
 /// One hit.

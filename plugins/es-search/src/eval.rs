@@ -72,14 +72,9 @@ fn run(case: &Value) -> Result<Value, QueryError> {
         if hit.get("_source").is_none() {
             return;
         }
-        let original = sources.get(&id).and_then(|doc| doc.as_object());
-        let kept: Map<String, Value> = original
-            .into_iter()
-            .flatten()
-            .filter(|(key, _)| key.as_str() != "_id" && filter.keeps(key))
-            .map(|(key, value)| (key.clone(), value.clone()))
-            .collect();
-        hit["_source"] = Value::Object(kept);
+        let mut original = sources.get(&id).and_then(|doc| doc.as_object()).cloned().unwrap_or_default();
+        original.remove("_id");
+        hit["_source"] = Value::Object(filter.apply(&original));
     };
     for hit in answer["hits"]["hits"].as_array_mut().into_iter().flatten() {
         restore(hit, &request.source);

@@ -21,3 +21,28 @@ pub fn closed_html(snippet: &Snippet, text: &str) -> String {
     }
     html
 }
+
+/// `snippet` within the whole of `text` (`number_of_fragments: 0`): what lies before and after
+/// its fragment kept, untrimmed, as Elasticsearch gives the whole value.
+pub fn whole_html(snippet: &Snippet, text: &str) -> String {
+    let fragment = snippet.fragment();
+    let Some(start) = text.find(fragment) else { return snippet.to_html() };
+    let end = start + fragment.len();
+    format!("{}{}{}", escape(&text[..start]), snippet.to_html(), escape(&text[end..]))
+}
+
+/// HTML escaping as tantivy's fragments have it (htmlescape's minimal encoding).
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#x27;"),
+            other => out.push(other),
+        }
+    }
+    out
+}

@@ -103,6 +103,7 @@ fn highlight(on: Value, threshold: Value, pre: Value, post: Value) -> Option<Hig
         pre: first_line(pre),
         post: first_line(post),
         max_chars: usize::try_from(threshold).unwrap_or(600).clamp(20, 10_000),
+        whole: false,
     })
 }
 

@@ -7,7 +7,8 @@
 
 use crate::Search;
 use crate::dsl::{QueryError, custom_fields};
-use crate::engine::{Highlight, RawRequest, SortSpec, SourceFilter};
+use crate::engine::{RawRequest, SortSpec};
+use crate::raw_source;
 use crate::raw_suggest::{self, TermSuggester};
 use crate::records::CUSTOM_FIELDS;
 use crate::scope::caller_filters;
@@ -107,7 +108,7 @@ async fn raw_es_search(ctx: Ctx) -> ApiResult<Raw<RawEsReply>> {
     let search = ctx.app.extensions.get::<Search>().ok_or_else(|| ApiError::internal("search engine not started"))?;
     let started = Instant::now();
     let custom = custom_fields(&ctx.app.record_value(&CUSTOM_FIELDS).await?);
-    let (request, suggesters) = match parse(&ctx.body) {
+    let (request, suggesters) = match guarded(&ctx.body) {
         Ok((parsed, suggesters)) => (RawRequest { custom, filters: caller_filters(&ctx), ..parsed }, suggesters),
         Err(refused) => return Ok(es_error(&refused)),
     };
@@ -130,6 +131,16 @@ async fn raw_es_search(ctx: Ctx) -> ApiResult<Raw<RawEsReply>> {
     }
 }
 
+/// [`parse`], refusing what would count or list documents the caller may not see: a caller's
+/// query runs with the security filter, which these aggregations would pass by.
+fn guarded(body: &[u8]) -> Result<(RawRequest, Vec<TermSuggester>), QueryError> {
+    let parsed = parse(body)?;
+    if let Some(aggregations) = &parsed.0.aggregations {
+        check_aggregations(aggregations)?;
+    }
+    Ok(parsed)
+}
+
 /// The request body, checked; custom fields and filters are the caller's to add.
 pub fn parse(body: &[u8]) -> Result<(RawRequest, Vec<TermSuggester>), QueryError> {
     let body: Map<String, Value> = match serde_json::from_slice(if body.is_empty() { b"{}" } else { body }) {
@@ -150,6 +161,8 @@ pub fn parse(body: &[u8]) -> Result<(RawRequest, Vec<TermSuggester>), QueryError
             "timeout",
             "highlight",
             "suggest",
+            "stored_fields",
+            "docvalue_fields",
         ];
         if !known.contains(&key.as_str()) {
             return Err(QueryError::parsing(format!("Unknown key for a {} in [{key}].", token_kind(value))));
@@ -179,9 +192,6 @@ pub fn parse(body: &[u8]) -> Result<(RawRequest, Vec<TermSuggester>), QueryError
         .on_shard());
     }
     let aggregations = body.get("aggs").or_else(|| body.get("aggregations")).cloned();
-    if let Some(aggregations) = &aggregations {
-        check_aggregations(aggregations)?;
-    }
     let suggesters = body.get("suggest").map(raw_suggest::parse).transpose()?.unwrap_or_default();
     let request = RawRequest {
         query: body.get("query").cloned().unwrap_or_else(|| json!({"match_all": {}})),
@@ -191,64 +201,12 @@ pub fn parse(body: &[u8]) -> Result<(RawRequest, Vec<TermSuggester>), QueryError
         size,
         sort: sort(body.get("sort"))?,
         aggregations,
-        highlight: body.get("highlight").map(highlight).transpose()?,
+        highlight: body.get("highlight").map(crate::raw_highlight::parse).transpose()?,
         track_total_hits: track_total_hits(body.get("track_total_hits"))?,
-        source: source_filter(body.get("_source"))?,
+        source: raw_source::source_filter(body.get("_source"), body.get("stored_fields"))?,
+        docvalue_fields: raw_source::docvalue_fields(body.get("docvalue_fields"))?,
     };
     Ok((request, suggesters))
-}
-
-/// `{fields: {name: {…}} | [{name: {…}}], pre_tags, post_tags, fragment_size}`; tags default to
-/// `<em>`/`</em>`, fragments to 100 characters, as in Elasticsearch.
-fn highlight(spec: &Value) -> Result<Vec<(String, Highlight)>, QueryError> {
-    let fields: Vec<(&String, &Value)> = match spec.get("fields") {
-        Some(Value::Object(fields)) => fields.iter().collect(),
-        Some(Value::Array(fields)) => fields.iter().filter_map(Value::as_object).flatten().collect(),
-        _ => return Err(QueryError::parsing("[highlight] requires [fields]")),
-    };
-    // A field's own settings override the request's.
-    let setting = |field: &Value, key: &str| field.get(key).or_else(|| spec.get(key)).cloned();
-    let tag = |field: &Value, key: &str, default: &str| {
-        setting(field, key)
-            .and_then(|tags| tags.as_array().and_then(|tags| tags.first()).and_then(Value::as_str).map(str::to_owned))
-            .unwrap_or_else(|| default.to_owned())
-    };
-    fields
-        .into_iter()
-        .map(|(name, field)| {
-            let size = setting(field, "fragment_size").and_then(|s| s.as_u64()).unwrap_or(100);
-            let max_chars = usize::try_from(size).unwrap_or(100).clamp(1, 10_000);
-            let marks =
-                Highlight { pre: tag(field, "pre_tags", "<em>"), post: tag(field, "post_tags", "</em>"), max_chars };
-            Ok((name.clone(), marks))
-        })
-        .collect()
-}
-
-/// `_source`: `true`/`false`, a pattern or a list of them, or `{includes, excludes}`.
-fn source_filter(value: Option<&Value>) -> Result<SourceFilter, QueryError> {
-    let patterns = |value: Option<&Value>| -> Result<Vec<String>, QueryError> {
-        match value {
-            None => Ok(Vec::new()),
-            Some(Value::String(one)) => Ok(vec![one.clone()]),
-            Some(Value::Array(many)) => many
-                .iter()
-                .map(|p| {
-                    p.as_str().map(str::to_owned).ok_or_else(|| QueryError::parsing("[_source] patterns are strings"))
-                })
-                .collect(),
-            Some(_) => Err(QueryError::parsing("[_source] patterns are strings")),
-        }
-    };
-    match value {
-        None | Some(Value::Bool(true)) => Ok(SourceFilter::All),
-        Some(Value::Bool(false)) => Ok(SourceFilter::Nothing),
-        Some(Value::Object(spec)) => Ok(SourceFilter::Only {
-            includes: patterns(spec.get("includes").or_else(|| spec.get("include")))?,
-            excludes: patterns(spec.get("excludes").or_else(|| spec.get("exclude")))?,
-        }),
-        other => Ok(SourceFilter::Only { includes: patterns(other)?, excludes: Vec::new() }),
-    }
 }
 
 /// `track_total_hits`: `true` (exact), `false` (no total), a number (exact up to it), or
@@ -361,7 +319,11 @@ pub(crate) fn es_error_body(refused: &QueryError) -> Value {
             "failed_shards": failed,
         }, "status": 400});
     }
-    json!({"error": {"root_cause": [cause], "type": refused.es_type, "reason": refused.reason}, "status": refused.status()})
+    let mut error = json!({"root_cause": [cause], "type": refused.es_type, "reason": refused.reason});
+    if let Some((es_type, reason)) = &refused.caused_by {
+        error["caused_by"] = json!({"type": es_type, "reason": reason});
+    }
+    json!({"error": error, "status": refused.status()})
 }
 
 #[cfg(test)]
@@ -370,7 +332,7 @@ mod tests {
 
     #[test]
     fn refusals_use_elasticsearchs_words() {
-        let refused = |body: &str| parse(body.as_bytes()).err().map(|e| (e.es_type, e.reason));
+        let refused = |body: &str| guarded(body.as_bytes()).err().map(|e| (e.es_type, e.reason));
         assert_eq!(
             refused(r#"{"qurey": {}}"#),
             Some(("parsing_exception", "Unknown key for a START_OBJECT in [qurey].".into()))

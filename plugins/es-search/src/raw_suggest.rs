@@ -12,6 +12,8 @@ use serde_json::{Map, Value, json};
 
 /// Suggestions per word at most.
 const MAX_SIZE: usize = 50;
+/// The most documents a completion's options are chosen from.
+const MAX_COMPLETION_CANDIDATES: usize = 1_000;
 /// The longest text to suggest for: every word is looked up with edits.
 const MAX_TEXT: usize = 1_000;
 
@@ -30,8 +32,8 @@ enum Kind {
     Term { max_edits: usize, field: Option<String> },
     /// Objects whose field starts with the text (each text once with `skip_duplicates`).
     Completion { field: String, skip_duplicates: bool },
-    /// The text with each word that finds nothing replaced by its best correction.
-    Phrase { pre: String, post: String },
+    /// The text with words that find nothing replaced by their corrections.
+    Phrase(crate::phrase_suggest::Phrase),
 }
 
 /// The suggesters of a request's `suggest` object.
@@ -52,9 +54,7 @@ pub fn parse(spec: &Value) -> Result<Vec<TermSuggester>, QueryError> {
             let field = term.get("field").and_then(Value::as_str).map(str::to_owned);
             (term, Kind::Term { max_edits: usize::try_from(max_edits).unwrap_or(2).clamp(1, 2), field })
         } else if let Some(phrase) = body.get("phrase") {
-            let tag =
-                |key: &str| phrase.pointer(&format!("/highlight/{key}")).and_then(Value::as_str).unwrap_or_default();
-            (phrase, Kind::Phrase { pre: tag("pre_tag").to_owned(), post: tag("post_tag").to_owned() })
+            (phrase, Kind::Phrase(crate::phrase_suggest::Phrase::parse(phrase)))
         } else if let Some(completion) = body.get("completion") {
             let field = completion.get("field").and_then(Value::as_str).unwrap_or("title").to_owned();
             let skip_duplicates = completion.get("skip_duplicates").and_then(Value::as_bool).unwrap_or(false);
@@ -85,8 +85,11 @@ pub fn run(engine: &dyn SearchEngine, suggesters: &[TermSuggester], base: &RawRe
                 answer.insert(suggester.name.clone(), options);
                 continue;
             }
-            Kind::Phrase { pre, post } => {
-                answer.insert(suggester.name.clone(), phrase(engine, suggester, base, (pre, post))?);
+            Kind::Phrase(phrase) => {
+                let options = phrase.suggest(engine, &suggester.text, suggester.size, base)?;
+                let length = suggester.text.chars().count();
+                let entry = json!([{"text": suggester.text, "offset": 0, "length": length, "options": options}]);
+                answer.insert(suggester.name.clone(), entry);
                 continue;
             }
         };
@@ -125,7 +128,8 @@ fn completion(
     let request = RawRequest {
         query: json!({"match_phrase_prefix": {field: suggester.text}}),
         from: 0,
-        size: suggester.size,
+        // Weights order the options, not relevance: the heaviest may rank low.
+        size: MAX_COMPLETION_CANDIDATES,
         sort: Vec::new(),
         aggregations: None,
         highlight: None,
@@ -134,68 +138,53 @@ fn completion(
         ..base.clone()
     };
     let found = engine.raw(&request)?;
-    let options: Vec<Value> = found["hits"]["hits"]
+    let mut options: Vec<(i64, Value)> = found["hits"]["hits"]
         .as_array()
         .into_iter()
         .flatten()
         .map(|hit| {
+            let (text, weight) = completed_text(&hit["_source"], field, &suggester.text);
             let mut option = hit.clone();
-            option["text"] = completed_text(&hit["_source"], field, &suggester.text);
-            option
+            option["text"] = text;
+            // A completion's score is its input's weight, as in Elasticsearch.
+            option["_score"] = json!(weight);
+            (weight, option)
         })
         .collect();
+    // Heaviest first; equal weights keep the index's order.
+    options.sort_by_key(|option| std::cmp::Reverse(option.0));
     let mut seen = std::collections::HashSet::new();
-    let options: Vec<Value> =
-        options.into_iter().filter(|option| !skip_duplicates || seen.insert(option["text"].to_string())).collect();
+    let options: Vec<Value> = options
+        .into_iter()
+        .map(|(_, option)| option)
+        .filter(|option| !skip_duplicates || seen.insert(option["text"].to_string()))
+        .take(suggester.size)
+        .collect();
     let length = suggester.text.chars().count();
     Ok(json!([{"text": suggester.text, "offset": 0, "length": length, "options": options}]))
 }
 
-/// The value of `field` that completes `prefix` (the first of several), or the title.
-fn completed_text(source: &Value, field: &str, prefix: &str) -> Value {
+/// The input of `field` that completes `prefix` (the heaviest of several) with its weight
+/// (1 without one), or the title.
+fn completed_text(source: &Value, field: &str, prefix: &str) -> (Value, i64) {
     let wanted = prefix.to_lowercase();
     let values: Vec<&Value> = match source.get(field) {
         Some(Value::Array(values)) => values.iter().collect(),
         Some(value) => vec![value],
-        None => return source["title"].clone(),
+        None => return (source["title"].clone(), 1),
     };
-    let starts = |v: &&&Value| v.as_str().is_some_and(|s| s.to_lowercase().starts_with(&wanted));
-    values.iter().find(starts).or(values.first()).map_or(Value::Null, |v| (*v).clone())
-}
-
-/// The whole text corrected word by word, with the corrections marked when tags are given.
-fn phrase(
-    engine: &dyn SearchEngine,
-    suggester: &TermSuggester,
-    base: &RawRequest,
-    (pre, post): (&str, &str),
-) -> Result<Value, QueryError> {
-    let found = engine.suggest(&suggester.text, &base.filters, 2, 1)?;
-    let (mut text, mut marked, mut score, mut changed) = (String::new(), String::new(), 1.0_f32, false);
-    for (index, word) in suggester.text.split_whitespace().enumerate() {
-        let separator = if index == 0 { "" } else { " " };
-        let best = found.iter().find(|s| s.text == word).and_then(|s| s.options.first());
-        match best {
-            Some(option) => {
-                changed = true;
-                score *= option.score;
-                text.push_str(&format!("{separator}{}", option.text));
-                marked.push_str(&format!("{separator}{pre}{}{post}", option.text));
-            }
-            None => {
-                text.push_str(&format!("{separator}{word}"));
-                marked.push_str(&format!("{separator}{word}"));
-            }
+    // Each value is an input, a list of inputs, or `{input, weight}`.
+    let mut inputs: Vec<(&Value, i64)> = Vec::new();
+    for value in values {
+        let weight = value.get("weight").and_then(Value::as_i64).unwrap_or(1);
+        match value.get("input").unwrap_or(value) {
+            Value::Array(many) => inputs.extend(many.iter().map(|input| (input, weight))),
+            one => inputs.push((one, weight)),
         }
     }
-    let mut options = Vec::new();
-    if changed {
-        let mut option = json!({"text": text, "score": score});
-        if !pre.is_empty() || !post.is_empty() {
-            option["highlighted"] = json!(marked);
-        }
-        options.push(option);
-    }
-    let length = suggester.text.chars().count();
-    Ok(json!([{"text": suggester.text, "offset": 0, "length": length, "options": options}]))
+    let starts = |input: &Value| input.as_str().is_some_and(|s| s.to_lowercase().starts_with(&wanted));
+    let best = inputs.iter().filter(|(input, _)| starts(input)).fold(None, |best: Option<(&Value, i64)>, &(i, w)| {
+        if best.is_some_and(|(_, b)| b >= w) { best } else { Some((i, w)) }
+    });
+    best.or(inputs.first().copied()).map_or((Value::Null, 1), |(input, weight)| (input.clone(), weight))
 }

@@ -158,6 +158,7 @@ pub fn schema_with<T>(more: impl FnOnce(&mut SchemaBuilder) -> T) -> (Schema, Fi
 pub fn register_analyzers(index: &Index) {
     index.tokenizers().register(GERMAN, german());
     index.tokenizers().register(STANDARD, standard());
+    index.tokenizers().register(crate::standard_analysis::WHITESPACE, crate::standard_analysis::whitespace());
     for language in TextLanguage::ALL {
         index.tokenizers().register(language.analyzer_name(), language.analyzer());
     }

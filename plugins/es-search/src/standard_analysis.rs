@@ -5,7 +5,9 @@
 //! German analyzer.
 
 use std::sync::LazyLock;
-use tantivy::tokenizer::{LowerCaser, RemoveLongFilter, TextAnalyzer, Token, TokenStream, Tokenizer};
+use tantivy::tokenizer::{
+    LowerCaser, RemoveLongFilter, TextAnalyzer, Token, TokenStream, Tokenizer, WhitespaceTokenizer,
+};
 use unicode_segmentation::UnicodeSegmentation;
 
 /// The name the analyzer is registered under.
@@ -21,6 +23,14 @@ static STANDARD_ANALYZER: LazyLock<TextAnalyzer> = LazyLock::new(|| {
 /// The analyzer (a clone of one built once).
 pub fn standard() -> TextAnalyzer {
     STANDARD_ANALYZER.clone()
+}
+
+/// The name Elasticsearch's `whitespace` analyzer is registered under.
+pub const WHITESPACE: &str = "es_whitespace";
+
+/// Elasticsearch's `whitespace` analyzer: words between spaces, neither lowercased nor stemmed.
+pub fn whitespace() -> TextAnalyzer {
+    TextAnalyzer::builder(WhitespaceTokenizer::default()).filter(RemoveLongFilter::limit(LONGEST_WORD + 1)).build()
 }
 
 /// Splits text at Unicode word boundaries, keeping the segments with a letter or digit.

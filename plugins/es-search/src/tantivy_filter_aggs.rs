@@ -1,7 +1,8 @@
 //! The `filter` and `filters` aggregations of raw queries, whose filters are query DSL (tantivy's
 //! own `filter` aggregation takes its query syntax instead): each bucket is a count of the
 //! query ANDed with its filter, with the bucket's sub-aggregations computed over the same set.
-//! They may stand at the top of `aggs` or inside one another; elsewhere tantivy answers.
+//! They may stand at the top of `aggs`, inside one another, or inside the bucket aggregations
+//! of [`crate::tantivy_bucket_aggs`]; everything else tantivy answers.
 
 use crate::dsl::{self, Mapping, QueryError};
 use crate::tantivy_engine::TantivyEngine;
@@ -24,14 +25,12 @@ impl TantivyEngine {
         budget: &mut usize,
     ) -> Result<Value, QueryError> {
         let all = aggregations.as_object().ok_or_else(|| QueryError::parsing("[aggs] must be an object"))?;
-        let (ours, theirs): (Map<String, Value>, Map<String, Value>) = all
-            .clone()
-            .into_iter()
-            .partition(|(_, body)| body.get("filter").is_some() || body.get("filters").is_some());
+        let (ours, theirs): (Map<String, Value>, Map<String, Value>) =
+            all.clone().into_iter().partition(|(_, body)| crate::tantivy_bucket_aggs::is_ours(body));
         let mut answer = if theirs.is_empty() {
             Map::new()
         } else {
-            match self.aggregate(searcher, query, &Value::Object(theirs))? {
+            match self.aggregate(searcher, query, &Value::Object(theirs), mapping)? {
                 Value::Object(results) => results,
                 _ => Map::new(),
             }
@@ -40,6 +39,8 @@ impl TantivyEngine {
             let sub = body.get("aggs").or_else(|| body.get("aggregations"));
             let result = if let Some(filter) = body.get("filter") {
                 self.bucket(searcher, query, filter, sub, mapping, budget)?
+            } else if body.get("filters").is_none() {
+                self.refined(searcher, query, &name, &body, mapping, budget)?
             } else {
                 let spec = body.get("filters").and_then(|f| f.get("filters")).unwrap_or(&Value::Null);
                 // Elasticsearch's FiltersAggregationBuilder refuses a `filters` without any.
@@ -69,6 +70,10 @@ impl TantivyEngine {
                     _ => return Err(QueryError::parsing(format!("[filters] of [{name}] needs [filters]"))),
                 }
             };
+            let mut result = result;
+            if let Some(meta) = body.get("meta") {
+                result["meta"] = meta.clone();
+            }
             answer.insert(name, result);
         }
         Ok(Value::Object(answer))

@@ -7,63 +7,17 @@ use crate::engine::{RawRequest, SourceFilter};
 use crate::sort_collector::{SortBy, SortCollector};
 use crate::str_columns::StrColumns;
 use crate::tantivy_engine::TantivyEngine;
+use crate::tantivy_highlight::Highlighter;
 use serde_json::{Map, Value, json};
-use tantivy::aggregation::agg_req::{AggregationVariants, Aggregations};
+use tantivy::aggregation::agg_req::Aggregations;
 use tantivy::aggregation::{AggContextParams, AggregationCollector, AggregationLimitsGuard};
 use tantivy::collector::{Count, TopDocs};
 use tantivy::query::{BooleanQuery, Occur, Query, QueryClone};
 use tantivy::schema::Value as _;
-use tantivy::snippet::SnippetGenerator;
 use tantivy::{DocAddress, Searcher, TantivyDocument};
 
-/// Bounds of one raw query's aggregations.
+/// The memory one raw query's aggregations may take.
 const AGGREGATION_MEMORY: u64 = 64 * 1024 * 1024;
-const AGGREGATION_BUCKETS: u32 = 10_000;
-
-/// Aggregations name fields as clients know them (`price`); the index keeps custom fields in
-/// its JSON fields (`custom_keyword.price`) and a declared mapping's under their columns.
-fn custom_columns(aggregations: &mut Value, mapping: &dsl::Mapping<'_>, kind: &str) -> Result<(), QueryError> {
-    match aggregations {
-        Value::Object(map) => {
-            for (key, value) in map.iter_mut() {
-                match value {
-                    Value::String(name) if key == "field" => {
-                        if let Some((declared, _)) = mapping.declared {
-                            if let Some(field) = declared.get(name.as_str()) {
-                                use crate::declared::DeclaredType;
-                                if matches!(field.kind, DeclaredType::Text(_)) {
-                                    return Err(crate::raw_sort::text_field(name));
-                                }
-                                let numeric = ["avg", "sum", "min", "max", "stats", "extended_stats", "histogram"];
-                                if field.kind == DeclaredType::Keyword && numeric.contains(&kind) {
-                                    let reason = format!(
-                                        "Field [{name}] of type [keyword] is not supported for aggregation [{kind}]"
-                                    );
-                                    return Err(QueryError::illegal(reason).on_shard());
-                                }
-                                *name = field.column.clone();
-                            }
-                        } else if let Some(kind) = mapping.custom.get(name.as_str()) {
-                            let json_field =
-                                if *kind == crate::dsl::CustomKind::Text { "custom_text" } else { "custom_keyword" };
-                            *name = format!("{json_field}.{name}");
-                        }
-                    }
-                    // Filter buckets hold query DSL, which names fields as clients do.
-                    _ if key == "filter" || key == "filters" => {}
-                    other => custom_columns(other, mapping, key)?,
-                }
-            }
-        }
-        Value::Array(items) => {
-            for item in items {
-                custom_columns(item, mapping, kind)?;
-            }
-        }
-        _ => {}
-    }
-    Ok(())
-}
 
 impl TantivyEngine {
     /// The index's own schema when a mapping is declared: only a declared mapping's
@@ -125,15 +79,10 @@ impl TantivyEngine {
                 .collect();
             (found, total)
         };
-        let mut fragments = Vec::new();
-        for (name, marks) in request.highlight.iter().flatten() {
-            // Only full-text fields have fragments; Elasticsearch skips the others too.
-            if let Ok(dsl::Kind::Text(field, _)) = dsl::field(&mapping, name) {
-                let mut generator = SnippetGenerator::create(&searcher, text_query.as_ref(), field).map_err(failed)?;
-                generator.set_max_num_chars(marks.max_chars);
-                fragments.push((name.clone(), field, generator, marks));
-            }
-        }
+        let highlighter = match &request.highlight {
+            Some(fields) => Some(Highlighter::new(&searcher, text_query.as_ref(), &mapping, fields)?),
+            None => None,
+        };
         let mut hits = Vec::with_capacity(found.len());
         let mut columns = StrColumns::new(&searcher);
         let max_score = if scored { found.iter().map(|(_, score, _)| *score).reduce(f32::max) } else { None };
@@ -143,24 +92,16 @@ impl TantivyEngine {
             let id = source.get("UID").cloned().unwrap_or(Value::Null);
             let score = if scored { es_score(score) } else { Value::Null };
             let mut hit = json!({"_index": "plone", "_id": id, "_score": score});
+            if !request.docvalue_fields.is_empty() {
+                hit["fields"] = self.docvalues(&stored, &request.docvalue_fields)?;
+            }
             if !matches!(request.source, SourceFilter::Nothing) {
                 let kept: Map<String, Value> =
                     source.into_iter().filter(|(key, _)| request.source.keeps(key)).collect();
                 hit["_source"] = Value::Object(kept);
             }
-            if request.highlight.is_some() {
-                let mut marked = Map::new();
-                for (name, field, generator, marks) in &fragments {
-                    let mut snippet = generator.snippet_from_doc(&stored);
-                    snippet.set_snippet_prefix_postfix(&marks.pre, &marks.post);
-                    if !snippet.is_empty() {
-                        let text = stored.get_first(*field).and_then(|v| v.as_str()).unwrap_or_default();
-                        marked.insert(name.clone(), json!([crate::fragments::closed_html(&snippet, text)]));
-                    }
-                }
-                if !marked.is_empty() {
-                    hit["highlight"] = Value::Object(marked);
-                }
+            if let Some(marked) = highlighter.as_ref().and_then(|h| h.mark(&stored)) {
+                hit["highlight"] = marked;
             }
             if let Some(values) = sort_values {
                 hit["sort"] = values;
@@ -177,38 +118,60 @@ impl TantivyEngine {
         found_hits.insert("hits".into(), Value::Array(hits));
         let mut answer = json!({"timed_out": false, "hits": found_hits});
         if let Some(aggregations) = &request.aggregations {
-            let mut aggregations = aggregations.clone();
-            custom_columns(&mut aggregations, &mapping, "")?;
             let mut budget = crate::tantivy_filter_aggs::MAX_FILTER_BUCKETS;
-            answer["aggregations"] = self.aggregate_all(&searcher, &query, &aggregations, &mapping, &mut budget)?;
-            date_term_keys(
-                request.aggregations.as_ref().unwrap_or(&Value::Null),
-                &mut answer["aggregations"],
-                &mapping,
-            );
+            answer["aggregations"] = self.aggregate_all(&searcher, &query, aggregations, &mapping, &mut budget)?;
         }
         Ok(answer)
     }
 
-    /// Aggregations tantivy answers itself (Elasticsearch's request and answer forms).
+    /// Aggregations tantivy answers itself, asked and answered in Elasticsearch's forms.
     pub(crate) fn aggregate(
         &self,
         searcher: &Searcher,
         query: &dyn Query,
-        aggregations: &Value,
+        asked: &Value,
+        mapping: &dsl::Mapping<'_>,
     ) -> Result<Value, QueryError> {
-        let aggregations_asked = aggregations;
-        let mut aggregations = aggregations.clone();
-        bound_sizes(&mut aggregations);
-        let aggs: Aggregations =
-            serde_json::from_value(aggregations).map_err(|e| QueryError::content(e.to_string()))?;
-        check_ranges(&aggs)?;
-        let limits = AggregationLimitsGuard::new(Some(AGGREGATION_MEMORY), Some(AGGREGATION_BUCKETS));
+        let prepared = crate::agg_request::prepare(asked, mapping)?;
+        let aggs: Aggregations = serde_json::from_value(prepared).map_err(|e| QueryError::content(e.to_string()))?;
+        let limits = AggregationLimitsGuard::new(Some(AGGREGATION_MEMORY), Some(crate::agg_request::MAX_BUCKETS));
         let collector = AggregationCollector::from_aggs(aggs, AggContextParams::new(limits, self.index_tokenizers()));
-        let results = searcher.search(query, &collector).map_err(|e| QueryError::execution(e.to_string()))?;
+        let makes_buckets = asked.to_string().contains("histogram");
+        let results = searcher.search(query, &collector).map_err(|e| too_many_buckets(e, makes_buckets))?;
         let mut answer = serde_json::to_value(results).map_err(|e| QueryError::illegal(e.to_string()))?;
-        range_keys(aggregations_asked, &mut answer);
+        crate::agg_answer::finish(asked, &mut answer, mapping);
         Ok(answer)
+    }
+
+    /// A hit's `fields` for `docvalue_fields`: each declared field's values (dates written as
+    /// Elasticsearch writes them, numbers in their `format` when one is given).
+    fn docvalues(&self, stored: &TantivyDocument, asked: &[(String, Option<String>)]) -> Result<Value, QueryError> {
+        use crate::declared::DeclaredType;
+        let mut fields = Map::new();
+        for (name, format) in asked {
+            let Some(field) = self.declared.as_ref().and_then(|d| d.get(name)) else { continue };
+            if matches!(field.kind, DeclaredType::Text(_) | DeclaredType::Completion) {
+                return Err(crate::raw_sort::text_field(name));
+            }
+            let values: Vec<Value> = stored
+                .get_all(field.field)
+                .filter_map(|v| serde_json::to_value(tantivy::schema::OwnedValue::from(v)).ok())
+                .map(|value| match (field.kind, format.as_deref(), value.as_f64()) {
+                    (DeclaredType::Date, _, _) => {
+                        let millis = value.as_str().and_then(|t| crate::date_formats::millis(&json!(t), None));
+                        millis.and_then(crate::date_formats::iso_text).map_or(value, Value::String)
+                    }
+                    (DeclaredType::Integer | DeclaredType::Float, Some(pattern), Some(number)) => {
+                        crate::java_format::decimal(number, pattern).map_or(value, Value::String)
+                    }
+                    _ => value,
+                })
+                .collect();
+            if !values.is_empty() {
+                fields.insert(name.clone(), Value::Array(values));
+            }
+        }
+        Ok(Value::Object(fields))
     }
 
     /// A hit's `_source`: what the index keeps of the object.
@@ -228,6 +191,11 @@ impl TantivyEngine {
                     .get_all(field.field)
                     .filter_map(|v| serde_json::to_value(tantivy::schema::OwnedValue::from(v)).ok())
                     .collect();
+                if let Some(weights) = field.weights {
+                    // A completion's inputs with their weights, as the document gave them.
+                    let weights = stored.get_all(weights).filter_map(|w| w.as_i64());
+                    values = values.into_iter().zip(weights).map(|(i, w)| json!({"input": i, "weight": w})).collect();
+                }
                 match values.len() {
                     0 => {}
                     1 => {
@@ -259,95 +227,24 @@ impl TantivyEngine {
     }
 }
 
-/// Terms buckets of a date field are keyed as Elasticsearch keys them: milliseconds, with the
-/// date written out in `key_as_string` (tantivy keys them with the RFC 3339 text).
-fn date_term_keys(asked: &Value, answer: &mut Value, mapping: &dsl::Mapping<'_>) {
-    let Some(asked) = asked.as_object() else { return };
-    for (name, body) in asked {
-        let Some(result) = answer.get_mut(name) else { continue };
-        let is_date = body.pointer("/terms/field").and_then(Value::as_str).is_some_and(|field| {
-            matches!(
-                dsl::field(mapping, field),
-                Ok(dsl::Kind::Typed(crate::declared::DeclaredField { kind: crate::declared::DeclaredType::Date, .. }))
-                    | Ok(dsl::Kind::CustomTyped(_, _, dsl::CustomKind::Date))
-            )
-        });
-        let sub = body.get("aggs").or_else(|| body.get("aggregations"));
-        for bucket in result.get_mut("buckets").and_then(Value::as_array_mut).into_iter().flatten() {
-            let at =
-                bucket.get("key").and_then(Value::as_str).and_then(|k| chrono::DateTime::parse_from_rfc3339(k).ok());
-            if let (true, Some(at)) = (is_date, at) {
-                bucket["key"] = json!(at.timestamp_millis());
-                bucket["key_as_string"] = json!(at.to_utc().format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string());
-            }
-            if let Some(sub) = sub {
-                date_term_keys(sub, bucket, mapping);
-            }
-        }
+/// tantivy's refusal of an aggregation that makes more buckets than the limit, in
+/// Elasticsearch's words (a histogram's buckets may exhaust the memory bound before their
+/// number is counted); other failures as they come.
+fn too_many_buckets(error: tantivy::TantivyError, makes_buckets: bool) -> QueryError {
+    let text = error.to_string();
+    let lower = text.to_lowercase();
+    if !(lower.contains("bucket") || (makes_buckets && lower.contains("memory limit"))) {
+        return QueryError::execution(text);
     }
-}
-
-/// Range buckets without a key of their own are keyed `from-to` with the bounds written as
-/// Java writes doubles (`*-50.0`, `50.0-150.0`), as in Elasticsearch; tantivy writes `*-50`.
-fn range_keys(asked: &Value, answer: &mut Value) {
-    let Some(asked) = asked.as_object() else { return };
-    for (name, body) in asked {
-        let Some(result) = answer.get_mut(name) else { continue };
-        let sub = body.get("aggs").or_else(|| body.get("aggregations"));
-        let ranges = body.pointer("/range/ranges").and_then(Value::as_array);
-        for (index, bucket) in result.get_mut("buckets").and_then(Value::as_array_mut).into_iter().flatten().enumerate()
-        {
-            let named = ranges.and_then(|r| r.get(index)).is_some_and(|r| r.get("key").is_some());
-            if ranges.is_some() && !named {
-                let bound = |key: &str| bucket.get(key).and_then(Value::as_f64).map_or("*".to_owned(), java_double);
-                bucket["key"] = json!(format!("{}-{}", bound("from"), bound("to")));
-            }
-            if let Some(sub) = sub {
-                range_keys(sub, bucket);
-            }
-        }
+    QueryError {
+        es_type: "too_many_buckets_exception",
+        ..QueryError::illegal(format!(
+            "Trying to create too many buckets. Must be less than or equal to: [{}]. This limit can be set by \
+             changing the [search.max_buckets] cluster level setting.",
+            crate::agg_request::MAX_BUCKETS
+        ))
     }
-}
-
-/// A double as Java's `Double.toString` writes common values: `50.0`, `0.5`, `1.0E10` aside.
-fn java_double(x: f64) -> String {
-    if x.fract() == 0.0 && x.abs() < 1e7 { format!("{x:.1}") } else { x.to_string() }
-}
-
-/// Refuses a `range` aggregation without ranges, at any depth, as Elasticsearch does: tantivy
-/// reads the first range unchecked and panics.
-fn check_ranges(aggregations: &Aggregations) -> Result<(), QueryError> {
-    for (name, aggregation) in aggregations {
-        if let AggregationVariants::Range(range) = &aggregation.agg
-            && range.ranges.is_empty()
-        {
-            return Err(QueryError::illegal(format!("No [ranges] specified for the [{name}] aggregation")));
-        }
-        check_ranges(&aggregation.sub_aggregation)?;
-    }
-    Ok(())
-}
-
-/// Caps `size` and `shard_size` of terms aggregations at the bucket limit: Elasticsearch takes
-/// any `int` (clients send `2147483647` for "all"), and tantivy's arithmetic on such sizes
-/// overflows.
-fn bound_sizes(aggregations: &mut Value) {
-    match aggregations {
-        Value::Object(map) => {
-            for (key, value) in map.iter_mut() {
-                match value {
-                    Value::Number(n) if ["size", "shard_size", "segment_size"].contains(&key.as_str()) => {
-                        if n.as_u64().is_none_or(|n| n > u64::from(AGGREGATION_BUCKETS)) && n.as_i64() != Some(0) {
-                            *value = json!(AGGREGATION_BUCKETS);
-                        }
-                    }
-                    other => bound_sizes(other),
-                }
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(bound_sizes),
-        _ => {}
-    }
+    .on_shard()
 }
 
 /// A score as Elasticsearch writes it: the shortest decimal that reads back as the same 32-bit

@@ -264,7 +264,7 @@ mod tests {
     fn search(engine: &TantivyEngine, text: &str, languages: &[&str]) -> Vec<(String, Option<String>)> {
         let filters = Filters { languages: languages.iter().map(|l| (*l).to_owned()).collect(), ..Filters::default() };
         let query = json!({"match": {"SearchableText": {"query": text, "operator": "and"}}});
-        let highlight = Highlight { pre: "<b>".into(), post: "</b>".into(), max_chars: 100 };
+        let highlight = Highlight { pre: "<b>".into(), post: "</b>".into(), max_chars: 100, whole: false };
         let request = SearchRequest {
             query: Some(query),
             filters,

@@ -1,10 +1,12 @@
 //! The conformance corpus (`conformance/*.json`, cases taken from Elasticsearch's own REST
 //! tests): each case runs through the same runner as `wcs search eval`, and every assertion
-//! Elasticsearch's test makes about its answer must hold for ours.
+//! Elasticsearch's test makes about its answer must hold for ours; with
+//! `WCS_TEST_ELASTICSEARCH_URL` set, for that cluster's answers too.
 
 use serde_json::Value;
 use std::path::Path;
 use wcs_plugin_es_search::eval::evaluate;
+use wcs_plugin_es_search::eval_cluster::evaluate_on_cluster;
 
 /// `a.b.0.c`, with `\.` for a dot inside a key, as Elasticsearch's YAML runner writes paths.
 fn lookup<'a>(answer: &'a Value, path: &str) -> Option<&'a Value> {
@@ -80,8 +82,8 @@ fn check(answer: &Value, expectation: &Value) -> Option<String> {
     Some(format!("{path}: unknown expectation {expectation}"))
 }
 
-#[test]
-fn the_corpus_answers_as_elasticsearchs_own_tests_expect() {
+/// The cases of the corpus (`conformance/*.json`, not `pending/`), in the order of their names.
+fn cases() -> Vec<(String, Value)> {
     let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance");
     let mut files: Vec<_> = std::fs::read_dir(&folder)
         .unwrap_or_else(|e| panic!("{}: {e}", folder.display()))
@@ -90,25 +92,62 @@ fn the_corpus_answers_as_elasticsearchs_own_tests_expect() {
         .filter(|path| path.extension().is_some_and(|e| e == "json"))
         .collect();
     files.sort();
-    assert!(files.len() >= 60, "the corpus has {} cases, fewer than 60", files.len());
+    files
+        .iter()
+        .map(|file| {
+            let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+            let case: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+            let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            (name, case)
+        })
+        .collect()
+}
+
+/// Checks every case's answer (from `answer`) against its expectations; the failures, one
+/// line each, and how many cases differ.
+async fn differences<F, A>(cases: &[(String, Value)], answer: F) -> (Vec<String>, usize)
+where
+    F: Fn(Value) -> A,
+    A: std::future::Future<Output = Value>,
+{
     let mut failures = Vec::new();
     let mut differing = 0;
-    for file in &files {
-        let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-        let case: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-        let answer = evaluate(&case);
+    for (name, case) in cases {
+        let answer = answer(case.clone()).await;
         let expectations = case["expect"].as_array().cloned().unwrap_or_default();
-        assert!(!expectations.is_empty(), "{} expects nothing", file.display());
+        assert!(!expectations.is_empty(), "{name} expects nothing");
         let before = failures.len();
         for expectation in &expectations {
             if let Some(failure) = check(&answer, expectation) {
-                let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
                 failures.push(format!("{name}: {failure}\n    answer: {answer}"));
             }
         }
         differing += usize::from(failures.len() > before);
     }
-    assert!(failures.is_empty(), "{differing} of {} cases differ:\n{}", files.len(), failures.join("\n"));
+    (failures, differing)
+}
+
+#[tokio::test]
+async fn the_corpus_answers_as_elasticsearchs_own_tests_expect() {
+    let cases = cases();
+    assert!(cases.len() >= 300, "the corpus has {} cases, fewer than 300", cases.len());
+    let (failures, differing) = differences(&cases, |case| async move { evaluate(&case) }).await;
+    assert!(failures.is_empty(), "{differing} of {} cases differ:\n{}", cases.len(), failures.join("\n"));
+}
+
+/// With `WCS_TEST_ELASTICSEARCH_URL` (`http://localhost:9200`), the same corpus on that
+/// cluster, each case in an index of its own that is deleted afterwards (`wcs search eval
+/// --engine`): the expectations are Elasticsearch's own, so a cluster must meet them too.
+#[tokio::test]
+async fn the_corpus_answers_so_on_elasticsearch_too() {
+    let Ok(url) = std::env::var("WCS_TEST_ELASTICSEARCH_URL") else { return };
+    let cases = cases();
+    let (failures, differing) = differences(&cases, |case| {
+        let url = url.clone();
+        async move { evaluate_on_cluster(&url, &case).await.unwrap_or_else(|e| panic!("{url}: {e}")) }
+    })
+    .await;
+    assert!(failures.is_empty(), "on {url}, {differing} of {} cases differ:\n{}", cases.len(), failures.join("\n"));
 }
 
 #[test]
