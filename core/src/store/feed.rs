@@ -63,7 +63,9 @@ impl Tx {
     pub(crate) async fn append_changes(&mut self, events: &[Event]) -> Result<(), sqlx::Error> {
         let count = events.len();
         if count >= 1 << TRANSACTION_SHIFT {
-            return Err(sqlx::Error::Protocol(format!("{count} changes in one transaction are more than the feed numbers")));
+            return Err(sqlx::Error::Protocol(format!(
+                "{count} changes in one transaction are more than the feed numbers"
+            )));
         }
         let now = time_to_db(Utc::now());
         let backend = self.store.backend();
@@ -130,7 +132,8 @@ impl Store {
             Backend::Sqlite => String::new(),
             Backend::Postgres => format!(" AND seq < {}", horizon()),
         };
-        let sql = format!("SELECT seq, uid, kind, path, time FROM change_feed WHERE seq > $1{below} ORDER BY seq LIMIT $2");
+        let sql =
+            format!("SELECT seq, uid, kind, path, time FROM change_feed WHERE seq > $1{below} ORDER BY seq LIMIT $2");
         let rows = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(seq).bind(limit).fetch_all(&self.pool).await?;
         changes_from(&rows)
     }

@@ -132,7 +132,8 @@ async fn poll(store: &Store, on_change: &OnForeignChange) -> Result<std::convert
     loop {
         tokio::time::sleep(POLL_EVERY).await;
         let (next, foreign): (i64, bool) =
-            within_timeout(sqlx::query_as(POLL).bind(horizon).bind(&*store.instance).fetch_one(&mut connection)).await?;
+            within_timeout(sqlx::query_as(POLL).bind(horizon).bind(&*store.instance).fetch_one(&mut connection))
+                .await?;
         horizon = next;
         if foreign {
             store.forget_everything();
