@@ -26,7 +26,7 @@ async fn a_consumer_reading_while_writers_commit_out_of_order_misses_nothing() {
                     if postgres_url().is_some() {
                         // The transaction takes its number now and commits only after the
                         // others that started later have.
-                        sqlx::query("SELECT pg_current_xact_id()").execute(tx.own_tables()).await.unwrap();
+                        sqlx::query("SELECT pg_current_xact_id()::text").execute(tx.own_tables()).await.unwrap();
                     }
                     tokio::time::sleep(Duration::from_millis(((writer * 7 + n * 3) % 5) as u64)).await;
                     tx.emit(Event::Modified { uid: format!("w{writer}-{n}"), fields: vec!["title".to_owned()] });

@@ -23,7 +23,8 @@ pub struct Change {
     pub time: DateTime<Utc>,
 }
 
-/// The most entries [`Store::feed_lag`] counts on PostgreSQL, which bounds its cost.
+/// The most entries [`Store::feed_lag`] and [`Store::entries_after`] count on PostgreSQL, which
+/// bounds their cost.
 const LAG_COUNTED: i64 = 100_000;
 
 /// Rows per `INSERT` statement (four parameters each).
@@ -169,6 +170,33 @@ impl Store {
             Backend::Postgres => format!("SELECT {} - 1", horizon()),
         };
         sqlx::query(sqlx::AssertSqlSafe(sql)).fetch_one(&self.pool).await?.try_get(0)
+    }
+
+    /// The newest committed entry's number (0 for an empty feed): what a reader waits for to
+    /// find every write acknowledged before it began. On PostgreSQL it can lie above
+    /// [`Store::feed_end`] while a transaction that began earlier is still running (in any
+    /// database of the cluster), until which a consumer cannot read past that transaction.
+    pub async fn feed_newest(&self) -> Result<i64, sqlx::Error> {
+        self.count();
+        let sql = match self.backend {
+            Backend::Sqlite => "SELECT last_seq FROM change_feed_counter WHERE id = 1".to_owned(),
+            Backend::Postgres => format!("SELECT COALESCE((SELECT MAX(seq) FROM change_feed), {BASE})"),
+        };
+        sqlx::query(sqlx::AssertSqlSafe(sql)).fetch_one(&self.pool).await?.try_get(0)
+    }
+
+    /// How many entries after `seq` a consumer there has still to read (on PostgreSQL, whose
+    /// numbers have gaps, counted up to [`LAG_COUNTED`]).
+    pub async fn entries_after(&self, seq: i64) -> Result<i64, sqlx::Error> {
+        self.count();
+        let sql = match self.backend {
+            Backend::Sqlite => "SELECT MAX(last_seq - $1, 0) FROM change_feed_counter WHERE id = 1".to_owned(),
+            Backend::Postgres => format!(
+                "SELECT COUNT(*) FROM (SELECT 1 FROM change_feed WHERE seq > $1 AND seq < {} LIMIT {LAG_COUNTED}) AS behind",
+                horizon()
+            ),
+        };
+        sqlx::query(sqlx::AssertSqlSafe(sql)).bind(seq).fetch_one(&self.pool).await?.try_get(0)
     }
 
     /// Deletes the entries recorded before `cutoff` that every consumer seen since `alive` has

@@ -72,7 +72,8 @@ struct SearchIndexStatus {
     documents: u64,
     /// The last change-feed position the index has applied.
     position: i64,
-    /// The newest change-feed position.
+    /// The change-feed position up to which every entry can be read (on PostgreSQL, below the
+    /// oldest transaction still running).
     feed_end: i64,
     /// How many changes the index is behind.
     lag: i64,
@@ -87,14 +88,16 @@ fn search(ctx: &Ctx) -> ApiResult<Arc<Search>> {
 }
 
 async fn report(app: &App, search: &Search) -> ApiResult<SearchIndexStatus> {
-    let end = app.store.background().feed_end().await?;
+    let store = app.store.background();
+    let end = store.feed_end().await?;
     let position = search.engine.position()?.unwrap_or(0);
+    let lag = store.entries_after(position).await?;
     Ok(SearchIndexStatus {
         engine: search.engine.name().to_owned(),
         documents: search.engine.documents(),
         position,
         feed_end: end,
-        lag: (end - position).max(0),
+        lag,
         rebuilding: search.state.rebuilding(),
         last_error: Nullable(search.state.last_error()),
     })

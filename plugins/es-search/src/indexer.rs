@@ -192,7 +192,9 @@ pub async fn apply_next(app: &App, store: &Store, engine: &dyn SearchEngine) -> 
     // For trimming only; the index's own position is what counts.
     let _ = FeedConsumer::new(consumer_name(app)).acknowledge(store, last).await;
     let backlog = changes.len() < read.len() || read.len() as i64 >= BATCH_CHANGES;
-    Ok(Applied { changes: changes.len(), backlog, indexed: last })
+    // Without a backlog the batch was all the feed held up to its end.
+    let indexed = if backlog { last } else { last.max(end) };
+    Ok(Applied { changes: changes.len(), backlog, indexed })
 }
 
 /// The leading changes that name at most `objects` different objects.

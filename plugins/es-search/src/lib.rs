@@ -96,10 +96,10 @@ const READ_YOUR_WRITES_LIMIT: std::time::Duration = std::time::Duration::from_se
 
 impl Search {
     /// Waits until the index holds every write committed before now (one read of the feed's
-    /// end), so a client finds what it has just written, as Plone's synchronous catalog lets
-    /// it. `false` when the index did not catch up within the limit.
+    /// newest entry), so a client finds what it has just written, as Plone's synchronous
+    /// catalog lets it. `false` when the index did not catch up within the limit.
     pub async fn caught_up(&self, store: &wcs_core::store::Store) -> wcs_core::http::ApiResult<bool> {
-        let written = store.feed_end().await?;
+        let written = store.feed_newest().await?;
         Ok(self.state.wait_for(written, READ_YOUR_WRITES_LIMIT).await)
     }
 }
