@@ -112,16 +112,7 @@ impl Store {
     /// whose numbers have gaps, counted up to [`LAG_COUNTED`]).
     pub async fn feed_lag(&self) -> Result<i64, sqlx::Error> {
         self.count();
-        let sql = match self.backend {
-            Backend::Sqlite => "SELECT last_seq - COALESCE((SELECT MIN(seq) FROM change_feed_position), last_seq) \
-                 FROM change_feed_counter WHERE id = 1"
-                .to_owned(),
-            Backend::Postgres => format!(
-                "SELECT COUNT(*) FROM (SELECT 1 FROM change_feed WHERE seq < {horizon} \
-                 AND seq > COALESCE((SELECT MIN(seq) FROM change_feed_position), {horizon}) LIMIT {LAG_COUNTED}) AS behind",
-                horizon = horizon()
-            ),
-        };
+        let sql = entries_after_sql(self.backend, "(SELECT MIN(seq) FROM change_feed_position)");
         sqlx::query(sqlx::AssertSqlSafe(sql)).fetch_one(&self.pool).await?.try_get(0)
     }
 
@@ -177,11 +168,11 @@ impl Store {
     /// [`Store::feed_end`] while a transaction that began earlier is still running (in any
     /// database of the cluster), until which a consumer cannot read past that transaction.
     pub async fn feed_newest(&self) -> Result<i64, sqlx::Error> {
+        if self.backend == Backend::Sqlite {
+            return self.feed_end().await;
+        }
         self.count();
-        let sql = match self.backend {
-            Backend::Sqlite => "SELECT last_seq FROM change_feed_counter WHERE id = 1".to_owned(),
-            Backend::Postgres => format!("SELECT COALESCE((SELECT MAX(seq) FROM change_feed), {BASE})"),
-        };
+        let sql = format!("SELECT COALESCE((SELECT MAX(seq) FROM change_feed), {BASE})");
         sqlx::query(sqlx::AssertSqlSafe(sql)).fetch_one(&self.pool).await?.try_get(0)
     }
 
@@ -189,13 +180,7 @@ impl Store {
     /// numbers have gaps, counted up to [`LAG_COUNTED`]).
     pub async fn entries_after(&self, seq: i64) -> Result<i64, sqlx::Error> {
         self.count();
-        let sql = match self.backend {
-            Backend::Sqlite => "SELECT MAX(last_seq - $1, 0) FROM change_feed_counter WHERE id = 1".to_owned(),
-            Backend::Postgres => format!(
-                "SELECT COUNT(*) FROM (SELECT 1 FROM change_feed WHERE seq > $1 AND seq < {} LIMIT {LAG_COUNTED}) AS behind",
-                horizon()
-            ),
-        };
+        let sql = entries_after_sql(self.backend, "$1");
         sqlx::query(sqlx::AssertSqlSafe(sql)).bind(seq).fetch_one(&self.pool).await?.try_get(0)
     }
 
@@ -269,6 +254,22 @@ fn insert_rows(
         })
         .collect();
     (format!("INSERT INTO change_feed (seq, uid, kind, path, time) VALUES {}", rows.join(", ")), params)
+}
+
+/// The statement counting the entries a consumer at `after` (an SQL expression; none there
+/// when it is null) has still to read: on SQLite the numbers up to the counter, on PostgreSQL,
+/// whose numbers have gaps, the entries below the horizon, at most [`LAG_COUNTED`] of them.
+fn entries_after_sql(backend: Backend, after: &str) -> String {
+    match backend {
+        Backend::Sqlite => {
+            format!("SELECT MAX(last_seq - COALESCE({after}, last_seq), 0) FROM change_feed_counter WHERE id = 1")
+        }
+        Backend::Postgres => format!(
+            "SELECT COUNT(*) FROM (SELECT 1 FROM change_feed WHERE seq > COALESCE({after}, {horizon}) \
+             AND seq < {horizon} LIMIT {LAG_COUNTED}) AS behind",
+            horizon = horizon()
+        ),
+    }
 }
 
 /// On PostgreSQL, the number below which every entry is final: the first a transaction still
