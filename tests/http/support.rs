@@ -262,6 +262,7 @@ impl TestServer {
     /// Every change feed entry committed after `seq`, as `(seq, kind, uid)`, oldest first:
     /// what the writes so far recorded. (A consumer reads through `Store::changes_after`,
     /// which on PostgreSQL holds entries back while an older transaction still runs.)
+    #[cfg(any(all(feature = "versioning", feature = "site-profile"), feature = "multilingual"))]
     pub async fn recorded_changes(&self, seq: i64) -> Vec<(i64, String, String)> {
         sqlx::query_as("SELECT seq, kind, uid FROM change_feed WHERE seq > $1 ORDER BY seq")
             .bind(seq)
