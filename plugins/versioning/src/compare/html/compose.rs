@@ -15,7 +15,11 @@ struct Paths<'d> {
     old: &'d Document,
     new: &'d Document,
     map: &'d ElementMap,
-    known: HashMap<Option<Place>, Rc<[Place]>>,
+    /// The path of each element of the current side, once asked for.
+    new_known: Vec<Option<Rc<[Place]>>>,
+    /// The path of each element of the version shown as a copy, once asked for.
+    old_known: Vec<Option<Rc<[Place]>>>,
+    top: Rc<[Place]>,
 }
 
 impl Paths<'_> {
@@ -27,7 +31,12 @@ impl Paths<'_> {
     /// The places from the top down to `place`, remembered per place asked for (only
     /// those, so deep nesting stays linear).
     fn path(&mut self, place: Option<Place>) -> Rc<[Place]> {
-        if let Some(path) = self.known.get(&place) {
+        let known = match place {
+            None => return self.top.clone(),
+            Some(Place::New(e)) => self.new_known.get(e),
+            Some(Place::Old(e)) => self.old_known.get(e),
+        };
+        if let Some(Some(path)) = known {
             return path.clone();
         }
         let mut chain = Vec::new();
@@ -41,7 +50,14 @@ impl Paths<'_> {
         }
         chain.reverse();
         let path: Rc<[Place]> = Rc::from(chain);
-        self.known.insert(place, path.clone());
+        let slot = match place {
+            Some(Place::New(e)) => self.new_known.get_mut(e),
+            Some(Place::Old(e)) => self.old_known.get_mut(e),
+            None => None,
+        };
+        if let Some(slot) = slot {
+            *slot = Some(path.clone());
+        }
         path
     }
 }
@@ -55,7 +71,7 @@ pub(super) struct Composer<'d, 't> {
     new: &'d Document,
     paths: Paths<'d>,
     translator: &'t Translator<'t>,
-    titles: HashMap<ContainerPair, Option<Rc<str>>>,
+    titles: HashMap<ContainerPair, Option<Rc<str>>, foldhash::fast::RandomState>,
     root: Format,
     pub items: Vec<Item<'d>>,
 }
@@ -65,9 +81,16 @@ impl<'d, 't> Composer<'d, 't> {
         Composer {
             old,
             new,
-            paths: Paths { old, new, map, known: HashMap::new() },
+            paths: Paths {
+                old,
+                new,
+                map,
+                new_known: vec![None; new.elements.len()],
+                old_known: vec![None; old.elements.len()],
+                top: Rc::from([]),
+            },
             translator,
-            titles: HashMap::new(),
+            titles: HashMap::default(),
             root: Format::root(),
             items: Vec::with_capacity(new.atoms.len() + 16),
         }

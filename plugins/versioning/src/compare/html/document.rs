@@ -100,7 +100,7 @@ pub(super) struct Document {
 /// Comparison keys shared by both sides.
 #[derive(Default)]
 pub(super) struct Interner {
-    ids: HashMap<String, u32>,
+    ids: HashMap<String, u32, foldhash::fast::RandomState>,
     /// Which keys are words or objects (rather than punctuation).
     pub weighty: Vec<bool>,
 }
@@ -149,7 +149,9 @@ struct Opened {
 /// [`OpenElements`]); the content of any other belongs to its parent.
 pub(super) fn flatten(html: &str, interner: &mut Interner, side: &SideInfo<'_>) -> Document {
     let parsed = Html::parse_fragment(html);
-    let mut doc = Document { elements: Vec::new(), atoms: Vec::new(), text: String::with_capacity(html.len() / 2) };
+    // About one atom per four bytes of markup in running text.
+    let atoms = Vec::with_capacity(html.len() / 4);
+    let mut doc = Document { elements: Vec::new(), atoms, text: String::with_capacity(html.len() / 2) };
     let root_format = Rc::new(Format::root());
     let mut open: Vec<Opened> = Vec::new();
     let mut skip_until: Option<ego_tree::NodeId> = None;
@@ -244,7 +246,7 @@ fn push_element(
 
 fn push_text(doc: &mut Document, interner: &mut Interner, text: &str, element: Option<ElementId>) {
     let text = normalize(text);
-    for (piece, part) in pieces(&text) {
+    pieces(&text, |piece, part| {
         let start = doc.text.len();
         doc.text.push_str(part);
         let range = start..doc.text.len();
@@ -254,5 +256,5 @@ fn push_text(doc: &mut Document, interner: &mut Interner, text: &str, element: O
             Piece::Punct => (AtomKind::Punct, interner.intern(part, false)),
         };
         doc.atoms.push(Atom { kind, text: range, element, key });
-    }
+    });
 }
