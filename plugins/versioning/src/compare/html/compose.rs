@@ -1,12 +1,12 @@
 //! Merging both sides into one sequence of items in the current reading order: every atom of
 //! the current side, and each removed stretch of the version spliced in where it stood.
 
+use super::FastMap;
 use super::align::Step;
 use super::document::{Atom, AtomKind, Document, ElementId};
 use super::format::{Format, describe};
 use super::map::ElementMap;
 use super::render::{Content, Item, Place, Status};
-use std::collections::HashMap;
 use std::rc::Rc;
 use wcs_core::i18n::Translator;
 
@@ -31,16 +31,12 @@ impl Paths<'_> {
     /// The places from the top down to `place`, remembered per place asked for (only
     /// those, so deep nesting stays linear).
     fn path(&mut self, place: Option<Place>) -> Rc<[Place]> {
-        let known = match place {
-            None => return self.top.clone(),
-            Some(Place::New(e)) => self.new_known.get(e),
-            Some(Place::Old(e)) => self.old_known.get(e),
-        };
-        if let Some(Some(path)) = known {
+        let Some(place) = place else { return self.top.clone() };
+        if let Some(Some(path)) = self.known(place) {
             return path.clone();
         }
         let mut chain = Vec::new();
-        let mut at = place;
+        let mut at = Some(place);
         while let Some(p) = at {
             chain.push(p);
             at = match p {
@@ -50,15 +46,18 @@ impl Paths<'_> {
         }
         chain.reverse();
         let path: Rc<[Place]> = Rc::from(chain);
-        let slot = match place {
-            Some(Place::New(e)) => self.new_known.get_mut(e),
-            Some(Place::Old(e)) => self.old_known.get_mut(e),
-            None => None,
-        };
-        if let Some(slot) = slot {
+        if let Some(slot) = self.known(place) {
             *slot = Some(path.clone());
         }
         path
+    }
+
+    /// Where the path of `place` is remembered.
+    fn known(&mut self, place: Place) -> Option<&mut Option<Rc<[Place]>>> {
+        match place {
+            Place::New(e) => self.new_known.get_mut(e),
+            Place::Old(e) => self.old_known.get_mut(e),
+        }
     }
 }
 
@@ -71,7 +70,7 @@ pub(super) struct Composer<'d, 't> {
     new: &'d Document,
     paths: Paths<'d>,
     translator: &'t Translator<'t>,
-    titles: HashMap<ContainerPair, Option<Rc<str>>, foldhash::fast::RandomState>,
+    titles: FastMap<ContainerPair, Option<Rc<str>>>,
     root: Format,
     pub items: Vec<Item<'d>>,
 }
@@ -90,7 +89,7 @@ impl<'d, 't> Composer<'d, 't> {
                 top: Rc::from([]),
             },
             translator,
-            titles: HashMap::default(),
+            titles: FastMap::default(),
             root: Format::root(),
             items: Vec::with_capacity(new.atoms.len() + 16),
         }

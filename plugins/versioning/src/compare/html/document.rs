@@ -7,15 +7,14 @@
 //! `ins`, `mark`) keeps its meaning but is shown as `s`, `u` and `span`, so the only marks
 //! in the output are the comparison's.
 
-use super::ImageFile;
 use super::format::Format;
 use super::names::{attribute, attributes, is_dropped, is_plain_name, output_name};
 use super::objects::{is_whole, push_object};
 use super::parsing::OpenElements;
-use super::words::{Piece, normalize, pieces};
+use super::words::{Piece, Splitter, normalize};
+use super::{FastMap, ImageFile};
 use scraper::{Html, Node};
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::ops::Range;
 use std::rc::Rc;
 use wcs_core::content::links::linked_uids;
@@ -100,7 +99,7 @@ pub(super) struct Document {
 /// Comparison keys shared by both sides.
 #[derive(Default)]
 pub(super) struct Interner {
-    ids: HashMap<String, u32, foldhash::fast::RandomState>,
+    ids: FastMap<String, u32>,
     /// Which keys are words or objects (rather than punctuation).
     pub weighty: Vec<bool>,
 }
@@ -155,6 +154,7 @@ pub(super) fn flatten(html: &str, interner: &mut Interner, side: &SideInfo<'_>) 
     let root_format = Rc::new(Format::root());
     let mut open: Vec<Opened> = Vec::new();
     let mut skip_until: Option<ego_tree::NodeId> = None;
+    let mut splitter = Splitter::default();
     let current = |open: &[Opened]| open.iter().rev().find_map(|o| o.element);
     let within_open = |open: &[Opened]| open.last().map_or_else(OpenElements::default, |o| o.within);
     for edge in parsed.tree.root().traverse() {
@@ -195,7 +195,7 @@ pub(super) fn flatten(html: &str, interner: &mut Interner, side: &SideInfo<'_>) 
                         let within = within.inside(doc.elements[id].name);
                         open.push(Opened { element: Some(id), within, ..unkept });
                     }
-                    Node::Text(t) => push_text(&mut doc, interner, &t.text, current(&open)),
+                    Node::Text(t) => push_text(&mut doc, interner, &mut splitter, &t.text, current(&open)),
                     _ => {}
                 }
             }
@@ -244,9 +244,15 @@ fn push_element(
     id
 }
 
-fn push_text(doc: &mut Document, interner: &mut Interner, text: &str, element: Option<ElementId>) {
+fn push_text(
+    doc: &mut Document,
+    interner: &mut Interner,
+    splitter: &mut Splitter,
+    text: &str,
+    element: Option<ElementId>,
+) {
     let text = normalize(text);
-    pieces(&text, |piece, part| {
+    splitter.pieces(&text, |piece, part| {
         let start = doc.text.len();
         doc.text.push_str(part);
         let range = start..doc.text.len();

@@ -24,9 +24,14 @@ mod words;
 use compose::Composer;
 use document::{Interner, SideInfo, flatten};
 use render::{Place, Status, Writer};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 use wcs_core::i18n::Translator;
+
+/// The maps of the engine's own keys (words, element pairs), which are many and short-lived:
+/// foldhash is much faster than SipHash on them and, seeded per process, still
+/// resists crafted collisions, which matters because interning runs before the deadline.
+type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
 /// How long one comparison may align before it falls back to "all removed, all added".
 pub const DEFAULT_DEADLINE: Duration = Duration::from_millis(200);
