@@ -152,10 +152,6 @@ impl App {
         switch_off_as_recorded(&registry, &store).await?;
         store.set_subscribers(Subscribers::new(registry.subscribers().to_vec()));
         store.set_memory_max_age(config.memory_max_age);
-        let now = chrono::Utc::now();
-        let (cutoff, alive) =
-            (now - crate::store::change_feed::RETENTION, now - crate::store::change_feed::CONSUMER_EXPIRY);
-        store.trim_feed(cutoff, alive).await.map_err(StoreError::from)?;
         let secrets = Secrets {
             jwt: ensure_secret(&store, "wcs.secret.jwt").await?,
             csrf: ensure_secret(&store, "wcs.secret.csrf").await?,
@@ -272,6 +268,7 @@ impl App {
     /// before it serves.
     pub async fn start(self: &Arc<App>) -> Result<(), StartupFailure> {
         Site::watch_types(&self.site);
+        self.store.trim_feed_in_background();
         let app = Arc::downgrade(self);
         self.store.follow_other_instances(Arc::new(move || {
             if let Some(app) = app.upgrade() {

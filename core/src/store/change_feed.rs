@@ -4,9 +4,11 @@
 //! after its remembered position and moves the position on once it has handled a batch, so
 //! a consumer stopped anywhere resumes without missing or repeating an entry.
 //!
-//! Trimming: at every start, entries older than [`RETENTION`] that every consumer seen in the
-//! last [`CONSUMER_EXPIRY`] has read are deleted (with no such consumer, every entry older
-//! than that). A consumer that comes
+//! Trimming: in the background, soon after start and then every [`TRIM_EVERY`], entries older
+//! than [`RETENTION`] that every consumer seen in the last [`CONSUMER_EXPIRY`] has read are
+//! deleted (with no such consumer, every entry older than that). It is not on the start path:
+//! on a busy site a week of entries is long to scan, and an instance running for weeks trims
+//! too. A consumer that comes
 //! back after longer, or a new one, rebuilds from storage (the feed is derived, storage is the
 //! truth) and starts at [`crate::store::Store::feed_end`].
 
@@ -21,6 +23,9 @@ pub const RETENTION: Duration = Duration::days(7);
 /// entries missing and rebuilds from storage.
 pub const CONSUMER_EXPIRY: Duration = Duration::days(30);
 
+/// How often a running instance trims the feed.
+pub const TRIM_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
+
 /// Core's subscriber that writes the feed.
 pub static CHANGE_FEED: Subscriber = Subscriber {
     name: "change-feed",
@@ -31,6 +36,25 @@ pub static CHANGE_FEED: Subscriber = Subscriber {
         })
     }),
 };
+
+impl Store {
+    /// Trims the feed now and every [`TRIM_EVERY`] while the store is held. A failure (the
+    /// database away) is logged and tried again next time: an untrimmed feed only grows.
+    pub fn trim_feed_in_background(&self) {
+        self.run_in_background(
+            |tasks| &tasks.trimmer,
+            |store| async move {
+                loop {
+                    let now = chrono::Utc::now();
+                    if let Err(err) = store.trim_feed(now - RETENTION, now - CONSUMER_EXPIRY).await {
+                        tracing::warn!(%err, "trimming the change feed failed; it is tried again later");
+                    }
+                    tokio::time::sleep(TRIM_EVERY).await;
+                }
+            },
+        );
+    }
+}
 
 /// A reader of the feed that remembers its position in storage under its name.
 pub struct FeedConsumer {
@@ -163,6 +187,39 @@ mod tests {
         assert_eq!(store.trim_feed(future, alive).await.unwrap(), 0, "a live consumer holds entries back");
         let later = chrono::Utc::now() + chrono::Duration::seconds(1);
         assert_eq!(store.trim_feed(future, later).await.unwrap(), 1, "one not seen since no longer does");
+    }
+
+    #[tokio::test]
+    async fn the_feed_is_trimmed_in_the_background_soon_after_start() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = store(&dir).await;
+        store.set_subscribers(Subscribers::new(vec![("core", &CHANGE_FEED)]));
+        for n in 0..3 {
+            let mut tx = store.begin().await.unwrap();
+            tx.insert_content(&object(&format!("o{n}"))).await.unwrap();
+            tx.commit().await.unwrap();
+        }
+        let entries = || async {
+            sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM change_feed").fetch_one(&store.pool).await.unwrap()
+        };
+        let alive = chrono::Utc::now() - CONSUMER_EXPIRY;
+        let before_all = chrono::Utc::now() - chrono::Duration::days(1);
+        assert_eq!(store.trim_feed(before_all, alive).await.unwrap(), 0, "nothing is older than the cutoff");
+        assert_eq!(entries().await, 3);
+
+        sqlx::query("UPDATE change_feed SET time = '2000-01-01T00:00:00.000000+00:00'")
+            .execute(&store.pool)
+            .await
+            .unwrap();
+        store.trim_feed_in_background();
+        for _ in 0..500 {
+            if entries().await == 0 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        assert_eq!(entries().await, 0, "entries older than the retention went, with no consumer holding them");
+        assert!(!store.feed_kept_after(0).await.unwrap(), "what went is known to have gone");
     }
 
     #[tokio::test]

@@ -70,19 +70,7 @@ impl Store {
         if self.backend != super::Backend::Postgres {
             return;
         }
-        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        if self.follower.set(stop).is_err() {
-            return;
-        }
-        // The follower's own handle does not hold the stop signal, so dropping every other
-        // handle ends it (and then its handle, and the pool).
-        let store = Store { follower: Arc::default(), ..self.clone() };
-        tokio::spawn(async move {
-            tokio::select! {
-                () = follow(&store, on_change) => {}
-                _ = stopped => {}
-            }
-        });
+        self.run_in_background(|tasks| &tasks.follower, |store| async move { follow(&store, on_change).await });
     }
 
     /// Whether this store follows other instances' commits now (PostgreSQL, polling).

@@ -7,6 +7,7 @@
 
 mod alias_writes;
 mod audit;
+mod background;
 mod backup;
 mod blob;
 pub mod change_feed;
@@ -109,8 +110,8 @@ pub struct Store {
     /// This instance's name on its PostgreSQL connections, which its commits' notifications
     /// carry (see [`follow`]).
     instance: Arc<str>,
-    /// Dropped with the last handle, which stops the listener (see [`follow`]).
-    follower: Arc<OnceLock<tokio::sync::oneshot::Sender<()>>>,
+    /// Dropped with the last handle, which stops the background tasks (see [`background`]).
+    background: Arc<background::Background>,
 }
 
 /// Why the store could not be opened.
@@ -210,7 +211,7 @@ impl Store {
             generation: Arc::new(AtomicU64::new(0)),
             url: url.into(),
             instance,
-            follower: Arc::default(),
+            background: Arc::default(),
         })
     }
 
