@@ -7,7 +7,6 @@
 
 mod alias_writes;
 mod audit;
-mod background;
 mod backup;
 mod blob;
 pub mod change_feed;
@@ -39,13 +38,13 @@ mod search;
 mod security;
 mod size;
 mod statistics;
+mod tasks;
 #[cfg(test)]
 pub(crate) mod test_support;
+mod tx;
 pub mod type_edits;
 mod visibility;
 
-use crate::error::ApiError;
-use crate::events::{Event, coalesce};
 pub use audit::{AuditEntry, AuditQuery};
 pub use backup::BackupError;
 pub use blob::{BlobMeta, BlobRange};
@@ -68,10 +67,12 @@ pub use rows::{SUMMARY_FIELDS, placeholders, time_from_db, time_to_db};
 pub use scale::StoredScale;
 pub use search::{Bind, SearchSql, json_field};
 pub use security::{HistoryEntry, LocalRole, ancestor_paths};
+use sqlx::AnyPool;
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
-use sqlx::{Any, AnyConnection, AnyPool};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock, Weak};
+pub use tx::Tx;
+use tx::TxConnection;
 pub use visibility::Visibility;
 
 /// How long a PostgreSQL connection may lie idle in the pool before it is tested again when
@@ -110,8 +111,8 @@ pub struct Store {
     /// This instance's name on its PostgreSQL connections, which its commits' notifications
     /// carry (see [`follow`]).
     instance: Arc<str>,
-    /// Dropped with the last handle, which stops the background tasks (see [`background`]).
-    background: Arc<background::Background>,
+    /// Dropped with the last handle, which stops the background tasks (see [`tasks`]).
+    tasks: Arc<tasks::Tasks>,
 }
 
 /// Why the store could not be opened.
@@ -211,7 +212,7 @@ impl Store {
             generation: Arc::new(AtomicU64::new(0)),
             url: url.into(),
             instance,
-            background: Arc::default(),
+            tasks: Arc::default(),
         })
     }
 
@@ -295,164 +296,6 @@ impl Store {
         self.pool.close().await;
         if let Some(writer) = &self.writer {
             writer.close().await;
-        }
-    }
-}
-
-/// A write transaction. Its content writes record their events (see [`crate::events`]), and
-/// [`Tx::commit`] hands them to the subscribers.
-pub struct Tx {
-    inner: TxConnection,
-    store: Store,
-    events: Vec<Event>,
-    /// Whether a record was written, so the store's memory of records is forgotten at commit.
-    records_written: bool,
-    /// Whether something no event tells may have changed local roles or working copies (a
-    /// principal deleted, a plugin's own statement), so their memory is forgotten at commit.
-    facts_written: bool,
-    /// The objects whose columns this transaction edited, as written: applied to the memory
-    /// of objects once committed.
-    edits: Vec<Arc<crate::content::ContentObject>>,
-    /// Whether an edit may commit after a newer one of the same object (PostgreSQL, unguarded):
-    /// then the commit forgets instead.
-    unordered_edits: bool,
-    /// On SQLite, the last statement of the change feed, which nothing reads before the
-    /// commit: it goes to the writer connection with the member's release (see
-    /// [`group_commit::Closing`]).
-    closing: Option<group_commit::Closing>,
-}
-
-impl Tx {
-    /// The transaction's connection, for a plugin's own tables (core's tables change only
-    /// through the typed methods, which record their events); each call counts as one
-    /// statement.
-    pub fn connection(&mut self) -> &mut sqlx::AnyConnection {
-        self.count();
-        self.facts_written = true;
-        &mut self.inner
-    }
-
-    /// The transaction's connection for a plugin's statements that read, or write only the
-    /// plugin's own tables that nothing core keeps in memory depends on (a queue, a log):
-    /// unlike [`Tx::connection`], what core remembers of content stays valid at commit.
-    pub fn own_tables(&mut self) -> &mut sqlx::AnyConnection {
-        self.count();
-        &mut self.inner
-    }
-
-    /// Leaves `sql` to run with the commit's own statement when this is a member of SQLite's
-    /// write group (see [`group_commit::Closing`]); gives it back, to run now, otherwise.
-    fn close_with(&mut self, sql: String, values: Vec<Option<String>>) -> Option<(String, Vec<Option<String>>)> {
-        match self.inner {
-            TxConnection::Grouped(_) if self.closing.is_none() => {
-                self.closing = Some(group_commit::Closing { sql, values });
-                None
-            }
-            _ => Some((sql, values)),
-        }
-    }
-
-    /// A plugin's fact read from its own tables by `read` (which triggers its rules listen
-    /// to, say), remembered between transactions as the facts every write checks are: until
-    /// a commit that wrote through [`Tx::connection`], another instance's commit, or the
-    /// memory's maximum age. A transaction that has written through [`Tx::connection`] reads
-    /// its own changes, which may yet be rolled back, so it reads and keeps nothing. `key`
-    /// starts with the plugin's id.
-    pub async fn remembered_fact<T, F>(&mut self, key: &str, read: F) -> Result<T, sqlx::Error>
-    where
-        T: Clone + Send + Sync + 'static,
-        F: for<'c> FnOnce(&'c mut AnyConnection) -> crate::future::BoxFuture<'c, Result<T, sqlx::Error>>,
-    {
-        let store = self.store.clone();
-        let facts = &store.memo.facts;
-        if !store.remembers() || self.facts_written {
-            return read(self.own_tables()).await;
-        }
-        let generation = match facts.recall(key, store.memo.max_age()) {
-            Ok(value) => match value.downcast_ref::<T>() {
-                Some(value) => return Ok(value.clone()),
-                None => return Err(sqlx::Error::Protocol(format!("the fact '{key}' has another type"))),
-            },
-            Err(generation) => generation,
-        };
-        let value = read(self.own_tables()).await?;
-        facts.remember(generation, key.to_owned(), Arc::new(value.clone()));
-        Ok(value)
-    }
-
-    /// Records an event that no single write tells (a copy, a check-in, a restore).
-    pub fn emit(&mut self, event: Event) {
-        self.events.push(event);
-    }
-
-    /// Updates the derived facts, runs the in-transaction subscribers (an error rolls
-    /// everything back), makes every
-    /// change durable at once, then starts the after-commit subscribers without waiting.
-    pub async fn commit(mut self) -> Result<(), ApiError> {
-        let events = coalesce(std::mem::take(&mut self.events));
-        let store = self.store.clone();
-        let derived = store.derived.get().and_then(Weak::upgrade).filter(|_| !events.is_empty());
-        if let Some(derived) = derived {
-            derived.update(&mut self, &events).await?;
-        }
-        let subscribers = store.subscribers.get().filter(|_| !events.is_empty());
-        for subscriber in subscribers.into_iter().flat_map(Subscribers::in_transaction) {
-            if let Phase::InTransaction(run) = subscriber.phase {
-                run(&mut self, &events).await?;
-            }
-        }
-        self.store.count();
-        match self.inner {
-            TxConnection::Own(transaction) => transaction.commit().await?,
-            TxConnection::Grouped(member) => member.commit(self.closing).await.map_err(ApiError::internal)?,
-        }
-        if self.records_written {
-            store.records.forget();
-        }
-        if self.facts_written || self.unordered_edits || events.iter().any(|e| !e.leaves_content_facts()) {
-            store.memo.forget_content_facts();
-        } else if !self.edits.is_empty() {
-            store.memo.content.edited(&self.edits);
-        }
-        // After the records are forgotten, so nothing kept under the new generation was built
-        // from the old ones.
-        store.note_change();
-        let events: Arc<[Event]> = events.into();
-        for subscriber in subscribers.into_iter().flat_map(Subscribers::after_commit) {
-            if let Phase::AfterCommit(run) = subscriber.phase {
-                tokio::spawn(run(store.clone(), events.clone()));
-            }
-        }
-        Ok(())
-    }
-
-    pub(crate) fn count(&self) {
-        self.store.count();
-    }
-}
-
-/// Where a [`Tx`] writes: a transaction of its own, or a savepoint in SQLite's write group.
-enum TxConnection {
-    Own(sqlx::Transaction<'static, Any>),
-    Grouped(Member),
-}
-
-impl std::ops::Deref for TxConnection {
-    type Target = AnyConnection;
-
-    fn deref(&self) -> &AnyConnection {
-        match self {
-            TxConnection::Own(transaction) => transaction,
-            TxConnection::Grouped(member) => member.connection(),
-        }
-    }
-}
-
-impl std::ops::DerefMut for TxConnection {
-    fn deref_mut(&mut self) -> &mut AnyConnection {
-        match self {
-            TxConnection::Own(transaction) => transaction,
-            TxConnection::Grouped(member) => member.connection_mut(),
         }
     }
 }

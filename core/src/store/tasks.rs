@@ -12,7 +12,7 @@ use tokio::sync::oneshot;
 
 /// The stop signal of each kind of background task, set when the task starts.
 #[derive(Default)]
-pub(super) struct Background {
+pub(super) struct Tasks {
     pub follower: OnceLock<oneshot::Sender<()>>,
     pub trimmer: OnceLock<oneshot::Sender<()>>,
 }
@@ -22,16 +22,16 @@ impl Store {
     /// second start of the same kind does nothing.
     pub(super) fn run_in_background<F>(
         &self,
-        slot: fn(&Background) -> &OnceLock<oneshot::Sender<()>>,
+        slot: fn(&Tasks) -> &OnceLock<oneshot::Sender<()>>,
         work: impl FnOnce(Store) -> F,
     ) where
         F: Future<Output = ()> + Send + 'static,
     {
         let (stop, stopped) = oneshot::channel::<()>();
-        if slot(&self.background).set(stop).is_err() {
+        if slot(&self.tasks).set(stop).is_err() {
             return;
         }
-        let work = work(Store { background: Arc::default(), ..self.clone() });
+        let work = work(Store { tasks: Arc::default(), ..self.clone() });
         tokio::spawn(async move {
             tokio::select! {
                 () = work => {}
