@@ -17,6 +17,7 @@ pub mod remap;
 pub mod scales;
 pub mod type_edits;
 pub mod type_openapi;
+mod type_profile;
 pub mod types;
 pub mod values;
 pub mod volto_blocks;

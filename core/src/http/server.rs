@@ -6,7 +6,7 @@ use super::vhost;
 use super::{ApiError, ApiResult, Ctx, ErrorCode, RequestInfo, parse_query};
 use crate::api::VirtualHost;
 use crate::app::App;
-use crate::security::{Access, AuthMethod, Csrf};
+use crate::security::Access;
 use crate::service::DEFAULT_VIEW;
 use crate::traverse::{Target, parse_path, resolve};
 use poem::http::{HeaderMap, Method, StatusCode};
@@ -293,16 +293,16 @@ async fn dispatch(ctx: Ctx) -> ApiResult<Response> {
         return Err(no_service(&app, &method, name, &ctx));
     };
     if let Err(denied) = service.guard.check(&ctx) {
-        return login_or(&ctx, denied);
+        return super::login_redirect::login_or(&ctx, denied);
     }
-    check_csrf(&ctx, service.csrf)?;
+    super::csrf_check::check_csrf(&ctx, service.csrf)?;
     let Some(route) = service.route(&ctx.subpath) else {
         return Err(ApiError::not_found(&ctx.request.service_url));
     };
     let mut ctx = ctx;
     ctx.route = Some(route);
     if let Some(Err(denied)) = route.guard.map(|guard| guard.check(&ctx)) {
-        return login_or(&ctx, denied);
+        return super::login_redirect::login_or(&ctx, denied);
     }
     let content = service.name.is_empty();
     if content && matches!(method, Method::PATCH | Method::PUT | Method::DELETE) {
@@ -334,70 +334,6 @@ fn no_service(app: &App, method: &Method, name: &str, ctx: &Ctx) -> ApiError {
     let allow = allowed.iter().map(Method::as_str).collect::<Vec<_>>().join(", ");
     ApiError::new(ErrorCode::MethodNotAllowed, format!("{method} is not allowed here; use {allow}."))
         .with_header("Allow", allow)
-}
-
-/// Refuses an unsafe request without the caller's CSRF token when the service needs one.
-fn check_csrf(ctx: &Ctx, policy: Csrf) -> ApiResult<()> {
-    let unsafe_method = !matches!(ctx.request.method, Method::GET | Method::HEAD | Method::OPTIONS);
-    let needed = match policy {
-        Csrf::Exempt => false,
-        Csrf::Always => unsafe_method,
-        Csrf::Cookie => {
-            ctx.auth == AuthMethod::Cookie
-                && crate::security::csrf::sent_without_preflight(
-                    ctx.request.method.as_str(),
-                    ctx.request.header("content-type"),
-                )
-        }
-    };
-    if !needed {
-        return Ok(());
-    }
-    let token = match ctx.request.header("x-csrf-token") {
-        Some(token) => token.to_owned(),
-        None => form_authenticator(ctx).unwrap_or_default(),
-    };
-    if ctx.app.security.verify_csrf(&ctx.principal, &token) {
-        return Ok(());
-    }
-    Err(ApiError::new(
-        ErrorCode::Forbidden,
-        "Missing or invalid CSRF token: send the X-CSRF-TOKEN header from @@authenticator/token.",
-    ))
-}
-
-/// The `_authenticator` field of an HTML form post, which carries the CSRF token as in Plone.
-fn form_authenticator(ctx: &Ctx) -> Option<String> {
-    let form = ctx.request.header("content-type")?.starts_with("application/x-www-form-urlencoded");
-    if !form {
-        return None;
-    }
-    let fields = parse_query(&String::from_utf8_lossy(&ctx.body));
-    fields.into_iter().find(|(k, _)| k == "_authenticator").map(|(_, v)| v)
-}
-
-/// What `came_from` escapes: everything but a readable path.
-const CAME_FROM: &percent_encoding::AsciiSet =
-    &percent_encoding::NON_ALPHANUMERIC.remove(b'/').remove(b'-').remove(b'_').remove(b'.').remove(b'~');
-
-/// A browser (not the API) that is not logged in and navigates (`Accept: text/html`) to a
-/// page it may not see is sent to the login form, which brings it back afterwards; everyone
-/// else (images, scripts, API clients) gets the error.
-fn login_or(ctx: &Ctx, denied: ApiError) -> ApiResult<Response> {
-    let wants_page = ctx.request.header("accept").is_some_and(|accept| accept.contains("text/html"));
-    let anonymous_browser =
-        wants_page && !ctx.request.api && ctx.request.method == Method::GET && ctx.principal.user_id().is_none();
-    if !anonymous_browser {
-        return Err(denied);
-    }
-    let site = ctx.context.site_id();
-    let mut came_from = ctx.request.service_url.strip_prefix(&ctx.request.base_url).unwrap_or_default().to_owned();
-    if !ctx.request.raw_query.is_empty() {
-        came_from.push('?');
-        came_from.push_str(&ctx.request.raw_query);
-    }
-    let location = format!("/{site}/login?came_from={}", percent_encoding::utf8_percent_encode(&came_from, CAME_FROM));
-    Ok(Response::builder().status(StatusCode::FOUND).header("Location", location).finish())
 }
 
 /// `scheme://host` of every link in the answer. The configured public URL when there is one;

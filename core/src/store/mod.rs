@@ -29,6 +29,7 @@ mod memo;
 mod migrations;
 mod portrait;
 mod principal;
+mod principal_write;
 mod records;
 mod redirect;
 mod relation;

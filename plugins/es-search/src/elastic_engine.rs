@@ -7,6 +7,7 @@
 //! client runs on a small runtime of its own, which calls from any thread can wait on.
 
 use crate::dsl::{CustomFields, CustomKind, QueryError};
+use crate::elastic_client::cluster_client;
 use crate::elastic_docs::{custom_properties, document, index_body};
 use crate::elastic_requests::{raw_body, raw_response, refusal, search_body, search_response};
 use crate::engine::{
@@ -14,17 +15,11 @@ use crate::engine::{
     SuggestOption, Suggestion, TypedValue,
 };
 use elasticsearch::Elasticsearch;
-use elasticsearch::auth::Credentials;
+use elasticsearch::http::Method;
 use elasticsearch::http::headers::{CONTENT_TYPE, HeaderMap, HeaderValue};
-use elasticsearch::http::transport::{SingleNodeConnectionPool, TransportBuilder};
-use elasticsearch::http::{Method, Url};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::sync::Mutex;
-use std::time::Duration;
-
-/// How long one call to the cluster may take.
-const CALL_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// A write waiting for the next commit.
 enum Staged {
@@ -42,27 +37,6 @@ pub struct ElasticEngine {
     staged: Mutex<Vec<Staged>>,
     /// Custom fields already in the index's mapping.
     mapped: Mutex<BTreeSet<String>>,
-}
-
-/// A client for the cluster at `url` (credentials in the URL become Basic auth), and the index
-/// the URL's path names, if any.
-pub fn cluster_client(url: &str) -> Result<(Elasticsearch, Option<String>), EngineError> {
-    let mut url = Url::parse(url).map_err(|e| EngineError::new(format!("--search {url}: {e}")))?;
-    let named = url.path().trim_matches('/').to_owned();
-    if named.contains('/') || named.chars().any(|c| c.is_uppercase()) {
-        return Err(EngineError::new(format!("--search: [{named}] is no index name (lowercase, no '/')")));
-    }
-    url.set_path("");
-    let credentials = (!url.username().is_empty())
-        .then(|| Credentials::Basic(url.username().to_owned(), url.password().unwrap_or_default().to_owned()));
-    let _ = url.set_username("");
-    let _ = url.set_password(None);
-    let mut builder = TransportBuilder::new(SingleNodeConnectionPool::new(url)).timeout(CALL_TIMEOUT);
-    if let Some(credentials) = credentials {
-        builder = builder.auth(credentials);
-    }
-    let transport = builder.build().map_err(|e| EngineError::new(e.to_string()))?;
-    Ok((Elasticsearch::new(transport), (!named.is_empty()).then_some(named)))
 }
 
 /// A call's outcome: the status and the JSON body (`null` when there is none).

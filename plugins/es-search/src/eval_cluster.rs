@@ -3,7 +3,7 @@
 //! created under a throw-away name (`wcs-eval-<uuid>`) with the case's mapping, the documents
 //! are added in order and made visible, the request is run, and the index is deleted again.
 
-use crate::elastic_engine::cluster_client;
+use crate::elastic_client::cluster_client;
 use elasticsearch::Elasticsearch;
 use elasticsearch::http::Method;
 use elasticsearch::http::headers::{CONTENT_TYPE, HeaderMap, HeaderValue};

@@ -6,7 +6,6 @@ use crate::declared::Declared;
 use crate::dsl;
 use crate::engine::{
     EngineError, Filters, Hit, INDEX_RULES, IndexDoc, SearchEngine, SearchRequest, SearchResponse, Suggestion,
-    TypedValue,
 };
 use crate::index_dir;
 use crate::schema::{Fields, register_analyzers, schema};
@@ -20,9 +19,9 @@ use tantivy::aggregation::agg_req::Aggregations;
 use tantivy::aggregation::{AggContextParams, AggregationCollector, AggregationLimitsGuard};
 use tantivy::collector::{Collector, Count, TopDocs};
 use tantivy::query::{BooleanQuery, ConstScoreQuery, DisjunctionMaxQuery, Occur, Query, RangeQuery, TermQuery};
-use tantivy::schema::{IndexRecordOption, OwnedValue, Value};
+use tantivy::schema::{IndexRecordOption, Value};
 use tantivy::snippet::SnippetGenerator;
-use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, Term, doc};
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, Term};
 
 /// Memory for the writer's buffers (tantivy needs at least 15 MB per indexing thread).
 const WRITER_MEMORY: usize = 64 * 1024 * 1024;
@@ -177,31 +176,6 @@ impl TantivyEngine {
     }
 }
 
-/// Custom field values as one JSON object (several values of a name become a list).
-fn custom_object(values: Vec<(String, OwnedValue)>) -> std::collections::BTreeMap<String, OwnedValue> {
-    let mut object: std::collections::BTreeMap<String, Vec<OwnedValue>> = std::collections::BTreeMap::new();
-    for (name, value) in values {
-        object.entry(name).or_default().push(value);
-    }
-    object
-        .into_iter()
-        .map(|(name, mut values)| {
-            let value = if values.len() == 1 { values.remove(0) } else { OwnedValue::Array(values) };
-            (name, value)
-        })
-        .collect()
-}
-
-/// A typed custom value as the JSON field indexes it (numbers and dates as fast values).
-fn typed(value: TypedValue) -> OwnedValue {
-    match value {
-        TypedValue::Integer(n) => OwnedValue::I64(n),
-        TypedValue::Float(x) => OwnedValue::F64(x),
-        TypedValue::Boolean(b) => OwnedValue::Bool(b),
-        TypedValue::Date(seconds) => OwnedValue::Date(tantivy::DateTime::from_timestamp_secs(seconds)),
-    }
-}
-
 impl SearchEngine for TantivyEngine {
     fn name(&self) -> &'static str {
         "tantivy"
@@ -214,41 +188,7 @@ impl SearchEngine for TantivyEngine {
             writer.delete_term(Term::from_field_text(f.uid, &d.uid));
             let language = TextLanguage::of(&d.language);
             self.languages.note(language);
-            let [title, description, searchable_text] = f.text_fields(language);
-            let mut document = doc!(
-                f.uid => d.uid.as_str(),
-                f.own_path => d.paths.first().map_or("", String::as_str),
-                f.portal_type => d.portal_type.as_str(),
-                f.review_state => d.review_state.as_str(),
-                f.language => d.language.as_str(),
-                title => d.title.as_str(),
-                description => d.description.as_str(),
-                searchable_text => d.searchable_text.as_str(),
-                f.created => d.created,
-                f.modified => d.modified,
-                f.effective => d.effective,
-                f.expires => d.expires,
-            );
-            for path in &d.paths {
-                document.add_text(f.path, path);
-            }
-            for subject in &d.subjects {
-                document.add_text(f.subject, subject);
-            }
-            for token in &d.allowed {
-                document.add_text(f.allowed, token);
-            }
-            let text = |values: &[(String, String)]| -> Vec<(String, OwnedValue)> {
-                values.iter().map(|(name, value)| (name.clone(), OwnedValue::Str(value.clone()))).collect()
-            };
-            let mut whole = text(&d.custom_keyword);
-            whole.extend(d.custom_typed.iter().map(|(name, value)| (name.clone(), typed(*value))));
-            for (field, values) in [(f.custom_text, text(&d.custom_text)), (f.custom_keyword, whole)] {
-                if !values.is_empty() {
-                    document.add_object(field, custom_object(values));
-                }
-            }
-            writer.add_document(document)?;
+            writer.add_document(crate::tantivy_document::document(f, d, language))?;
         }
         Ok(())
     }
@@ -405,91 +345,5 @@ impl SearchEngine for TantivyEngine {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_index_committed_under_other_rules_has_no_position() {
-        let dir = tempfile::tempdir().unwrap();
-        let engine = TantivyEngine::open(Some(dir.path())).unwrap();
-        engine.commit(41).unwrap();
-        drop(engine);
-        assert_eq!(TantivyEngine::open(Some(dir.path())).unwrap().position().unwrap(), Some(41));
-        assert_eq!(position_of(&format!("41@{}", INDEX_RULES - 1)), None);
-        assert_eq!(position_of("41"), None, "before the rules were kept");
-    }
-
-    fn doc(uid: &str, title: &str, text: &str, allowed: &[&str]) -> IndexDoc {
-        IndexDoc {
-            uid: uid.into(),
-            paths: vec!["/Plone".into(), format!("/Plone/{uid}")],
-            portal_type: "Document".into(),
-            title: title.into(),
-            searchable_text: format!("{title} {text}"),
-            allowed: allowed.iter().map(|a| (*a).to_owned()).collect(),
-            effective: i64::MIN,
-            expires: i64::MAX,
-            ..IndexDoc::default()
-        }
-    }
-
-    fn search(engine: &TantivyEngine, text: &str, allowed: Option<&[&str]>) -> Vec<String> {
-        let filters =
-            Filters { allowed: allowed.map(|a| a.iter().map(|t| (*t).to_owned()).collect()), ..Filters::default() };
-        let query = serde_json::json!({"match": {"SearchableText": {"query": text, "operator": "and"}}});
-        let request = SearchRequest { query: Some(query), filters, size: 10, ..SearchRequest::default() };
-        engine.search(&request).unwrap().hits.into_iter().map(|h| h.uid).collect()
-    }
-
-    #[test]
-    fn german_forms_find_each_other_and_security_filters() {
-        let engine = TantivyEngine::open(None).unwrap();
-        engine
-            .index(&[
-                doc("a", "Alte Häuser", "am Fluss", &["Anonymous"]),
-                doc("b", "Die Strasse", "Herr Müller wohnt hier", &["Anonymous"]),
-                doc("c", "Ärzte", "geheim", &["Manager"]),
-            ])
-            .unwrap();
-        engine.commit(3).unwrap();
-        assert_eq!(engine.position().unwrap(), Some(3));
-        for query in ["Haus", "Hauses", "häusern"] {
-            assert_eq!(search(&engine, query, None), ["a"], "{query}");
-        }
-        assert_eq!(search(&engine, "Straße Mueller", None), ["b"]);
-        assert_eq!(search(&engine, "ÄRZTE", None), ["c"]);
-        assert_eq!(search(&engine, "ärzte", Some(&["Anonymous"])), Vec::<String>::new());
-        assert!(search(&engine, "der die das", None).is_empty());
-        engine.delete(&["a".into()]).unwrap();
-        engine.commit(4).unwrap();
-        assert!(search(&engine, "Haus", None).is_empty());
-    }
-}
-
-#[cfg(test)]
-#[allow(clippy::unwrap_used)]
-mod subtree_tests {
-    use super::*;
-
-    #[test]
-    fn a_subtree_goes_by_its_roots_path() {
-        let engine = TantivyEngine::open(None).unwrap();
-        let doc = |uid: &str, paths: &[&str]| IndexDoc {
-            uid: uid.into(),
-            paths: paths.iter().map(|p| (*p).to_owned()).collect(),
-            title: "Garten".into(),
-            effective: i64::MIN,
-            expires: i64::MAX,
-            ..IndexDoc::default()
-        };
-        engine.index(&[doc("g", &["/P/g", "/P"]), doc("d", &["/P/g/d", "/P/g", "/P"])]).unwrap();
-        engine.commit(1).unwrap();
-        assert_eq!(engine.path_of("g").unwrap().as_deref(), Some("/P/g"));
-        engine.delete_under("/P/g").unwrap();
-        engine.commit(2).unwrap();
-        let query = serde_json::json!({"match": {"Title": "Garten"}});
-        let request = SearchRequest { query: Some(query), size: 10, ..SearchRequest::default() };
-        assert_eq!(engine.search(&request).unwrap().total, 0);
-    }
-}
+#[path = "tantivy_engine_tests.rs"]
+mod tests;

@@ -1,6 +1,7 @@
 //! Orders the linked plugins, builds them and freezes what they registered.
 
 mod order;
+mod startup_error;
 mod views;
 
 use super::{PluginDescriptor, Registrar};
@@ -19,6 +20,7 @@ use crate::store::Subscriber;
 use crate::store::{BehaviourOrder, ListingOrder, Migration};
 use order::order;
 use poem::http::Method;
+pub use startup_error::StartupError;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::RwLock;
 use std::sync::atomic::AtomicBool;
@@ -28,44 +30,6 @@ use std::sync::atomic::AtomicBool;
 pub struct PluginSelection {
     /// Plugin ids not to build.
     pub disabled: Vec<String>,
-}
-
-/// A start-up failure that names the plugins involved.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub enum StartupError {
-    /// Two linked crates claim the same plugin id.
-    #[error("plugin id '{0}' is registered twice")]
-    DuplicatePlugin(String),
-    /// A plugin needs one that is not linked or is disabled.
-    #[error("plugin '{plugin}' depends on '{missing}', which is not linked or is disabled")]
-    MissingDependency {
-        /// The plugin with the dependency.
-        plugin: String,
-        /// The plugin it needs.
-        missing: String,
-    },
-    /// Plugins depend on each other in a circle.
-    #[error("plugins depend on each other in a cycle: {0}")]
-    DependencyCycle(String),
-    /// Configuration disables a plugin that is not linked, or one that cannot be disabled.
-    #[error("cannot disable plugin '{0}': {1}")]
-    BadSelection(String, &'static str),
-    /// Two plugins registered the same key.
-    #[error("{what} is registered by both '{first}' and '{second}'")]
-    DuplicateKey {
-        /// The key, e.g. `service GET @move for any content`.
-        what: String,
-        /// The plugin that registered it first.
-        first: &'static str,
-        /// The plugin that registered it again.
-        second: &'static str,
-    },
-    /// A manifest plugin was not found among the linked ones.
-    #[error("plugin '{0}' is listed in the manifest but was not linked into this binary")]
-    NotLinked(String),
-    /// A content type profile is invalid.
-    #[error("{0}")]
-    Types(String),
 }
 
 /// What one plugin adds, by name (for `@plugins`).
