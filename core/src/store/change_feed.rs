@@ -112,6 +112,18 @@ mod tests {
         }),
     };
 
+    /// A store that keeps the change feed, with `n` objects (`/o0`…) written one commit each.
+    async fn feed_store(dir: &tempfile::TempDir, n: usize) -> Store {
+        let store = store(dir).await;
+        store.set_subscribers(Subscribers::new(vec![("core", &CHANGE_FEED)]));
+        for n in 0..n {
+            let mut tx = store.begin().await.unwrap();
+            tx.insert_content(&object(&format!("o{n}"))).await.unwrap();
+            tx.commit().await.unwrap();
+        }
+        store
+    }
+
     #[tokio::test]
     async fn a_rolled_back_write_leaves_no_entry_and_a_committed_one_has_its_entries() {
         let dir = tempfile::tempdir().unwrap();
@@ -155,13 +167,7 @@ mod tests {
     #[tokio::test]
     async fn a_consumer_resumes_where_it_stopped_and_trimming_keeps_what_is_unread() {
         let dir = tempfile::tempdir().unwrap();
-        let store = store(&dir).await;
-        store.set_subscribers(Subscribers::new(vec![("core", &CHANGE_FEED)]));
-        for n in 0..5 {
-            let mut tx = store.begin().await.unwrap();
-            tx.insert_content(&object(&format!("o{n}"))).await.unwrap();
-            tx.commit().await.unwrap();
-        }
+        let store = feed_store(&dir, 5).await;
         let consumer = FeedConsumer::new("indexer");
         let first = consumer.next(&store, 2).await.unwrap();
         assert_eq!(first.len(), 2);
@@ -192,13 +198,7 @@ mod tests {
     #[tokio::test]
     async fn the_feed_is_trimmed_in_the_background_soon_after_start() {
         let dir = tempfile::tempdir().unwrap();
-        let store = store(&dir).await;
-        store.set_subscribers(Subscribers::new(vec![("core", &CHANGE_FEED)]));
-        for n in 0..3 {
-            let mut tx = store.begin().await.unwrap();
-            tx.insert_content(&object(&format!("o{n}"))).await.unwrap();
-            tx.commit().await.unwrap();
-        }
+        let store = feed_store(&dir, 3).await;
         let entries = || async {
             sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM change_feed").fetch_one(&store.pool).await.unwrap()
         };
