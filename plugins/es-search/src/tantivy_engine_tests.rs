@@ -44,7 +44,7 @@ fn german_forms_find_each_other_and_security_filters() {
         .index(&[
             doc("a", "Alte Häuser", "am Fluss", &["Anonymous"]),
             doc("b", "Die Strasse", "Herr Müller wohnt hier", &["Anonymous"]),
-            doc("c", "Ärzte", "geheim", &["Manager"]),
+            doc("c", "Ärzte", "geheim", &[wcs_core::security::Role::MANAGER.name()]),
         ])
         .unwrap();
     engine.commit(3).unwrap();
