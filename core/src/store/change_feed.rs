@@ -116,9 +116,9 @@ mod tests {
     async fn feed_store(dir: &tempfile::TempDir, n: usize) -> Store {
         let store = store(dir).await;
         store.set_subscribers(Subscribers::new(vec![("core", &CHANGE_FEED)]));
-        for n in 0..n {
+        for i in 0..n {
             let mut tx = store.begin().await.unwrap();
-            tx.insert_content(&object(&format!("o{n}"))).await.unwrap();
+            tx.insert_content(&object(&format!("o{i}"))).await.unwrap();
             tx.commit().await.unwrap();
         }
         store
@@ -225,8 +225,7 @@ mod tests {
     #[tokio::test]
     async fn a_write_of_many_objects_numbers_its_entries_in_order_without_gaps() {
         let dir = tempfile::tempdir().unwrap();
-        let store = store(&dir).await;
-        store.set_subscribers(Subscribers::new(vec![("core", &CHANGE_FEED)]));
+        let store = feed_store(&dir, 0).await;
         let mut tx = store.begin().await.unwrap();
         tx.insert_content(&object("first")).await.unwrap();
         tx.commit().await.unwrap();
