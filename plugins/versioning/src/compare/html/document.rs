@@ -45,8 +45,9 @@ pub(super) enum AtomKind {
     Break,
     /// An element with nothing to compare inside (an empty cell), so its place shows.
     Empty,
-    /// An image, frame, rule or custom element, compared as one piece.
-    Object(Object),
+    /// An image, frame, rule or custom element, compared as one piece. Boxed because objects
+    /// are rare and large: atoms stay small, so the many words move and drop cheaply.
+    Object(Box<Object>),
 }
 
 /// An embedded thing compared as a whole.
@@ -148,9 +149,10 @@ struct Opened {
 /// [`OpenElements`]); the content of any other belongs to its parent.
 pub(super) fn flatten(html: &str, interner: &mut Interner, side: &SideInfo<'_>) -> Document {
     let parsed = Html::parse_fragment(html);
-    // About one atom per four bytes of markup in running text.
-    let atoms = Vec::with_capacity(html.len() / 4);
-    let mut doc = Document { elements: Vec::new(), atoms, text: String::with_capacity(html.len() / 2) };
+    // About one atom per four bytes of markup in running text, whose text is nearly all of
+    // the markup: sized so that neither grows in the common case.
+    let atoms = Vec::with_capacity(html.len() / 3);
+    let mut doc = Document { elements: Vec::new(), atoms, text: String::with_capacity(html.len()) };
     let root_format = Rc::new(Format::root());
     let mut open: Vec<Opened> = Vec::new();
     let mut skip_until: Option<ego_tree::NodeId> = None;

@@ -33,6 +33,9 @@ use wcs_core::i18n::Translator;
 /// resists crafted collisions, which matters because interning runs before the deadline.
 type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
+/// A set of the engine's own keys, for the same reason as [`FastMap`].
+type FastSet<K> = HashSet<K, foldhash::fast::RandomState>;
+
 /// How long one comparison may align before it falls back to "all removed, all added".
 pub const DEFAULT_DEADLINE: Duration = Duration::from_millis(200);
 
@@ -165,11 +168,11 @@ pub fn clean(html: &str) -> String {
 
 /// The top-level elements to show (`None` = all): those with a change, and the first when
 /// asked to keep it.
-fn shown_groups(items: &[render::Item<'_>], options: &DiffOptions<'_>) -> Option<HashSet<Option<Place>>> {
+fn shown_groups(items: &[render::Item<'_>], options: &DiffOptions<'_>) -> Option<FastSet<Option<Place>>> {
     if !options.only_changes {
         return None;
     }
-    let mut shown: HashSet<Option<Place>> = HashSet::new();
+    let mut shown: FastSet<Option<Place>> = FastSet::default();
     if options.keep_first
         && let Some(first) = items.iter().find_map(|i| i.path.first().copied())
     {

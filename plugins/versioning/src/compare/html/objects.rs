@@ -188,5 +188,5 @@ pub(super) fn push_object(
     };
     let object = Object { markup, properties };
     let key = interner.intern(&key, true);
-    doc.atoms.push(Atom { kind: AtomKind::Object(object), text: 0..0, element: parent, key });
+    doc.atoms.push(Atom { kind: AtomKind::Object(Box::new(object)), text: 0..0, element: parent, key });
 }
