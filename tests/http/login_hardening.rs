@@ -98,6 +98,23 @@ async fn unknown_users_cost_a_hash_check_like_wrong_passwords() {
     assert_eq!(password_checks(&server).await, start + 3, "unknown Basic credentials checked a hash too");
 }
 
+/// Credentials nobody remembers yet, presented by many requests at once, are hashed once: the
+/// others wait for that check and take its answer, instead of each hashing in turn (which
+/// made every request wait for all the hashes before it when remembered credentials lapsed).
+#[tokio::test]
+async fn concurrent_requests_with_new_credentials_check_the_password_once() {
+    let server = TestServer::start().await;
+    server.user("carl", &["Member"], &[]).await;
+    let start = password_checks(&server).await;
+    let request = || async { server.as_user("carl", Method::GET, "@users/carl").send().await.unwrap().status() };
+    let statuses = tokio::join!(request(), request(), request(), request(), request(), request());
+    assert_eq!(<[_; 6]>::from(statuses), [reqwest::StatusCode::OK; 6]);
+    assert_eq!(password_checks(&server).await, start + 1, "six requests, one password check");
+    let wrong = server.anonymous(Method::GET, "@users/carl").basic_auth("carl", Some("guess")).send().await.unwrap();
+    assert_eq!(wrong.status(), 401, "a wrong password is still checked and refused");
+    assert_eq!(password_checks(&server).await, start + 2);
+}
+
 #[tokio::test]
 async fn guessing_the_old_password_is_throttled_like_logins() {
     let server = TestServer::start().await;

@@ -4,10 +4,16 @@
 //! request. Verified credentials are remembered for a minute under a SHA-256 of
 //! `login:password`, so the password itself is never kept in memory. Users named by tokens
 //! are remembered for a few seconds. Any change to principals clears both caches.
+//!
+//! Remembered credentials never lapse under load: after [`REFRESH_AFTER`] the next request
+//! that presents them checks them again while the others go on with them, and credentials
+//! nobody remembers are checked by one request at a time ([`SingleFlight`]), whose answer
+//! the others then find.
 
 use super::legacy_password::is_legacy;
 use super::password::{hash_in_turn, verify_in_turn};
 use super::principal::User;
+use super::single_flight::SingleFlight;
 use crate::error::ApiResult;
 use crate::store::{Store, StoredPrincipal};
 use base64::Engine;
@@ -19,6 +25,10 @@ use std::sync::{LazyLock, Mutex};
 use std::time::{Duration, Instant};
 
 const CREDENTIAL_TTL: Duration = Duration::from_secs(60);
+/// How old remembered credentials grow before they are checked again: early enough that the
+/// check (one argon2 hash, even when the hashing turns are busy) ends well within the
+/// minute.
+const REFRESH_AFTER: Duration = Duration::from_secs(45);
 const USER_TTL: Duration = Duration::from_secs(5);
 const CACHE_CAPACITY: usize = 4096;
 
@@ -58,8 +68,26 @@ pub async fn load_user(store: &Store, stored: StoredPrincipal) -> ApiResult<User
 
 /// A time-limited map with a size bound.
 struct TtlCache<K> {
-    entries: Mutex<HashMap<K, (User, Instant)>>,
+    entries: Mutex<HashMap<K, Entry>>,
     ttl: Duration,
+}
+
+struct Entry {
+    user: User,
+    at: Instant,
+    /// A request is verifying the entry again ([`TtlCache::claim`]).
+    refreshing: bool,
+}
+
+/// What [`TtlCache::claim`] found.
+#[derive(Debug)]
+enum Claim {
+    /// A user to go on with.
+    Valid(User),
+    /// The entry is due to be verified again, and the caller is the one to do it.
+    Refresh,
+    /// Nothing valid.
+    Missing,
 }
 
 impl<K: Eq + Hash> TtlCache<K> {
@@ -69,19 +97,56 @@ impl<K: Eq + Hash> TtlCache<K> {
 
     fn get(&self, key: &K) -> Option<User> {
         let entries = self.entries.lock().ok()?;
-        let (user, at) = entries.get(key)?;
-        (at.elapsed() < self.ttl).then(|| user.clone())
+        let entry = entries.get(key)?;
+        (entry.at.elapsed() < self.ttl).then(|| entry.user.clone())
+    }
+
+    /// The user of a valid entry, except that the first caller to find it older than
+    /// `refresh_after` is told to verify it again; everyone else goes on with it meanwhile.
+    fn claim(&self, key: &K, refresh_after: Duration) -> Claim {
+        let Ok(mut entries) = self.entries.lock() else { return Claim::Missing };
+        let Some(entry) = entries.get_mut(key).filter(|entry| entry.at.elapsed() < self.ttl) else {
+            return Claim::Missing;
+        };
+        if entry.refreshing || entry.at.elapsed() < refresh_after {
+            return Claim::Valid(entry.user.clone());
+        }
+        entry.refreshing = true;
+        Claim::Refresh
+    }
+
+    /// The user of a valid entry nobody is verifying again.
+    fn settled(&self, key: &K) -> Option<User> {
+        let entries = self.entries.lock().ok()?;
+        let entry = entries.get(key).filter(|entry| !entry.refreshing)?;
+        (entry.at.elapsed() < self.ttl).then(|| entry.user.clone())
+    }
+
+    /// Lets the next caller claim the entry again (verifying it failed for another reason
+    /// than a wrong password).
+    fn unclaim(&self, key: &K) {
+        if let Ok(mut entries) = self.entries.lock()
+            && let Some(entry) = entries.get_mut(key)
+        {
+            entry.refreshing = false;
+        }
     }
 
     fn put(&self, key: K, user: User) {
         if let Ok(mut entries) = self.entries.lock() {
             if entries.len() >= CACHE_CAPACITY {
-                entries.retain(|_, (_, at)| at.elapsed() < self.ttl);
+                entries.retain(|_, entry| entry.at.elapsed() < self.ttl);
                 if entries.len() >= CACHE_CAPACITY {
                     entries.clear();
                 }
             }
-            entries.insert(key, (user, Instant::now()));
+            entries.insert(key, Entry { user, at: Instant::now(), refreshing: false });
+        }
+    }
+
+    fn remove(&self, key: &K) {
+        if let Ok(mut entries) = self.entries.lock() {
+            entries.remove(key);
         }
     }
 
@@ -95,6 +160,8 @@ impl<K: Eq + Hash> TtlCache<K> {
 /// Caches of verified credentials and of users named by tokens.
 pub struct CredentialCache {
     credentials: TtlCache<[u8; 32]>,
+    /// Credentials being checked.
+    checking: SingleFlight<[u8; 32]>,
     users: TtlCache<String>,
     /// Password hashes checked so far: a guessing attack shows in `/metrics`, and it shows
     /// that an unknown user costs a check like a wrong password does.
@@ -105,6 +172,7 @@ impl Default for CredentialCache {
     fn default() -> Self {
         CredentialCache {
             credentials: TtlCache::new(CREDENTIAL_TTL),
+            checking: SingleFlight::default(),
             users: TtlCache::new(USER_TTL),
             checks: AtomicU64::new(0),
         }
@@ -112,17 +180,45 @@ impl Default for CredentialCache {
 }
 
 impl CredentialCache {
-    /// The user of credentials verified within the last minute.
+    /// The user of credentials verified within the last minute; `None` also when they are
+    /// due to be checked again and this caller is the one to [`verify`](Self::verify) them.
     pub fn cached(&self, login: &str, password: &str) -> Option<User> {
-        self.credentials.get(&credential_key(login, password))
+        match self.credentials.claim(&credential_key(login, password), REFRESH_AFTER) {
+            Claim::Valid(user) => Some(user),
+            Claim::Refresh | Claim::Missing => None,
+        }
     }
 
     /// The user when login and password are right, `None` when they are wrong.
     pub async fn verify(&self, store: &Store, login: &str, password: &str) -> ApiResult<Option<User>> {
         let key = credential_key(login, password);
-        if let Some(user) = self.credentials.get(&key) {
+        if let Some(user) = self.credentials.settled(&key) {
             return Ok(Some(user));
         }
+        let _turn = self.checking.enter(key).await;
+        // The request before this one in the flight may have just verified them.
+        if let Some(user) = self.credentials.settled(&key) {
+            return Ok(Some(user));
+        }
+        match self.verify_stored(store, login, password).await {
+            Ok(Some(user)) => {
+                self.credentials.put(key, user.clone());
+                Ok(Some(user))
+            }
+            Ok(None) => {
+                // Changed elsewhere (another instance) since they were remembered.
+                self.credentials.remove(&key);
+                Ok(None)
+            }
+            Err(error) => {
+                self.credentials.unclaim(&key);
+                Err(error)
+            }
+        }
+    }
+
+    /// Checks login and password against the stored principal, replacing a legacy hash.
+    async fn verify_stored(&self, store: &Store, login: &str, password: &str) -> ApiResult<Option<User>> {
         let stored = match store.principal_by_login(login).await? {
             Some(stored) => Some(stored),
             None if login.contains('@') && email_logins(store).await? => store.principal_by_email(login).await?,
@@ -136,9 +232,7 @@ impl CredentialCache {
         if let Some(legacy) = stored.password_hash.as_deref().filter(|hash| is_legacy(hash)) {
             rehash(store, &stored.id, legacy, password).await?;
         }
-        let user = load_user(store, stored).await?;
-        self.credentials.put(key, user.clone());
-        Ok(Some(user))
+        Ok(Some(load_user(store, stored).await?))
     }
 
     /// Whether `password` matches `hash`. Without a hash (an unknown user, or one without a
@@ -188,4 +282,54 @@ static STAND_IN_HASH: LazyLock<String> =
 async fn email_logins(store: &Store) -> ApiResult<bool> {
     let values = store.record_values(&[&super::settings::USE_EMAIL_AS_LOGIN]).await?;
     Ok(values.first().and_then(serde_json::Value::as_bool).unwrap_or(false))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn anna() -> User {
+        User {
+            id: "anna".into(),
+            fullname: "Anna".into(),
+            roles: Vec::new(),
+            groups: Vec::new(),
+            token_generation: String::new(),
+        }
+    }
+
+    /// A cache holding anna's entry as if it had been verified `age` ago.
+    fn remembered(age: Duration) -> TtlCache<u8> {
+        let cache = TtlCache::new(CREDENTIAL_TTL);
+        cache.put(1, anna());
+        if let Ok(mut entries) = cache.entries.lock()
+            && let (Some(entry), Some(at)) = (entries.get_mut(&1), Instant::now().checked_sub(age))
+        {
+            entry.at = at;
+        }
+        cache
+    }
+
+    #[test]
+    fn young_entries_serve_everyone_and_nothing_serves_a_missing_or_lapsed_one() {
+        let cache = remembered(Duration::from_secs(1));
+        assert!(matches!(cache.claim(&1, REFRESH_AFTER), Claim::Valid(user) if user.id == "anna"));
+        assert!(matches!(cache.claim(&2, REFRESH_AFTER), Claim::Missing));
+        let lapsed = remembered(CREDENTIAL_TTL + Duration::from_secs(1));
+        assert!(matches!(lapsed.claim(&1, REFRESH_AFTER), Claim::Missing));
+        assert!(lapsed.settled(&1).is_none());
+    }
+
+    #[test]
+    fn an_ageing_entry_is_checked_again_by_one_caller_while_the_others_go_on_with_it() {
+        let cache = remembered(REFRESH_AFTER + Duration::from_secs(1));
+        assert!(matches!(cache.claim(&1, REFRESH_AFTER), Claim::Refresh), "the first caller checks again");
+        assert!(matches!(cache.claim(&1, REFRESH_AFTER), Claim::Valid(_)), "the next ones go on");
+        assert!(cache.settled(&1).is_none(), "the checker does not take the entry as its answer");
+        cache.unclaim(&1);
+        assert!(matches!(cache.claim(&1, REFRESH_AFTER), Claim::Refresh), "a failed check is taken up again");
+        cache.put(1, anna());
+        assert!(matches!(cache.claim(&1, REFRESH_AFTER), Claim::Valid(_)), "a new check makes it young");
+        assert!(cache.settled(&1).is_some());
+    }
 }

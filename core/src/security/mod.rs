@@ -18,6 +18,7 @@ mod principal;
 mod reset_token;
 mod role;
 pub mod settings;
+mod single_flight;
 mod throttle;
 mod tokens;
 
