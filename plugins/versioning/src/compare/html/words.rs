@@ -23,10 +23,18 @@ fn is_invisible(c: char) -> bool {
     matches!(c, '\u{ad}' | '\u{200b}' | '\u{2060}' | '\u{feff}')
 }
 
+/// Characters below the combining diacritical marks (U+0300): each is NFC on its own and none
+/// combines with another, so text made of them is NFC (a test holds every one of them to the
+/// quick check); only the soft hyphen among them is invisible.
+fn is_plain_latin(c: char) -> bool {
+    c < '\u{300}' && c != '\u{ad}'
+}
+
 /// `text` in the form it is compared in: NFC, without invisible characters.
 pub(super) fn normalize(text: &str) -> Cow<'_, str> {
-    // ASCII is NFC and has no invisible characters; most text nodes are plain ASCII.
-    if text.is_ascii() {
+    // ASCII is NFC and has no invisible characters; most text nodes are plain ASCII, and
+    // nearly all the others are Latin text, which one pass shows to need nothing either.
+    if text.is_ascii() || text.chars().all(is_plain_latin) {
         return Cow::Borrowed(text);
     }
     let text: Cow<'_, str> = if text.chars().any(is_invisible) {
@@ -215,6 +223,16 @@ mod tests {
         assert_eq!(words, ["Die", "Größe", "1.200,50", "nicht", "mehr"]);
         assert!(got.iter().any(|(k, s)| *k == Piece::Punct && s == "€"));
         assert!(got.iter().any(|(k, s)| *k == Piece::Space && s == "\u{a0} "), "{got:?}");
+    }
+
+    #[test]
+    fn plain_latin_characters_are_normalised_and_visible_as_they_are() {
+        for c in ('\0'..'\u{300}').filter(|c| is_plain_latin(*c)) {
+            assert_eq!(is_nfc_quick(std::iter::once(c)), IsNormalized::Yes, "{c:?}");
+            assert!(!is_invisible(c), "{c:?}");
+        }
+        assert_eq!(normalize("Stra\u{df}e und Gr\u{f6}\u{df}e"), "Stra\u{df}e und Gr\u{f6}\u{df}e");
+        assert_eq!(normalize("Ein\u{ad}trag"), "Eintrag");
     }
 
     #[test]
