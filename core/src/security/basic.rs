@@ -95,12 +95,6 @@ impl<K: Eq + Hash> TtlCache<K> {
         TtlCache { entries: Mutex::new(HashMap::new()), ttl }
     }
 
-    fn get(&self, key: &K) -> Option<User> {
-        let entries = self.entries.lock().ok()?;
-        let entry = entries.get(key)?;
-        (entry.at.elapsed() < self.ttl).then(|| entry.user.clone())
-    }
-
     /// The user of a valid entry, except that the first caller to find it older than
     /// `refresh_after` is told to verify it again; everyone else goes on with it meanwhile.
     fn claim(&self, key: &K, refresh_after: Duration) -> Claim {
@@ -115,8 +109,9 @@ impl<K: Eq + Hash> TtlCache<K> {
         Claim::Refresh
     }
 
-    /// The user of a valid entry nobody is verifying again.
-    fn settled(&self, key: &K) -> Option<User> {
+    /// The user of a valid entry, unless a request is verifying it again (that request must
+    /// not take it as its answer).
+    fn get(&self, key: &K) -> Option<User> {
         let entries = self.entries.lock().ok()?;
         let entry = entries.get(key).filter(|entry| !entry.refreshing)?;
         (entry.at.elapsed() < self.ttl).then(|| entry.user.clone())
@@ -192,12 +187,12 @@ impl CredentialCache {
     /// The user when login and password are right, `None` when they are wrong.
     pub async fn verify(&self, store: &Store, login: &str, password: &str) -> ApiResult<Option<User>> {
         let key = credential_key(login, password);
-        if let Some(user) = self.credentials.settled(&key) {
+        if let Some(user) = self.credentials.get(&key) {
             return Ok(Some(user));
         }
         let _turn = self.checking.enter(key).await;
         // The request before this one in the flight may have just verified them.
-        if let Some(user) = self.credentials.settled(&key) {
+        if let Some(user) = self.credentials.get(&key) {
             return Ok(Some(user));
         }
         match self.verify_stored(store, login, password).await {
@@ -317,7 +312,7 @@ mod tests {
         assert!(matches!(cache.claim(&2, REFRESH_AFTER), Claim::Missing));
         let lapsed = remembered(CREDENTIAL_TTL + Duration::from_secs(1));
         assert!(matches!(lapsed.claim(&1, REFRESH_AFTER), Claim::Missing));
-        assert!(lapsed.settled(&1).is_none());
+        assert!(lapsed.get(&1).is_none());
     }
 
     #[test]
@@ -325,11 +320,11 @@ mod tests {
         let cache = remembered(REFRESH_AFTER + Duration::from_secs(1));
         assert!(matches!(cache.claim(&1, REFRESH_AFTER), Claim::Refresh), "the first caller checks again");
         assert!(matches!(cache.claim(&1, REFRESH_AFTER), Claim::Valid(_)), "the next ones go on");
-        assert!(cache.settled(&1).is_none(), "the checker does not take the entry as its answer");
+        assert!(cache.get(&1).is_none(), "the checker does not take the entry as its answer");
         cache.unclaim(&1);
         assert!(matches!(cache.claim(&1, REFRESH_AFTER), Claim::Refresh), "a failed check is taken up again");
         cache.put(1, anna());
         assert!(matches!(cache.claim(&1, REFRESH_AFTER), Claim::Valid(_)), "a new check makes it young");
-        assert!(cache.settled(&1).is_some());
+        assert!(cache.get(&1).is_some());
     }
 }
