@@ -439,6 +439,10 @@ kind = "Datetime"
         let kurs = json!({"@type": "Kurs", "id": id, "title": id, "plaetze": seats, "preis": price, "online": online, "beginn": start});
         server.create("", kurs).await;
     }
+    // A date beyond what tantivy keeps (1677 to 2262) is indexed at that span's edge.
+    server
+        .create("", json!({"@type": "Kurs", "id": "fern", "title": "fern", "beginn": "9999-12-31T00:00:00+00:00"}))
+        .await;
     server.settle().await;
     let found = |answer: &Value| {
         let mut found = ids(answer);
@@ -449,7 +453,19 @@ kind = "Datetime"
         (json!({"range": {"plaetze": {"gte": 10}}}), vec!["/Plone/python", "/Plone/yoga"]),
         (json!({"range": {"preis": {"lt": 100.0}}}), vec!["/Plone/toepfern", "/Plone/yoga"]),
         (json!({"term": {"online": true}}), vec!["/Plone/python"]),
-        (json!({"range": {"beginn": {"gte": "2027-02-01T00:00:00+00:00"}}}), vec!["/Plone/python", "/Plone/toepfern"]),
+        (
+            json!({"range": {"beginn": {"gte": "2027-02-01T00:00:00+00:00"}}}),
+            vec!["/Plone/fern", "/Plone/python", "/Plone/toepfern"],
+        ),
+        // Bounds beyond that span are answered, not overflowed.
+        (
+            json!({"range": {"beginn": {"lt": "3000-01-01T00:00:00+00:00"}}}),
+            vec!["/Plone/python", "/Plone/toepfern", "/Plone/yoga"],
+        ),
+        (
+            json!({"range": {"beginn": {"gte": -9_000_000_000_000_i64, "lte": "2027-01-31T00:00:00+00:00"}}}),
+            vec!["/Plone/yoga"],
+        ),
         (json!({"term": {"plaetze": 8}}), vec!["/Plone/toepfern"]),
     ];
     for (query, expected) in cases {

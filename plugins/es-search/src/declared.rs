@@ -13,7 +13,7 @@ use tantivy::schema::{
     DateOptions, DateTimePrecision, FAST, Field, INDEXED, IndexRecordOption, STORED, STRING, SchemaBuilder,
     TextFieldIndexing, TextOptions,
 };
-use tantivy::{DateTime, TantivyDocument, Term};
+use tantivy::{TantivyDocument, Term};
 
 /// The most properties a mapping may declare (each is a field of the schema).
 const MAX_PROPERTIES: usize = 1_000;
@@ -223,7 +223,9 @@ pub fn term(field: &DeclaredField, value: &Value) -> Option<Term> {
         DeclaredType::Integer => Term::from_field_i64(field.field, integer(value)?),
         DeclaredType::Float => Term::from_field_f64(field.field, float(value)?),
         DeclaredType::Boolean => Term::from_field_bool(field.field, boolean(value)?),
-        DeclaredType::Date => Term::from_field_date(field.field, DateTime::from_timestamp_millis(date(field, value)?)),
+        DeclaredType::Date => {
+            Term::from_field_date(field.field, crate::tantivy_dates::from_millis(date(field, value)?))
+        }
         DeclaredType::Text(_) | DeclaredType::Keyword | DeclaredType::Completion => {
             Term::from_field_text(field.field, &text?)
         }
@@ -319,7 +321,9 @@ fn add_value(doc: &mut TantivyDocument, name: &str, field: &DeclaredField, value
         DeclaredType::Integer => doc.add_i64(f, integer(value).ok_or_else(refused)?),
         DeclaredType::Float => doc.add_f64(f, float(value).ok_or_else(refused)?),
         DeclaredType::Boolean => doc.add_bool(f, boolean(value).ok_or_else(refused)?),
-        DeclaredType::Date => doc.add_date(f, DateTime::from_timestamp_millis(date(field, value).ok_or_else(refused)?)),
+        DeclaredType::Date => {
+            doc.add_date(f, crate::tantivy_dates::from_millis(date(field, value).ok_or_else(refused)?))
+        }
     }
     Ok(())
 }

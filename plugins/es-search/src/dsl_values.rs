@@ -76,7 +76,7 @@ pub fn typed_term(field: tantivy::schema::Field, path: &str, kind: CustomKind, v
         CustomKind::Float => term.append_type_and_fast_value(value.as_f64().or_else(|| text?.parse().ok())?),
         CustomKind::Boolean => term.append_type_and_fast_value(value.as_bool().or_else(|| text?.parse().ok())?),
         CustomKind::Date => {
-            term.append_type_and_fast_value(tantivy::DateTime::from_timestamp_secs(seconds(value).ok()?));
+            term.append_type_and_fast_value(crate::tantivy_dates::from_seconds(seconds(value).ok()?));
         }
         CustomKind::Text | CustomKind::Keyword => return None,
     }

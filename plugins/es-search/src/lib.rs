@@ -56,6 +56,7 @@ mod standard_analysis;
 mod str_columns;
 mod suggest;
 mod tantivy_bucket_aggs;
+mod tantivy_dates;
 mod tantivy_document;
 pub mod tantivy_engine;
 mod tantivy_filter_aggs;

@@ -67,6 +67,6 @@ fn typed(value: TypedValue) -> OwnedValue {
         TypedValue::Integer(n) => OwnedValue::I64(n),
         TypedValue::Float(x) => OwnedValue::F64(x),
         TypedValue::Boolean(b) => OwnedValue::Bool(b),
-        TypedValue::Date(seconds) => OwnedValue::Date(tantivy::DateTime::from_timestamp_secs(seconds)),
+        TypedValue::Date(seconds) => OwnedValue::Date(crate::tantivy_dates::from_seconds(seconds)),
     }
 }
