@@ -146,12 +146,27 @@ async fn start(app: Arc<App>) -> Result<(), String> {
 /// would index them before serving its first request.
 static STOP: StopHook = StopHook { name: "es-search-flush", run: |app| Box::pin(stop(app)) };
 
+/// How often the stop hook looks again for a committed write the feed does not yet show.
+const STOP_RECHECK: std::time::Duration = std::time::Duration::from_millis(20);
+
 async fn stop(app: Arc<App>) -> Result<(), String> {
     let Some(search) = app.extensions.get::<Search>() else { return Ok(()) };
     let store = app.store.background();
     let _writing = search.state.writing.lock().await;
-    while indexer::apply_next(&app, &store, search.engine.as_ref()).await.map_err(|e| e.to_string())?.changes > 0 {}
-    Ok(())
+    // On PostgreSQL the feed is read only below the oldest transaction still running anywhere
+    // in the cluster, so a write acknowledged before the stop stays out of reach while another
+    // runs; the hook waits for it (within the server's grace period), not only for what the
+    // feed shows now.
+    let written = store.feed_newest().await.map_err(|e| e.to_string())?;
+    loop {
+        let applied = indexer::apply_next(&app, &store, search.engine.as_ref()).await.map_err(|e| e.to_string())?;
+        if applied.changes == 0 {
+            if applied.indexed >= written {
+                return Ok(());
+            }
+            tokio::time::sleep(STOP_RECHECK).await;
+        }
+    }
 }
 
 /// Rebuilds the index of a started application from storage; `progress(done, total)`
