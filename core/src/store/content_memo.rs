@@ -10,6 +10,7 @@
 //! instances write too, always asks the database.
 
 use super::Store;
+use super::room::make_room;
 use super::security::any_content_at_paths;
 use crate::content::ContentObject;
 use chrono::SubsecRound;
@@ -18,8 +19,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// How much text (estimated from the fields) the memory holds before it starts over: it is
-/// meant for the folders along the paths being requested, not for the whole site.
+/// How much text (estimated from the fields) the memory holds before it makes room (see
+/// [`make_room`]): it is meant for the folders along the paths being requested and the objects
+/// asked for most, not for the whole site.
 const MAX_WEIGHT: usize = 2 * 1024 * 1024;
 
 /// Objects with more text than this are always read: a few of them would fill the memory.
@@ -51,21 +53,25 @@ impl ContentMemo {
         self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// The objects at `paths`, in that order, when every one is remembered and was read less
-    /// than `max_age` ago; otherwise the generation a read of the database must be tagged with.
-    pub(super) fn recall(&self, paths: &[String], max_age: Duration) -> Result<Vec<Arc<ContentObject>>, u64> {
+    /// The objects at `paths` that are remembered and were read less than `max_age` ago (in
+    /// the order of `paths`), the paths that are not, and the generation a read of those must
+    /// be tagged with.
+    pub(super) fn recall(&self, paths: &[String], max_age: Duration) -> Recalled {
         let state = self.state();
-        paths
-            .iter()
-            .map(|path| match state.by_path.get(path) {
-                Some(kept) if kept.read_at.elapsed() < max_age => Ok(kept.object.clone()),
-                _ => Err(state.generation),
-            })
-            .collect()
+        let mut recalled =
+            Recalled { objects: Vec::with_capacity(paths.len()), missing: Vec::new(), generation: state.generation };
+        for path in paths {
+            match state.by_path.get(path) {
+                Some(kept) if kept.read_at.elapsed() < max_age => recalled.objects.push(kept.object.clone()),
+                _ => recalled.missing.push(path.clone()),
+            }
+        }
+        recalled
     }
 
-    /// Remembers objects read at `generation`, unless a content commit came since.
-    pub(super) fn remember(&self, generation: u64, objects: &[Arc<ContentObject>]) {
+    /// Remembers objects read at `generation`, unless a content commit came since; when the
+    /// memory is full, what was read longer than `max_age` ago makes room first.
+    pub(super) fn remember(&self, generation: u64, objects: &[Arc<ContentObject>], max_age: Duration) {
         let mut state = self.state();
         if state.generation != generation {
             return;
@@ -79,8 +85,8 @@ impl ContentMemo {
                 state.weight -= old.weight;
             }
             if state.weight + weight > MAX_WEIGHT {
-                state.by_path.clear();
-                state.weight = 0;
+                let fresh = |_: &String, kept: &Kept| kept.read_at.elapsed() < max_age;
+                state.weight = make_room(&mut state.by_path, MAX_WEIGHT, |kept| kept.weight, fresh);
             }
             state.weight += weight;
             let kept = Kept { object: object.clone(), read_at: Instant::now(), weight };
@@ -138,19 +144,41 @@ impl Store {
     /// Objects at `paths`, trashed ones included (traversal decides what they may do). They are
     /// shared, not copied: a request reads them, and the one it edits it copies once.
     pub async fn content_at_paths_with_trash(&self, paths: &[String]) -> Result<Vec<Arc<ContentObject>>, sqlx::Error> {
-        let memo = self.content_memo();
-        let generation = match memo.map(|memo| memo.recall(paths, self.memo.max_age())) {
-            Some(Ok(objects)) => return Ok(objects),
-            Some(Err(generation)) => Some(generation),
-            None => None,
+        let read = async |paths: &[String]| -> Result<Vec<Arc<ContentObject>>, sqlx::Error> {
+            self.count();
+            Ok(any_content_at_paths(&self.pool, paths).await?.into_iter().map(Arc::new).collect())
         };
-        self.count();
-        let objects: Vec<Arc<ContentObject>> =
-            any_content_at_paths(&self.pool, paths).await?.into_iter().map(Arc::new).collect();
-        if let (Some(memo), Some(generation)) = (memo, generation) {
-            memo.remember(generation, &objects);
+        let Some(memo) = self.content_memo() else { return read(paths).await };
+        let Recalled { mut objects, missing, generation } = memo.recall(paths, self.memo.max_age());
+        if missing.is_empty() {
+            return Ok(objects);
         }
+        // Only what is not remembered is read: usually the object asked for, below folders
+        // that every request along its path keeps fresh.
+        let found = read(&missing).await?;
+        memo.remember(generation, &found, self.memo.max_age());
+        objects.extend(found);
+        // In the order a read of them all gives: by path.
+        objects.sort_unstable_by(|a, b| a.path.cmp(&b.path));
         Ok(objects)
+    }
+}
+
+/// What [`ContentMemo::recall`] found for a list of paths.
+pub(super) struct Recalled {
+    /// The objects remembered, fresh enough.
+    objects: Vec<Arc<ContentObject>>,
+    /// The paths to read.
+    missing: Vec<String>,
+    /// The generation the read must be tagged with.
+    generation: u64,
+}
+
+#[cfg(test)]
+impl Recalled {
+    /// Every object, when all were remembered; otherwise the generation.
+    fn all(self) -> Result<Vec<Arc<ContentObject>>, u64> {
+        if self.missing.is_empty() { Ok(self.objects) } else { Err(self.generation) }
     }
 }
 
@@ -234,7 +262,7 @@ pub(super) fn weight_of(object: &ContentObject) -> usize {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::store::test_support::object;
+    use crate::store::test_support::{object, store};
 
     const LONG: Duration = Duration::from_secs(3_600);
 
@@ -242,11 +270,11 @@ mod tests {
     fn edits_are_applied_in_order_and_other_changes_forget() {
         let memo = ContentMemo::default();
         let folder = object("folder");
-        let Err(generation) = memo.recall(std::slice::from_ref(&folder.path), LONG) else {
+        let Err(generation) = memo.recall(std::slice::from_ref(&folder.path), LONG).all() else {
             panic!("recalled from nothing")
         };
-        memo.remember(generation, &[Arc::new(folder.clone())]);
-        assert_eq!(memo.recall(std::slice::from_ref(&folder.path), LONG).unwrap()[0].title, "folder");
+        memo.remember(generation, &[Arc::new(folder.clone())], LONG);
+        assert_eq!(memo.recall(std::slice::from_ref(&folder.path), LONG).all().unwrap()[0].title, "folder");
 
         let mut newer = folder.clone();
         newer.title = "newer".to_owned();
@@ -255,19 +283,19 @@ mod tests {
         older.title = "older".to_owned();
         older.modified = folder.modified + chrono::Duration::seconds(1);
         memo.edited(&[Arc::new(as_stored_object(&newer)), Arc::new(as_stored_object(&older))]);
-        let recalled = memo.recall(std::slice::from_ref(&folder.path), LONG).unwrap();
+        let recalled = memo.recall(std::slice::from_ref(&folder.path), LONG).all().unwrap();
         assert_eq!(recalled[0].title, "newer", "an older edit reported later is not applied");
         assert_eq!(recalled[0].modified, newer.modified.trunc_subsecs(6));
         assert!(
-            memo.recall(std::slice::from_ref(&folder.path), Duration::ZERO).is_err(),
+            memo.recall(std::slice::from_ref(&folder.path), Duration::ZERO).all().is_err(),
             "an object read longer ago than the maximum age was recalled"
         );
 
-        memo.remember(generation, &[Arc::new(object("raced"))]);
-        assert!(memo.recall(&["/raced".to_owned()], LONG).is_err(), "a read that raced a commit was kept");
+        memo.remember(generation, &[Arc::new(object("raced"))], LONG);
+        assert!(memo.recall(&["/raced".to_owned()], LONG).all().is_err(), "a read that raced a commit was kept");
 
         memo.forget();
-        assert!(memo.recall(std::slice::from_ref(&folder.path), LONG).is_err(), "kept past a change");
+        assert!(memo.recall(std::slice::from_ref(&folder.path), LONG).all().is_err(), "kept past a change");
     }
 
     #[test]
@@ -290,16 +318,43 @@ mod tests {
         let memo = ContentMemo::default();
         let mut large = object("large");
         large.fields.insert("text".to_owned(), Value::String("x".repeat(MAX_OBJECT_WEIGHT)));
-        memo.remember(0, &[Arc::new(large.clone())]);
-        assert!(memo.recall(std::slice::from_ref(&large.path), LONG).is_err());
+        memo.remember(0, &[Arc::new(large.clone())], LONG);
+        assert!(memo.recall(std::slice::from_ref(&large.path), LONG).all().is_err());
 
         let mut medium = object("m0");
         medium.fields.insert("text".to_owned(), Value::String("x".repeat(MAX_OBJECT_WEIGHT / 2)));
         let many: Vec<Arc<ContentObject>> = (0..2 * MAX_WEIGHT / MAX_OBJECT_WEIGHT * 2)
             .map(|n| Arc::new(ContentObject { path: format!("/m{n}"), ..medium.clone() }))
             .collect();
-        memo.remember(0, &many);
+        memo.remember(0, &many, LONG);
         assert!(memo.state().weight <= MAX_WEIGHT);
-        assert!(memo.recall(&[many.last().unwrap().path.clone()], LONG).is_ok(), "the newest is kept");
+        assert!(memo.recall(&[many.last().unwrap().path.clone()], LONG).all().is_ok(), "the newest is kept");
+    }
+
+    #[tokio::test]
+    async fn only_what_is_not_remembered_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = store(&dir).await;
+        let folder = object("folder");
+        let mut page = object("page");
+        page.parent_uid = Some(folder.uid.clone());
+        page.path = "/folder/page".to_owned();
+        let mut tx = store.begin().await.unwrap();
+        tx.insert_content(&folder).await.unwrap();
+        tx.insert_content(&page).await.unwrap();
+        tx.commit().await.unwrap();
+        let chain = [folder.path.clone(), page.path.clone()];
+
+        store.content_at_paths_with_trash(&chain[..1]).await.unwrap();
+        // Behind the memory's back, as another process would write: what is remembered is
+        // not read again within the maximum age.
+        sqlx::query("UPDATE content SET title = 'elsewhere'").execute(&store.pool).await.unwrap();
+        let before = store.query_count();
+        let read = store.content_at_paths_with_trash(&chain).await.unwrap();
+        assert_eq!(store.query_count() - before, 1, "one read, for the page");
+        let seen: Vec<(&str, &str)> = read.iter().map(|o| (o.path.as_str(), o.title.as_str())).collect();
+        assert_eq!(seen, [("/folder", "folder"), ("/folder/page", "elsewhere")], "by path, the folder as remembered");
+        store.content_at_paths_with_trash(&chain).await.unwrap();
+        assert_eq!(store.query_count() - before, 1, "both remembered now");
     }
 }

@@ -12,12 +12,19 @@ use super::{Kept, Store, Visibility};
 use crate::content::ContentObject;
 use std::sync::Arc;
 
-/// Pages kept: keys come from requests (a page of any folder), so the memory is bounded.
-static PAGES: Kept<Arc<ListedPage>> = Kept::new(1_024);
+/// Pages kept: keys come from requests (a page of any folder), so the memory is bounded by
+/// the pages' weight. Most pages are those of documents without children, which weigh next to
+/// nothing: a walk over ten thousand documents keeps all of theirs.
+static PAGES: Kept<Arc<ListedPage>> = Kept::weighed(4 * 1024 * 1024, |page| page_weight(page));
 
 /// Pages heavier than this (estimated from their objects' text) are read each time: a
-/// thousand of them must not fill the memory.
+/// hundred of them must not fill the memory.
 const MAX_KEPT_WEIGHT: usize = 32 * 1024;
+
+/// About how many bytes a kept page holds: its objects' text, and its key and entry.
+fn page_weight(page: &ListedPage) -> usize {
+    256 + page.items.iter().map(super::content_memo::weight_of).sum::<usize>()
+}
 
 /// A page of a listing and how many objects the whole listing holds.
 #[derive(Debug)]
@@ -62,7 +69,7 @@ impl Store {
             None => self.count_listed(listing, visibility).await?,
         };
         let page = Arc::new(ListedPage { items, total });
-        if page.items.iter().map(super::content_memo::weight_of).sum::<usize>() <= MAX_KEPT_WEIGHT {
+        if page_weight(&page) <= MAX_KEPT_WEIGHT {
             PAGES.keep(self, generation, &key, page.clone());
         }
         Ok(page)

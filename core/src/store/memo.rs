@@ -17,6 +17,7 @@
 use super::LocalRole;
 use super::content_memo::ContentMemo;
 use super::lock::ContentLock;
+use super::room::make_room;
 use super::{Backend, Store};
 use crate::content::ContentObject;
 use std::any::Any;
@@ -26,7 +27,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The most keys one memory holds: keys come from requests (any path), so the memory is
-/// bounded and starts over when full.
+/// bounded and makes room when full (see [`make_room`]).
 const MAX_REMEMBERED: usize = 4_096;
 
 /// The most objects kept as written: whole objects, which can be large, and only the ones
@@ -128,7 +129,7 @@ impl Store {
             Err(generation) => generation,
         };
         let value = read.await?;
-        memo.remember(generation, key.to_owned(), value.clone());
+        memo.remember(generation, key.to_owned(), value.clone(), self.memo.max_age());
         Ok(value)
     }
 }
@@ -163,22 +164,24 @@ impl<V: Clone> Memo<V> {
         }
     }
 
-    /// Remembers a read made at `generation`, unless a change committed since.
-    pub(super) fn remember(&self, generation: u64, key: String, value: V) {
+    /// Remembers a read made at `generation`, unless a change committed since; when the memory
+    /// is full, what is older than `max_age` makes room first.
+    pub(super) fn remember(&self, generation: u64, key: String, value: V, max_age: Duration) {
         let mut state = self.state();
         if state.generation != generation {
             return;
         }
         if state.values.len() >= self.capacity {
-            state.values.clear();
+            make_room(&mut state.values, self.capacity, |_| 1, |_, (_, at)| at.elapsed() < max_age);
         }
         state.values.insert(key, (value, Instant::now()));
     }
 
-    /// Remembers what this process itself has just written, whatever was read meanwhile.
+    /// Remembers what this process itself has just written, whatever was read meanwhile: it is
+    /// recalled at any age.
     pub(super) fn put(&self, key: String, value: V) {
         let generation = self.state().generation;
-        self.remember(generation, key, value);
+        self.remember(generation, key, value, Duration::MAX);
     }
 
     /// Forgets everything: a change committed.
@@ -201,16 +204,18 @@ mod tests {
         let memo: Memo<u32> = Memo::new(2);
         let Err(generation) = memo.recall("a", LONG) else { panic!("an empty memory recalled a value") };
         memo.forget();
-        memo.remember(generation, "a".to_owned(), 1);
+        memo.remember(generation, "a".to_owned(), 1, LONG);
         assert_eq!(memo.recall("a", LONG), Err(generation + 1), "a read from before the change was kept");
-        memo.remember(generation + 1, "a".to_owned(), 2);
+        memo.remember(generation + 1, "a".to_owned(), 2, LONG);
         assert_eq!(memo.recall("a", LONG), Ok(2));
         memo.forget();
         assert!(memo.recall("a", LONG).is_err(), "a value outlived the change that could alter it");
         memo.put("a".to_owned(), 1);
         memo.put("b".to_owned(), 2);
         memo.put("c".to_owned(), 3);
-        assert!(memo.recall("a", LONG).is_err() && memo.recall("c", LONG) == Ok(3), "the memory grew past its bound");
+        let kept = ["a", "b"].iter().filter(|key| memo.recall(key, LONG).is_ok()).count();
+        assert_eq!(kept, 1, "the full memory made room by half, not more and not less");
+        assert_eq!(memo.recall("c", LONG), Ok(3), "the newest is kept");
         assert!(memo.recall("c", Duration::ZERO).is_err(), "a value older than the maximum age was recalled");
     }
 }

@@ -33,6 +33,7 @@ mod principal_write;
 mod records;
 mod redirect;
 mod relation;
+mod room;
 mod rows;
 mod scale;
 mod search;

@@ -89,7 +89,7 @@ impl Tx {
             Err(generation) => generation,
         };
         let value = read(self.own_tables()).await?;
-        facts.remember(generation, key.to_owned(), Arc::new(value.clone()));
+        facts.remember(generation, key.to_owned(), Arc::new(value.clone()), store.memo.max_age());
         Ok(value)
     }
 
