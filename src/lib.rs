@@ -11,7 +11,7 @@ pub use cli::run;
 pub use demo::load_demo;
 pub use plugins::{SHIPPED_PLUGINS, check_linked};
 /// Tunes the C library's allocator; a binary's `main` calls it before starting the runtime.
-pub use wcs_malloc_tune::tune as tune_allocator;
+pub use wcs_malloc_tune::{Allocator, tune as tune_allocator};
 
 use std::sync::Arc;
 use wcs_core::app::{App, AppConfig, Bootstrap, StartupFailure};

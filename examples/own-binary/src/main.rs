@@ -4,6 +4,10 @@
 
 use wcs_example_hello as _;
 
+/// mimalloc, tuned by [`wcs::tune_allocator`].
+#[global_allocator]
+static ALLOCATOR: wcs::Allocator = wcs::Allocator;
+
 fn main() -> anyhow::Result<()> {
     wcs::tune_allocator();
     tokio::runtime::Builder::new_multi_thread().enable_all().build()?.block_on(wcs::run())
