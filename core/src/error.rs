@@ -357,12 +357,20 @@ impl From<sqlx::Error> for ApiError {
     /// in time) is a 503 with `Retry-After`: the request did nothing it acknowledged, and the
     /// pool reconnects by itself.
     fn from(err: sqlx::Error) -> Self {
+        ApiError::database(&err)
+    }
+}
+
+impl ApiError {
+    /// What a database error is for the client (see the `From` conversion); by reference for
+    /// an error that several writers share, the failed commit of a write group.
+    pub fn database(err: &sqlx::Error) -> ApiError {
         let collided =
-            matches!(&err, sqlx::Error::Database(db) if matches!(db.code().as_deref(), Some("40001" | "40P01")));
+            matches!(err, sqlx::Error::Database(db) if matches!(db.code().as_deref(), Some("40001" | "40P01")));
         if collided {
             return ApiError::new(ErrorCode::Conflict, "A concurrent change got in the way; try again.");
         }
-        if database_unavailable(&err) {
+        if database_unavailable(err) {
             tracing::warn!(%err, "the database cannot be reached");
             return ApiError::new(
                 ErrorCode::ServiceUnavailable,

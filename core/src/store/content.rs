@@ -2,7 +2,7 @@
 
 use super::Visibility;
 use super::rows::{CONTENT_COLUMNS, brief_columns, content_from_packed, content_from_row, packed, placeholders};
-use super::{Backend, Store, subtree_end};
+use super::{Store, subtree_end};
 use crate::content::ContentObject;
 use sqlx::{AssertSqlSafe, Row};
 use std::sync::Arc;
@@ -148,14 +148,12 @@ impl Store {
             .collect()
     }
 
-    /// The newest version of `object` this process wrote, when it is newer than `object`: on
-    /// SQLite, once a write holds the write turn, that is what is stored unless the write
-    /// that made it was rolled back, so it is a better first guess than `object` itself for a
-    /// write guarded by [`Tx::update_content_unless_changed`](super::Tx::update_content_unless_changed).
+    /// The newest version of `object` this process wrote, when it is newer than `object`:
+    /// once a write holds the write turn, that is what is stored unless the write that made
+    /// it was rolled back (or, on PostgreSQL, another instance wrote since), so it is a better
+    /// first guess than `object` itself for a write guarded by
+    /// [`Tx::update_content_unless_changed`](super::Tx::update_content_unless_changed).
     pub fn newest_written(&self, object: &ContentObject) -> Option<Arc<ContentObject>> {
-        if self.backend != Backend::Sqlite {
-            return None;
-        }
         // Only a guess that a guarded write checks, so however old it is.
         let written = self.memo.written.recall(&object.uid, std::time::Duration::MAX).ok()?;
         (written.modified > object.modified).then_some(written)

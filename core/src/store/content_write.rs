@@ -1,9 +1,9 @@
 //! Writes to the content tree, inside a [`Tx`], each recording the event it stands for.
 
+use super::Tx;
 use super::changes::{ORDERING, changed_fields};
 use super::rows::{fields_to_db, time_to_db};
 use super::subtree_end;
-use super::{Backend, Tx};
 use crate::content::ContentObject;
 use crate::events::Event;
 use sqlx::{AssertSqlSafe, Row};
@@ -45,7 +45,7 @@ impl Tx {
     /// is what it was, so the event names what changed.
     pub async fn update_content(&mut self, before: &ContentObject, object: &ContentObject) -> Result<(), sqlx::Error> {
         self.write_content(before, object, false).await?;
-        self.remember_edit(false, || Arc::new(super::content_memo::as_stored_object(object)));
+        self.remember_edit(|| Arc::new(super::content_memo::as_stored_object(object)));
         Ok(())
     }
 
@@ -63,26 +63,19 @@ impl Tx {
     ) -> Result<bool, sqlx::Error> {
         let written = self.write_content(before, object, true).await?;
         if written {
-            self.remember_edit(true, || super::content_memo::shared_as_stored(object));
+            self.remember_edit(|| super::content_memo::shared_as_stored(object));
         }
         Ok(written)
     }
 
-    /// What this transaction wrote, for the memory of objects once committed. On SQLite, where
-    /// this process is the only writer, also as the newest version to build the next write on.
-    /// On PostgreSQL, where this instance's transactions commit side by side, only an edit
-    /// `guarded` by the object's `modified` is known to be the newest once committed (the guard
-    /// orders the writes to one object); any other makes the commit forget.
-    fn remember_edit(&mut self, guarded: bool, written: impl FnOnce() -> Arc<ContentObject>) {
-        match self.store.backend {
-            Backend::Sqlite => {
-                let written = written();
-                self.store.memo.written.put(written.uid.clone(), written.clone());
-                self.edits.push(written);
-            }
-            Backend::Postgres if guarded => self.edits.push(written()),
-            Backend::Postgres => self.unordered_edits = true,
-        }
+    /// What this transaction wrote, for the memory of objects once committed, and as the
+    /// newest version to build the next write on: this instance's writes take turns and commit
+    /// in the order they write (see [`group_commit`](super::group_commit)); what another
+    /// instance writes on PostgreSQL makes the store forget (see [`follow`](super::follow)).
+    fn remember_edit(&mut self, written: impl FnOnce() -> Arc<ContentObject>) {
+        let written = written();
+        self.store.memo.written.put(written.uid.clone(), written.clone());
+        self.edits.push(written);
     }
 
     async fn write_content(

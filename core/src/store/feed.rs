@@ -63,9 +63,13 @@ impl Tx {
     /// running ([`horizon`]).
     pub(crate) async fn append_changes(&mut self, events: &[Event]) -> Result<(), sqlx::Error> {
         let count = events.len();
-        if count >= 1 << TRANSACTION_SHIFT {
+        // Write transactions that share a database transaction (a write group) share its
+        // numbers: each takes its own stretch of them.
+        let first = self.inner.feed_numbers(count);
+        if first + count >= 1 << TRANSACTION_SHIFT {
             return Err(sqlx::Error::Protocol(format!(
-                "{count} changes in one transaction are more than the feed numbers"
+                "{} changes in one transaction are more than the feed numbers",
+                first + count
             )));
         }
         let now = time_to_db(Utc::now());
@@ -74,7 +78,7 @@ impl Tx {
         let bump = format!("UPDATE change_feed_counter SET last_seq = last_seq + {count} WHERE id = 1");
         let last = count.saturating_sub(1) / ROWS_PER_STATEMENT;
         for (i, chunk) in events.chunks(ROWS_PER_STATEMENT).enumerate() {
-            let (insert, values) = insert_rows(backend, i * ROWS_PER_STATEMENT, count, chunk, &now);
+            let (insert, values) = insert_rows(backend, i * ROWS_PER_STATEMENT, first, count, chunk, &now);
             let sql = match (i, backend) {
                 (0, Backend::Sqlite) => format!("{bump};\n{insert}"),
                 _ => insert,
@@ -229,11 +233,13 @@ impl Store {
     }
 }
 
-/// One `INSERT` of the feed rows `chunk`, which start at `start` among `count` events; its
-/// placeholders are `$1…`.
+/// One `INSERT` of the feed rows `chunk`, which start at `start` among `count` events, whose
+/// numbers on PostgreSQL start at `first` within the database transaction; its placeholders
+/// are `$1…`.
 fn insert_rows(
     backend: Backend,
     start: usize,
+    first: usize,
     count: usize,
     chunk: &[Event],
     now: &str,
@@ -247,7 +253,10 @@ fn insert_rows(
             let seq = match backend {
                 Backend::Sqlite => format!("{BASE} - {}", count - (start + i) - 1),
                 Backend::Postgres => {
-                    format!("{BASE} + (pg_current_xact_id()::text::bigint << {TRANSACTION_SHIFT}) + {}", start + i)
+                    format!(
+                        "{BASE} + (pg_current_xact_id()::text::bigint << {TRANSACTION_SHIFT}) + {}",
+                        first + start + i
+                    )
                 }
             };
             let p = i * 4;

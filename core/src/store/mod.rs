@@ -1,9 +1,9 @@
 //! Storage through `sqlx::Any`: one code path for SQLite (the embedded default) and PostgreSQL,
 //! with one migrations folder per backend.
 //!
-//! Reads go through the pool. Writes go through a [`Tx`]. On SQLite, which allows one writer,
-//! write transactions take turns on one writer connection and share commits
-//! ([`group_commit`]); on PostgreSQL each is a transaction of its own.
+//! Reads go through the pool. Writes go through a [`Tx`]: write transactions take turns on one
+//! writer connection and share commits ([`group_commit`]). SQLite allows only one writer; on
+//! PostgreSQL, other instances write beside this one.
 
 mod alias_writes;
 mod audit;
@@ -54,7 +54,7 @@ pub use changes::ORDERING;
 pub use dump::{DumpError, ExportSummary, ImportSummary, Manifest, TableManifest};
 pub use feed::Change;
 pub use follow::OnForeignChange;
-use group_commit::{Member, Writer};
+use group_commit::{Link, Member, Writer};
 pub use hooks::{DerivedFacts, Phase, Subscriber, Subscribers};
 pub use kept::Kept;
 pub use listing::{BehaviourOrder, Listing, ListingOrder, TypeFilter};
@@ -74,7 +74,6 @@ use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock, Weak};
 pub use tx::Tx;
-use tx::TxConnection;
 pub use visibility::Visibility;
 
 /// How long a PostgreSQL connection may lie idle in the pool before it is tested again when
@@ -98,8 +97,8 @@ pub enum Backend {
 pub struct Store {
     pool: AnyPool,
     backend: Backend,
-    /// SQLite's one writer connection (none on PostgreSQL).
-    writer: Option<Writer>,
+    /// The one connection this instance writes through, whose writers share commits.
+    writer: Writer,
     queries: Arc<AtomicU64>,
     subscribers: Arc<OnceLock<Subscribers>>,
     /// Held weakly: the site that installs it holds the store.
@@ -197,11 +196,7 @@ impl Store {
             .acquire_timeout(ACQUIRE_TIMEOUT)
             .connect(url)
             .await?;
-        let writer = match backend {
-            // Taken out of the pool for good: the pool opens another for readers.
-            Backend::Sqlite => Some(Writer::new(pool.acquire().await?.detach())),
-            Backend::Postgres => None,
-        };
+        let writer = Writer::new(Link::take(&pool, backend).await?);
         Ok(Store {
             pool,
             backend,
@@ -277,10 +272,7 @@ impl Store {
     /// Starts a write transaction; dropping it without [`Tx::commit`] rolls back.
     pub async fn begin(&self) -> Result<Tx, sqlx::Error> {
         self.count();
-        let inner = match &self.writer {
-            Some(writer) => TxConnection::Grouped(writer.join().await?),
-            None => TxConnection::Own(self.pool.begin().await?),
-        };
+        let inner = self.writer.join().await?;
         Ok(Tx {
             inner,
             store: self.clone(),
@@ -288,7 +280,6 @@ impl Store {
             records_written: false,
             facts_written: false,
             edits: Vec::new(),
-            unordered_edits: false,
             closing: None,
         })
     }
@@ -296,9 +287,7 @@ impl Store {
     /// Closes every connection; used on shutdown so SQLite checkpoints its WAL.
     pub async fn close(&self) {
         self.pool.close().await;
-        if let Some(writer) = &self.writer {
-            writer.close().await;
-        }
+        self.writer.close().await;
     }
 }
 

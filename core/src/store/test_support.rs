@@ -1,4 +1,6 @@
-//! What the store's unit tests build on: a store over a fresh SQLite file, and a bare object.
+//! What the store's unit tests build on: a store over a fresh SQLite file (or, for the tests
+//! of what both backends share, a fresh PostgreSQL schema when the suite has one), and a bare
+//! object.
 #![allow(clippy::unwrap_used)]
 
 use super::Store;
@@ -7,6 +9,19 @@ use crate::content::ContentObject;
 /// A store over a new SQLite file in `dir`.
 pub(crate) async fn store(dir: &tempfile::TempDir) -> Store {
     Store::open(&format!("sqlite://{}?mode=rwc", dir.path().join("test.db").display())).await.unwrap()
+}
+
+/// A store over a new SQLite file in `dir`, or over a new schema of `WCS_TEST_DATABASE_URL`
+/// when it is set (as CI sets it for the PostgreSQL run).
+pub(crate) async fn store_on_either(dir: &tempfile::TempDir) -> Store {
+    let Some(url) = std::env::var("WCS_TEST_DATABASE_URL").ok().filter(|url| !url.is_empty()) else {
+        return store(dir).await;
+    };
+    let schema = format!("t_{}", uuid::Uuid::new_v4().simple());
+    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url).await.unwrap();
+    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {schema}"))).execute(&mut conn).await.unwrap();
+    let separator = if url.contains('?') { '&' } else { '?' };
+    Store::open(&format!("{url}{separator}options=-c%20search_path%3D{schema}")).await.unwrap()
 }
 
 /// A folder at the root named `id`, not yet stored.

@@ -2,16 +2,17 @@
 //! facts, run the subscribers, and keep or forget the store's memory accordingly.
 
 use super::hooks::{Phase, Subscribers};
-use super::{Member, Store, group_commit};
+use super::{Backend, Member, Store, group_commit};
 use crate::error::ApiError;
 use crate::events::{Event, coalesce};
-use sqlx::{Any, AnyConnection};
+use sqlx::AnyConnection;
 use std::sync::{Arc, Weak};
 
 /// A write transaction. Its content writes record their events (see [`crate::events`]), and
 /// [`Tx::commit`] hands them to the subscribers.
 pub struct Tx {
-    pub(super) inner: TxConnection,
+    /// Its turn on the writer connection, in a write group.
+    pub(super) inner: Member,
     pub(super) store: Store,
     pub(super) events: Vec<Event>,
     /// Whether a record was written, so the store's memory of records is forgotten at commit.
@@ -22,9 +23,6 @@ pub struct Tx {
     /// The objects whose columns this transaction edited, as written: applied to the memory
     /// of objects once committed.
     pub(super) edits: Vec<Arc<crate::content::ContentObject>>,
-    /// Whether an edit may commit after a newer one of the same object (PostgreSQL, unguarded):
-    /// then the commit forgets instead.
-    pub(super) unordered_edits: bool,
     /// On SQLite, the last statement of the change feed, which nothing reads before the
     /// commit: it goes to the writer connection with the member's release (see
     /// [`group_commit::Closing`]).
@@ -50,19 +48,18 @@ impl Tx {
     }
 
     /// Leaves `sql` to run with the commit's own statement when this is a member of SQLite's
-    /// write group (see [`group_commit::Closing`]); gives it back, to run now, otherwise.
+    /// write group (see [`group_commit::Closing`]); gives it back, to run now, otherwise
+    /// (PostgreSQL prepares one statement at a time).
     pub(super) fn close_with(
         &mut self,
         sql: String,
         values: Vec<Option<String>>,
     ) -> Option<(String, Vec<Option<String>>)> {
-        match self.inner {
-            TxConnection::Grouped(_) if self.closing.is_none() => {
-                self.closing = Some(group_commit::Closing { sql, values });
-                None
-            }
-            _ => Some((sql, values)),
+        if self.closing.is_some() || self.store.backend != Backend::Sqlite {
+            return Some((sql, values));
         }
+        self.closing = Some(group_commit::Closing { sql, values });
+        None
     }
 
     /// A plugin's fact read from its own tables by `read` (which triggers its rules listen
@@ -115,14 +112,14 @@ impl Tx {
             }
         }
         self.store.count();
-        match self.inner {
-            TxConnection::Own(transaction) => transaction.commit().await?,
-            TxConnection::Grouped(member) => member.commit(self.closing).await.map_err(ApiError::internal)?,
-        }
+        self.inner.commit(self.closing).await.map_err(|failure| match failure {
+            group_commit::Failure::Database(err) => ApiError::database(&err),
+            group_commit::Failure::Lost(cause) => ApiError::internal(cause),
+        })?;
         if self.records_written {
             store.records.forget();
         }
-        if self.facts_written || self.unordered_edits || events.iter().any(|e| !e.leaves_content_facts()) {
+        if self.facts_written || events.iter().any(|e| !e.leaves_content_facts()) {
             store.memo.forget_content_facts();
         } else if !self.edits.is_empty() {
             store.memo.content.edited(&self.edits);
@@ -141,31 +138,5 @@ impl Tx {
 
     pub(crate) fn count(&self) {
         self.store.count();
-    }
-}
-
-/// Where a [`Tx`] writes: a transaction of its own, or a savepoint in SQLite's write group.
-pub(super) enum TxConnection {
-    Own(sqlx::Transaction<'static, Any>),
-    Grouped(Member),
-}
-
-impl std::ops::Deref for TxConnection {
-    type Target = AnyConnection;
-
-    fn deref(&self) -> &AnyConnection {
-        match self {
-            TxConnection::Own(transaction) => transaction,
-            TxConnection::Grouped(member) => member.connection(),
-        }
-    }
-}
-
-impl std::ops::DerefMut for TxConnection {
-    fn deref_mut(&mut self) -> &mut AnyConnection {
-        match self {
-            TxConnection::Own(transaction) => transaction,
-            TxConnection::Grouped(member) => member.connection_mut(),
-        }
     }
 }

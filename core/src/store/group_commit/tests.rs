@@ -1,5 +1,6 @@
 //! The group commit's promises: answered means durable, a failed member takes back only its
-//! own changes, and a cancelled one blocks nobody.
+//! own changes, and a cancelled one blocks nobody; on SQLite, and on PostgreSQL when the suite
+//! has a database.
 
 use crate::store::Store;
 use sqlx::Row;
@@ -10,7 +11,7 @@ use tokio::sync::oneshot;
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
 async fn store(dir: &tempfile::TempDir) -> Result<Store, Box<dyn std::error::Error>> {
-    Ok(Store::open(&format!("sqlite://{}?mode=rwc", dir.path().join("wcs.db").display())).await?)
+    Ok(crate::store::test_support::store_on_either(dir).await)
 }
 
 /// What a reader on the pool sees, bypassing the store's memory of records.
@@ -33,7 +34,7 @@ async fn wait_until(what: &str, mut done: impl FnMut() -> bool) -> TestResult {
 async fn a_writer_is_answered_after_the_group_commits_and_a_failed_member_takes_only_its_own_changes() -> TestResult {
     let dir = tempfile::tempdir()?;
     let store = store(&dir).await?;
-    let writer = store.writer.clone().ok_or("SQLite has a writer")?;
+    let writer = store.writer.clone();
 
     let mut first = store.begin().await?;
     first.set_record("first", "kept").await?;
@@ -77,7 +78,7 @@ async fn a_writer_is_answered_after_the_group_commits_and_a_failed_member_takes_
 async fn a_member_whose_closing_statement_fails_takes_back_only_its_own_changes() -> TestResult {
     let dir = tempfile::tempdir()?;
     let store = store(&dir).await?;
-    let writer = store.writer.clone().ok_or("SQLite has a writer")?;
+    let writer = store.writer.clone();
 
     let mut first = store.begin().await?;
     first.set_record("first", "kept").await?;
@@ -151,7 +152,7 @@ async fn a_writer_cancelled_midway_leaves_nothing_and_blocks_nobody() -> TestRes
 async fn writers_that_keep_failing_do_not_hold_back_a_group_s_commit() -> TestResult {
     let dir = tempfile::tempdir()?;
     let store = store(&dir).await?;
-    let writer = store.writer.clone().ok_or("SQLite has a writer")?;
+    let writer = store.writer.clone();
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     // Writers that join and fail without end, so one is nearly always queued, as a stream of
     // 412s on a busy object is.
@@ -177,5 +178,35 @@ async fn writers_that_keep_failing_do_not_hold_back_a_group_s_commit() -> TestRe
     }
     answered.map_err(|_| "the group stayed open while failing writers kept coming")??;
     assert_eq!(committed(&store, "first").await?.as_deref(), Some("kept"));
+    Ok(())
+}
+
+#[tokio::test]
+async fn writers_sharing_a_commit_each_get_their_own_feed_numbers() -> TestResult {
+    use crate::store::change_feed::CHANGE_FEED;
+    use crate::store::test_support::object;
+    let dir = tempfile::tempdir()?;
+    let store = store(&dir).await?;
+    store.set_subscribers(crate::store::Subscribers::new(vec![("core", &CHANGE_FEED)]));
+    // Enough writers at once that groups form: on PostgreSQL they share a transaction number.
+    let writers: Vec<_> = (0..40)
+        .map(|i| {
+            let store = store.clone();
+            tokio::spawn(async move {
+                let mut tx = store.begin().await?;
+                tx.insert_content(&object(&format!("o{i}"))).await?;
+                tx.commit().await.map_err(|e| format!("{e:?}"))?;
+                Ok::<_, Box<dyn std::error::Error + Send + Sync>>(())
+            })
+        })
+        .collect();
+    for writer in writers {
+        writer.await?.map_err(|e| e.to_string())?;
+    }
+    let row = sqlx::query("SELECT COUNT(*), COUNT(DISTINCT seq) FROM change_feed WHERE kind = 'added'")
+        .fetch_one(store.pool())
+        .await?;
+    let (entries, numbers): (i64, i64) = (row.try_get(0)?, row.try_get(1)?);
+    assert_eq!((entries, numbers), (40, 40), "every write has its entry, each with a number of its own");
     Ok(())
 }
