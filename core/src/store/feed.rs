@@ -46,53 +46,36 @@ const TRANSACTION_SHIFT: u32 = 24;
 /// The counter: on SQLite the last number handed out, on PostgreSQL the base of its numbers.
 const BASE: &str = "(SELECT last_seq FROM change_feed_counter WHERE id = 1)";
 
+/// An entry waiting for its write group's commit, which writes the whole group's entries at
+/// once (see [`insert_statements`]).
+pub(super) struct FeedRow {
+    uid: String,
+    kind: &'static str,
+    path: Option<String>,
+    time: String,
+}
+
+/// The most entries one database transaction can number on PostgreSQL.
+pub(super) const ROWS_PER_TRANSACTION: usize = 1 << TRANSACTION_SHIFT;
+
 impl Tx {
-    /// Appends `events` to the feed, numbered so that a consumer never sees an entry appear
-    /// below one it has read.
-    ///
-    /// On SQLite, whose one writer commits in the order it writes, the numbers follow commits:
-    /// reserving them locks the counter row until this transaction ends, which costs nothing
-    /// there. Each row's number is the counter's new value minus its distance from the end,
-    /// read by a subquery that sees the bump already made; so the bump and the rows need no
-    /// answer from the database in between. They go to the writer connection's thread as one
-    /// script, and the last of them with the commit's own statement (nothing reads the feed
-    /// inside the transaction).
-    ///
-    /// On PostgreSQL, where writers commit side by side, the numbers follow transaction
-    /// numbers ([`TRANSACTION_SHIFT`]) and readers stop below the oldest transaction still
-    /// running ([`horizon`]).
-    pub(crate) async fn append_changes(&mut self, events: &[Event]) -> Result<(), sqlx::Error> {
-        let count = events.len();
-        // Write transactions that share a database transaction (a write group) share its
-        // numbers: each takes its own stretch of them.
-        let first = self.inner.feed_numbers(count);
-        if first + count >= 1 << TRANSACTION_SHIFT {
-            return Err(sqlx::Error::Protocol(format!(
-                "{} changes in one transaction are more than the feed numbers",
-                first + count
-            )));
-        }
-        let now = time_to_db(Utc::now());
-        let backend = self.store.backend();
-        // Our own number, not input: safe to write into the statement.
-        let bump = format!("UPDATE change_feed_counter SET last_seq = last_seq + {count} WHERE id = 1");
-        let last = count.saturating_sub(1) / ROWS_PER_STATEMENT;
-        for (i, chunk) in events.chunks(ROWS_PER_STATEMENT).enumerate() {
-            let (insert, values) = insert_rows(backend, i * ROWS_PER_STATEMENT, first, count, chunk, &now);
-            let sql = match (i, backend) {
-                (0, Backend::Sqlite) => format!("{bump};\n{insert}"),
-                _ => insert,
-            };
+    /// Queues `events` for the feed. Their rows are written by the write group's commit, with
+    /// those of every other member, just before its `COMMIT` (nothing reads the feed inside a
+    /// transaction): one statement for the group rather than one for each write, and each
+    /// statement is a round trip to PostgreSQL or a hand-off to SQLite's thread that every
+    /// writer waits for. A member rolled back takes its queued rows with it.
+    pub(crate) fn append_changes(&mut self, events: &[Event]) {
+        let time = time_to_db(Utc::now());
+        self.feed.extend(events.iter().map(|event| FeedRow {
+            uid: event.uid().to_owned(),
+            kind: event.kind(),
+            path: path_of(event).map(str::to_owned),
+            time: time.clone(),
+        }));
+        // The statement is the group's, but counted with the write that needs it.
+        if !events.is_empty() {
             self.count();
-            let now_or_later = if i == last { self.close_with(sql, values) } else { Some((sql, values)) };
-            let Some((sql, values)) = now_or_later else { continue };
-            let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
-            for value in values {
-                query = query.bind(value);
-            }
-            query.execute(&mut *self.inner).await?;
         }
-        Ok(())
     }
 
     /// Remembers that `consumer` has handled everything up to `seq`.
@@ -233,43 +216,57 @@ impl Store {
     }
 }
 
-/// One `INSERT` of the feed rows `chunk`, which start at `start` among `count` events, whose
-/// numbers on PostgreSQL start at `first` within the database transaction; its placeholders
-/// are `$1…`.
-fn insert_rows(
-    backend: Backend,
-    start: usize,
-    first: usize,
-    count: usize,
-    chunk: &[Event],
-    now: &str,
-) -> (String, Vec<Option<String>>) {
-    let mut params = Vec::with_capacity(chunk.len() * 4);
-    let rows: Vec<String> = chunk
-        .iter()
+/// The statements that write a write group's queued entries, `rows`, in order, each with the
+/// values of its placeholders (`$1…`, four a row), numbered so that a consumer never sees an
+/// entry appear below one it has read.
+///
+/// On SQLite, whose one writer commits in the order it writes, the numbers follow commits:
+/// the first statement bumps the counter, which locks its row until the transaction ends (at
+/// no cost there), and each row's number is the counter's new value minus its distance from
+/// the end, read by a subquery that sees the bump already made.
+///
+/// On PostgreSQL, where writers commit side by side, the numbers follow transaction numbers
+/// ([`TRANSACTION_SHIFT`]), and readers stop below the oldest transaction still running
+/// ([`horizon`]): no row that every write keeps locked until its commit is on disk.
+pub(super) fn insert_statements(backend: Backend, rows: &[FeedRow]) -> Vec<(String, Vec<Option<String>>)> {
+    let count = rows.len();
+    rows.chunks(ROWS_PER_STATEMENT)
         .enumerate()
-        .map(|(i, event)| {
-            // Our own numbers, not input: safe to write into the statement.
-            let seq = match backend {
-                Backend::Sqlite => format!("{BASE} - {}", count - (start + i) - 1),
-                Backend::Postgres => {
-                    format!(
-                        "{BASE} + (pg_current_xact_id()::text::bigint << {TRANSACTION_SHIFT}) + {}",
-                        first + start + i
-                    )
+        .map(|(chunk_index, chunk)| {
+            let start = chunk_index * ROWS_PER_STATEMENT;
+            let mut params = Vec::with_capacity(chunk.len() * 4);
+            let values: Vec<String> = chunk
+                .iter()
+                .enumerate()
+                .map(|(i, row)| {
+                    // Our own numbers, not input: safe to write into the statement.
+                    let seq = match backend {
+                        Backend::Sqlite => format!("{BASE} - {}", count - (start + i) - 1),
+                        Backend::Postgres => format!(
+                            "{BASE} + (pg_current_xact_id()::text::bigint << {TRANSACTION_SHIFT}) + {}",
+                            start + i
+                        ),
+                    };
+                    let p = i * 4;
+                    params.extend([
+                        Some(row.uid.clone()),
+                        Some(row.kind.to_owned()),
+                        row.path.clone(),
+                        Some(row.time.clone()),
+                    ]);
+                    format!("({seq}, ${}, ${}, ${}, ${})", p + 1, p + 2, p + 3, p + 4)
+                })
+                .collect();
+            let insert = format!("INSERT INTO change_feed (seq, uid, kind, path, time) VALUES {}", values.join(", "));
+            let sql = match (chunk_index, backend) {
+                (0, Backend::Sqlite) => {
+                    format!("UPDATE change_feed_counter SET last_seq = last_seq + {count} WHERE id = 1;\n{insert}")
                 }
+                _ => insert,
             };
-            let p = i * 4;
-            params.extend([
-                Some(event.uid().to_owned()),
-                Some(event.kind().to_owned()),
-                path_of(event).map(str::to_owned),
-                Some(now.to_owned()),
-            ]);
-            format!("({seq}, ${}, ${}, ${}, ${})", p + 1, p + 2, p + 3, p + 4)
+            (sql, params)
         })
-        .collect();
-    (format!("INSERT INTO change_feed (seq, uid, kind, path, time) VALUES {}", rows.join(", ")), params)
+        .collect()
 }
 
 /// The statement counting the entries a consumer at `after` (an SQL expression; none there

@@ -15,11 +15,12 @@
 //! needs none (nobody else is in it yet), which spares a lone write two statements. A group is
 //! bounded in members and in age, so the first member's wait stays short.
 //!
-//! Each statement is a hand-off to the connection's own thread and back, and on a small
-//! machine that costs more than a short statement; every write waits for this one thread. So
-//! a finished member opens the next member's savepoint in the statement that releases its own,
-//! and on SQLite its closing statements, whose answer nothing waits for (the change feed's
-//! rows), go in that same hand-off (PostgreSQL prepares one statement at a time).
+//! Each statement is a round trip to PostgreSQL, or a hand-off to SQLite's connection thread
+//! and back, which on a small machine costs more than a short statement; every write waits for
+//! this one connection. So a finished member opens the next member's savepoint in the statement
+//! that releases its own, and the change feed's rows of the whole group, which nothing reads
+//! before the commit, are written by one statement just before it (on SQLite in the same
+//! hand-off as the `COMMIT`; PostgreSQL prepares one statement at a time).
 //!
 //! On PostgreSQL other instances write beside this one's group, each with a group of its own:
 //! a member waiting for a row another instance's group holds makes this instance's later
@@ -30,6 +31,7 @@
 //! costs the writes in flight a 503 and nothing more.
 
 use super::Backend;
+use super::feed::{self, FeedRow};
 pub(super) use link::Link;
 use sqlx::{AnyConnection, Executor};
 use std::sync::Arc;
@@ -63,9 +65,6 @@ pub(super) struct Writer {
 pub(super) struct WriterState {
     conn: Link,
     group: Option<Group>,
-    /// The next change feed number a member of the open group may take within its
-    /// transaction (PostgreSQL numbers entries by transaction, see `feed.rs`).
-    feed_next: usize,
     /// What the running member would leave behind if it ended without committing (an error, a
     /// cancelled request): the next holder of the connection takes it back first.
     running: Running,
@@ -90,18 +89,11 @@ struct Group {
     /// How many members it may have.
     max_members: usize,
     members: Vec<oneshot::Sender<Outcome>>,
+    /// The change feed's rows of the members so far, written just before the commit.
+    feed: Vec<FeedRow>,
     /// A savepoint a finished member opened for the next one, in the same statement as its
     /// own release: the next member starts without a statement of its own.
     spare: bool,
-}
-
-/// Statements whose answer nothing waits for, run in the same hand-off to the connection's
-/// thread as the member's own release: that thread is what every write waits for, and each
-/// hand-off to it costs more than a short statement.
-pub(super) struct Closing {
-    /// One or more statements; the placeholders `$1…` are `values`.
-    pub(super) sql: String,
-    pub(super) values: Vec<Option<String>>,
 }
 
 impl Group {
@@ -120,7 +112,7 @@ pub(super) struct Member {
 
 impl Writer {
     pub(super) fn new(conn: Link) -> Writer {
-        let state = WriterState { conn, group: None, feed_next: 0, running: Running::Nothing, wrote: false };
+        let state = WriterState { conn, group: None, running: Running::Nothing, wrote: false };
         Writer { state: Arc::new(Mutex::new(state)), queued: Arc::new(AtomicUsize::new(0)) }
     }
 
@@ -137,8 +129,13 @@ impl Writer {
             None => {
                 state.conn.make_ready().await?;
                 let max_members = state.conn.max_members();
-                state.group = Some(Group { opened: Instant::now(), max_members, members: Vec::new(), spare: false });
-                state.feed_next = 0;
+                state.group = Some(Group {
+                    opened: Instant::now(),
+                    max_members,
+                    members: Vec::new(),
+                    feed: Vec::new(),
+                    spare: false,
+                });
                 state.running = Running::Transaction;
                 state.wrote = true;
                 let begin = state.conn.begin_statement();
@@ -204,19 +201,17 @@ impl std::ops::DerefMut for Member {
 }
 
 impl Member {
-    /// The first of `count` change feed numbers within the group's transaction that no other
-    /// member takes (a member rolled back leaves a gap, as any rollback does on PostgreSQL).
-    pub(super) fn feed_numbers(&mut self, count: usize) -> usize {
-        let first = self.guard.feed_next;
-        self.guard.feed_next += count;
-        first
-    }
-
-    /// Runs `closing`, keeps this member's changes and waits until they are durable: the group
-    /// is committed now if nobody is queued to join it (or it is full or old), else by a later
-    /// member.
-    pub(super) async fn commit(self, closing: Option<Closing>) -> Outcome {
+    /// Keeps this member's changes, with `feed` for the change feed, and waits until they are
+    /// durable: the group is committed now if nobody is queued to join it (or it is full or
+    /// old), else by a later member.
+    pub(super) async fn commit(self, feed: Vec<FeedRow>) -> Outcome {
         let Member { mut guard, writer, settle } = self;
+        let numbered = guard.group.as_ref().map_or(0, |group| group.feed.len()) + feed.len();
+        if numbered >= feed::ROWS_PER_TRANSACTION {
+            // Left open: `settle` takes this member back.
+            let cause = format!("{numbered} changes in one transaction are more than the feed numbers");
+            return Err(Failure::Database(Arc::new(sqlx::Error::Protocol(cause))));
+        }
         // The first member's wait for its answer starts now, however long it ran.
         if guard.running == Running::Transaction
             && let Some(group) = guard.group.as_mut()
@@ -232,26 +227,17 @@ impl Member {
             (false, true) => Some("SAVEPOINT wcs_tx"),
             (_, false) => None,
         };
-        // A failure anywhere leaves this member's savepoint or transaction open, and `settle`
-        // takes it back.
-        let ran = match (closing, statement) {
-            (Some(Closing { sql, values }), statement) => {
-                let sql = statement.map_or(sql.clone(), |statement| format!("{sql};\n{statement}"));
-                let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
-                for value in values {
-                    query = query.bind(value);
-                }
-                query.execute(&mut *guard.conn).await.map(|_| ())
-            }
-            (None, Some(statement)) => guard.conn.execute(statement).await.map(|_| ()),
-            (None, None) => Ok(()),
-        };
-        ran.map_err(|e| Failure::Database(Arc::new(e)))?;
+        // A failure leaves this member's savepoint or transaction open, and `settle` takes it
+        // back.
+        if let Some(statement) = statement {
+            guard.conn.execute(statement).await.map_err(|e| Failure::Database(Arc::new(e)))?;
+        }
         guard.running = Running::Nothing;
         settle.disarm();
         let (sender, outcome) = oneshot::channel();
         if let Some(group) = guard.group.as_mut() {
             group.members.push(sender);
+            group.feed.extend(feed);
             group.spare = keep_open;
         }
         if !keep_open {
@@ -268,8 +254,8 @@ impl Member {
 impl WriterState {
     async fn commit_group(&mut self) -> Committed {
         let Some(group) = self.group.take() else { return Committed(Vec::new(), Ok(())) };
-        let outcome = match self.conn.execute("COMMIT").await {
-            Ok(_) => Ok(()),
+        let outcome = match self.write_feed_and_commit(&group.feed).await {
+            Ok(()) => Ok(()),
             Err(err) => {
                 let _ = self.conn.execute("ROLLBACK").await;
                 self.conn.doubt();
@@ -277,6 +263,25 @@ impl WriterState {
             }
         };
         Committed(group.members, outcome)
+    }
+
+    /// Writes the group's change feed rows and commits: on SQLite the last statement goes
+    /// in the same hand-off as the `COMMIT`.
+    async fn write_feed_and_commit(&mut self, rows: &[FeedRow]) -> Result<(), sqlx::Error> {
+        let backend = self.conn.backend;
+        let mut statements = feed::insert_statements(backend, rows);
+        let last = match backend {
+            Backend::Sqlite => statements.pop(),
+            Backend::Postgres => None,
+        };
+        for (sql, values) in statements {
+            bound(sql, values).execute(&mut *self.conn).await?;
+        }
+        match last {
+            Some((sql, values)) => bound(format!("{sql};\nCOMMIT"), values).execute(&mut *self.conn).await?,
+            None => self.conn.execute("COMMIT").await?,
+        };
+        Ok(())
     }
 
     async fn roll_back_abandoned(&mut self) {
@@ -310,6 +315,11 @@ impl WriterState {
             }
         }
     }
+}
+
+/// `sql` with its placeholders' `values`: our own statements, with input only in the values.
+fn bound(sql: String, values: Vec<Option<String>>) -> sqlx::query::Query<'static, sqlx::Any, sqlx::any::AnyArguments> {
+    values.into_iter().fold(sqlx::query(sqlx::AssertSqlSafe(sql)), |query, value| query.bind(value))
 }
 
 /// Commits the open group, frees the connection, then tells every member the outcome.

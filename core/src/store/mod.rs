@@ -280,7 +280,7 @@ impl Store {
             records_written: false,
             facts_written: false,
             edits: Vec::new(),
-            closing: None,
+            feed: Vec::new(),
         })
     }
 

@@ -2,7 +2,7 @@
 //! facts, run the subscribers, and keep or forget the store's memory accordingly.
 
 use super::hooks::{Phase, Subscribers};
-use super::{Backend, Member, Store, group_commit};
+use super::{Member, Store, group_commit};
 use crate::error::ApiError;
 use crate::events::{Event, coalesce};
 use sqlx::AnyConnection;
@@ -23,10 +23,8 @@ pub struct Tx {
     /// The objects whose columns this transaction edited, as written: applied to the memory
     /// of objects once committed.
     pub(super) edits: Vec<Arc<crate::content::ContentObject>>,
-    /// On SQLite, the last statement of the change feed, which nothing reads before the
-    /// commit: it goes to the writer connection with the member's release (see
-    /// [`group_commit::Closing`]).
-    pub(super) closing: Option<group_commit::Closing>,
+    /// Its change feed rows, which the write group's commit writes with the other members'.
+    pub(super) feed: Vec<super::feed::FeedRow>,
 }
 
 impl Tx {
@@ -45,21 +43,6 @@ impl Tx {
     pub fn own_tables(&mut self) -> &mut sqlx::AnyConnection {
         self.count();
         &mut self.inner
-    }
-
-    /// Leaves `sql` to run with the commit's own statement when this is a member of SQLite's
-    /// write group (see [`group_commit::Closing`]); gives it back, to run now, otherwise
-    /// (PostgreSQL prepares one statement at a time).
-    pub(super) fn close_with(
-        &mut self,
-        sql: String,
-        values: Vec<Option<String>>,
-    ) -> Option<(String, Vec<Option<String>>)> {
-        if self.closing.is_some() || self.store.backend != Backend::Sqlite {
-            return Some((sql, values));
-        }
-        self.closing = Some(group_commit::Closing { sql, values });
-        None
     }
 
     /// A plugin's fact read from its own tables by `read` (which triggers its rules listen
@@ -112,7 +95,7 @@ impl Tx {
             }
         }
         self.store.count();
-        self.inner.commit(self.closing).await.map_err(|failure| match failure {
+        self.inner.commit(std::mem::take(&mut self.feed)).await.map_err(|failure| match failure {
             group_commit::Failure::Database(err) => ApiError::database(&err),
             group_commit::Failure::Lost(cause) => ApiError::internal(cause),
         })?;

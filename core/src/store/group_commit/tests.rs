@@ -74,31 +74,42 @@ async fn a_writer_is_answered_after_the_group_commits_and_a_failed_member_takes_
     Ok(())
 }
 
+/// Fails a transaction that adds `/refused`, after the change feed has queued its rows.
+static REFUSES: crate::store::Subscriber = crate::store::Subscriber {
+    name: "refuses",
+    phase: crate::store::Phase::InTransaction(|_tx, events| {
+        let refused =
+            events.iter().any(|e| matches!(e, crate::events::Event::Added { path, .. } if path == "/refused"));
+        Box::pin(std::future::ready(if refused { Err(crate::error::ApiError::internal("refused")) } else { Ok(()) }))
+    }),
+};
+
 #[tokio::test]
-async fn a_member_whose_closing_statement_fails_takes_back_only_its_own_changes() -> TestResult {
+async fn a_member_rolled_back_leaves_no_feed_entry_and_the_group_keeps_the_others() -> TestResult {
+    use crate::store::change_feed::CHANGE_FEED;
+    use crate::store::test_support::object;
     let dir = tempfile::tempdir()?;
     let store = store(&dir).await?;
+    store.set_subscribers(crate::store::Subscribers::new(vec![("core", &CHANGE_FEED), ("test", &REFUSES)]));
     let writer = store.writer.clone();
 
     let mut first = store.begin().await?;
-    first.set_record("first", "kept").await?;
+    first.insert_content(&object("kept")).await?;
     let second_store = store.clone();
     let second = tokio::spawn(async move {
         let mut tx = second_store.begin().await?;
-        tx.set_record("second", "rolled back").await?;
-        // Runs with the release, after the member's own statements.
-        tx.closing =
-            Some(super::Closing { sql: "INSERT INTO no_such_table VALUES ($1)".to_owned(), values: vec![None] });
+        tx.insert_content(&object("refused")).await?;
         Ok::<_, sqlx::Error>(tx.commit().await)
     });
     wait_until("the second writer queues", || writer.queued.load(Ordering::Acquire) == 1).await?;
     let first_commit = tokio::spawn(first.commit());
 
     let second_outcome = tokio::time::timeout(Duration::from_secs(5), second).await???;
-    assert!(second_outcome.is_err(), "a member whose closing statement failed was answered as committed");
+    assert!(second_outcome.is_err(), "the refused writer was answered as committed");
     tokio::time::timeout(Duration::from_secs(5), first_commit).await???;
-    assert_eq!(committed(&store, "first").await?.as_deref(), Some("kept"));
-    assert_eq!(committed(&store, "second").await?, None, "the failed member's own write was committed");
+    let paths: Vec<Option<String>> =
+        sqlx::query_scalar("SELECT path FROM change_feed ORDER BY seq").fetch_all(store.pool()).await?;
+    assert_eq!(paths, vec![Some("/kept".to_owned())], "the feed holds the committed member's entry alone");
     Ok(())
 }
 
